@@ -1,0 +1,567 @@
+"""The game: one mutable object with a small public surface.
+
+>>> game = Game.from_seed(0)
+>>> game.current_card, game.legal_placements()
+(Card.parse('5C'), [Position(row=0, col=0)])
+>>> game.place((0, 0)).status
+<Status.IN_PROGRESS: 'in_progress'>
+>>> game.stock_count, game.placements_count
+(38, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, NamedTuple
+
+from engine import grid
+from engine.cards import CARDS, DECK_SIZE, Card, deck_indices, shuffled_indices
+from engine.errors import (
+    GameOver,
+    GridTooLarge,
+    IllegalPlacement,
+    InvalidState,
+    NotAdjacent,
+    PileFull,
+)
+from engine.grid import (
+    CELL_OF,
+    COL_BAND,
+    COL_OTHERS,
+    NEIGHBOURS,
+    ORIGIN,
+    POSITION,
+    ROW_BAND,
+    ROW_OTHERS,
+    Position,
+    cells_of,
+    positions_of,
+)
+
+__all__ = [
+    "MAX_FACE_DOWN",
+    "MAX_PILE_HEIGHT",
+    "EndReason",
+    "Flip",
+    "Game",
+    "Pile",
+    "PlacementResult",
+    "PublicView",
+    "Status",
+    "replay",
+]
+
+MAX_PILE_HEIGHT = 4
+MAX_FACE_DOWN = 4
+FULL_GRID = grid.MAX_SPAN * grid.MAX_SPAN
+STATE_FORMAT = 1
+
+_RANK = [card.rank for card in CARDS]  # rank by card index, for the hot path
+
+# Internal status codes (small ints in the hot path).
+_IN_PROGRESS, _WON, _LOST = 0, 1, 2
+
+
+class Status(str, Enum):
+    """Where a game stands."""
+
+    IN_PROGRESS = "in_progress"
+    WON = "won"
+    LOST = "lost"
+
+
+class EndReason(str, Enum):
+    """Why a game was lost."""
+
+    TOO_MANY_FACE_DOWN = "too_many_face_down"
+    STOCK_EXHAUSTED = "stock_exhausted"
+
+
+_STATUS = (Status.IN_PROGRESS, Status.WON, Status.LOST)
+
+
+class Flip(NamedTuple):
+    """A pile whose top card was turned over, and the side it now shows."""
+
+    position: Position
+    face_up: bool
+
+
+# _FLIPS[cell][face_up]: the two possible flips of a cell, built once and shared.
+_FLIPS: list[tuple[Flip, Flip]] = [
+    (Flip(pos, False), Flip(pos, True)) if pos is not None else (None, None)  # type: ignore[misc]
+    for pos in POSITION
+]
+
+
+class Pile(NamedTuple):
+    """A pile on the grid: its cards from bottom to top and whether the top is face up."""
+
+    position: Position
+    cards: tuple[Card, ...]
+    face_up: bool
+
+    @property
+    def top(self) -> Card:
+        """The top card, the only one the rules look at."""
+        return self.cards[-1]
+
+
+class PlacementResult(NamedTuple):
+    """What one placement did."""
+
+    number: int  # 1 for the first placement of the game
+    card: Card
+    position: Position
+    flipped: tuple[Flip, ...]  # sorted by row, then column
+    status: Status
+    end_reason: EndReason | None
+    face_down_count: int
+    score: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """Everything a player may know: the whole game except the order of the stock."""
+
+    status: Status
+    end_reason: EndReason | None
+    score: int | None
+    current_card: Card | None
+    stock_count: int
+    face_down_count: int
+    placements_count: int
+    piles: tuple[Pile, ...]
+    legal_placements: tuple[Position, ...]
+
+    def unseen_cards(self) -> list[Card]:
+        """The cards still in the stock, in card order (their order is the secret)."""
+        seen = {card for pile in self.piles for card in pile.cards}
+        if self.current_card is not None:
+            seen.add(self.current_card)
+        return [card for card in CARDS if card not in seen]
+
+
+class Game:
+    """One game of Foursquare, from an explicit deck order (``deck[0]`` is drawn first).
+
+    The public surface is small: :attr:`current_card`, :meth:`legal_placements`,
+    :meth:`place`, :attr:`status`, :attr:`score` and friends, :meth:`public_view`,
+    :meth:`to_dict` / :meth:`from_dict`. Internally the grid is a handful of bit masks
+    (see :mod:`engine.grid`) so that a placement costs a few microseconds.
+    """
+
+    __slots__ = (
+        "_cols_used",
+        "_deck",
+        "_end_reason",
+        "_frontier",
+        "_legal",
+        "_occupied",
+        "_open",
+        "_piles",
+        "_placed",
+        "_rows_used",
+        "_status",
+        "_top",
+        "_up",
+    )
+
+    def __init__(self, deck: Iterable[Card | str]) -> None:
+        self._reset(deck_indices(deck))
+
+    def _reset(self, deck: list[int]) -> None:
+        self._deck: list[int] = deck
+        self._placed = 0
+        self._occupied = 0  # cells holding a pile
+        self._up = 0  # piles whose top card is face up
+        self._open = 0  # piles holding fewer than four cards
+        self._frontier = 0  # empty cells next to a pile
+        self._rows_used = 0  # 7-bit set of window rows holding a pile
+        self._cols_used = 0
+        self._piles: list[tuple[int, ...]] = [()] * grid.N_SLOTS
+        self._top: list[int] = [0] * grid.N_SLOTS  # rank of each pile's top card
+        self._status = _IN_PROGRESS
+        self._end_reason: EndReason | None = None
+        self._legal = -1  # cached legal mask; -1 when stale
+
+    @classmethod
+    def from_seed(cls, seed: int | str | bytes) -> Game:
+        """A game dealt by :func:`engine.cards.shuffled_deck`."""
+        game = cls.__new__(cls)
+        game._reset(shuffled_indices(seed))
+        return game
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def status(self) -> Status:
+        return _STATUS[self._status]
+
+    @property
+    def end_reason(self) -> EndReason | None:
+        return self._end_reason
+
+    @property
+    def is_over(self) -> bool:
+        return self._status != _IN_PROGRESS
+
+    @property
+    def score(self) -> int | None:
+        """Cards left in the stock when the game was won; ``None`` otherwise."""
+        return DECK_SIZE - self._placed if self._status == _WON else None
+
+    @property
+    def current_card(self) -> Card | None:
+        """The card drawn and waiting to be placed; ``None`` once the game is over."""
+        return CARDS[self._deck[self._placed]] if self._status == _IN_PROGRESS else None
+
+    @property
+    def stock_count(self) -> int:
+        """Cards still face down in the stock, not counting the current card."""
+        left = DECK_SIZE - self._placed
+        return left - 1 if self._status == _IN_PROGRESS else left
+
+    @property
+    def placements_count(self) -> int:
+        return self._placed
+
+    @property
+    def face_down_count(self) -> int:
+        return (self._occupied & ~self._up).bit_count()
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The whole deck order. Secret while the game is in progress: never show it."""
+        return tuple(CARDS[i] for i in self._deck)
+
+    @property
+    def piles(self) -> tuple[Pile, ...]:
+        """The piles, sorted by row then column."""
+        up = self._up
+        return tuple(
+            Pile(
+                position=POSITION[cell],  # type: ignore[arg-type]
+                cards=tuple(CARDS[i] for i in self._piles[cell]),
+                face_up=bool(up >> cell & 1),
+            )
+            for cell in cells_of(self._occupied)
+        )
+
+    def legal_placements(self) -> list[Position]:
+        """Every position the current card may go, sorted by row then column.
+
+        >>> Game.from_seed(1).legal_placements()
+        [Position(row=0, col=0)]
+        """
+        return positions_of(self._legal_mask())
+
+    def public_view(self) -> PublicView:
+        """The state as the player sees it: everything but the order of the stock."""
+        return PublicView(
+            status=self.status,
+            end_reason=self._end_reason,
+            score=self.score,
+            current_card=self.current_card,
+            stock_count=self.stock_count,
+            face_down_count=self.face_down_count,
+            placements_count=self._placed,
+            piles=self.piles,
+            legal_placements=tuple(self.legal_placements()),
+        )
+
+    # ------------------------------------------------------------------ playing
+
+    def place(self, position: tuple[int, int]) -> PlacementResult:
+        """Place the current card at ``position``; raise :class:`IllegalPlacement` if the rules
+        forbid it, in which case nothing changes.
+
+        >>> game = Game.from_seed(0)
+        >>> game.place((0, 0)).position
+        Position(row=0, col=0)
+        >>> game.place((2, 0))
+        Traceback (most recent call last):
+        ...
+        engine.errors.NotAdjacent: (2, 0) is not adjacent to any pile
+        """
+        cell = CELL_OF.get(position)  # type: ignore[call-overload]
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal_mask()
+        if cell is None or not legal >> cell & 1:
+            raise self._why_illegal(position)
+        number = self._placed + 1
+        card = CARDS[self._deck[self._placed]]
+        flips = self._apply(cell)
+        up = self._up
+        status = self._status
+        return PlacementResult(
+            number,
+            card,
+            POSITION[cell],  # type: ignore[arg-type]
+            tuple([_FLIPS[c][up >> c & 1] for c in cells_of(flips)]) if flips else (),
+            _STATUS[status],
+            self._end_reason,
+            (self._occupied & ~up).bit_count(),
+            DECK_SIZE - number if status == _WON else None,
+        )
+
+    def copy(self) -> Game:
+        """An independent copy (cheap: a few ints and two short lists)."""
+        other = Game.__new__(Game)
+        other._deck = self._deck  # never mutated
+        other._placed = self._placed
+        other._occupied = self._occupied
+        other._up = self._up
+        other._open = self._open
+        other._frontier = self._frontier
+        other._rows_used = self._rows_used
+        other._cols_used = self._cols_used
+        other._piles = self._piles.copy()
+        other._top = self._top.copy()
+        other._status = self._status
+        other._end_reason = self._end_reason
+        other._legal = self._legal
+        return other
+
+    # ------------------------------------------------------------------ hot path (private)
+
+    def _legal_mask(self) -> int:
+        legal = self._legal
+        if legal < 0:
+            if self._status != _IN_PROGRESS:
+                legal = 0
+            elif not self._occupied:
+                legal = 1 << ORIGIN
+            else:
+                legal = (
+                    self._frontier & ROW_BAND[self._rows_used] & COL_BAND[self._cols_used]
+                ) | self._open
+            self._legal = legal
+        return legal
+
+    def _apply(self, cell: int) -> int:
+        """Apply a placement known to be legal; return the mask of flipped piles."""
+        card = self._deck[self._placed]
+        rank = _RANK[card]
+        bit = 1 << cell
+        occupied = self._occupied
+        top = self._top
+        if occupied & bit:
+            pile = self._piles[cell] + (card,)
+            if len(pile) == MAX_PILE_HEIGHT:
+                self._open &= ~bit
+        else:
+            pile = (card,)
+            occupied |= bit
+            self._occupied = occupied
+            self._open |= bit
+            self._frontier = (self._frontier | NEIGHBOURS[cell]) & ~occupied
+            self._rows_used |= 1 << (cell >> 3)
+            self._cols_used |= 1 << (cell & 7)
+        self._piles[cell] = pile
+        top[cell] = rank
+        up = self._up | bit
+
+        # Row and column checks, both judged on the grid before either flip.
+        flips = 0
+        for others in (occupied & ROW_OTHERS[cell], occupied & COL_OTHERS[cell]):
+            if not others:
+                continue
+            faced = others & up
+            highest = lowest = True
+            while faced:
+                low = faced & -faced
+                faced ^= low
+                other_rank = top[low.bit_length() - 1]
+                if other_rank >= rank:
+                    highest = False
+                if other_rank <= rank:
+                    lowest = False
+            if highest or lowest:
+                flips |= others
+        up ^= flips
+        self._up = up
+        self._placed += 1
+        self._legal = -1
+
+        face_down = (occupied & ~up).bit_count()
+        if face_down > MAX_FACE_DOWN:
+            self._status = _LOST
+            self._end_reason = EndReason.TOO_MANY_FACE_DOWN
+        elif face_down == 0 and occupied.bit_count() == FULL_GRID:
+            self._status = _WON
+        elif self._placed == DECK_SIZE:
+            self._status = _LOST
+            self._end_reason = EndReason.STOCK_EXHAUSTED
+        return flips
+
+    def _why_illegal(self, position: tuple[int, int]) -> IllegalPlacement:
+        row, col = position
+        if not (isinstance(row, int) and isinstance(col, int)):
+            raise TypeError(f"a position is two ints, not {position!r}")
+        where = f"({row}, {col})"
+        if self._status != _IN_PROGRESS:
+            return GameOver(f"the game is over ({self.status.value}); {where} cannot be played")
+        cell = CELL_OF.get((row, col))
+        if cell is not None and self._occupied >> cell & 1:
+            return PileFull(f"the pile at {where} already holds {MAX_PILE_HEIGHT} cards")
+        if not self._occupied:
+            return NotAdjacent(f"{where} is not (0, 0): the first card goes at (0, 0)")
+        touching = any(
+            self._occupied >> n & 1
+            for n in (CELL_OF.get(p) for p in Position(row, col).neighbours())
+            if n is not None
+        )
+        if not touching:
+            return NotAdjacent(f"{where} is not adjacent to any pile")
+        rows = [p.row for p in self._positions()] + [row]
+        cols = [p.col for p in self._positions()] + [col]
+        height, width = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
+        return GridTooLarge(
+            f"a pile at {where} would make the grid {height} rows by {width} columns "
+            f"(at most {grid.MAX_SPAN} by {grid.MAX_SPAN})"
+        )
+
+    def _positions(self) -> list[Position]:
+        return positions_of(self._occupied)
+
+    # ------------------------------------------------------------------ serialising
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-able data, the secret deck order included.
+
+        ``{"format": 1, "deck": [codes], "placed": n, "piles": [{"row", "col", "cards",
+        "face_up"}]}``; status, score and the rest follow from these.
+        """
+        return {
+            "format": STATE_FORMAT,
+            "deck": [CARDS[i].code for i in self._deck],
+            "placed": self._placed,
+            "piles": [
+                {
+                    "row": pile.position.row,
+                    "col": pile.position.col,
+                    "cards": [card.code for card in pile.cards],
+                    "face_up": pile.face_up,
+                }
+                for pile in self.piles
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        """Rebuild a game from :meth:`to_dict` data, checking that it obeys the rules."""
+        try:
+            if data.get("format") != STATE_FORMAT:
+                raise InvalidState(f"unknown state format {data.get('format')!r}")
+            game = cls(data["deck"])
+            placed = data["placed"]
+            piles = [
+                (Position(p["row"], p["col"]), [Card.parse(c) for c in p["cards"]], p["face_up"])
+                for p in data["piles"]
+            ]
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, InvalidState):
+                raise
+            raise InvalidState(f"malformed state: {exc}") from exc
+        game._load(placed, piles)
+        return game
+
+    def _load(self, placed: object, piles: Sequence[tuple[Position, Sequence[Card], object]]) -> None:
+        if not isinstance(placed, int) or isinstance(placed, bool) or not 0 <= placed <= DECK_SIZE:
+            raise InvalidState(f"placed must be 0..{DECK_SIZE}, not {placed!r}")
+        on_grid: list[int] = []
+        for position, cards, face_up in piles:
+            where = f"({position.row}, {position.col})"
+            cell = CELL_OF.get(position)
+            if cell is None:
+                raise InvalidState(f"pile {where} lies outside any 4 x 4 grid around (0, 0)")
+            if self._occupied >> cell & 1:
+                raise InvalidState(f"two piles at {where}")
+            if not 1 <= len(cards) <= MAX_PILE_HEIGHT or not isinstance(face_up, bool):
+                raise InvalidState(f"pile {where} must hold 1 to 4 cards and a face_up flag")
+            bit = 1 << cell
+            self._occupied |= bit
+            self._up |= bit if face_up else 0
+            self._open |= bit if len(cards) < MAX_PILE_HEIGHT else 0
+            self._rows_used |= 1 << (cell >> 3)
+            self._cols_used |= 1 << (cell & 7)
+            self._piles[cell] = tuple(card.index for card in cards)
+            self._top[cell] = cards[-1].rank
+            on_grid.extend(self._piles[cell])
+        if sorted(on_grid) != sorted(self._deck[:placed]):
+            raise InvalidState(f"the piles must hold exactly the first {placed} cards of the deck")
+        if placed and not self._occupied >> ORIGIN & 1:
+            raise InvalidState("there is no pile at (0, 0)")
+        for used in (self._rows_used, self._cols_used):
+            if used and used.bit_length() - (used & -used).bit_length() >= grid.MAX_SPAN:
+                raise InvalidState("the grid is more than 4 rows or 4 columns wide")
+        reached, todo = 0, (1 << ORIGIN) & self._occupied
+        while todo:
+            reached |= todo
+            todo = sum(NEIGHBOURS[c] for c in cells_of(todo)) & self._occupied & ~reached
+        if reached != self._occupied:
+            raise InvalidState("every pile must be connected to the pile at (0, 0)")
+        for cell in cells_of(self._occupied):
+            self._frontier |= NEIGHBOURS[cell]
+        self._frontier &= ~self._occupied
+        self._placed = placed
+        face_down = self.face_down_count
+        if face_down > MAX_FACE_DOWN:
+            self._status, self._end_reason = _LOST, EndReason.TOO_MANY_FACE_DOWN
+        elif face_down == 0 and self._occupied.bit_count() == FULL_GRID:
+            self._status = _WON
+        elif placed == DECK_SIZE:
+            self._status, self._end_reason = _LOST, EndReason.STOCK_EXHAUSTED
+
+    @classmethod
+    def from_view(cls, view: PublicView, stock: Sequence[Card]) -> Game:
+        """A game with the grid of ``view`` whose stock is ``stock`` (top first).
+
+        The order of the cards already played is not public and does not matter for what
+        follows, so they are put in the deck pile by pile. Used to simulate possible futures.
+        """
+        played = [card for pile in view.piles for card in pile.cards]
+        head = [view.current_card] if view.current_card is not None else []
+        game = cls([*played, *head, *stock])
+        game._load(len(played), [(p.position, p.cards, p.face_up) for p in view.piles])
+        return game
+
+    # ------------------------------------------------------------------ comparing
+
+    def _key(self) -> tuple[object, ...]:
+        cells = cells_of(self._occupied)
+        return (
+            tuple(self._deck),
+            self._placed,
+            self._up,
+            tuple((cell, self._piles[cell]) for cell in cells),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.status.value} placed={self._placed} "
+            f"face_down={self.face_down_count} current={self.current_card}>"
+        )
+
+
+def replay(deck: Iterable[Card | str], positions: Iterable[tuple[int, int]]) -> Game:
+    """Rebuild a game from its deck order and its placements, validating each one.
+
+    >>> replay(Game.from_seed(0).deck, [(0, 0), (0, 1)]).placements_count
+    2
+    """
+    game = Game(deck)
+    for position in positions:
+        game.place(position)
+    return game
