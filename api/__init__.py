@@ -1,0 +1,1 @@
+"""Foursquare Server: the HTTP layer (FastAPI) over the rules engine."""

@@ -1,0 +1,67 @@
+"""The app factory. Nothing (settings, engines, sessions) is created at import time."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from api import migrate
+from api.db import Database, create_database
+from api.errors import install_error_handlers
+from api.middleware import BodySizeLimit
+from api.routes import games, health, leaderboard
+from api.settings import Settings
+
+DESCRIPTION = """
+Play **Foursquare**, Wil Su's one-player card game, over HTTP.
+
+40 cards (Ace to 10) are drawn one at a time and placed on a floating grid of up to 4 x 4
+piles. Playing the uniquely highest or lowest card in a row or column flips the other piles
+there. Win with 16 face-up piles; your score is the cards left in the stock. Five face-down
+piles, or an empty stock, lose.
+
+1. `POST /games` deals a game and returns its `token`.
+2. `POST /games/{id}/placements` with `Authorization: Bearer <token>` and `{"row", "col"}`
+   (one of the game's `legal_placements`) places the current card.
+3. Repeat until `status` is `won` or `lost`; won games appear on `GET /leaderboard`.
+
+Errors are `application/problem+json` (RFC 9457) with a machine-readable `code`.
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app. ``settings`` defaults to the environment (``FOURSQUARE_*``)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.migrate_on_start:
+            migrate.upgrade(settings.database_url)
+        database: Database = create_database(settings)
+        app.state.database = database
+        try:
+            yield
+        finally:
+            database.dispose()
+
+    app = FastAPI(
+        title="Foursquare Server",
+        version="0.1.0",
+        summary="A JSON REST API for Foursquare, a one-player card game by Wil Su.",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.include_router(games.router)
+    app.include_router(leaderboard.router)
+    app.include_router(health.router)
+    return app
+
+
+def app_from_environment() -> FastAPI:
+    """Factory for ``uvicorn --factory api.app:app_from_environment``."""
+    return create_app()

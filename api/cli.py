@@ -1,0 +1,85 @@
+"""The ``foursquare`` console command: serve, migrate, simulate."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from api import migrate
+    from api.settings import Settings
+
+    if args.database_url:
+        os.environ["FOURSQUARE_DATABASE_URL"] = args.database_url
+    settings = Settings()
+    if settings.migrate_on_start:
+        # Migrate once here, so that several workers do not race to do it.
+        migrate.upgrade(settings.database_url)
+        os.environ["FOURSQUARE_MIGRATE_ON_START"] = "false"
+    uvicorn.run(
+        "api.app:app_from_environment",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+    )
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from api import migrate
+    from api.settings import Settings
+
+    url = args.database_url or Settings().database_url
+    if args.revision.startswith("-") or args.downgrade:
+        migrate.downgrade(url, args.revision if args.revision != "head" else "base")
+    else:
+        migrate.upgrade(url, args.revision)
+    return 0
+
+
+def _simulate(argv: Sequence[str]) -> int:
+    from engine.player.simulate import main as simulate_main
+
+    return simulate_main(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["simulate"]:
+        return _simulate(argv[1:])
+    parser = argparse.ArgumentParser(prog="foursquare", description="Foursquare Server")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the HTTP service (applies migrations first)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
+    serve.add_argument("--log-level", default="info")
+    serve.add_argument("--no-access-log", action="store_true")
+    serve.set_defaults(run=_serve)
+
+    migrate = commands.add_parser("migrate", help="apply (or undo) database migrations")
+    migrate.add_argument("revision", nargs="?", default="head")
+    migrate.add_argument("--downgrade", action="store_true", help="downgrade to REVISION")
+    migrate.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
+    migrate.set_defaults(run=_migrate)
+
+    commands.add_parser(
+        "simulate", help="play seeded deals with a computer player (see: foursquare simulate -h)"
+    )
+    args = parser.parse_args(argv)
+    result: int = args.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

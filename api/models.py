@@ -1,0 +1,119 @@
+"""SQLAlchemy 2 ORM models. All SQL that uses them lives in :mod:`api.repository`."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    Text,
+    TypeDecorator,
+    Uuid,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and always read back as an aware UTC datetime.
+
+    PostgreSQL keeps ``timestamptz``; SQLite keeps text without a zone, so the zone is put
+    back on reading.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("timestamps must be timezone-aware")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class GameRow(Base):
+    """One game: its public summary columns and its full engine state (secret deck included)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    player: Mapped[str] = mapped_column(String(32))
+    token_hash: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[str | None] = mapped_column(String(64))  # None for decks chosen by tests
+    state: Mapped[str] = mapped_column(Text)  # engine state, JSON (see engine.Game.to_dict)
+    version: Mapped[int] = mapped_column(Integer)  # bumped by every placement
+    status: Mapped[str] = mapped_column(String(16))
+    end_reason: Mapped[str | None] = mapped_column(String(32))
+    score: Mapped[int | None] = mapped_column(SmallInteger)
+    placements_count: Mapped[int] = mapped_column(SmallInteger)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    # The ORM bumps ``version`` on every UPDATE and adds ``AND version = :old`` to its WHERE
+    # clause; an update that matches no row raises StaleDataError (see repository.flush).
+    __mapper_args__ = {"version_id_col": version}
+
+
+class PlacementRow(Base):
+    """One placement of one game; ``(game_id, number)`` is the key, so a number exists once."""
+
+    __tablename__ = "placements"
+
+    game_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    row: Mapped[int] = mapped_column(SmallInteger)
+    col: Mapped[int] = mapped_column(SmallInteger)
+    card: Mapped[str] = mapped_column(String(3))
+    flipped: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    status_after: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ScoreRow(Base):
+    """A won game on the leaderboard.
+
+    ``sort_score`` is ``-score`` so that one ascending index on
+    ``(sort_score, finished_at, game_id)`` gives the leaderboard order (best score first,
+    earlier finish first, then id) and keyset paging is a single row-value comparison.
+    """
+
+    __tablename__ = "scores"
+    __table_args__ = (Index("ix_scores_leaderboard", "sort_score", "finished_at", "game_id"),)
+
+    game_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    player: Mapped[str] = mapped_column(String(32))
+    score: Mapped[int] = mapped_column(SmallInteger)
+    sort_score: Mapped[int] = mapped_column(SmallInteger)
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -1,0 +1,99 @@
+"""Turning engine state and stored rows into response schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import CARDS, Card, Game, PlacementResult, Position
+from engine.grid import CELL_OF, POSITION
+
+from api.models import GameRow, PlacementRow
+from api.schemas import (
+    CardOut,
+    FlipOut,
+    GameCreated,
+    GameOut,
+    PileOut,
+    PlacementOut,
+    PositionOut,
+)
+
+# Immutable response pieces, built once and shared by every response.
+_CARD_OUT: dict[Card, CardOut] = {
+    card: CardOut(rank=card.rank, suit=card.suit.label, code=card.code)  # type: ignore[arg-type]
+    for card in CARDS
+}
+_CARD_OUT_BY_CODE: dict[str, CardOut] = {card.code: out for card, out in _CARD_OUT.items()}
+_POSITION_OUT: dict[Position, PositionOut] = {
+    position: PositionOut(row=position.row, col=position.col)
+    for position in POSITION
+    if position is not None
+}
+assert len(_POSITION_OUT) == len(CELL_OF)
+
+
+def card_out(card: Card) -> CardOut:
+    return _CARD_OUT[card]
+
+
+def card_out_from_code(code: str) -> CardOut:
+    return _CARD_OUT_BY_CODE[code]
+
+
+def game_out(row: GameRow, game: Game) -> GameOut:
+    """The public view of a game: the engine state minus the stock order, plus the row's data."""
+    return GameOut(**_game_fields(row, game))
+
+
+def game_created(row: GameRow, game: Game, token: str) -> GameCreated:
+    """A new game with its token (the only response that ever shows it)."""
+    return GameCreated(**_game_fields(row, game), token=token)
+
+
+def _game_fields(row: GameRow, game: Game) -> dict[str, Any]:
+    view = game.public_view()
+    return dict(
+        id=row.id,
+        player=row.player,
+        status=view.status.value,
+        end_reason=view.end_reason.value if view.end_reason else None,
+        score=view.score,
+        current_card=_CARD_OUT[view.current_card] if view.current_card else None,
+        stock_count=view.stock_count,
+        face_down_count=view.face_down_count,
+        placements_count=view.placements_count,
+        piles=[
+            PileOut(
+                row=pile.position.row,
+                col=pile.position.col,
+                cards=[_CARD_OUT[card] for card in pile.cards],
+                face_up=pile.face_up,
+            )
+            for pile in view.piles
+        ],
+        legal_placements=[_POSITION_OUT[p] for p in view.legal_placements],
+        version=row.version,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        finished_at=row.finished_at,
+    )
+
+
+def flipped_json(result: PlacementResult) -> list[dict[str, int | bool]]:
+    """What a placement flipped, as stored in ``placements.flipped``."""
+    return [
+        {"row": flip.position.row, "col": flip.position.col, "face_up": flip.face_up}
+        for flip in result.flipped
+    ]
+
+
+def placement_out(row: PlacementRow) -> PlacementOut:
+    return PlacementOut(
+        number=row.number,
+        row=row.row,
+        col=row.col,
+        card=_CARD_OUT_BY_CODE[row.card],
+        flipped=[FlipOut(**flip) for flip in row.flipped],
+        status_after=row.status_after,  # type: ignore[arg-type]
+        created_at=row.created_at,
+    )

@@ -1,0 +1,1 @@
+"""The HTTP routes: parse, call one service, return a response model."""

@@ -1,0 +1,52 @@
+"""The leaderboard of won games."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi.exceptions import RequestValidationError
+
+from api import services
+from api.deps import ReadSessionDep
+from api.routes.docs import problems
+from api.schemas import Leaderboard, LeaderboardEntry
+
+router = APIRouter(tags=["leaderboard"])
+
+
+@router.get(
+    "/leaderboard",
+    summary="Read the leaderboard",
+    description=(
+        "Won games, best score first and, on equal scores, earlier finish first. Page with "
+        "`next_cursor`: paging never skips or repeats an entry, even while new wins arrive."
+    ),
+    responses=problems(422, 503),
+)
+def read_leaderboard(
+    session: ReadSessionDep,
+    limit: Annotated[int, Query(ge=1, le=100, description="Entries per page.")] = 20,
+    cursor: Annotated[
+        str | None, Query(max_length=200, description="`next_cursor` of the previous page.")
+    ] = None,
+) -> Leaderboard:
+    try:
+        page, next_cursor = services.leaderboard(session, limit, cursor)
+    except services.InvalidCursor:
+        raise RequestValidationError(
+            [{"loc": ("query", "cursor"), "msg": "not a cursor of this leaderboard", "type": "value_error"}]
+        ) from None
+    return Leaderboard(
+        entries=[
+            LeaderboardEntry(
+                rank=item.rank,
+                player=item.score.player,
+                score=item.score.score,
+                game_id=item.score.game_id,
+                finished_at=item.score.finished_at,
+            )
+            for item in page
+        ],
+        next_cursor=next_cursor,
+    )

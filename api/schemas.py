@@ -1,0 +1,295 @@
+"""Request and response schemas (Pydantic v2), one per purpose."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from engine.grid import WINDOW_RADIUS
+
+SuitName = Literal["clubs", "diamonds", "hearts", "spades"]
+StatusName = Literal["in_progress", "won", "lost"]
+EndReasonName = Literal["too_many_face_down", "stock_exhausted"]
+Coordinate = Annotated[
+    int,
+    Field(
+        strict=True,
+        ge=-WINDOW_RADIUS,
+        le=WINDOW_RADIUS,
+        description="Relative to the first pile at (0, 0); no placement can ever use more than 3.",
+    ),
+]
+
+_CARD_EXAMPLE = {"rank": 6, "suit": "diamonds", "code": "6D"}
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CardOut(_Out):
+    """A card. Suits never matter for the rules."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [_CARD_EXAMPLE]})
+
+    rank: int = Field(ge=1, le=10, description="1 (Ace) to 10.")
+    suit: SuitName
+    code: str = Field(description="Rank (A, 2..10) then suit (C, D, H, S).", examples=["6D"])
+
+
+class PositionOut(_Out):
+    """A place on the grid, relative to the first pile at (0, 0); rows grow downward."""
+
+    row: int
+    col: int
+
+
+class PileOut(_Out):
+    """A pile: its cards from bottom to top. Only the top card's face matters."""
+
+    row: int
+    col: int
+    cards: list[CardOut] = Field(min_length=1, max_length=4)
+    face_up: bool = Field(description="Whether the top card is face up.")
+
+
+class FlipOut(_Out):
+    """A pile whose top card was turned over by a placement, and the side it now shows."""
+
+    row: int
+    col: int
+    face_up: bool
+
+
+_GAME_EXAMPLE = {
+    "id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+    "player": "ana",
+    "status": "in_progress",
+    "end_reason": None,
+    "score": None,
+    "current_card": {"rank": 9, "suit": "hearts", "code": "9H"},
+    "stock_count": 37,
+    "face_down_count": 1,
+    "placements_count": 2,
+    "piles": [
+        {"row": 0, "col": 0, "cards": [{"rank": 5, "suit": "clubs", "code": "5C"}], "face_up": False},
+        {"row": 0, "col": 1, "cards": [{"rank": 8, "suit": "clubs", "code": "8C"}], "face_up": True},
+    ],
+    "legal_placements": [
+        {"row": -1, "col": 0},
+        {"row": -1, "col": 1},
+        {"row": 0, "col": -1},
+        {"row": 0, "col": 0},
+        {"row": 0, "col": 1},
+        {"row": 0, "col": 2},
+        {"row": 1, "col": 0},
+        {"row": 1, "col": 1},
+    ],
+    "version": 3,
+    "created_at": "2026-11-29T16:20:00.000000Z",
+    "updated_at": "2026-11-29T16:20:09.000000Z",
+    "finished_at": None,
+}
+
+
+class GameOut(_Out):
+    """A game as anyone may see it: everything but the order of the stock."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [_GAME_EXAMPLE]})
+
+    id: uuid.UUID
+    player: str
+    status: StatusName
+    end_reason: EndReasonName | None = Field(description="Why the game was lost; null otherwise.")
+    score: int | None = Field(description="Cards left in the stock when won; null until won.")
+    current_card: CardOut | None = Field(
+        description="The card drawn and waiting to be placed; null once the game is over."
+    )
+    stock_count: int = Field(description="Cards still in the stock, not counting the current card.")
+    face_down_count: int = Field(description="Piles whose top card is face down (5 loses).")
+    placements_count: int
+    piles: list[PileOut] = Field(description="Sorted by row, then column.")
+    legal_placements: list[PositionOut] = Field(
+        description="Where the current card may go, sorted by row then column; empty when over."
+    )
+    version: int = Field(description="Bumped by every placement; the ETag is derived from it.")
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+
+class GameCreated(GameOut):
+    """A new game, with the secret token that authorises placements on it."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    **_GAME_EXAMPLE,
+                    "token": "Vx3lM2k0b1Q9t7l0cG9rZXIta2VlcC1pdC1zZWNyZXQ",
+                }
+            ]
+        }
+    )
+
+    token: str = Field(
+        description="Send as `Authorization: Bearer <token>` to place cards. Shown only once."
+    )
+
+
+class GameCreate(_In):
+    """Who is playing. The body may be omitted altogether."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]})
+
+    player: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)] = (
+        Field(default="anonymous", description="1 to 32 printable characters, trimmed.")
+    )
+
+    @field_validator("player")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        if not value.isprintable():
+            raise ValueError("the player name must contain only printable characters")
+        return value
+
+
+class PlacementIn(_In):
+    """Where to put the current card."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"row": 1, "col": -1}]})
+
+    row: Coordinate
+    col: Coordinate
+
+
+class PlacementOut(_Out):
+    """One placement: the card played, where, what it flipped and the status after it."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "number": 2,
+                    "row": 0,
+                    "col": 1,
+                    "card": {"rank": 8, "suit": "clubs", "code": "8C"},
+                    "flipped": [{"row": 0, "col": 0, "face_up": False}],
+                    "status_after": "in_progress",
+                    "created_at": "2026-11-29T16:20:09.000000Z",
+                }
+            ]
+        }
+    )
+
+    number: int = Field(description="1 for the first placement of the game.")
+    row: int
+    col: int
+    card: CardOut
+    flipped: list[FlipOut] = Field(description="Sorted by row, then column.")
+    status_after: StatusName
+    created_at: datetime
+
+
+class PlacementCreated(_Out):
+    """The placement just made and the game after it."""
+
+    placement: PlacementOut
+    game: GameOut
+
+
+class PlacementHistory(_Out):
+    """Every placement of a game, in order (at most 40)."""
+
+    game_id: uuid.UUID
+    placements: list[PlacementOut] = Field(max_length=40)
+
+
+class LeaderboardEntry(_Out):
+    rank: int = Field(description="Position on the board: 1 is the best score, earliest finish.")
+    player: str
+    score: int
+    game_id: uuid.UUID
+    finished_at: datetime
+
+
+class Leaderboard(_Out):
+    """One page of won games, best score first, earlier finish first on ties."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "entries": [
+                        {
+                            "rank": 1,
+                            "player": "ana",
+                            "score": 21,
+                            "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+                            "finished_at": "2026-11-29T16:31:02.000000Z",
+                        }
+                    ],
+                    "next_cursor": "eyJzIjotMjEsImYiOiIyMDI2LTExLTI5VDE2OjMxOjAyIn0",
+                }
+            ]
+        }
+    )
+
+    entries: list[LeaderboardEntry]
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next page; null on the last page."
+    )
+
+
+class Health(_Out):
+    status: Literal["ok"]
+
+
+class Readiness(_Out):
+    status: Literal["ready"]
+    database: str = Field(description="The database backend: sqlite or postgresql.")
+
+
+class FieldError(_Out):
+    loc: list[str] = Field(description="Where the error is, e.g. ['body', 'row'].")
+    message: str
+    type: str
+
+
+class Problem(_Out):
+    """An error, as RFC 9457 problem details, with a machine-readable ``code``."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "urn:foursquare:problem:not_adjacent",
+                    "title": "Illegal placement",
+                    "status": 422,
+                    "detail": "(2, 0) is not adjacent to any pile",
+                    "code": "not_adjacent",
+                    "instance": "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/placements",
+                }
+            ]
+        }
+    )
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str = Field(description="Stable and machine-readable, e.g. `not_adjacent`.")
+    instance: str | None = None
+    errors: list[FieldError] | None = Field(
+        default=None, description="For `invalid_request`: every offending field."
+    )
+    current_version: int | None = Field(
+        default=None, description="For `precondition_failed`: the game's version now."
+    )

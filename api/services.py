@@ -1,0 +1,213 @@
+"""Use cases: load from the repository, ask the engine, persist. Services never commit."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy.orm import Session
+
+from api import repository
+from api.errors import GameNotFound, InvalidToken, MissingToken, VersionConflict, engine_error
+from api.models import GameRow, PlacementRow, ScoreRow
+from api.presenters import flipped_json
+from api.security import bearer_token, hash_token, new_seed, new_token, token_matches
+from engine import Card, EngineError, Game, Status
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dump_state(game: Game) -> str:
+    return json.dumps(game.to_dict(), separators=(",", ":"))
+
+
+def _load_state(row: GameRow) -> Game:
+    return Game.from_dict(json.loads(row.state))
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    row: GameRow
+    game: Game
+
+
+@dataclass(frozen=True)
+class NewGame(LoadedGame):
+    token: str
+
+
+@dataclass(frozen=True)
+class PlacedCard(LoadedGame):
+    placement: PlacementRow
+
+
+def parse_game_id(raw: str) -> uuid.UUID:
+    """A game id from a URL; anything that is not a UUID is a game that does not exist."""
+    try:
+        return uuid.UUID(raw)
+    except (ValueError, AttributeError, TypeError):
+        raise GameNotFound(f"there is no game {raw[:64]!r}") from None
+
+
+def create_game(
+    session: Session, player: str, *, deck: Sequence[Card | str] | None = None
+) -> NewGame:
+    """Deal a game from a fresh secret seed, or from ``deck`` (tests and puzzles only: the
+    public API has no way to choose a deck)."""
+    seed = None if deck is not None else new_seed()
+    game = Game(deck) if deck is not None else Game.from_seed(seed)  # type: ignore[arg-type]
+    token = new_token()
+    now = _now()
+    row = GameRow(
+        id=uuid.uuid4(),
+        player=player,
+        token_hash=hash_token(token),
+        seed=seed,
+        state=_dump_state(game),
+        version=1,
+        status=game.status.value,
+        end_reason=None,
+        score=None,
+        placements_count=0,
+        created_at=now,
+        updated_at=now,
+        finished_at=None,
+    )
+    repository.add(session, row)
+    return NewGame(row=row, game=game, token=token)
+
+
+def load_game(session: Session, game_id: str) -> LoadedGame:
+    row = repository.get_game(session, parse_game_id(game_id))
+    if row is None:
+        raise GameNotFound(f"there is no game {game_id!r}")
+    return LoadedGame(row=row, game=_load_state(row))
+
+
+def authorize(row: GameRow, authorization: str | None) -> None:
+    """Check the bearer token of a request against the game's stored hash."""
+    token = bearer_token(authorization)
+    if token is None:
+        raise MissingToken("send the game's token as 'Authorization: Bearer <token>'")
+    if not token_matches(token, row.token_hash):
+        raise InvalidToken("this token does not authorise placements on this game")
+
+
+def place_card(
+    session: Session, game_id: str, authorization: str | None, row: int, col: int
+) -> PlacedCard:
+    """Place the current card of a game, as one guarded read-modify-write."""
+    loaded = load_game(session, game_id)
+    game_row, game = loaded.row, loaded.game
+    authorize(game_row, authorization)
+    try:
+        result = game.place((row, col))
+    except EngineError as exc:
+        raise engine_error(exc) from None
+    now = _now()
+    game_row.state = _dump_state(game)
+    game_row.status = result.status.value
+    game_row.end_reason = result.end_reason.value if result.end_reason else None
+    game_row.score = result.score
+    game_row.placements_count = result.number
+    game_row.updated_at = now
+    if result.status is not Status.IN_PROGRESS:
+        game_row.finished_at = now
+    placement = PlacementRow(
+        game_id=game_row.id,
+        number=result.number,
+        row=result.position.row,
+        col=result.position.col,
+        card=result.card.code,
+        flipped=flipped_json(result),
+        status_after=result.status.value,
+        created_at=now,
+    )
+    repository.add(session, placement)
+    if result.score is not None:
+        repository.add(
+            session,
+            ScoreRow(
+                game_id=game_row.id,
+                player=game_row.player,
+                score=result.score,
+                sort_score=-result.score,
+                finished_at=now,
+            ),
+        )
+    if not repository.flush(session):
+        raise VersionConflict(
+            "another placement on this game was made at the same time; reload and retry"
+        )
+    return PlacedCard(row=game_row, game=game, placement=placement)
+
+
+def history(session: Session, game_id: str) -> tuple[uuid.UUID, Sequence[PlacementRow]]:
+    game_uuid = parse_game_id(game_id)
+    if repository.get_game(session, game_uuid) is None:
+        raise GameNotFound(f"there is no game {game_id!r}")
+    return game_uuid, repository.placements_of(session, game_uuid)
+
+
+# ---------------------------------------------------------------- leaderboard
+
+
+class InvalidCursor(ValueError):
+    """A leaderboard cursor that this service did not make."""
+
+
+@dataclass(frozen=True)
+class RankedScore:
+    rank: int
+    score: ScoreRow
+
+
+def encode_cursor(key: repository.LeaderboardKey, rank: int) -> str:
+    sort_score, finished_at, game_id = key
+    raw = json.dumps(
+        [sort_score, finished_at.isoformat(), game_id.hex, rank], separators=(",", ":")
+    ).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[repository.LeaderboardKey, int]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        sort_score, finished_at, game_id, rank = json.loads(raw)
+        key = (int(sort_score), datetime.fromisoformat(finished_at), uuid.UUID(hex=game_id))
+        if key[1].tzinfo is None or not isinstance(rank, int) or rank < 0:
+            raise InvalidCursor(cursor)
+        return key, rank
+    except (ValueError, TypeError, binascii.Error, UnicodeDecodeError) as exc:
+        raise InvalidCursor(cursor) from exc
+
+
+def leaderboard(
+    session: Session, limit: int, cursor: str | None
+) -> tuple[list[RankedScore], str | None]:
+    """A page of won games and the cursor of the next page (None on the last page).
+
+    Paging is by key, not offset, so entries never repeat or go missing while new wins
+    arrive; ranks continue from the cursor, so they count positions as paging goes.
+    """
+    after, rank = decode_cursor(cursor) if cursor else (None, 0)
+    rows = repository.leaderboard_page(session, after, limit + 1)
+    page = [RankedScore(rank + i, row) for i, row in enumerate(rows[:limit], start=1)]
+    next_cursor = None
+    if len(rows) > limit:
+        last = page[-1]
+        next_cursor = encode_cursor(
+            (last.score.sort_score, last.score.finished_at, last.score.game_id), last.rank
+        )
+    return page, next_cursor
+
+
+def check_database(session: Session) -> None:
+    repository.ping(session)

@@ -1,0 +1,29 @@
+"""Configuration, read from ``FOURSQUARE_*`` environment variables (and a ``.env`` file)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every setting of the service. Build one with ``Settings()`` in the app factory."""
+
+    model_config = SettingsConfigDict(env_prefix="FOURSQUARE_", env_file=".env", extra="ignore")
+
+    database_url: str = Field(
+        default="sqlite:///./foursquare.db",
+        description="SQLAlchemy URL: sqlite:///path.db or postgresql+psycopg://user@host/db",
+    )
+    migrate_on_start: bool = Field(
+        default=True, description="Apply pending Alembic migrations when the service starts."
+    )
+    db_pool_size: int = Field(default=8, ge=1, description="Connections kept per process.")
+    db_max_overflow: int = Field(default=4, ge=0)
+    db_pool_timeout: float = Field(
+        default=10.0, gt=0, description="Seconds to wait for a free connection before a 503."
+    )
+    sqlite_busy_timeout_ms: int = Field(
+        default=5000, ge=0, description="How long SQLite waits for another process's write lock."
+    )
+    max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")

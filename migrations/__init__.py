@@ -1,0 +1,1 @@
+"""Alembic migrations of the Foursquare database (a package so it ships with the service)."""
