@@ -1,0 +1,103 @@
+"""Fixtures shared by every test folder: databases of both backends, the app, a client."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx.*starlette.testclient.*")
+
+from fastapi import FastAPI  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+from api import services  # noqa: E402
+from api.app import create_app  # noqa: E402
+from api.db import Database  # noqa: E402
+from api.settings import Settings  # noqa: E402
+from tests.support import databases  # noqa: E402
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def _postgres_status() -> str | None:
+    return databases.postgres_unavailable_reason()
+
+
+@pytest.fixture(scope="session")
+def _templates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[databases.Templates]:
+    templates = databases.Templates(tmp_path_factory.mktemp("templates"))
+    yield templates
+    templates.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, _postgres_status: str | None) -> str:
+    """Every test that uses a database runs once on SQLite and once on PostgreSQL."""
+    name: str = request.param
+    if name == "postgresql" and _postgres_status is not None:
+        if databases.REQUIRE_POSTGRES:
+            pytest.fail(f"FOURSQUARE_TEST_REQUIRE_POSTGRES is set but {_postgres_status}")
+        pytest.skip(_postgres_status)
+    return name
+
+
+@pytest.fixture
+def database_url(backend: str, _templates: databases.Templates, tmp_path: Path) -> Iterator[str]:
+    """A fresh migrated database of the test's backend, dropped afterwards."""
+    with _templates.database(backend, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url, migrate_on_start=False)
+
+
+@pytest.fixture
+def app(settings: Settings) -> FastAPI:
+    return create_app(settings)
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def database(app: FastAPI, client: TestClient) -> Database:
+    """The app's own database handle (available once the client has started the app)."""
+    db: Database = app.state.database
+    return db
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    id: str
+    token: str
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+MakeGame = Callable[..., CreatedGame]
+
+
+@pytest.fixture
+def make_game(database: Database) -> MakeGame:
+    """Create a game directly through the service layer, optionally from a chosen deck
+    (something the public API deliberately cannot do)."""
+
+    def make(deck: list[str] | None = None, player: str = "tester") -> CreatedGame:
+        with database.transaction(write=True) as session:
+            created = services.create_game(session, player, deck=deck)
+            session.flush()
+            return CreatedGame(id=str(created.row.id), token=created.token)
+
+    return make

@@ -1,0 +1,1 @@
+"""Test helpers shared by the API, integrity and benchmark tests."""
