@@ -1,4 +1,4 @@
-"""The ``foursquare`` console command: serve, migrate, simulate."""
+"""The ``foursquare`` console command: serve, migrate."""
 
 from __future__ import annotations
 
@@ -45,16 +45,8 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _simulate(argv: Sequence[str]) -> int:
-    from engine.player.simulate import main as simulate_main
-
-    return simulate_main(argv)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["simulate"]:
-        return _simulate(argv[1:])
     parser = argparse.ArgumentParser(prog="foursquare", description="Foursquare Server")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -73,9 +65,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     migrate.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
     migrate.set_defaults(run=_migrate)
 
-    commands.add_parser(
-        "simulate", help="play seeded deals with a computer player (see: foursquare simulate -h)"
-    )
     args = parser.parse_args(argv)
     result: int = args.run(args)
     return result

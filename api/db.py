@@ -54,7 +54,10 @@ def _sqlite_engine(url: str, settings: Settings, *, immediate: bool, pool_size: 
         pool_size=pool_size,
         max_overflow=0 if immediate else settings.db_max_overflow,
         pool_timeout=settings.db_pool_timeout,
-        connect_args={"check_same_thread": False, "timeout": settings.sqlite_busy_timeout_ms / 1000},
+        connect_args={
+            "check_same_thread": False,
+            "timeout": settings.sqlite_busy_timeout_ms / 1000,
+        },
     )
 
     @event.listens_for(engine, "connect")
@@ -81,7 +84,9 @@ def create_database(settings: Settings) -> Database:
     """Engines and session factories for ``settings.database_url`` (nothing at import time)."""
     url = settings.database_url
     if make_url(url).get_backend_name() == "sqlite":
-        read_engine = _sqlite_engine(url, settings, immediate=False, pool_size=settings.db_pool_size)
+        read_engine = _sqlite_engine(
+            url, settings, immediate=False, pool_size=settings.db_pool_size
+        )
         write_engine = _sqlite_engine(url, settings, immediate=True, pool_size=1)
     else:
         read_engine = write_engine = create_engine(

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import CARDS, Card, Game, PlacementResult, Position
-from engine.grid import CELL_OF, POSITION
-
 from api.models import GameRow, PlacementRow
 from api.schemas import (
     CardOut,
@@ -17,6 +14,8 @@ from api.schemas import (
     PlacementOut,
     PositionOut,
 )
+from engine import CARDS, Card, Game, PlacementResult, Position
+from engine.grid import CELL_OF, POSITION
 
 # Immutable response pieces, built once and shared by every response.
 _CARD_OUT: dict[Card, CardOut] = {

@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
+
 from sqlalchemy import select, text, tuple_
-from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
 from api.models import GameRow, PlacementRow, ScoreRow
 
@@ -44,7 +45,9 @@ def placements_of(session: Session, game_id: uuid.UUID) -> Sequence[PlacementRow
     ).all()
 
 
-def leaderboard_page(session: Session, after: LeaderboardKey | None, limit: int) -> Sequence[ScoreRow]:
+def leaderboard_page(
+    session: Session, after: LeaderboardKey | None, limit: int
+) -> Sequence[ScoreRow]:
     """One page of the leaderboard: a single range scan of ``ix_scores_leaderboard``."""
     query = select(ScoreRow).order_by(ScoreRow.sort_score, ScoreRow.finished_at, ScoreRow.game_id)
     if after is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
@@ -23,7 +23,7 @@ Coordinate = Annotated[
     ),
 ]
 
-_CARD_EXAMPLE = {"rank": 6, "suit": "diamonds", "code": "6D"}
+_CARD_EXAMPLE: dict[str, Any] = {"rank": 6, "suit": "diamonds", "code": "6D"}
 
 
 class _Out(BaseModel):
@@ -68,7 +68,7 @@ class FlipOut(_Out):
     face_up: bool
 
 
-_GAME_EXAMPLE = {
+_GAME_EXAMPLE: dict[str, Any] = {
     "id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
     "player": "ana",
     "status": "in_progress",
@@ -79,8 +79,18 @@ _GAME_EXAMPLE = {
     "face_down_count": 1,
     "placements_count": 2,
     "piles": [
-        {"row": 0, "col": 0, "cards": [{"rank": 5, "suit": "clubs", "code": "5C"}], "face_up": False},
-        {"row": 0, "col": 1, "cards": [{"rank": 8, "suit": "clubs", "code": "8C"}], "face_up": True},
+        {
+            "row": 0,
+            "col": 0,
+            "cards": [{"rank": 5, "suit": "clubs", "code": "5C"}],
+            "face_up": False,
+        },
+        {
+            "row": 0,
+            "col": 1,
+            "cards": [{"rank": 8, "suit": "clubs", "code": "8C"}],
+            "face_up": True,
+        },
     ],
     "legal_placements": [
         {"row": -1, "col": 0},
@@ -149,9 +159,9 @@ class GameCreate(_In):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]})
 
-    player: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)] = (
-        Field(default="anonymous", description="1 to 32 printable characters, trimmed.")
-    )
+    player: Annotated[
+        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)
+    ] = Field(default="anonymous", description="1 to 32 printable characters, trimmed.")
 
     @field_validator("player")
     @classmethod

@@ -37,7 +37,9 @@ AuthorizationHeader = Annotated[
         "The `Location` header points at the new game."
     ),
     responses={
-        201: {"headers": {"Location": {"description": "/games/{id}", "schema": {"type": "string"}}}},
+        201: {
+            "headers": {"Location": {"description": "/games/{id}", "schema": {"type": "string"}}}
+        },
         **problems(413, 422, 503),
     },
 )

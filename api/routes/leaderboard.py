@@ -35,7 +35,13 @@ def read_leaderboard(
         page, next_cursor = services.leaderboard(session, limit, cursor)
     except services.InvalidCursor:
         raise RequestValidationError(
-            [{"loc": ("query", "cursor"), "msg": "not a cursor of this leaderboard", "type": "value_error"}]
+            [
+                {
+                    "loc": ("query", "cursor"),
+                    "msg": "not a cursor of this leaderboard",
+                    "type": "value_error",
+                }
+            ]
         ) from None
     return Leaderboard(
         entries=[

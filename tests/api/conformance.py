@@ -22,7 +22,10 @@ def won_vectors() -> list[dict[str, Any]]:
 
 def lost_vectors(count: int) -> list[dict[str, Any]]:
     lost = [game for game in vectors() if game["final"]["status"] == "lost"]
-    by_reason = {reason: [g for g in lost if g["final"]["end_reason"] == reason] for reason in ("too_many_face_down", "stock_exhausted")}
+    by_reason = {
+        reason: [g for g in lost if g["final"]["end_reason"] == reason]
+        for reason in ("too_many_face_down", "stock_exhausted")
+    }
     return [game for games in by_reason.values() for game in games[: count // 2]]
 
 

@@ -17,7 +17,9 @@ EXAMPLE_DECK = HEAD + [code for code in ALL_CODES if code not in HEAD]
 
 def place(client: TestClient, game: CreatedGame, row: int, col: int, **headers: str) -> Any:
     return client.post(
-        f"/games/{game.id}/placements", json={"row": row, "col": col}, headers={**game.auth, **headers}
+        f"/games/{game.id}/placements",
+        json={"row": row, "col": col},
+        headers={**game.auth, **headers},
     )
 
 
@@ -25,7 +27,11 @@ def snapshot(client: TestClient, game: CreatedGame) -> tuple[Any, Any]:
     return client.get(f"/games/{game.id}").json(), client.get(f"/games/{game.id}/placements").json()
 
 
-@pytest.mark.parametrize("vector", won_vectors() + lost_vectors(6), ids=lambda v: f"{v['final']['status']}-{v['deck'][0]}{v['deck'][1]}")
+@pytest.mark.parametrize(
+    "vector",
+    won_vectors() + lost_vectors(6),
+    ids=lambda v: f"{v['final']['status']}-{v['deck'][0]}{v['deck'][1]}",
+)
 def test_conformance_game_plays_identically_through_http(
     client: TestClient, make_game: MakeGame, vector: dict[str, Any]
 ) -> None:
@@ -57,7 +63,9 @@ def test_conformance_game_plays_identically_through_http(
         {**pile, "cards": [card["code"] for card in pile["cards"]]} for pile in final["piles"]
     ] == expected["piles"]
     history = client.get(f"/games/{game.id}/placements").json()["placements"]
-    assert [(p["row"], p["col"]) for p in history] == [(s["row"], s["col"]) for s in vector["steps"]]
+    assert [(p["row"], p["col"]) for p in history] == [
+        (s["row"], s["col"]) for s in vector["steps"]
+    ]
     assert [p["number"] for p in history] == list(range(1, len(vector["steps"]) + 1))
 
 
@@ -68,7 +76,8 @@ def test_each_flip_is_reported_with_the_side_it_now_shows(
     flips_seen = 0
     for row, col in [(0, 0), (0, 1), (1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (2, 1)]:
         before = {
-            (p["row"], p["col"]): p["face_up"] for p in client.get(f"/games/{game.id}").json()["piles"]
+            (p["row"], p["col"]): p["face_up"]
+            for p in client.get(f"/games/{game.id}").json()["piles"]
         }
         response = place(client, game, row, col)
         assert response.status_code == 201, response.text
@@ -135,7 +144,9 @@ def test_placements_the_rules_forbid_are_422_with_their_code_and_change_nothing(
     assert snapshot(client, game) == before
 
 
-def test_placement_on_finished_game_is_409_game_over(client: TestClient, make_game: MakeGame) -> None:
+def test_placement_on_finished_game_is_409_game_over(
+    client: TestClient, make_game: MakeGame
+) -> None:
     vector = lost_vectors(2)[0]
     game = make_game(vector["deck"])
     _play(client, game, [(s["row"], s["col"]) for s in vector["steps"]])
@@ -160,7 +171,9 @@ def test_placements_need_the_games_token(
 ) -> None:
     game = make_game()
     before = snapshot(client, game)
-    response = client.post(f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers=headers)
+    response = client.post(
+        f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers=headers
+    )
     assert response.status_code == status
     assert response.json()["code"] == code
     if status == 401:
@@ -168,7 +181,9 @@ def test_placements_need_the_games_token(
     assert snapshot(client, game) == before
 
 
-def test_a_games_token_does_not_authorise_another_game(client: TestClient, make_game: MakeGame) -> None:
+def test_a_games_token_does_not_authorise_another_game(
+    client: TestClient, make_game: MakeGame
+) -> None:
     mine, theirs = make_game(), make_game()
     response = client.post(
         f"/games/{theirs.id}/placements", json={"row": 0, "col": 0}, headers=mine.auth
@@ -218,7 +233,10 @@ def test_placement_on_unknown_game_is_404(client: TestClient, make_game: MakeGam
 
 def test_history_lists_placements_in_order(client: TestClient, make_game: MakeGame) -> None:
     game = make_game(EXAMPLE_DECK)
-    assert client.get(f"/games/{game.id}/placements").json() == {"game_id": game.id, "placements": []}
+    assert client.get(f"/games/{game.id}/placements").json() == {
+        "game_id": game.id,
+        "placements": [],
+    }
     _play(client, game, [(0, 0), (0, 1), (1, 1)])
     history = client.get(f"/games/{game.id}/placements").json()["placements"]
     assert [(p["number"], p["row"], p["col"], p["card"]["code"]) for p in history] == [

@@ -1,0 +1,85 @@
+"""No response ever shows a card before it is drawn, the seed, or the stock order."""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+
+from api.db import Database
+from api.models import GameRow
+from engine import Game
+
+
+def card_codes(value: Any) -> Iterator[str]:
+    """Every card code anywhere in a JSON value (cards are objects with rank, suit, code)."""
+    if isinstance(value, dict):
+        if {"rank", "suit", "code"} <= value.keys():
+            yield value["code"]
+        for item in value.values():
+            yield from card_codes(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from card_codes(item)
+
+
+def keys(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from keys(item)
+
+
+def test_walking_a_whole_game_never_reveals_a_card_before_it_is_drawn(
+    client: TestClient, database: Database
+) -> None:
+    rng = random.Random(1)
+    created = client.post("/games", json={"player": "watcher"})
+    game_id, token = created.json()["id"], created.json()["token"]
+    with database.transaction(write=False) as session:
+        row = session.get(GameRow, uuid.UUID(game_id))
+        assert row is not None and row.seed
+        seed = row.seed
+        deck = [card.code for card in Game.from_dict(json.loads(row.state)).deck]
+    responses: list[httpx.Response] = [created]
+    drawn = 1
+    while True:
+        game = client.get(f"/games/{game_id}").json()
+        responses.append(client.get(f"/games/{game_id}"))
+        responses.append(client.get(f"/games/{game_id}/placements"))
+        responses.append(client.get("/leaderboard"))
+        for response in responses:
+            body = response.json()
+            visible = set(card_codes(body))
+            assert visible <= set(deck[:drawn]), (response.url, visible - set(deck[:drawn]))
+            assert not {"deck", "stock", "seed", "state", "salt"} & set(keys(body))
+            text = response.text + json.dumps(dict(response.headers))
+            assert seed not in text
+            assert ",".join(deck[drawn:]) not in text
+        responses.clear()
+        if game["status"] != "in_progress":
+            break
+        target = rng.choice(game["legal_placements"])
+        placed = client.post(
+            f"/games/{game_id}/placements",
+            json=target,
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert placed.status_code == 201
+        responses.append(placed)
+        drawn += 1 if placed.json()["game"]["status"] == "in_progress" else 0
+        # Refused requests must not leak either.
+        responses.append(client.post(f"/games/{game_id}/placements", json=target))
+        responses.append(
+            client.post(
+                f"/games/{game_id}/placements", json={"row": 9}, headers=placed.request.headers
+            )
+        )

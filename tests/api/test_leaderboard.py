@@ -1,0 +1,178 @@
+"""The leaderboard: won games ranked by score then finish time, paged by an opaque cursor."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.db import Database
+from api.models import GameRow, ScoreRow
+from tests.api.conformance import won_vectors
+from tests.conftest import MakeGame
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def record_win(database: Database, score: int, finished_at: datetime, player: str = "p") -> str:
+    """Store a won game and its score row directly (the shape a real win leaves)."""
+    game_id = uuid.uuid4()
+    with database.transaction(write=True) as session:
+        session.add(
+            GameRow(
+                id=game_id,
+                player=player,
+                token_hash="0" * 64,
+                seed=None,
+                state="{}",
+                version=1,
+                status="won",
+                end_reason=None,
+                score=score,
+                placements_count=40 - score,
+                created_at=finished_at,
+                updated_at=finished_at,
+                finished_at=finished_at,
+            )
+        )
+        session.flush()
+        session.add(
+            ScoreRow(
+                game_id=game_id,
+                player=player,
+                score=score,
+                sort_score=-score,
+                finished_at=finished_at,
+            )
+        )
+    return str(game_id)
+
+
+def read_all_pages(
+    client: TestClient, limit: int, between_pages: Any = None
+) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = []
+    cursor = None
+    for _ in range(1000):
+        params: dict[str, Any] = {"limit": limit}
+        if cursor:
+            params["cursor"] = cursor
+        response = client.get("/leaderboard", params=params)
+        assert response.status_code == 200, response.text
+        page = response.json()
+        assert len(page["entries"]) <= limit
+        entries.extend(page["entries"])
+        cursor = page["next_cursor"]
+        if cursor is None:
+            return entries
+        assert len(page["entries"]) == limit
+        if between_pages:
+            between_pages()
+    raise AssertionError("the leaderboard never ended")
+
+
+def order_key(entry: dict[str, Any]) -> tuple[int, str]:
+    return (-entry["score"], entry["finished_at"])
+
+
+def test_empty_leaderboard(client: TestClient) -> None:
+    assert client.get("/leaderboard").json() == {"entries": [], "next_cursor": None}
+
+
+def test_won_conformance_games_appear_with_their_scores_and_ranks(
+    client: TestClient, make_game: MakeGame
+) -> None:
+    expected = []
+    for number, vector in enumerate(won_vectors()):
+        game = make_game(vector["deck"], player=f"player{number}")
+        for step in vector["steps"]:
+            response = client.post(
+                f"/games/{game.id}/placements",
+                json={"row": step["row"], "col": step["col"]},
+                headers=game.auth,
+            )
+            assert response.status_code == 201, response.text
+        assert response.json()["game"]["score"] == vector["final"]["score"]
+        expected.append((vector["final"]["score"], number, f"player{number}", game.id))
+    # Best score first; on ties, the game that finished first (here: played first).
+    expected.sort(key=lambda item: (-item[0], item[1]))
+    entries = read_all_pages(client, limit=7)
+    assert [(e["score"], e["player"], e["game_id"]) for e in entries] == [
+        (score, player, game_id) for score, _, player, game_id in expected
+    ]
+    assert [e["rank"] for e in entries] == list(range(1, len(expected) + 1))
+    for entry in entries:
+        game = client.get(f"/games/{entry['game_id']}").json()
+        assert game["status"] == "won" and game["score"] == entry["score"]
+        assert game["finished_at"] == entry["finished_at"]
+
+
+def test_ties_go_to_the_earlier_finish(client: TestClient, database: Database) -> None:
+    late = record_win(database, 10, T0 + timedelta(minutes=5), "late")
+    early = record_win(database, 10, T0, "early")
+    best = record_win(database, 12, T0 + timedelta(hours=1), "best")
+    entries = client.get("/leaderboard").json()["entries"]
+    assert [(e["rank"], e["game_id"]) for e in entries] == [(1, best), (2, early), (3, late)]
+
+
+def test_paging_neither_skips_nor_repeats_while_new_wins_arrive(
+    client: TestClient, database: Database
+) -> None:
+    rng = random.Random(7)
+    original = {
+        record_win(database, rng.randint(0, 8), T0 + timedelta(seconds=i)) for i in range(40)
+    }
+    clock = iter(range(1000, 2000))
+
+    def new_wins() -> None:
+        # Better, equal and worse scores than anything paged so far, finishing "now".
+        for score in (rng.randint(0, 8), 24, 0):
+            record_win(database, score, T0 + timedelta(seconds=next(clock)), "newcomer")
+
+    entries = read_all_pages(client, limit=6, between_pages=new_wins)
+    ids = [entry["game_id"] for entry in entries]
+    assert len(ids) == len(set(ids)), "an entry was repeated"
+    assert original <= set(ids), "an entry that existed before paging started was skipped"
+    assert [order_key(e) for e in entries] == sorted(order_key(e) for e in entries)
+    assert [e["rank"] for e in entries] == list(range(1, len(entries) + 1))
+
+
+@pytest.mark.parametrize("limit", [1, 20, 100])
+def test_limit_caps_the_page(client: TestClient, database: Database, limit: int) -> None:
+    for i in range(25):
+        record_win(database, i % 5, T0 + timedelta(seconds=i))
+    page = client.get("/leaderboard", params={"limit": limit}).json()
+    assert len(page["entries"]) == min(limit, 25)
+    assert (page["next_cursor"] is None) == (limit >= 25)
+
+
+def test_default_limit_is_20(client: TestClient, database: Database) -> None:
+    for i in range(21):
+        record_win(database, 3, T0 + timedelta(seconds=i))
+    page = client.get("/leaderboard").json()
+    assert len(page["entries"]) == 20 and page["next_cursor"]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"limit": 0},
+        {"limit": 101},
+        {"limit": "ten"},
+        {"cursor": "garbage"},
+        {"cursor": "W1siYSJdXQ"},
+        {"cursor": "x" * 201},
+    ],
+)
+def test_bad_limits_and_cursors_are_invalid_requests(
+    client: TestClient, params: dict[str, Any]
+) -> None:
+    response = client.get("/leaderboard", params=params)
+    assert response.status_code == 422
+    problem = response.json()
+    assert problem["code"] == "invalid_request"
+    assert problem["errors"][0]["loc"][0] == "query"

@@ -1,0 +1,70 @@
+"""The OpenAPI document is complete enough to write a client from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+ROUTES = {
+    ("post", "/games"): {413, 422, 503},
+    ("get", "/games/{game_id}"): {404, 503},
+    ("post", "/games/{game_id}/placements"): {401, 403, 404, 409, 413, 422, 503},
+    ("get", "/games/{game_id}/placements"): {404, 503},
+    ("get", "/leaderboard"): {422, 503},
+    ("get", "/readyz"): {503},
+    ("get", "/healthz"): set(),
+}
+
+
+@pytest.fixture
+def spec(client: TestClient) -> dict[str, Any]:
+    response = client.get("/openapi.json")
+    assert response.status_code == 200
+    document: dict[str, Any] = response.json()
+    return document
+
+
+def test_every_route_is_documented(spec: dict[str, Any]) -> None:
+    operations = {
+        (method, path): operation
+        for path, item in spec["paths"].items()
+        for method, operation in item.items()
+    }
+    assert set(operations) == set(ROUTES)
+    for key, operation in operations.items():
+        assert operation.get("summary"), key
+        assert len(operation.get("description", "")) > 30, key
+
+
+def test_every_error_response_is_declared_as_a_problem(spec: dict[str, Any]) -> None:
+    for (method, path), statuses in ROUTES.items():
+        responses = spec["paths"][path][method]["responses"]
+        for status in statuses:
+            declared = responses[str(status)]
+            assert declared["description"], (path, status)
+            schema = declared["content"]["application/problem+json"]["schema"]
+            assert schema["$ref"] == "#/components/schemas/Problem", (path, status)
+
+
+def test_request_and_response_examples_are_given(spec: dict[str, Any]) -> None:
+    schemas = spec["components"]["schemas"]
+    for name in (
+        "GameCreate",
+        "PlacementIn",
+        "GameOut",
+        "GameCreated",
+        "PlacementOut",
+        "Leaderboard",
+        "Problem",
+        "CardOut",
+    ):
+        assert schemas[name].get("examples"), name
+
+
+def test_docs_pages_are_served(client: TestClient) -> None:
+    for path in ("/docs", "/redoc"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert "text/html" in response.headers["content-type"]

@@ -1,0 +1,98 @@
+"""Real uvicorn processes for tests and benchmarks (``foursquare serve``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    """A ``foursquare serve`` process group listening on 127.0.0.1."""
+
+    database_url: str
+    port: int = field(default_factory=free_port)
+    workers: int = 1
+    extra_env: dict[str, str] = field(default_factory=dict)
+    log_path: Path | None = None
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> None:
+        env = {
+            **os.environ,
+            "FOURSQUARE_DATABASE_URL": self.database_url,
+            "PYTHONPATH": str(ROOT),
+            **self.extra_env,
+        }
+        command = [
+            sys.executable, "-m", "api.cli", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port), "--workers", str(self.workers),
+            "--log-level", "warning", "--no-access-log",
+        ]  # fmt: skip
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}")
+            try:
+                if httpx.get(f"{self.base_url}/readyz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not become ready in time")
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group, as a crash would."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+
+@contextmanager
+def running_server(database_url: str, **options: object) -> Iterator[Server]:
+    server = Server(database_url, **options)  # type: ignore[arg-type]
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
