@@ -79,6 +79,21 @@ class GameIsOver(ApiError):
     status, code, title = 409, "game_over", "Game over"
 
 
+class PreconditionFailed(ApiError):
+    status, code, title = 412, "precondition_failed", "Precondition failed"
+
+
+class IdempotencyKeyReused(ApiError):
+    status, code, title = 422, "idempotency_key_reused", "Idempotency key reused"
+
+
+class RequestInProgress(ApiError):
+    status, code, title = 409, "request_in_progress", "Request in progress"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
 class ServiceUnavailable(ApiError):
     status, code, title = 503, "database_busy", "Database busy"
 
@@ -120,6 +135,19 @@ def problem_response(
     )
 
 
+def api_error_response(exc: ApiError, instance: str | None) -> JSONResponse:
+    """The problem response of an :class:`ApiError`."""
+    return problem_response(
+        exc.status,
+        exc.code,
+        exc.title,
+        exc.detail,
+        instance=instance,
+        headers=exc.headers,
+        **exc.extra,
+    )
+
+
 _HTTP_CODES = {
     404: ("not_found", "Not found"),
     405: ("method_not_allowed", "Method not allowed"),
@@ -133,15 +161,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return problem_response(
-            exc.status,
-            exc.code,
-            exc.title,
-            exc.detail,
-            instance=request.url.path,
-            headers=exc.headers,
-            **exc.extra,
-        )
+        return api_error_response(exc, request.url.path)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -67,6 +67,8 @@ class GameRow(Base):
     player: Mapped[str] = mapped_column(String(32))
     token_hash: Mapped[str] = mapped_column(String(64))
     seed: Mapped[str | None] = mapped_column(String(64))  # None for decks chosen by tests
+    salt: Mapped[str] = mapped_column(String(64))  # secret until the game ends
+    deck_commitment: Mapped[str] = mapped_column(String(64))  # SHA-256, see api.fairness
     state: Mapped[str] = mapped_column(Text)  # engine state, JSON (see engine.Game.to_dict)
     version: Mapped[int] = mapped_column(Integer)  # bumped by every placement
     status: Mapped[str] = mapped_column(String(16))
@@ -117,3 +119,23 @@ class ScoreRow(Base):
     score: Mapped[int] = mapped_column(SmallInteger)
     sort_score: Mapped[int] = mapped_column(SmallInteger)
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class IdempotencyKeyRow(Base):
+    """A request made with an ``Idempotency-Key``: claimed while it runs, then its response.
+
+    ``scope`` is ``"games"`` for game creation and ``"game:<id>"`` for placements on a game.
+    ``status_code`` is NULL while the first request is still running.
+    """
+
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (Index("ix_idempotency_keys_created_at", "created_at"),)
+
+    scope: Mapped[str] = mapped_column(String(48), primary_key=True)
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int | None] = mapped_column(SmallInteger)
+    response_body: Mapped[str | None] = mapped_column(Text)
+    response_headers: Mapped[dict[str, str] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

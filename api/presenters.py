@@ -7,6 +7,7 @@ from typing import Any
 from api.models import GameRow, PlacementRow
 from api.schemas import (
     CardOut,
+    DeckReveal,
     FlipOut,
     GameCreated,
     GameOut,
@@ -72,6 +73,10 @@ def _game_fields(row: GameRow, game: Game) -> dict[str, Any]:
         ],
         legal_placements=[_POSITION_OUT[p] for p in view.legal_placements],
         version=row.version,
+        deck_commitment=row.deck_commitment,
+        reveal=DeckReveal(deck=[card.code for card in game.deck], salt=row.salt)
+        if game.is_over
+        else None,
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,

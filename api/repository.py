@@ -6,17 +6,17 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import select, text, tuple_
+from sqlalchemy import delete, select, text, tuple_, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from api.models import GameRow, PlacementRow, ScoreRow
+from api.models import GameRow, IdempotencyKeyRow, PlacementRow, ScoreRow
 
 LeaderboardKey = tuple[int, datetime, uuid.UUID]  # (sort_score, finished_at, game_id)
 _KEY_TYPES = [ScoreRow.sort_score.type, ScoreRow.finished_at.type, ScoreRow.game_id.type]
 
 
-def add(session: Session, *rows: GameRow | PlacementRow | ScoreRow) -> None:
+def add(session: Session, *rows: GameRow | PlacementRow | ScoreRow | IdempotencyKeyRow) -> None:
     """Stage new rows; they are written when the session flushes or commits."""
     session.add_all(rows)
 
@@ -60,3 +60,37 @@ def leaderboard_page(
 
 def ping(session: Session) -> None:
     session.execute(text("SELECT 1"))
+
+
+def get_idempotency_key(session: Session, scope: str, key: str) -> IdempotencyKeyRow | None:
+    return session.get(IdempotencyKeyRow, (scope, key))
+
+
+def complete_idempotency_key(
+    session: Session,
+    scope: str,
+    key: str,
+    status: int,
+    body: str,
+    headers: dict[str, str],
+    now: datetime,
+) -> None:
+    session.execute(
+        update(IdempotencyKeyRow)
+        .where(IdempotencyKeyRow.scope == scope, IdempotencyKeyRow.key == key)
+        .values(status_code=status, response_body=body, response_headers=headers, completed_at=now)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def delete_idempotency_key(session: Session, scope: str, key: str) -> None:
+    session.execute(
+        delete(IdempotencyKeyRow).where(
+            IdempotencyKeyRow.scope == scope, IdempotencyKeyRow.key == key
+        )
+    )
+
+
+def delete_idempotency_keys_before(session: Session, cutoff: datetime) -> int:
+    result = session.execute(delete(IdempotencyKeyRow).where(IdempotencyKeyRow.created_at < cutoff))
+    return int(result.rowcount)  # type: ignore[attr-defined]

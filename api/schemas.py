@@ -103,10 +103,24 @@ _GAME_EXAMPLE: dict[str, Any] = {
         {"row": 1, "col": 1},
     ],
     "version": 3,
+    "deck_commitment": "5d41c2a1f0b7e3d9a8c6b4e2f1d0c9b8a7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2",
+    "reveal": None,
     "created_at": "2026-11-29T16:20:00.000000Z",
     "updated_at": "2026-11-29T16:20:09.000000Z",
     "finished_at": None,
 }
+
+
+class DeckReveal(_Out):
+    """The deck order and the salt, revealed when the game ends.
+
+    Check: ``sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest() == deck_commitment``.
+    """
+
+    deck: list[str] = Field(
+        min_length=40, max_length=40, description="Card codes, first drawn first."
+    )
+    salt: str
 
 
 class GameOut(_Out):
@@ -130,6 +144,12 @@ class GameOut(_Out):
         description="Where the current card may go, sorted by row then column; empty when over."
     )
     version: int = Field(description="Bumped by every placement; the ETag is derived from it.")
+    deck_commitment: str = Field(
+        description="SHA-256 of the salt and the deck order, fixed when the game was dealt."
+    )
+    reveal: DeckReveal | None = Field(
+        description="The deck order and the salt, once the game is over; null before."
+    )
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None

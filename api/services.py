@@ -13,7 +13,16 @@ from datetime import UTC, datetime
 from sqlalchemy.orm import Session
 
 from api import repository
-from api.errors import GameNotFound, InvalidToken, MissingToken, VersionConflict, engine_error
+from api.conditional import etag, if_match_allows
+from api.errors import (
+    GameNotFound,
+    InvalidToken,
+    MissingToken,
+    PreconditionFailed,
+    VersionConflict,
+    engine_error,
+)
+from api.fairness import deck_commitment, new_salt
 from api.models import GameRow, PlacementRow, ScoreRow
 from api.presenters import flipped_json
 from api.security import bearer_token, hash_token, new_seed, new_token, token_matches
@@ -64,12 +73,15 @@ def create_game(
     seed = None if deck is not None else new_seed()
     game = Game(deck) if deck is not None else Game.from_seed(seed)  # type: ignore[arg-type]
     token = new_token()
+    salt = new_salt()
     now = _now()
     row = GameRow(
         id=uuid.uuid4(),
         player=player,
         token_hash=hash_token(token),
         seed=seed,
+        salt=salt,
+        deck_commitment=deck_commitment([card.code for card in game.deck], salt),
         state=_dump_state(game),
         version=1,
         status=game.status.value,
@@ -91,6 +103,15 @@ def load_game(session: Session, game_id: str) -> LoadedGame:
     return LoadedGame(row=row, game=_load_state(row))
 
 
+def authorize_request(session: Session, game_id: str, authorization: str | None) -> uuid.UUID:
+    """Check that the game exists and that the request carries its token; return its id."""
+    row = repository.get_game(session, parse_game_id(game_id))
+    if row is None:
+        raise GameNotFound(f"there is no game {game_id!r}")
+    authorize(row, authorization)
+    return row.id
+
+
 def authorize(row: GameRow, authorization: str | None) -> None:
     """Check the bearer token of a request against the game's stored hash."""
     token = bearer_token(authorization)
@@ -101,12 +122,24 @@ def authorize(row: GameRow, authorization: str | None) -> None:
 
 
 def place_card(
-    session: Session, game_id: str, authorization: str | None, row: int, col: int
+    session: Session,
+    game_id: str,
+    authorization: str | None,
+    row: int,
+    col: int,
+    if_match: str | None = None,
 ) -> PlacedCard:
     """Place the current card of a game, as one guarded read-modify-write."""
     loaded = load_game(session, game_id)
     game_row, game = loaded.row, loaded.game
     authorize(game_row, authorization)
+    current = etag(game_row.version)
+    if not if_match_allows(if_match, current):
+        raise PreconditionFailed(
+            f"If-Match {if_match} does not match the game's current ETag {current}",
+            headers={"ETag": current},
+            current_version=game_row.version,
+        )
     try:
         result = game.place((row, col))
     except EngineError as exc:

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Header, Response, status
+from sqlalchemy.orm import Session
 
-from api import services
-from api.deps import ReadSessionDep, WriteSessionDep
+from api import idempotency, services
+from api.conditional import etag, if_none_match_hits
+from api.deps import DatabaseDep, ReadSessionDep
+from api.idempotency import StoredResponse
 from api.presenters import game_created, game_out, placement_out
 from api.routes.docs import problems
 from api.schemas import (
@@ -25,69 +28,180 @@ AuthorizationHeader = Annotated[
     str | None,
     Header(description="`Bearer <token>`, the token returned when the game was created."),
 ]
+IdempotencyKeyHeader = Annotated[
+    str | None,
+    Header(
+        min_length=1,
+        max_length=255,
+        pattern=r"^[\x21-\x7e]+$",
+        description=(
+            "Any unique string (e.g. a UUID) naming this request. A retry with the same key and "
+            "body returns the original response with `Idempotent-Replayed: true` and changes "
+            "nothing; the same key with another body is `422 idempotency_key_reused`; a retry "
+            "while the first is still running is `409 request_in_progress`. Kept 24 hours."
+        ),
+    ),
+]
+IfMatchHeader = Annotated[
+    str | None,
+    Header(description="Place only if the game's ETag is still this one (else `412`)."),
+]
+IfNoneMatchHeader = Annotated[
+    str | None, Header(description="An ETag from an earlier read; `304` if unchanged.")
+]
+
+_ETAG_HEADER = {
+    "ETag": {"description": 'The game\'s version, e.g. `"v3"`.', "schema": {"type": "string"}}
+}
+_REPLAYED_HEADER = {
+    "Idempotent-Replayed": {
+        "description": "`true` when this is the stored response of an earlier request.",
+        "schema": {"type": "string"},
+    }
+}
 
 
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
+    response_model=GameCreated,
     summary="Start a game",
     description=(
         "Deals a fresh, secretly shuffled deck and draws the first card. The answer holds the "
-        "game and its `token`, which authorises placements and is shown only in this response. "
-        "The `Location` header points at the new game."
+        "game and its `token`, which authorises placements and is shown only in this response "
+        "(and in replays of it under the same `Idempotency-Key`). The `Location` header points "
+        "at the new game. `deck_commitment` fixes the deal: the deck and the salt behind it are "
+        "revealed when the game ends."
     ),
     responses={
         201: {
-            "headers": {"Location": {"description": "/games/{id}", "schema": {"type": "string"}}}
+            "headers": {
+                "Location": {"description": "/games/{id}", "schema": {"type": "string"}},
+                **_ETAG_HEADER,
+                **_REPLAYED_HEADER,
+            },
+            "links": {
+                "ReadGame": {
+                    "operationId": "read_game",
+                    "parameters": {"game_id": "$response.body#/id"},
+                },
+                "PlaceCard": {
+                    "operationId": "place_card",
+                    "parameters": {"game_id": "$response.body#/id"},
+                },
+                "ReadHistory": {
+                    "operationId": "list_placements",
+                    "parameters": {"game_id": "$response.body#/id"},
+                },
+            },
         },
-        **problems(413, 422, 503),
+        **problems(409, 413, 422, 503),
     },
 )
 def create_game(
-    session: WriteSessionDep,
-    response: Response,
+    database: DatabaseDep,
+    idempotency_key: IdempotencyKeyHeader = None,
     body: Annotated[GameCreate | None, Body()] = None,
-) -> GameCreated:
-    created = services.create_game(session, (body or GameCreate()).player)
-    session.flush()
-    response.headers["Location"] = f"/games/{created.row.id}"
-    return game_created(created.row, created.game, created.token)
+) -> Response:
+    player = (body or GameCreate()).player
+
+    def work(session: Session) -> StoredResponse:
+        created = services.create_game(session, player)
+        session.flush()
+        out = game_created(created.row, created.game, created.token)
+        return StoredResponse(
+            201,
+            out.model_dump_json().encode(),
+            {"Location": f"/games/{created.row.id}", "ETag": etag(created.row.version)},
+        )
+
+    return idempotency.execute(
+        database,
+        scope="games",
+        key=idempotency_key,
+        request_fingerprint=idempotency.fingerprint("POST", "/games", {"player": player}),
+        instance="/games",
+        work=work,
+    )
 
 
 @router.get(
     "/{game_id}",
+    response_model=GameOut,
     summary="Read a game",
     description=(
         "The game as anyone may see it: piles, current card, legal placements, status and "
-        "score. Reading is public; the order of the stock is never shown."
+        "score. Reading is public; the order of the stock is never shown while the game is in "
+        "progress. Send the `ETag` back in `If-None-Match` to get `304` while nothing changed."
     ),
-    responses=problems(404, 503),
+    responses={
+        200: {"headers": _ETAG_HEADER},
+        304: {"description": "Not modified since the ETag in `If-None-Match`."},
+        **problems(404, 503),
+    },
 )
-def read_game(game_id: str, session: ReadSessionDep) -> GameOut:
+def read_game(
+    game_id: str,
+    session: ReadSessionDep,
+    response: Response,
+    if_none_match: IfNoneMatchHeader = None,
+) -> Response | GameOut:
     loaded = services.load_game(session, game_id)
+    current = etag(loaded.row.version)
+    if if_none_match_hits(if_none_match, current):
+        return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": current})
+    response.headers["ETag"] = current
     return game_out(loaded.row, loaded.game)
 
 
 @router.post(
     "/{game_id}/placements",
     status_code=status.HTTP_201_CREATED,
+    response_model=PlacementCreated,
     summary="Place the current card",
     description=(
         "Places the current card at `(row, col)`: on an existing pile that holds fewer than "
         "four cards, or as a new pile next to one, within a 4 x 4 grid. Answers with the "
-        "placement (what it flipped) and the game after it. Needs the game's token."
+        "placement (what it flipped) and the game after it. Needs the game's token. Send "
+        "`If-Match` with the ETag you last saw to be sure no other placement came first, and "
+        "an `Idempotency-Key` to retry safely."
     ),
-    responses=problems(401, 403, 404, 409, 413, 422, 503),
+    responses={
+        201: {"headers": {**_ETAG_HEADER, **_REPLAYED_HEADER}},
+        **problems(401, 403, 404, 409, 412, 413, 422, 503),
+    },
 )
 def place_card(
     game_id: str,
     body: PlacementIn,
-    session: WriteSessionDep,
+    database: DatabaseDep,
     authorization: AuthorizationHeader = None,
-) -> PlacementCreated:
-    placed = services.place_card(session, game_id, authorization, body.row, body.col)
-    return PlacementCreated(
-        placement=placement_out(placed.placement), game=game_out(placed.row, placed.game)
+    if_match: IfMatchHeader = None,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> Response:
+    if idempotency_key is not None:
+        with database.transaction(write=False) as session:
+            game_uuid = services.authorize_request(session, game_id, authorization)
+        scope = f"game:{game_uuid.hex}"
+    else:
+        scope = "game"
+
+    def work(session: Session) -> StoredResponse:
+        placed = services.place_card(session, game_id, authorization, body.row, body.col, if_match)
+        out = PlacementCreated(
+            placement=placement_out(placed.placement), game=game_out(placed.row, placed.game)
+        )
+        return StoredResponse(
+            201, out.model_dump_json().encode(), {"ETag": etag(placed.row.version)}
+        )
+
+    return idempotency.execute(
+        database,
+        scope=scope,
+        key=idempotency_key,
+        request_fingerprint=idempotency.fingerprint("POST", "placements", body.model_dump()),
+        instance=f"/games/{game_id}/placements",
+        work=work,
     )
 
 

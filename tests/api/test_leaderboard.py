@@ -28,7 +28,9 @@ def record_win(database: Database, score: int, finished_at: datetime, player: st
                 player=player,
                 token_hash="0" * 64,
                 seed=None,
-                state="{}",
+                salt="0" * 32,
+                deck_commitment="0" * 64,
+                state="{}",  # the leaderboard never reads a game's state
                 version=1,
                 status="won",
                 end_reason=None,
