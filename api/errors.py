@@ -185,6 +185,17 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:
+            # FastAPI's "error parsing the body" (e.g. JSON nested too deeply to decode): the
+            # same malformed-input answer as any other.
+            return problem_response(
+                422,
+                "invalid_request",
+                "Invalid request",
+                "the body could not be parsed",
+                instance=request.url.path,
+                errors=[FieldError(loc=["body"], message=str(exc.detail), type="body_parse")],
+            )
         code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
         return problem_response(
             exc.status_code,

@@ -28,28 +28,33 @@ class BodySizeLimit:
                     await self._refuse(scope, receive, send)
                     return
         received = 0
+        refused = False
         response_started = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
-                    raise _TooLarge
+                    # Answer 413 now and tell the app the client went away.
+                    refused = True
+                    if not response_started:
+                        await self._refuse(scope, receive, send)
+                    return {"type": "http.disconnect"}
             return message
 
-        async def tracking_send(message: Message) -> None:
+        async def guarded_send(message: Message) -> None:
             nonlocal response_started
+            if refused:
+                return  # the 413 has been sent; drop whatever the app answers
             if message["type"] == "http.response.start":
                 response_started = True
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not response_started:
-                await self._refuse(scope, receive, send)
+        await self.app(scope, limited_receive, guarded_send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = problem_response(
@@ -60,7 +65,3 @@ class BodySizeLimit:
             instance=scope.get("path"),
         )
         await response(scope, receive, send)
-
-
-class _TooLarge(Exception):
-    pass

@@ -54,6 +54,13 @@ def database_url(backend: str, _templates: databases.Templates, tmp_path: Path) 
 
 
 @pytest.fixture
+def sqlite_url(_templates: databases.Templates, tmp_path: Path) -> Iterator[str]:
+    """A fresh migrated SQLite database, for tests about SQLite itself."""
+    with _templates.database("sqlite", tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
 def settings(database_url: str) -> Settings:
     return Settings(database_url=database_url, migrate_on_start=False)
 
