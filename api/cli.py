@@ -1,4 +1,4 @@
-"""The ``foursquare`` console command: serve, migrate."""
+"""The ``foursquare`` console command: serve, migrate, prune-keys."""
 
 from __future__ import annotations
 
@@ -45,6 +45,23 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _prune_keys(args: argparse.Namespace) -> int:
+    from datetime import timedelta
+
+    from api import idempotency
+    from api.db import create_database
+    from api.settings import Settings
+
+    settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
+    database = create_database(settings)
+    try:
+        deleted = idempotency.purge(database, timedelta(hours=args.hours))
+    finally:
+        database.dispose()
+    print(f"deleted {deleted} idempotency keys older than {max(args.hours, 24)} hours")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(prog="foursquare", description="Foursquare Server")
@@ -64,6 +81,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     migrate.add_argument("--downgrade", action="store_true", help="downgrade to REVISION")
     migrate.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
     migrate.set_defaults(run=_migrate)
+
+    prune = commands.add_parser("prune-keys", help="delete idempotency keys older than 24 hours")
+    prune.add_argument("--hours", type=float, default=24.0, help="at least 24")
+    prune.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
+    prune.set_defaults(run=_prune_keys)
 
     args = parser.parse_args(argv)
     result: int = args.run(args)

@@ -1,0 +1,51 @@
+"""The console command."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import create_engine, func, inspect, select
+from sqlalchemy.orm import Session
+
+from api import cli
+from api.models import IdempotencyKeyRow
+
+
+def test_migrate_creates_the_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    assert cli.main(["migrate", "--database-url", url]) == 0
+    engine = create_engine(url)
+    assert {"games", "placements", "scores", "idempotency_keys"} <= set(
+        inspect(engine).get_table_names()
+    )
+    assert cli.main(["migrate", "base", "--downgrade", "--database-url", url]) == 0
+    assert "games" not in set(inspect(engine).get_table_names())
+    engine.dispose()
+
+
+def test_prune_keys_deletes_only_keys_older_than_a_day(
+    sqlite_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    engine = create_engine(sqlite_url)
+    now = datetime.now(UTC)
+    with Session(engine) as session, session.begin():
+        for key, age in (("old", timedelta(hours=30)), ("young", timedelta(hours=20))):
+            session.add(
+                IdempotencyKeyRow(
+                    scope="games",
+                    key=key,
+                    fingerprint="f" * 64,
+                    status_code=201,
+                    response_body="{}",
+                    response_headers={},
+                    created_at=now - age,
+                    completed_at=now - age,
+                )
+            )
+    assert cli.main(["prune-keys", "--hours", "1", "--database-url", sqlite_url]) == 0
+    assert "deleted 1 " in capsys.readouterr().out
+    with Session(engine) as session:
+        assert session.scalars(select(IdempotencyKeyRow.key)).all() == ["young"]
+        assert session.scalar(select(func.count()).select_from(IdempotencyKeyRow)) == 1
+    engine.dispose()

@@ -1,0 +1,62 @@
+"""Each request runs the fewest SQL statements it can (counted, not timed)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+
+from api.db import Database
+from tests.conftest import MakeGame
+
+DATA_STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE")
+
+
+@contextmanager
+def counting(database: Database) -> Iterator[list[str]]:
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith(DATA_STATEMENTS):
+            statements.append(statement.split()[0].upper())
+
+    engines = {database.read_engine, database.write_engine}
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", record)
+
+
+def test_statements_per_request(
+    client: TestClient, database: Database, make_game: MakeGame
+) -> None:
+    game = make_game()
+    with counting(database) as statements:
+        client.get(f"/games/{game.id}")
+    assert statements == ["SELECT"]
+
+    with counting(database) as statements:
+        client.post(f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers=game.auth)
+    assert statements == ["SELECT", "UPDATE", "INSERT"]
+
+    with counting(database) as statements:
+        client.post("/games")
+    assert statements == ["INSERT"]
+
+    with counting(database) as statements:
+        client.get(f"/games/{game.id}/placements")
+    assert statements == ["SELECT", "SELECT"]
+
+    with counting(database) as statements:
+        client.get("/leaderboard")
+    assert statements == ["SELECT"]
+
+    with counting(database) as statements:
+        client.get("/healthz")
+    assert statements == []
