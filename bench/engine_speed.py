@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Game  # noqa: E402
+from engine import Game
 
 
 def play(seconds: float, seed: int) -> tuple[int, int, int, float]:
@@ -40,7 +40,9 @@ def play(seconds: float, seed: int) -> tuple[int, int, int, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

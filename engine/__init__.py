@@ -51,6 +51,7 @@ __all__ = [
     "InvalidState",
     "NotAdjacent",
     "Pile",
+    "PileFull",
     "PlacementResult",
     "Position",
     "PublicView",

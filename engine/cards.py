@@ -48,14 +48,18 @@ _WORDS = struct.Struct(">4Q")
 _SUIT_INDEX = {suit: i for i, suit in enumerate(_SUITS)}
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """One card: a rank from 1 (Ace) to 10 and a suit.
+
+    Cards sort in card order (by :attr:`index`: rank, then suit in C, D, H, S order).
 
     >>> Card.parse("6D")
     Card.parse('6D')
     >>> Card.parse("AS").rank, Card.parse("10C").code
     (1, '10C')
+    >>> sorted([Card.parse("2C"), Card.parse("AS"), Card.parse("AC")])
+    [Card.parse('AC'), Card.parse('AS'), Card.parse('2C')]
     """
 
     rank: int
@@ -89,6 +93,20 @@ class Card:
         if not 0 <= index < DECK_SIZE:
             raise InvalidCard(f"card index {index!r} is not between 0 and 39")
         return CARDS[index]
+
+    # Ordering by index: the dataclass's order=True would compare Suit members, which have no
+    # order, and raise TypeError for two cards of the same rank.
+    def __lt__(self, other: object) -> bool:
+        return self.index < other.index if isinstance(other, Card) else NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        return self.index <= other.index if isinstance(other, Card) else NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return self.index > other.index if isinstance(other, Card) else NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return self.index >= other.index if isinstance(other, Card) else NotImplemented
 
     def __str__(self) -> str:
         return self.code

@@ -2,7 +2,8 @@
 
 Reads a file in the format of ``shared/conformance.json``, replays every game step by step,
 compares every step and the final state, and prints ``N/N games reproduced`` as its last line.
-Exits with status 1 on the first mismatch, after describing it.
+Exits with status 1 on the first mismatch, after describing it, and with status 2 if the file
+cannot be read as vectors.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ def _expect(what: str, got: object, expected: object) -> None:
 
 def check_game(vector: Mapping[str, Any]) -> None:
     """Replay one game of a vector file; raise :class:`Mismatch` at the first difference."""
-    game = Game(vector["deck"])
+    try:
+        game = Game(vector["deck"])
+    except EngineError as exc:
+        raise Mismatch(f"deck: the engine refused it: {exc}") from exc
     for number, step in enumerate(vector["steps"], start=1):
         where = f"step {number} ({step['row']}, {step['col']})"
         try:
@@ -44,7 +48,9 @@ def check_game(vector: Mapping[str, Any]) -> None:
         _expect(f"{where} status", result.status.value, step["status"])
     final = vector["final"]
     _expect("final status", game.status.value, final["status"])
-    _expect("final end_reason", game.end_reason.value if game.end_reason else None, final["end_reason"])
+    _expect(
+        "final end_reason", game.end_reason.value if game.end_reason else None, final["end_reason"]
+    )
     _expect("final score", game.score, final["score"])
     _expect("final stock_count", game.stock_count, final["stock_count"])
     _expect("final piles", game.to_dict()["piles"], final["piles"])
@@ -57,6 +63,8 @@ def check_all(games: Sequence[Mapping[str, Any]]) -> int:
             check_game(vector)
         except Mismatch as exc:
             raise Mismatch(f"game {number} of {len(games)}: {exc}") from exc
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise Mismatch(f"game {number} of {len(games)}: malformed vector ({exc!r})") from exc
     return len(games)
 
 
@@ -64,11 +72,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.conformance", description=__doc__)
     parser.add_argument("path", type=Path, help="a conformance vector file (JSON)")
     args = parser.parse_args(argv)
-    data = json.loads(args.path.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(args.path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"cannot read vectors from {args.path}: {exc}", file=sys.stderr)
+        return 2
+    if not isinstance(data, dict):
+        print(f"{args.path} does not hold a JSON object", file=sys.stderr)
+        return 2
     if data.get("format") != 1:
         print(f"unknown vector format {data.get('format')!r}", file=sys.stderr)
         return 2
-    games = data["games"]
+    games = data.get("games")
+    if not isinstance(games, list):
+        print("the vector file holds no list of games", file=sys.stderr)
+        return 2
     try:
         count = check_all(games)
     except Mismatch as exc:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from engine import grid
@@ -64,7 +64,7 @@ _RANK = [card.rank for card in CARDS]  # rank by card index, for the hot path
 _IN_PROGRESS, _WON, _LOST = 0, 1, 2
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """Where a game stands."""
 
     IN_PROGRESS = "in_progress"
@@ -72,7 +72,7 @@ class Status(str, Enum):
     LOST = "lost"
 
 
-class EndReason(str, Enum):
+class EndReason(StrEnum):
     """Why a game was lost."""
 
     TOO_MANY_FACE_DOWN = "too_many_face_down"
@@ -286,7 +286,7 @@ class Game:
         ...
         engine.errors.NotAdjacent: (2, 0) is not adjacent to any pile
         """
-        cell = CELL_OF.get(position)  # type: ignore[call-overload]
+        cell = CELL_OF.get(position)
         legal = self._legal
         if legal < 0:
             legal = self._legal_mask()
@@ -454,6 +454,8 @@ class Game:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
         """Rebuild a game from :meth:`to_dict` data, checking that it obeys the rules."""
+        if not isinstance(data, Mapping):
+            raise InvalidState(f"a state is a mapping, not {type(data).__name__}")
         try:
             if data.get("format") != STATE_FORMAT:
                 raise InvalidState(f"unknown state format {data.get('format')!r}")
@@ -470,12 +472,16 @@ class Game:
         game._load(placed, piles)
         return game
 
-    def _load(self, placed: object, piles: Sequence[tuple[Position, Sequence[Card], object]]) -> None:
+    def _load(
+        self, placed: object, piles: Sequence[tuple[Position, Sequence[Card], object]]
+    ) -> None:
         if not isinstance(placed, int) or isinstance(placed, bool) or not 0 <= placed <= DECK_SIZE:
             raise InvalidState(f"placed must be 0..{DECK_SIZE}, not {placed!r}")
         on_grid: list[int] = []
         for position, cards, face_up in piles:
-            where = f"({position.row}, {position.col})"
+            where = f"({position.row!r}, {position.col!r})"
+            if not all(type(coordinate) is int for coordinate in position):
+                raise InvalidState(f"pile {where} must have integer row and col")
             cell = CELL_OF.get(position)
             if cell is None:
                 raise InvalidState(f"pile {where} lies outside any 4 x 4 grid around (0, 0)")
@@ -502,7 +508,10 @@ class Game:
         reached, todo = 0, (1 << ORIGIN) & self._occupied
         while todo:
             reached |= todo
-            todo = sum(NEIGHBOURS[c] for c in cells_of(todo)) & self._occupied & ~reached
+            touched = 0
+            for c in cells_of(todo):
+                touched |= NEIGHBOURS[c]  # "|", not "+": neighbour masks overlap
+            todo = touched & self._occupied & ~reached
         if reached != self._occupied:
             raise InvalidState("every pile must be connected to the pile at (0, 0)")
         for cell in cells_of(self._occupied):

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from api.db import Database
 from api.models import GameRow, ScoreRow
-from tests.api.conformance import won_vectors
+from tests.api.conformance import play_vector, won_vectors
 from tests.conftest import MakeGame
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -85,20 +85,14 @@ def test_empty_leaderboard(client: TestClient) -> None:
     assert client.get("/leaderboard").json() == {"entries": [], "next_cursor": None}
 
 
-def test_won_conformance_games_appear_with_their_scores_and_ranks(
+def test_won_conformance_games_play_identically_and_rank_by_score(
     client: TestClient, make_game: MakeGame
 ) -> None:
     expected = []
     for number, vector in enumerate(won_vectors()):
         game = make_game(vector["deck"], player=f"player{number}")
-        for step in vector["steps"]:
-            response = client.post(
-                f"/games/{game.id}/placements",
-                json={"row": step["row"], "col": step["col"]},
-                headers=game.auth,
-            )
-            assert response.status_code == 201, response.text
-        assert response.json()["game"]["score"] == vector["final"]["score"]
+        final = play_vector(client, game, vector)  # checks every step and the end
+        assert final["score"] == vector["final"]["score"]
         expected.append((vector["final"]["score"], number, f"player{number}", game.id))
     # Best score first; on ties, the game that finished first (here: played first).
     expected.sort(key=lambda item: (-item[0], item[1]))
