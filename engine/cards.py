@@ -82,7 +82,9 @@ class Card:
     @classmethod
     def parse(cls, code: str) -> Card:
         """Parse a card code such as ``"AS"``, ``"6D"`` or ``"10C"`` (case-insensitive)."""
-        card = _BY_CODE.get(code.strip().upper()) if isinstance(code, str) else None
+        card = _BY_CODE.get(code)  # the common, exact case
+        if card is None and isinstance(code, str):
+            card = _BY_CODE.get(code.strip().upper())
         if card is None:
             raise InvalidCard(f"{code!r} is not a card code (A..10 then C, D, H or S)")
         return card

@@ -59,6 +59,7 @@ FULL_GRID = grid.MAX_SPAN * grid.MAX_SPAN
 STATE_FORMAT = 1
 
 _RANK = [card.rank for card in CARDS]  # rank by card index, for the hot path
+_CODE = [card.code for card in CARDS]
 
 # Internal status codes (small ints in the hot path).
 _IN_PROGRESS, _WON, _LOST = 0, 1, 2
@@ -436,18 +437,19 @@ class Game:
         ``{"format": 1, "deck": [codes], "placed": n, "piles": [{"row", "col", "cards",
         "face_up"}]}``; status, score and the rest follow from these.
         """
+        up = self._up
         return {
             "format": STATE_FORMAT,
-            "deck": [CARDS[i].code for i in self._deck],
+            "deck": [_CODE[i] for i in self._deck],
             "placed": self._placed,
             "piles": [
                 {
-                    "row": pile.position.row,
-                    "col": pile.position.col,
-                    "cards": [card.code for card in pile.cards],
-                    "face_up": pile.face_up,
+                    "row": POSITION[cell].row,  # type: ignore[union-attr]
+                    "col": POSITION[cell].col,  # type: ignore[union-attr]
+                    "cards": [_CODE[i] for i in self._piles[cell]],
+                    "face_up": up >> cell & 1 == 1,
                 }
-                for pile in self.piles
+                for cell in cells_of(self._occupied)
             ],
         }
 
