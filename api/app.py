@@ -52,6 +52,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="A JSON REST API for Foursquare, a one-player card game by Wil Su.",
         description=DESCRIPTION,
         lifespan=lifespan,
+        # operationIds are the route functions' names (create_game, place_card, ...), so that
+        # clients and OpenAPI links can name them.
+        generate_unique_id_function=lambda route: route.name,
     )
     app.state.settings = settings
     install_error_handlers(app)

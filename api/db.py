@@ -51,6 +51,7 @@ class Database:
 def _sqlite_engine(url: str, settings: Settings, *, immediate: bool, pool_size: int) -> Engine:
     engine = create_engine(
         url,
+        hide_parameters=True,  # errors and logs must never show a stored deck
         pool_size=pool_size,
         max_overflow=0 if immediate else settings.db_max_overflow,
         pool_timeout=settings.db_pool_timeout,
@@ -91,10 +92,13 @@ def create_database(settings: Settings) -> Database:
     else:
         read_engine = write_engine = create_engine(
             url,
+            hide_parameters=True,  # errors and logs must never show a stored deck
             pool_size=settings.db_pool_size,
             max_overflow=settings.db_max_overflow,
             pool_timeout=settings.db_pool_timeout,
-            pool_pre_ping=True,
+            # No pre-ping (a round trip per request): a dropped connection fails its request
+            # with 503 and is then replaced; connections are recycled before servers drop them.
+            pool_recycle=1800,
         )
     return Database(
         url=url,

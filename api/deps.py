@@ -10,6 +10,7 @@ from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
 from api.db import Database
+from api.settings import Settings
 
 
 def get_database(request: Request) -> Database:
@@ -18,6 +19,14 @@ def get_database(request: Request) -> Database:
 
 
 DatabaseDep = Annotated[Database, Depends(get_database)]
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
 def read_session(database: DatabaseDep) -> Iterator[Session]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -197,13 +198,17 @@ def install_error_handlers(app: FastAPI) -> None:
                 errors=[FieldError(loc=["body"], message=str(exc.detail), type="body_parse")],
             )
         code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:
+            # Starlette names only the methods of the first route whose path matched.
+            headers["Allow"] = ", ".join(_allowed_methods(request))
         return problem_response(
             exc.status_code,
             code,
             title,
             str(exc.detail),
             instance=request.url.path,
-            headers=getattr(exc, "headers", None),
+            headers=headers or None,
         )
 
     @app.exception_handler(PoolTimeoutError)
@@ -225,6 +230,27 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.error("unexpected error on %s", request.url.path, exc_info=exc)
         return _internal(request)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method the API documents for this request's path (from its OpenAPI paths)."""
+    table: list[tuple[re.Pattern[str], set[str]]] | None = getattr(
+        request.app.state, "allowed_methods", None
+    )
+    if table is None:
+        table = [
+            (
+                re.compile("^" + re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(path)) + "$"),
+                {method.upper() for method in operations},
+            )
+            for path, operations in request.app.openapi()["paths"].items()
+        ]
+        request.app.state.allowed_methods = table
+    methods: set[str] = set()
+    for pattern, path_methods in table:
+        if pattern.match(request.url.path):
+            methods |= path_methods
+    return sorted(methods)
 
 
 def _busy(request: Request) -> JSONResponse:

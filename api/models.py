@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -18,6 +19,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     Uuid,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -75,6 +77,7 @@ class GameRow(Base):
     end_reason: Mapped[str | None] = mapped_column(String(32))
     score: Mapped[int | None] = mapped_column(SmallInteger)
     placements_count: Mapped[int] = mapped_column(SmallInteger)
+    assisted: Mapped[bool] = mapped_column(Boolean, server_default=false())  # asked for a hint
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -110,7 +113,16 @@ class ScoreRow(Base):
     """
 
     __tablename__ = "scores"
-    __table_args__ = (Index("ix_scores_leaderboard", "sort_score", "finished_at", "game_id"),)
+    __table_args__ = (
+        Index("ix_scores_leaderboard", "sort_score", "finished_at", "game_id"),
+        Index(
+            "ix_scores_leaderboard_by_assistance",
+            "assisted",
+            "sort_score",
+            "finished_at",
+            "game_id",
+        ),
+    )
 
     game_id: Mapped[uuid.UUID] = mapped_column(
         Uuid, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
@@ -119,6 +131,7 @@ class ScoreRow(Base):
     score: Mapped[int] = mapped_column(SmallInteger)
     sort_score: Mapped[int] = mapped_column(SmallInteger)
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    assisted: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class IdempotencyKeyRow(Base):

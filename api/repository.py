@@ -46,10 +46,13 @@ def placements_of(session: Session, game_id: uuid.UUID) -> Sequence[PlacementRow
 
 
 def leaderboard_page(
-    session: Session, after: LeaderboardKey | None, limit: int
+    session: Session, after: LeaderboardKey | None, limit: int, *, include_assisted: bool
 ) -> Sequence[ScoreRow]:
-    """One page of the leaderboard: a single range scan of ``ix_scores_leaderboard``."""
+    """One page of the leaderboard: a single range scan of ``ix_scores_leaderboard`` (or, for
+    unassisted games only, of ``ix_scores_leaderboard_by_assistance``)."""
     query = select(ScoreRow).order_by(ScoreRow.sort_score, ScoreRow.finished_at, ScoreRow.game_id)
+    if not include_assisted:
+        query = query.where(ScoreRow.assisted.is_(False))
     if after is not None:
         query = query.where(
             tuple_(ScoreRow.sort_score, ScoreRow.finished_at, ScoreRow.game_id)

@@ -6,13 +6,38 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
 
 from engine.grid import WINDOW_RADIUS
+
+# Characters a player name may not hold: C0 and C1 controls, spaces other than U+0020,
+# zero-width and bidirectional format characters, line and paragraph separators and the BOM.
+# The rest of the name is free (letters of any script, emoji...). Lone surrogates cannot pass
+# Pydantic's string validation at all.
+_NAME_FORBIDDEN = (
+    "\\x00-\\x1f\\x7f-\\xa0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u3000\\ufeff"
+)
+PLAYER_NAME_PATTERN = f"^ *[^ {_NAME_FORBIDDEN}][^{_NAME_FORBIDDEN}]*$"
 
 SuitName = Literal["clubs", "diamonds", "hearts", "spades"]
 StatusName = Literal["in_progress", "won", "lost"]
 EndReasonName = Literal["too_many_face_down", "stock_exhausted"]
+
+
+def _whole_number(value: object) -> object:
+    """JSON Schema's ``integer`` admits ``1.0``; so do we (but not ``1.5``, ``"1"`` or ``true``)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 Coordinate = Annotated[
     int,
     Field(
@@ -21,6 +46,7 @@ Coordinate = Annotated[
         le=WINDOW_RADIUS,
         description="Relative to the first pile at (0, 0); no placement can ever use more than 3.",
     ),
+    BeforeValidator(_whole_number),
 ]
 
 _CARD_EXAMPLE: dict[str, Any] = {"rank": 6, "suit": "diamonds", "code": "6D"}
@@ -103,6 +129,7 @@ _GAME_EXAMPLE: dict[str, Any] = {
         {"row": 1, "col": 1},
     ],
     "version": 3,
+    "assisted": False,
     "deck_commitment": "5d41c2a1f0b7e3d9a8c6b4e2f1d0c9b8a7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2",
     "reveal": None,
     "created_at": "2026-11-29T16:20:00.000000Z",
@@ -143,7 +170,10 @@ class GameOut(_Out):
     legal_placements: list[PositionOut] = Field(
         description="Where the current card may go, sorted by row then column; empty when over."
     )
-    version: int = Field(description="Bumped by every placement; the ETag is derived from it.")
+    version: int = Field(
+        description="Bumped by every change (placements, the first hint); the ETag is built on it."
+    )
+    assisted: bool = Field(description="Whether the player asked for a hint in this game.")
     deck_commitment: str = Field(
         description="SHA-256 of the salt and the deck order, fixed when the game was dealt."
     )
@@ -180,15 +210,17 @@ class GameCreate(_In):
     model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]})
 
     player: Annotated[
-        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)
-    ] = Field(default="anonymous", description="1 to 32 printable characters, trimmed.")
-
-    @field_validator("player")
-    @classmethod
-    def _printable(cls, value: str) -> str:
-        if not value.isprintable():
-            raise ValueError("the player name must contain only printable characters")
-        return value
+        str,
+        StringConstraints(min_length=1, max_length=32, pattern=PLAYER_NAME_PATTERN),
+        AfterValidator(str.strip),
+    ] = Field(
+        default="anonymous",
+        description=(
+            "1 to 32 characters, at least one of them not a space; no control, format or "
+            "separator characters and no spaces but U+0020. Leading and trailing spaces are "
+            "trimmed."
+        ),
+    )
 
 
 class PlacementIn(_In):
@@ -248,6 +280,7 @@ class LeaderboardEntry(_Out):
     score: int
     game_id: uuid.UUID
     finished_at: datetime
+    assisted: bool = Field(description="The player asked for hints in this game.")
 
 
 class Leaderboard(_Out):
@@ -264,6 +297,7 @@ class Leaderboard(_Out):
                             "score": 21,
                             "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
                             "finished_at": "2026-11-29T16:31:02.000000Z",
+                            "assisted": False,
                         }
                     ],
                     "next_cursor": "eyJzIjotMjEsImYiOiIyMDI2LTExLTI5VDE2OjMxOjAyIn0",
@@ -276,6 +310,50 @@ class Leaderboard(_Out):
     next_cursor: str | None = Field(
         description="Pass as `cursor` for the next page; null on the last page."
     )
+
+
+class HintOption(_Out):
+    """A legal placement and what the computer player expects of it."""
+
+    placement: PositionOut
+    win_probability: float = Field(ge=0, le=1, description="Estimated chance to win from here.")
+    expected_score: float = Field(
+        ge=0, description="Estimated score, counting a loss as 0 (so at most 24 x win chance)."
+    )
+
+
+class Hint(_Out):
+    """The computer player's advice for the current card, from the public state only."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "placement": {"row": 0, "col": 1},
+                    "win_probability": 0.97,
+                    "expected_score": 14.2,
+                    "alternatives": [
+                        {
+                            "placement": {"row": 1, "col": 0},
+                            "win_probability": 0.95,
+                            "expected_score": 13.1,
+                        }
+                    ],
+                    "policy": "best",
+                    "simulated_placements": 11840,
+                }
+            ]
+        }
+    )
+
+    placement: PositionOut = Field(description="Where the computer player would put the card.")
+    win_probability: float = Field(ge=0, le=1)
+    expected_score: float = Field(ge=0)
+    alternatives: list[HintOption] = Field(
+        max_length=64, description="Every other legal placement, best first."
+    )
+    policy: str = Field(description="The computer player that answered.")
+    simulated_placements: int = Field(description="The effort spent on this hint.")
 
 
 class Health(_Out):

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from api import repository
 from api.conditional import etag, if_match_allows
 from api.errors import (
+    GameIsOver,
     GameNotFound,
     InvalidToken,
     MissingToken,
@@ -27,6 +28,7 @@ from api.models import GameRow, PlacementRow, ScoreRow
 from api.presenters import flipped_json
 from api.security import bearer_token, hash_token, new_seed, new_token, token_matches
 from engine import Card, EngineError, Game, Status
+from engine.player.advice import Advice, Budget, Policy, advise
 
 
 def _now() -> datetime:
@@ -88,6 +90,7 @@ def create_game(
         end_reason=None,
         score=None,
         placements_count=0,
+        assisted=False,
         created_at=now,
         updated_at=now,
         finished_at=None,
@@ -173,6 +176,7 @@ def place_card(
                 score=result.score,
                 sort_score=-result.score,
                 finished_at=now,
+                assisted=game_row.assisted,
             ),
         )
     if not repository.flush(session):
@@ -202,45 +206,86 @@ class RankedScore:
     score: ScoreRow
 
 
-def encode_cursor(key: repository.LeaderboardKey, rank: int) -> str:
+def encode_cursor(key: repository.LeaderboardKey, rank: int, include_assisted: bool) -> str:
     sort_score, finished_at, game_id = key
     raw = json.dumps(
-        [sort_score, finished_at.isoformat(), game_id.hex, rank], separators=(",", ":")
+        [sort_score, finished_at.isoformat(), game_id.hex, rank, include_assisted],
+        separators=(",", ":"),
     ).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str) -> tuple[repository.LeaderboardKey, int]:
+def decode_cursor(cursor: str, include_assisted: bool) -> tuple[repository.LeaderboardKey, int]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        sort_score, finished_at, game_id, rank = json.loads(raw)
+        sort_score, finished_at, game_id, rank, listing = json.loads(raw)
         key = (int(sort_score), datetime.fromisoformat(finished_at), uuid.UUID(hex=game_id))
         if key[1].tzinfo is None or not isinstance(rank, int) or rank < 0:
             raise InvalidCursor(cursor)
+        if listing is not include_assisted:
+            raise InvalidCursor(cursor)  # a cursor of the other listing
         return key, rank
     except (ValueError, TypeError, binascii.Error, UnicodeDecodeError) as exc:
         raise InvalidCursor(cursor) from exc
 
 
 def leaderboard(
-    session: Session, limit: int, cursor: str | None
+    session: Session, limit: int, cursor: str | None, *, include_assisted: bool = False
 ) -> tuple[list[RankedScore], str | None]:
     """A page of won games and the cursor of the next page (None on the last page).
 
     Paging is by key, not offset, so entries never repeat or go missing while new wins
     arrive; ranks continue from the cursor, so they count positions as paging goes.
     """
-    after, rank = decode_cursor(cursor) if cursor else (None, 0)
-    rows = repository.leaderboard_page(session, after, limit + 1)
+    after, rank = decode_cursor(cursor, include_assisted) if cursor else (None, 0)
+    rows = repository.leaderboard_page(session, after, limit + 1, include_assisted=include_assisted)
     page = [RankedScore(rank + i, row) for i, row in enumerate(rows[:limit], start=1)]
     next_cursor = None
     if len(rows) > limit:
         last = page[-1]
         next_cursor = encode_cursor(
-            (last.score.sort_score, last.score.finished_at, last.score.game_id), last.rank
+            (last.score.sort_score, last.score.finished_at, last.score.game_id),
+            last.rank,
+            include_assisted,
         )
     return page, next_cursor
 
 
 def check_database(session: Session) -> None:
     repository.ping(session)
+
+
+# ---------------------------------------------------------------- hints
+
+
+@dataclass(frozen=True)
+class GameHint:
+    advice: Advice
+    row: GameRow
+
+
+def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
+    """The computer player's advice, from the public view only (it never sees the stock)."""
+    if loaded.game.is_over:
+        raise GameIsOver(f"the game is over ({loaded.game.status.value}); there is nothing to hint")
+    return advise(
+        loaded.game.public_view(),
+        policy=Policy.BEST,
+        seed=loaded.row.id.int & 0xFFFFFFFF,
+        budget=budget,
+    )
+
+
+def mark_assisted(session: Session, game_id: uuid.UUID, version: int) -> GameRow:
+    """Mark a game assisted (bumping its version), if it still is at ``version``."""
+    row = repository.get_game(session, game_id)
+    if row is None:
+        raise GameNotFound(f"there is no game {game_id}")
+    if row.version != version:
+        raise VersionConflict("the game changed while the hint was computed; ask again")
+    if not row.assisted:
+        row.assisted = True
+        row.updated_at = _now()
+        if not repository.flush(session):
+            raise VersionConflict("the game changed while the hint was computed; ask again")
+    return row

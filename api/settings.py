@@ -27,3 +27,9 @@ class Settings(BaseSettings):
         default=5000, ge=0, description="How long SQLite waits for another process's write lock."
     )
     max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")
+    hint_placements: int = Field(
+        default=12_000, ge=0, description="Simulated placements a hint may spend (its effort)."
+    )
+    hint_max_ms: float = Field(
+        default=2000, gt=0, description="Wall-clock cap on one hint, in milliseconds."
+    )

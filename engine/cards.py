@@ -110,6 +110,9 @@ class Card:
     def __ge__(self, other: object) -> bool:
         return self.index >= other.index if isinstance(other, Card) else NotImplemented
 
+    def __hash__(self) -> int:
+        return self.index  # cheap, and consistent with equality (same rank and suit)
+
     def __str__(self) -> str:
         return self.code
 

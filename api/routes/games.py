@@ -9,18 +9,22 @@ from sqlalchemy.orm import Session
 
 from api import idempotency, services
 from api.conditional import etag, if_none_match_hits
-from api.deps import DatabaseDep, ReadSessionDep
+from api.deps import DatabaseDep, ReadSessionDep, SettingsDep
 from api.idempotency import StoredResponse
-from api.presenters import game_created, game_out, placement_out
+from api.presenters import game_created, game_out, placement_out, position_out
+from api.responses import json_response
 from api.routes.docs import problems
 from api.schemas import (
     GameCreate,
     GameCreated,
     GameOut,
+    Hint,
+    HintOption,
     PlacementCreated,
     PlacementHistory,
     PlacementIn,
 )
+from engine.player.advice import Budget
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -87,11 +91,24 @@ _REPLAYED_HEADER = {
                 },
                 "PlaceCard": {
                     "operationId": "place_card",
-                    "parameters": {"game_id": "$response.body#/id"},
+                    "description": "Place the first card: at (0, 0), with the game's token.",
+                    "parameters": {
+                        "game_id": "$response.body#/id",
+                        "header.authorization": "Bearer {$response.body#/token}",
+                        "header.if-match": "$response.header.ETag",
+                    },
+                    "requestBody": "$response.body#/legal_placements/0",
                 },
                 "ReadHistory": {
                     "operationId": "list_placements",
                     "parameters": {"game_id": "$response.body#/id"},
+                },
+                "AskForHint": {
+                    "operationId": "hint",
+                    "parameters": {
+                        "game_id": "$response.body#/id",
+                        "header.authorization": "Bearer {$response.body#/token}",
+                    },
                 },
             },
         },
@@ -143,15 +160,13 @@ def create_game(
 def read_game(
     game_id: str,
     session: ReadSessionDep,
-    response: Response,
     if_none_match: IfNoneMatchHeader = None,
-) -> Response | GameOut:
+) -> Response:
     loaded = services.load_game(session, game_id)
     current = etag(loaded.row.version)
     if if_none_match_hits(if_none_match, current):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": current})
-    response.headers["ETag"] = current
-    return game_out(loaded.row, loaded.game)
+    return json_response(game_out(loaded.row, loaded.game), headers={"ETag": current})
 
 
 @router.post(
@@ -167,7 +182,25 @@ def read_game(
         "an `Idempotency-Key` to retry safely."
     ),
     responses={
-        201: {"headers": {**_ETAG_HEADER, **_REPLAYED_HEADER}},
+        201: {
+            "headers": {**_ETAG_HEADER, **_REPLAYED_HEADER},
+            "links": {
+                "PlaceNextCard": {
+                    "operationId": "place_card",
+                    "description": "Place the next card at its first legal placement.",
+                    "parameters": {
+                        "game_id": "$request.path.game_id",
+                        "header.authorization": "$request.header.authorization",
+                        "header.if-match": "$response.header.ETag",
+                    },
+                    "requestBody": "$response.body#/game/legal_placements/0",
+                },
+                "ReadGame": {
+                    "operationId": "read_game",
+                    "parameters": {"game_id": "$request.path.game_id"},
+                },
+            },
+        },
         **problems(401, 403, 404, 409, 412, 413, 422, 503),
     },
 )
@@ -207,10 +240,59 @@ def place_card(
 
 @router.get(
     "/{game_id}/placements",
+    response_model=PlacementHistory,
     summary="Read a game's history",
     description="Every placement of the game, first to last, with what each one flipped.",
     responses=problems(404, 503),
 )
-def list_placements(game_id: str, session: ReadSessionDep) -> PlacementHistory:
+def list_placements(game_id: str, session: ReadSessionDep) -> Response:
     game_uuid, rows = services.history(session, game_id)
-    return PlacementHistory(game_id=game_uuid, placements=[placement_out(row) for row in rows])
+    return json_response(
+        PlacementHistory(game_id=game_uuid, placements=[placement_out(row) for row in rows])
+    )
+
+
+@router.get(
+    "/{game_id}/hint",
+    response_model=Hint,
+    summary="Ask the computer player for a hint",
+    description=(
+        "Where the computer player would put the current card, with its estimated chance to "
+        "win and expected score (a loss counts 0) for that placement and every other legal "
+        "one. It decides from the public state only, like the player. Needs the game's token. "
+        "A game that asked for a hint is marked `assisted` (its version goes up once) and its "
+        "win is left off the default leaderboard."
+    ),
+    responses={200: {"headers": _ETAG_HEADER}, **problems(401, 403, 404, 409, 503)},
+)
+def hint(
+    game_id: str,
+    database: DatabaseDep,
+    settings: SettingsDep,
+    authorization: AuthorizationHeader = None,
+) -> Response:
+    with database.transaction(write=False) as session:
+        loaded = services.load_game(session, game_id)
+        services.authorize(loaded.row, authorization)
+    advice = services.compute_hint(
+        loaded, Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
+    )
+    with database.transaction(write=True) as session:
+        version = services.mark_assisted(session, loaded.row.id, loaded.row.version).version
+    best, *others = advice.estimates
+    body = Hint(
+        placement=position_out(best.position),
+        win_probability=best.win_probability,
+        expected_score=best.expected_score,
+        alternatives=[
+            HintOption(
+                placement=position_out(option.position),
+                win_probability=option.win_probability,
+                expected_score=option.expected_score,
+            )
+            for option in others
+        ],
+        policy=advice.policy.value,
+        simulated_placements=advice.simulated_placements,
+    )
+    return json_response(body, headers={"ETag": etag(version)})

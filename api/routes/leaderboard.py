@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from fastapi.exceptions import RequestValidationError
 
 from api import services
 from api.deps import ReadSessionDep
+from api.responses import json_response
 from api.routes.docs import problems
 from api.schemas import Leaderboard, LeaderboardEntry
 
@@ -17,10 +18,13 @@ router = APIRouter(tags=["leaderboard"])
 
 @router.get(
     "/leaderboard",
+    response_model=Leaderboard,
     summary="Read the leaderboard",
     description=(
         "Won games, best score first and, on equal scores, earlier finish first. Page with "
-        "`next_cursor`: paging never skips or repeats an entry, even while new wins arrive."
+        "`next_cursor`: paging never skips or repeats an entry, even while new wins arrive. "
+        "Games whose player asked for a hint are left out unless `include_assisted=true`; "
+        "a cursor belongs to the listing it came from."
     ),
     responses=problems(422, 503),
 )
@@ -30,9 +34,15 @@ def read_leaderboard(
     cursor: Annotated[
         str | None, Query(max_length=200, description="`next_cursor` of the previous page.")
     ] = None,
-) -> Leaderboard:
+    include_assisted: Annotated[
+        bool,
+        Query(description="Also list games in which the player asked for hints."),
+    ] = False,
+) -> Response:
     try:
-        page, next_cursor = services.leaderboard(session, limit, cursor)
+        page, next_cursor = services.leaderboard(
+            session, limit, cursor, include_assisted=include_assisted
+        )
     except services.InvalidCursor:
         raise RequestValidationError(
             [
@@ -43,16 +53,19 @@ def read_leaderboard(
                 }
             ]
         ) from None
-    return Leaderboard(
-        entries=[
-            LeaderboardEntry(
-                rank=item.rank,
-                player=item.score.player,
-                score=item.score.score,
-                game_id=item.score.game_id,
-                finished_at=item.score.finished_at,
-            )
-            for item in page
-        ],
-        next_cursor=next_cursor,
+    return json_response(
+        Leaderboard(
+            entries=[
+                LeaderboardEntry(
+                    rank=item.rank,
+                    player=item.score.player,
+                    score=item.score.score,
+                    game_id=item.score.game_id,
+                    finished_at=item.score.finished_at,
+                    assisted=item.score.assisted,
+                )
+                for item in page
+            ],
+            next_cursor=next_cursor,
+        )
     )

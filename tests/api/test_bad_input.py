@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
@@ -66,3 +67,30 @@ def test_a_locked_sqlite_database_is_503_with_retry_after(sqlite_url: str) -> No
             blocker.execute("ROLLBACK")
             blocker.close()
         assert client.post("/games").status_code == 201
+
+
+def test_database_errors_never_carry_the_values_they_were_given(client: TestClient) -> None:
+    """Errors (and so the logs) show SQL but never its parameters, such as a stored deck."""
+    import uuid
+
+    from sqlalchemy import insert
+    from sqlalchemy.exc import DBAPIError
+
+    from api.db import Database
+    from api.models import PlacementRow
+
+    database: Database = client.app.state.database  # type: ignore[attr-defined]
+    statement = insert(PlacementRow).values(
+        game_id=uuid.uuid4(),  # no such game: a foreign-key violation
+        number=1,
+        row=0,
+        col=0,
+        card="AS",
+        flipped=[{"deck": "SECRET"}],
+        status_after="in_progress",
+        created_at=datetime.now(UTC),
+    )
+    with pytest.raises(DBAPIError) as caught, database.transaction(write=True) as session:
+        session.execute(statement)
+    assert "SECRET" not in str(caught.value)
+    assert "parameters hidden" in str(caught.value)

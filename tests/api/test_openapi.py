@@ -12,6 +12,7 @@ ROUTES = {
     ("get", "/games/{game_id}"): {404, 503},
     ("post", "/games/{game_id}/placements"): {401, 403, 404, 409, 413, 422, 503},
     ("get", "/games/{game_id}/placements"): {404, 503},
+    ("get", "/games/{game_id}/hint"): {401, 403, 404, 409, 503},
     ("get", "/leaderboard"): {422, 503},
     ("get", "/readyz"): {503},
     ("get", "/healthz"): set(),

@@ -1,0 +1,105 @@
+"""The service plus one benchmark-only route, ``POST /bench/write``: the floor of any request
+that must persist something.
+
+``uvicorn --factory bench.app:create_bench_app`` serves every route of
+:func:`api.app.create_app` unchanged, and ``POST /bench/write`` (body ``{"key": n}``), which in
+one transaction of the service's own write session (:data:`api.deps.WriteSessionDep`)
+increments one row of ``bench_rows`` and inserts one row into ``bench_events``, then answers
+``201 {"key", "value"}``. The two tables have their own ``MetaData`` (they are not part of the
+service's schema or migrations) and are created when the app starts. The route is mounted only
+here, never in the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import APIRouter, FastAPI, status
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Column, Integer, MetaData, Table, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from api.app import create_app
+from api.db import Database
+from api.deps import WriteSessionDep
+from api.settings import Settings
+
+BENCH_ROWS = 1024  # writes spread over this many rows, as placements spread over games
+
+bench_metadata = MetaData()
+bench_rows = Table(
+    "bench_rows",
+    bench_metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("value", Integer, nullable=False),
+)
+bench_events = Table(
+    "bench_events",
+    bench_metadata,
+    Column("id", Integer, primary_key=True),
+    Column("row_id", Integer, nullable=False),
+    Column("value", Integer, nullable=False),
+)
+
+
+class BenchWriteIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    key: int = Field(ge=0, description=f"Which row to update (modulo {BENCH_ROWS}).")
+
+
+class BenchWriteOut(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    key: int
+    value: int
+
+
+def prepare_tables(database: Database) -> None:
+    """Create the benchmark tables and their rows if missing (safe to race with a sibling)."""
+    try:
+        with database.write_engine.begin() as connection:
+            bench_metadata.create_all(connection)
+            if connection.scalar(select(func.count()).select_from(bench_rows)) == 0:
+                connection.execute(
+                    insert(bench_rows), [{"id": i, "value": 0} for i in range(BENCH_ROWS)]
+                )
+    except IntegrityError:
+        pass  # another worker of the same server got there first
+
+
+def write_one(session: Session, key: int) -> int:
+    """Update one row and insert one row; return the row's new value."""
+    row_id = key % BENCH_ROWS
+    value: int = session.execute(
+        update(bench_rows)
+        .where(bench_rows.c.id == row_id)
+        .values(value=bench_rows.c.value + 1)
+        .returning(bench_rows.c.value)
+    ).scalar_one()
+    session.execute(insert(bench_events).values(row_id=row_id, value=value))
+    return value
+
+
+def create_bench_app(settings: Settings | None = None) -> FastAPI:
+    """The service's app with ``POST /bench/write`` added; factory for ``uvicorn --factory``."""
+    app = create_app(settings)
+    service_lifespan = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with service_lifespan(app):
+            prepare_tables(app.state.database)
+            yield
+
+    app.router.lifespan_context = lifespan
+    router = APIRouter(prefix="/bench", tags=["bench"])
+
+    @router.post("/write", status_code=status.HTTP_201_CREATED, summary="Benchmark write floor")
+    def bench_write(body: BenchWriteIn, session: WriteSessionDep) -> BenchWriteOut:
+        return BenchWriteOut(key=body.key, value=write_one(session, body.key))
+
+    app.include_router(router)
+    return app

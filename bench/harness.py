@@ -1,0 +1,347 @@
+"""Plumbing shared by the HTTP benchmarks: throwaway databases, a real uvicorn process group,
+and what that process group costs (resident memory, CPU time) as ``/proc`` reports it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+from sqlalchemy.engine import make_url
+
+from api import migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+BACKENDS = ("sqlite", "postgresql")
+DEFAULT_POSTGRES_ADMIN_URL = os.environ.get(
+    "FOURSQUARE_BENCH_POSTGRES_URL",
+    os.environ.get(
+        "FOURSQUARE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+    ),
+)
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def backends_of(choice: str) -> list[str]:
+    """``sqlite``, ``postgresql`` or ``both`` as a list of backends."""
+    return list(BACKENDS) if choice == "both" else [choice]
+
+
+# ---------------------------------------------------------------- databases
+
+
+def _conninfo(admin_url: str) -> str:
+    return make_url(admin_url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def postgres_unavailable_reason(admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> str | None:
+    """None if the PostgreSQL server answers, else why not."""
+    try:
+        with psycopg.connect(_conninfo(admin_url), connect_timeout=3, autocommit=True) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        return f"PostgreSQL at {make_url(admin_url).render_as_string()} does not answer: {exc}"
+    return None
+
+
+def _admin_execute(admin_url: str, statement: sql.Composed) -> None:
+    with psycopg.connect(_conninfo(admin_url), autocommit=True) as conn:
+        conn.execute(statement)
+
+
+@contextmanager
+def throwaway_database(backend: str, admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> Iterator[str]:
+    """A new database with the migrations applied, removed afterwards; yields its URL.
+
+    SQLite: a file in a temporary folder. PostgreSQL: ``fs_bench_<pid>_<random>`` on the
+    server of ``admin_url``, dropped with ``WITH (FORCE)`` whatever happens.
+    """
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="foursquare-bench-") as folder:
+            url = f"sqlite:///{Path(folder) / 'bench.db'}"
+            migrate.upgrade(url)
+            yield url
+        return
+    if backend != "postgresql":
+        raise ValueError(f"unknown backend {backend!r}")
+    name = f"fs_bench_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    _admin_execute(admin_url, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        url = make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+        migrate.upgrade(url)
+        yield url
+    finally:
+        _admin_execute(
+            admin_url,
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)),
+        )
+
+
+# ---------------------------------------------------------------- processes
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (field 3 onwards)."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return raw[raw.rindex(")") + 2 :].split()
+
+
+def _comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def _all_pids() -> list[int]:
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and all its descendants that are alive now."""
+    children: dict[int, list[int]] = {}
+    for pid in _all_pids():
+        fields = _stat_fields(pid)
+        if fields is not None:
+            children.setdefault(int(fields[1]), []).append(pid)
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo.extend(children.get(pid, []))
+    return tree
+
+
+def rss_bytes(pids: list[int]) -> int:
+    """The sum of ``VmRSS`` over ``pids`` (from ``/proc/PID/status``)."""
+    total = 0
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) * 1024
+                break
+    return total
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time of ``pids``, in seconds."""
+    ticks = 0
+    for pid in pids:
+        fields = _stat_fields(pid)
+        if fields is not None:
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / _CLOCK_TICKS
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return (
+            Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        )
+    except OSError:
+        return ""
+
+
+def postgres_cpu_seconds(database: str) -> float:
+    """CPU time of the local PostgreSQL backends serving ``database`` (none for "")."""
+    if not database:
+        return 0.0
+    needle = f" {database} "
+    return cpu_seconds(
+        [pid for pid in _all_pids() if _comm(pid) == "postgres" and needle in _cmdline(pid)]
+    )
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot, over all cores."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle, iowait
+    total = sum(values[:8])
+    return (total - idle) / _CLOCK_TICKS, total / _CLOCK_TICKS
+
+
+@dataclass(frozen=True)
+class CpuSample:
+    """CPU clocks at one instant, to be subtracted from a later sample."""
+
+    wall: float
+    server: float
+    postgres: float
+    client: float
+    machine_busy: float
+    machine_total: float
+
+
+@dataclass(frozen=True)
+class CpuUse:
+    """Average use over an interval, in cores (1.0 = one core fully busy)."""
+
+    server: float
+    postgres: float
+    client: float
+    machine: float
+    cores: int
+
+    def describe(self) -> str:
+        other = max(0.0, self.machine - self.server - self.postgres - self.client)
+        return (
+            f"CPU in cores: server {self.server:.2f}, postgres {self.postgres:.2f}, "
+            f"load client {self.client:.2f}, anything else {other:.2f} "
+            f"(machine {self.machine:.2f} of {self.cores})"
+        )
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class ServerProcess:
+    """``uvicorn --factory APP_FACTORY`` as its own process group on 127.0.0.1.
+
+    Warnings only, no access log; the migrations are applied beforehand (by
+    :func:`throwaway_database`), so the app does not run them (``MIGRATE_ON_START=false``).
+    """
+
+    app_factory: str
+    database_url: str
+    workers: int = 1
+    port: int = field(default_factory=_free_port)
+    extra_env: dict[str, str] = field(default_factory=dict)
+    process: subprocess.Popen[bytes] | None = None
+    _log: Path | None = None
+
+    @property
+    def host(self) -> str:
+        return "127.0.0.1"
+
+    @property
+    def postgres_database(self) -> str:
+        url = make_url(self.database_url)
+        return url.database or "" if url.get_backend_name() == "postgresql" else ""
+
+    def start(self, timeout: float = 60.0) -> None:
+        env = {
+            **os.environ,
+            "FOURSQUARE_DATABASE_URL": self.database_url,
+            "FOURSQUARE_MIGRATE_ON_START": "false",
+            "PYTHONPATH": str(ROOT),
+            **self.extra_env,
+        }
+        command = [
+            sys.executable, "-m", "uvicorn", "--factory", self.app_factory,
+            "--host", self.host, "--port", str(self.port), "--workers", str(self.workers),
+            "--log-level", "warning", "--no-access-log",
+        ]  # fmt: skip
+        handle, name = tempfile.mkstemp(prefix="foursquare-bench-server-", suffix=".log")
+        self._log = Path(name)
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=handle, stderr=handle, start_new_session=True
+        )
+        os.close(handle)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"the server exited with {self.process.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                url = f"http://{self.host}:{self.port}/readyz"
+                with urllib.request.urlopen(url, timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not become ready in time")
+
+    def stop(self) -> str:
+        """Stop the process group; return what the server logged (warnings and errors)."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=20)
+        log = self.log_tail(lines=10_000)
+        if self._log is not None:
+            self._log.unlink(missing_ok=True)
+            self._log = None
+        return log
+
+    def log_tail(self, lines: int = 40) -> str:
+        if self._log is None or not self._log.exists():
+            return ""
+        return "\n".join(self._log.read_text(errors="replace").splitlines()[-lines:])
+
+    def pids(self) -> list[int]:
+        assert self.process is not None, "the server is not running"
+        return process_tree(self.process.pid)
+
+    def rss_bytes(self) -> int:
+        """Resident memory of the server process and all its children."""
+        return rss_bytes(self.pids())
+
+    def cpu_sample(self, client_cpu: float) -> CpuSample:
+        busy, total = machine_cpu()
+        return CpuSample(
+            wall=time.perf_counter(),
+            server=cpu_seconds(self.pids()),
+            postgres=postgres_cpu_seconds(self.postgres_database),
+            client=client_cpu,
+            machine_busy=busy,
+            machine_total=total,
+        )
+
+
+def cpu_use(before: CpuSample, after: CpuSample) -> CpuUse:
+    wall = max(after.wall - before.wall, 1e-9)
+    cores = os.cpu_count() or 1
+    total = max(after.machine_total - before.machine_total, 1e-9)
+    return CpuUse(
+        server=(after.server - before.server) / wall,
+        postgres=(after.postgres - before.postgres) / wall,
+        client=(after.client - before.client) / wall,
+        machine=cores * (after.machine_busy - before.machine_busy) / total,
+        cores=cores,
+    )
+
+
+@contextmanager
+def running_server(
+    app_factory: str, database_url: str, *, workers: int = 1
+) -> Iterator[ServerProcess]:
+    """A started :class:`ServerProcess`; its warnings and errors go to stderr at the end."""
+    server = ServerProcess(app_factory, database_url, workers=workers)
+    server.start()
+    try:
+        yield server
+    finally:
+        log = server.stop()
+        if log.strip():
+            print(f"--- server log (warnings and errors) ---\n{log[-4000:]}", file=sys.stderr)

@@ -1,0 +1,226 @@
+"""A minimal HTTP/1.1 keep-alive client on asyncio streams, and latency statistics.
+
+One process drives every simulated client as a coroutine with its own connection, on uvloop
+when it is installed (it comes with ``uvicorn[standard]``). A request is one ``write`` of
+prebuilt bytes; a response is its head (status, ``Content-Length``) and its body, parsed no
+further unless the caller asks. This keeps the load generator far cheaper than the server per
+request, so on a small machine it does not steal the CPU it is measuring.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import Counter
+from collections.abc import Coroutine, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+KEEP_ALIVE_SECONDS = 4.0  # reconnect before uvicorn's 5 s keep-alive timeout closes the socket
+CLIENT_DESCRIPTION = "pure-Python asyncio HTTP/1.1 keep-alive client, one process"
+
+
+class ConnectionLost(Exception):
+    """The connection broke before a whole response arrived."""
+
+
+@dataclass(frozen=True)
+class Response:
+    status: int
+    body: bytes
+
+    def json(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.body)
+        return data
+
+
+class HttpConnection:
+    """One keep-alive HTTP/1.1 connection to ``host:port``, reopened when needed."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+        self._prefix = f"Host: {host}:{port}\r\n".encode()
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._last_used = 0.0
+
+    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        await self.close()
+        self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        return self._reader, self._writer
+
+    async def close(self) -> None:
+        writer, self._reader, self._writer = self._writer, None, None
+        if writer is not None:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: Iterable[tuple[str, str]] = (),
+    ) -> Response:
+        """Send one request and read its whole response."""
+        head = [f"{method} {path} HTTP/1.1\r\n".encode(), self._prefix]
+        head.extend(f"{name}: {value}\r\n".encode() for name, value in headers)
+        if body is not None:
+            head.append(
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n".encode()
+            )
+        head.append(b"\r\n")
+        if body is not None:
+            head.append(body)
+        now = time.monotonic()
+        if self._writer is None or now - self._last_used > KEEP_ALIVE_SECONDS:
+            reader, writer = await self._open()
+        else:
+            assert self._reader is not None
+            reader, writer = self._reader, self._writer
+        try:
+            writer.write(b"".join(head))
+            response, keep_alive = await _read_response(reader)
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError) as e:
+            await self.close()
+            raise ConnectionLost(f"{method} {path}: {e!r}") from e
+        if keep_alive:
+            self._last_used = time.monotonic()
+        else:
+            await self.close()
+        return response
+
+
+async def _read_response(reader: asyncio.StreamReader) -> tuple[Response, bool]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head[9:12])
+    length = -1
+    chunked = False
+    keep_alive = True
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        name = name.strip().lower()
+        if name == b"content-length":
+            length = int(value)
+        elif name == b"transfer-encoding":
+            chunked = b"chunked" in value.lower()
+        elif name == b"connection":
+            keep_alive = b"close" not in value.lower()
+    if chunked:
+        parts = []
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            if size == 0:
+                await reader.readuntil(b"\r\n")
+                break
+            parts.append(await reader.readexactly(size))
+            await reader.readexactly(2)
+        return Response(status, b"".join(parts)), keep_alive
+    if length < 0:
+        raise ValueError("a response without Content-Length or chunked encoding")
+    return Response(status, await reader.readexactly(length)), keep_alive
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def percentile(sorted_values: list[int], fraction: float) -> int:
+    """Nearest-rank percentile of already sorted values (0 for none)."""
+    if not sorted_values:
+        return 0
+    rank = max(1, min(len(sorted_values), round(fraction * len(sorted_values) + 0.5)))
+    return sorted_values[rank - 1]
+
+
+@dataclass
+class EndpointStats:
+    """Latencies (ns) and outcomes of one endpoint within one phase."""
+
+    latencies_ns: list[int] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    connection_errors: int = 0
+
+    @property
+    def count(self) -> int:
+        return len(self.latencies_ns)
+
+    def errors(self) -> dict[str, int]:
+        """Non-2xx answers by status, plus broken connections."""
+        found = {str(s): n for s, n in sorted(self.statuses.items()) if not 200 <= s < 300}
+        if self.connection_errors:
+            found["connection"] = self.connection_errors
+        return found
+
+    def millis(self, fraction: float) -> float:
+        return percentile(sorted(self.latencies_ns), fraction) / 1e6
+
+
+@dataclass
+class Recorder:
+    """Per-endpoint statistics of one phase; requests started while ``active`` count."""
+
+    endpoints: dict[str, EndpointStats] = field(default_factory=dict)
+    active: bool = False
+    started: float = 0.0  # perf_counter when recording began
+    last_done: float = 0.0  # perf_counter of the last recorded completion
+
+    def start(self) -> None:
+        self.active = True
+        self.started = time.perf_counter()
+
+    @property
+    def seconds(self) -> float:
+        return max(self.last_done - self.started, 1e-9)
+
+    def rate(self, label: str) -> float:
+        stats = self.endpoints.get(label)
+        return stats.count / self.seconds if stats else 0.0
+
+    async def call(
+        self,
+        label: str,
+        connection: HttpConnection,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: Iterable[tuple[str, str]] = (),
+    ) -> Response | None:
+        """Send one request, timing it into ``label`` if recording; None if it broke."""
+        recording = self.active
+        begin = time.perf_counter_ns()
+        try:
+            response = await connection.request(method, path, body, headers)
+        except ConnectionLost:
+            if recording:
+                self.endpoints.setdefault(label, EndpointStats()).connection_errors += 1
+            return None
+        if recording:
+            end = time.perf_counter_ns()
+            stats = self.endpoints.setdefault(label, EndpointStats())
+            stats.latencies_ns.append(end - begin)
+            stats.statuses[response.status] += 1
+            self.last_done = end / 1e9
+        return response
+
+
+def run_async(main: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on uvloop if available, else on the default asyncio loop."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop comes with uvicorn[standard]
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
+
+
+def loop_name() -> str:
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:  # pragma: no cover
+        return "asyncio"
+    return "uvloop"

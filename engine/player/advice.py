@@ -1,0 +1,196 @@
+"""Hints from the public state: which placement to make, and what each one is worth.
+
+>>> from engine import Game
+>>> advice = advise(Game.from_seed(0).public_view())
+>>> advice.placement
+Position(row=0, col=0)
+>>> len(advice.estimates), advice.estimates[0].win_probability > 0.9
+(1, True)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.errors import GameOver
+from engine.game import Game, PublicView, Status
+from engine.grid import POSITION, Position
+from engine.player import policies
+from engine.player.search import DEFAULT_MODEL, Searcher
+
+__all__ = [
+    "DEFAULT_BUDGETS",
+    "WIN_WEIGHT",
+    "Advice",
+    "Budget",
+    "Estimate",
+    "Policy",
+    "advise",
+    "choose",
+]
+
+
+class Policy(StrEnum):
+    """How the computer player decides.
+
+    * ``random``: a uniformly random legal placement.
+    * ``greedy``: one step ahead, the placement leaving the fewest face-down piles; ties go to a
+      new pile, then to the lowest pile.
+    * ``best``: expectimax over the next cards' ranks (see :mod:`engine.player.search`).
+    """
+
+    RANDOM = "random"
+    GREEDY = "greedy"
+    BEST = "best"
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much work one decision may take.
+
+    ``placements`` caps the placements simulated per decision (engine applies, one-step probes
+    included); an effort cap gives the same advice on every machine. ``milliseconds`` caps the
+    wall-clock time; when it runs out, ``best`` answers from its last complete search stage and
+    ``random``/``greedy`` from the rollouts done so far, so the advice may then depend on the
+    machine's speed. ``None`` means no cap of that kind.
+    """
+
+    placements: int | None = None
+    milliseconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.placements is not None and self.placements < 0:
+            raise ValueError(f"budget placements must be >= 0, not {self.placements}")
+        if self.milliseconds is not None and self.milliseconds <= 0:
+            raise ValueError(f"budget milliseconds must be > 0, not {self.milliseconds}")
+
+
+# The default effort per decision. For ``best`` it always allows the two-placement search and,
+# in most positions, the selective third placement. For the one-step policies it pays for the
+# Monte Carlo rollouts behind their estimates.
+DEFAULT_BUDGETS: dict[Policy, Budget] = {
+    Policy.RANDOM: Budget(placements=4_000),
+    Policy.GREEDY: Budget(placements=20_000),
+    Policy.BEST: Budget(placements=12_000),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """What one legal placement is worth if the game then goes on with the same policy.
+
+    ``expected_score`` is the mean score over all outcomes with a loss counted as 0 (so it is
+    at most ``24 * win_probability``); the mean score of the wins alone is
+    ``expected_score / win_probability``.
+    """
+
+    position: Position
+    win_probability: float
+    expected_score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A policy's placement and an estimate for every legal placement, best first.
+
+    Estimates are ranked by ``WIN_WEIGHT * win_probability + expected_score``, the trade-off
+    the ``best`` player maximises, so for ``best`` the ``placement`` is ``estimates[0]``;
+    ``random`` and ``greedy`` may choose otherwise. ``simulated_placements`` is the effort spent.
+    """
+
+    placement: Position
+    estimates: tuple[Estimate, ...]
+    policy: Policy
+    simulated_placements: int
+
+
+WIN_WEIGHT = DEFAULT_MODEL.win_weight
+
+
+def advise(
+    view: PublicView,
+    *,
+    policy: Policy | str = Policy.BEST,
+    seed: int = 0,
+    budget: Budget | None = None,
+) -> Advice:
+    """Recommend a placement for ``view`` and estimate every legal placement.
+
+    Only the public state is used: the order of the unseen cards is unknown to the player and
+    only their identities enter the estimates. The same ``view``, ``policy``, ``seed`` and
+    effort budget always give the same advice (``best`` does not sample, so it ignores the
+    seed). Raises :class:`engine.errors.GameOver` for a finished game.
+
+    >>> from engine import Game
+    >>> advise(Game.from_seed(3).public_view(), policy="greedy").placement
+    Position(row=0, col=0)
+    """
+    policy = Policy(policy)
+    game, unseen = _game_from(view)
+    budget = budget or DEFAULT_BUDGETS[policy]
+    max_seconds = budget.milliseconds / 1000 if budget.milliseconds is not None else None
+    if policy is Policy.BEST:
+        result = Searcher(game, unseen).run(budget.placements, max_seconds)
+        order = result.ranking()
+        cells, wins, scores = result.cells, result.win, result.score
+        cell = cells[order[0]]
+        effort = result.placements
+    else:
+        rng = random.Random(seed)
+        if policy is Policy.RANDOM:
+            cell = policies.random_cell(game, rng)
+            chooser: policies.Chooser = policies.random_cell
+        else:
+            cell = policies.greedy_cell(game)
+            chooser = policies.greedy_playout_cell
+        deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+        rollout = policies.rollouts(game, chooser, rng, budget.placements, deadline)
+        cells, wins, scores = rollout.cells, rollout.win, rollout.score
+        effort = rollout.placements
+        order = sorted(
+            range(len(cells)), key=lambda i: (-(WIN_WEIGHT * wins[i] + scores[i]), cells[i])
+        )
+    estimates = tuple(
+        Estimate(_position(cells[i]), round(wins[i], 6), round(scores[i], 6)) for i in order
+    )
+    return Advice(_position(cell), estimates, policy, effort)
+
+
+def choose(
+    view: PublicView,
+    *,
+    policy: Policy | str = Policy.BEST,
+    seed: int = 0,
+    budget: Budget | None = None,
+) -> tuple[Position, int]:
+    """Only the placement the policy makes, and the simulated placements it took.
+
+    For ``best`` this is :func:`advise`'s placement; ``random`` and ``greedy`` skip the rollouts
+    that :func:`advise` runs for their estimates. This is what the simulation command plays.
+    """
+    policy = Policy(policy)
+    if policy is Policy.BEST:
+        advice = advise(view, policy=policy, seed=seed, budget=budget)
+        return advice.placement, advice.simulated_placements
+    game, _ = _game_from(view)
+    if policy is Policy.RANDOM:
+        return _position(policies.random_cell(game, random.Random(seed))), 0
+    return _position(policies.greedy_cell(game)), game._legal_mask().bit_count()
+
+
+def _game_from(view: PublicView) -> tuple[Game, list[int]]:
+    """A game with the view's grid and its unseen cards in card order (never the real stock),
+    and the ranks of those cards."""
+    if view.status is not Status.IN_PROGRESS or view.current_card is None:
+        raise GameOver(f"the game is over ({view.status.value}); there is no placement to advise")
+    unseen = view.unseen_cards()
+    return Game.from_view(view, unseen), [card.rank for card in unseen]
+
+
+def _position(cell: int) -> Position:
+    position = POSITION[cell]
+    assert position is not None
+    return position

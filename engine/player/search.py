@@ -1,0 +1,474 @@
+"""The ``best`` player: expectimax over the ranks of the next cards, with an analytic last ply.
+
+Only the order of the stock is secret, so the next card is a uniform draw from the unseen
+cards, and only its rank matters for the rules. The search therefore needs no sampling:
+
+* a **decision** tries each legal placement of the known current card;
+* a **chance** step averages over the rank of the next card, weighted by how many unseen cards
+  have that rank, and for each rank takes the best placement (the player will see the card);
+* a **leaf** looks one placement further without playing it: for every legal cell and every
+  rank it works out from the row and column alone how many face-down piles that placement would
+  leave (:func:`_leaf`), keeps the best cell per rank and scores the outcomes with a small model
+  of the win chance and the final score (:class:`Model`).
+
+Stage 1 scores each placement by its leaf; stage 2 adds one chance step and reply (two
+placements deep, plus the analytic third); stage 3 deepens the few most promising placements by
+one more chance step and reply, following only their best replies. Each stage runs only if its
+exact cost in simulated placements fits the budget, so an effort budget gives the same answer on
+any machine. Everything is estimated as a pair ``(p, e)``: the probability of winning and the
+expected score with losses counted as 0; decisions maximise ``model.win_weight * p + e``.
+
+Simulated games use the engine's private fast path: :meth:`Game.copy`, :meth:`Game._apply` and
+the bit masks of :mod:`engine.grid`. To put a card of rank ``r`` next, a copy's ``_deck`` is
+swapped for a deck made of one card of that rank: the rules only read ranks, and the suits of
+hypothetical cards never reach the caller.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.game import Game
+from engine.grid import COL_OTHERS, ROW_OTHERS, cells_of
+
+__all__ = ["DEFAULT_MODEL", "Model", "SearchResult", "Searcher"]
+
+_RANKS = range(1, 11)
+_ALL_RANKS = (1 << 10) - 1  # bit r - 1 stands for rank r
+_FULL_GRID = 16
+_DECK_SIZE = 40
+_MAX_FACE_DOWN = 4
+
+# _RANK_DECKS[r]: a deck whose every card has rank r (card index 4 * (r - 1) is rank r, clubs).
+_RANK_DECKS: list[list[int]] = [[]] + [[4 * (rank - 1)] * _DECK_SIZE for rank in _RANKS]
+
+# An option of the analytic ply: delta (change of the face-down count, -7..6) and whether it
+# adds a pile. Its slot in the accumulator is (delta + 7) * 2 + (0 if it adds a pile else 1).
+_DELTA_OFFSET = 7
+_SLOTS = 28
+_NEW_PILE = 2 * _DELTA_OFFSET
+_ON_FACE_UP = 2 * _DELTA_OFFSET + 1
+_ON_FACE_DOWN = 2 * (_DELTA_OFFSET - 1) + 1  # the pile itself turns face up
+_RANK_BIT = [0] + [1 << (rank - 1) for rank in _RANKS]
+# Line summaries are cached per decision under (cells, face-up cells, changed ranks) keys.
+_KEY_SHIFT = 56  # the window's cells are bits 0..55
+_RANK_SHIFT = 2 * _KEY_SHIFT
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """How a position is scored where the search stops.
+
+    With ``d`` face-down piles, ``k`` empty cells still to fill and ``placed`` cards used, the
+    model says the game is won with probability ``win[d]`` and, if won, scores about
+    ``40 - placed - pile_cost * k - extra[d]``. ``win_weight`` is what a win is worth in points
+    of score when placements are compared (a placement is chosen to maximise
+    ``win_weight * p + e``), so it sets how much score the player risks for a safer game.
+    """
+
+    win: tuple[float, float, float, float, float] = (0.999, 0.995, 0.985, 0.96, 0.90)
+    extra: tuple[float, float, float, float, float] = (0.0, 1.2, 2.6, 4.2, 6.0)
+    pile_cost: float = 1.25
+    closed_win: float = 0.8
+    closed_extra: float = 1.5
+    win_weight: float = 40.0
+
+
+DEFAULT_MODEL = Model()
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Estimates for each legal cell (in cell order) and the effort spent.
+
+    ``depth[i]`` is the stage that produced cell ``i``'s estimate (a placement that ends the
+    game is exact and counts as the deepest). Stage 3 deepens only the leading cells, so cells
+    are ranked by depth first, then by utility (:meth:`ranking`).
+    """
+
+    cells: tuple[int, ...]
+    win: tuple[float, ...]
+    score: tuple[float, ...]
+    depth: tuple[int, ...]
+    placements: int  # simulated placements (engine applies)
+    leaves: int  # analytic leaf evaluations
+    win_weight: float
+
+    def ranking(self) -> list[int]:
+        """Indices of the cells, best first: deepest stage, then highest utility, then cell."""
+        weight = self.win_weight
+        return sorted(
+            range(len(self.cells)),
+            key=lambda i: (-self.depth[i], -(weight * self.win[i] + self.score[i]), self.cells[i]),
+        )
+
+
+class _OutOfTime(Exception):
+    """Raised inside a stage when the wall-clock budget runs out."""
+
+
+class Searcher:
+    """One decision's search: build it from a game whose grid is the public one, then run it.
+
+    ``unseen`` lists the ranks of the unseen cards; the stock order inside ``game`` is never
+    read (every hypothetical card comes from ``_RANK_DECKS``). ``deepen_moves`` and
+    ``deepen_replies`` shape stage 3: how many leading placements it deepens and how many of
+    the best replies to each next rank it follows.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        unseen: Sequence[int],
+        model: Model = DEFAULT_MODEL,
+        *,
+        deepen_moves: int = 2,
+        deepen_replies: int = 2,
+    ) -> None:
+        self.game = game
+        self.model = model
+        self.deepen_moves = deepen_moves
+        self.deepen_replies = deepen_replies
+        counts = [0] * 11
+        for rank in unseen:
+            counts[rank] += 1
+        self.counts = counts
+        self.placements = 0
+        self.leaves = 0
+        self._deadline = float("inf")
+        self._tables: dict[tuple[int, ...], list[float]] = {}
+        self._options: dict[tuple[int, int, int, int], list[tuple[int, float, float]]] = {}
+        self._rows: dict[int, tuple[int, int]] = {}
+        self._cols: dict[int, tuple[int, int]] = {}
+
+    # ------------------------------------------------------------------ running
+
+    def run(
+        self, max_placements: int | None = None, max_seconds: float | None = None
+    ) -> SearchResult:
+        """Run stages 1, 2 and 3 while each fits the budget; keep the last complete stage.
+
+        A stage starts only if its cost in simulated placements (exact for stage 2, a close
+        upper estimate for stage 3) fits what is left of ``max_placements``; a stage that runs
+        past ``max_seconds`` is abandoned.
+        """
+        if max_seconds is not None:
+            self._deadline = time.perf_counter() + max_seconds
+        limit = max_placements if max_placements is not None else 1 << 62
+        game = self.game
+        counts = self.counts
+        cells = cells_of(game._legal_mask())
+        children: list[Game] = []
+        for cell in cells:
+            child = game.copy()
+            child._apply(cell)
+            children.append(child)
+        self.placements += len(cells)
+        values = [
+            self._value(child, counts, 0, 1 << cell)
+            for cell, child in zip(cells, children, strict=True)
+        ]
+        depths = [1] * len(cells)
+        try:
+            if self.placements + self._stage2_cost(children) <= limit:
+                values = [
+                    self._timed_value(child, counts, 1, 1 << cell)
+                    for cell, child in zip(cells, children, strict=True)
+                ]
+                depths = [2] * len(cells)
+                deep = self._stage3_moves(children, values)
+                if deep and self.placements + self._stage3_cost(children, deep) <= limit:
+                    deeper = list(values)
+                    for i in deep:
+                        deeper[i] = self._timed_value(children[i], counts, 2, 1 << cells[i])
+                    values = deeper
+                    depths = [3 if i in deep else 2 for i in range(len(cells))]
+        except _OutOfTime:
+            pass
+        # A placement that ends the game is valued exactly: it ranks with the deepest.
+        deepest = max(depths)
+        depths = [
+            deepest if child._status else d for child, d in zip(children, depths, strict=True)
+        ]
+        return SearchResult(
+            cells=tuple(cells),
+            win=tuple(p for p, _ in values),
+            score=tuple(e for _, e in values),
+            depth=tuple(depths),
+            placements=self.placements,
+            leaves=self.leaves,
+            win_weight=self.model.win_weight,
+        )
+
+    def _ranks_left(self) -> int:
+        return sum(1 for k in self.counts if k)
+
+    def _stage2_cost(self, children: Sequence[Game]) -> int:
+        ranks = self._ranks_left()
+        return sum(ranks * child._legal_mask().bit_count() for child in children)
+
+    def _stage3_moves(
+        self, children: Sequence[Game], values: Sequence[tuple[float, float]]
+    ) -> list[int]:
+        """The placements stage 3 deepens: the best few by their stage-2 utility."""
+        weight = self.model.win_weight
+        order = sorted(
+            (i for i, child in enumerate(children) if not child._status),
+            key=lambda i: (-(weight * values[i][0] + values[i][1]), i),
+        )
+        return order[: self.deepen_moves] if len(order) > 1 else []
+
+    def _stage3_cost(self, children: Sequence[Game], deep: Sequence[int]) -> int:
+        ranks = self._ranks_left()
+        cost = 0
+        for i in deep:
+            width = children[i]._legal_mask().bit_count()
+            # Every reply to every rank, then every rank again behind the best replies, whose
+            # own options are taken to be as many as the placement's (an estimate).
+            cost += ranks * width * (1 + self.deepen_replies * ranks)
+        return cost
+
+    def _timed_value(
+        self, game: Game, counts: list[int], depth: int, changed: int
+    ) -> tuple[float, float]:
+        if time.perf_counter() > self._deadline:
+            raise _OutOfTime
+        return self._value(game, counts, depth, changed)
+
+    # ------------------------------------------------------------------ tree
+
+    def _value(
+        self, game: Game, counts: list[int], depth: int, changed: int
+    ) -> tuple[float, float]:
+        """``(p, e)`` of ``game`` after a placement, ``depth`` chance steps deep; ``changed``
+        marks the cells placed on since the root."""
+        status = game._status
+        if status:
+            return (1.0, float(_DECK_SIZE - game._placed)) if status == 1 else (0.0, 0.0)
+        if depth == 0:
+            self.leaves += 1
+            return self._leaf(game, self._table(counts), changed)
+        weight = self.model.win_weight
+        total = sum(counts)
+        legal = cells_of(game._legal_mask())
+        sum_p = sum_e = 0.0
+        for rank in _RANKS:
+            k = counts[rank]
+            if not k:
+                continue
+            deck = _RANK_DECKS[rank]
+            counts[rank] = k - 1
+            best_u = -1.0
+            best_p = best_e = 0.0
+            if depth == 1:
+                table = self._table(counts)
+                leaf = self._leaf
+                for cell in legal:
+                    child = game.copy()
+                    child._deck = deck
+                    child._apply(cell)
+                    status = child._status
+                    if status:
+                        p, e = (
+                            (1.0, float(_DECK_SIZE - child._placed)) if status == 1 else (0.0, 0.0)
+                        )
+                    else:
+                        p, e = leaf(child, table, changed | 1 << cell)
+                    u = weight * p + e
+                    if u > best_u:
+                        best_u, best_p, best_e = u, p, e
+                self.leaves += len(legal)
+            else:
+                # Deeper: rank the replies by their leaf, then look further behind the best few.
+                if time.perf_counter() > self._deadline:
+                    raise _OutOfTime
+                table = self._table(counts)
+                scored: list[tuple[float, int, Game]] = []
+                for cell in legal:
+                    child = game.copy()
+                    child._deck = deck
+                    child._apply(cell)
+                    status = child._status
+                    if status:
+                        p, e = (
+                            (1.0, float(_DECK_SIZE - child._placed)) if status == 1 else (0.0, 0.0)
+                        )
+                        u = weight * p + e
+                        if u > best_u:
+                            best_u, best_p, best_e = u, p, e
+                        continue
+                    p, e = self._leaf(child, table, changed | 1 << cell)
+                    scored.append((weight * p + e, cell, child))
+                self.leaves += len(scored)
+                scored.sort(key=lambda item: (-item[0], item[1]))
+                for _, cell, child in scored[: self.deepen_replies]:
+                    p, e = self._value(child, counts, depth - 1, changed | 1 << cell)
+                    u = weight * p + e
+                    if u > best_u:
+                        best_u, best_p, best_e = u, p, e
+            self.placements += len(legal)
+            counts[rank] = k
+            sum_p += k * best_p
+            sum_e += k * best_e
+        return sum_p / total, sum_e / total
+
+    def _table(self, counts: list[int]) -> list[float]:
+        """``table[mask]``: the chance that the next card's rank is in ``mask``."""
+        key = tuple(counts)
+        table = self._tables.get(key)
+        if table is None:
+            total = sum(counts)
+            weights = [k / total if total else 0.0 for k in counts]
+            table = [0.0] * 1024
+            for mask in range(1, 1024):
+                low = mask & -mask
+                table[mask] = table[mask ^ low] + weights[low.bit_length()]
+            self._tables[key] = table
+        return table
+
+    # ------------------------------------------------------------------ leaf
+
+    def _leaf(self, game: Game, table: list[float], changed: int) -> tuple[float, float]:
+        """Look one placement ahead analytically and score the outcomes with the model.
+
+        For a cell, a line (its row or its column) is summed up by the ranks that do not
+        trigger a flip there and by how the face-down count changes if one does. The best
+        outcome for each rank over all legal cells is then weighted by the chance of that rank.
+        ``changed`` marks the cells whose top card differs from the root grid's.
+        """
+        occupied = game._occupied
+        up = game._up
+        top = game._top
+        down = occupied & ~up
+        acc = [0] * _SLOTS
+        used = 0
+        rows = self._rows
+        cols = self._cols
+        for cell in cells_of(game._legal_mask()):
+            bit = 1 << cell
+            # A line's summary depends on its piles, which are face up, and the ranks of those;
+            # only the changed cells can differ from the root grid, so they join the key.
+            others = occupied & ROW_OTHERS[cell]
+            faced = others & up
+            key = others | faced << _KEY_SHIFT
+            fresh = faced & changed
+            while fresh:
+                low = fresh & -fresh
+                fresh ^= low
+                at = low.bit_length() - 1
+                key |= top[at] << (_RANK_SHIFT + 4 * (at & 7))
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = _line(others, up, top)
+            others = occupied & COL_OTHERS[cell]
+            faced = others & up
+            key = others | faced << _KEY_SHIFT
+            fresh = faced & changed
+            while fresh:
+                low = fresh & -fresh
+                fresh ^= low
+                at = low.bit_length() - 1
+                key |= top[at] << (_RANK_SHIFT + 4 * (at >> 3))
+            col = cols.get(key)
+            if col is None:
+                col = cols[key] = _line(others, up, top)
+            safe_row, flip_row = row
+            safe_col, flip_col = col
+            if not occupied & bit:
+                slot = _NEW_PILE
+            elif down & bit:
+                slot = _ON_FACE_DOWN
+            else:
+                slot = _ON_FACE_UP
+            mask = safe_row & safe_col
+            if mask:
+                acc[slot] |= mask
+                used |= 1 << slot
+            mask = safe_row & ~safe_col
+            if mask:
+                other = slot + 2 * flip_col
+                acc[other] |= mask
+                used |= 1 << other
+            mask = safe_col & ~safe_row
+            if mask:
+                other = slot + 2 * flip_row
+                acc[other] |= mask
+                used |= 1 << other
+            mask = _ALL_RANKS & ~(safe_row | safe_col)
+            if mask:
+                other = slot + 2 * (flip_row + flip_col)
+                acc[other] |= mask
+                used |= 1 << other
+        situation = (
+            down.bit_count(),
+            (down & ~game._open).bit_count(),
+            occupied.bit_count(),
+            game._placed + 1,
+        )
+        options = self._options.get(situation)
+        if options is None:
+            options = self._options[situation] = self._rank_options(*situation)
+        covered = 0
+        sum_p = sum_e = 0.0
+        for slot, p, e in options:
+            if used >> slot & 1:
+                fresh = acc[slot] & ~covered
+                if fresh:
+                    chance = table[fresh]
+                    sum_p += chance * p
+                    sum_e += chance * e
+                    covered |= fresh
+                    if covered == _ALL_RANKS:
+                        break
+        return sum_p, sum_e
+
+    def _rank_options(
+        self, face_down: int, closed: int, piles: int, placed: int
+    ) -> list[tuple[int, float, float]]:
+        """Every option slot's ``(slot, p, e)`` from the model, best first."""
+        model = self.model
+        left = _DECK_SIZE - placed
+        options: list[tuple[float, int, float, float]] = []
+        for slot in range(_SLOTS):
+            after = face_down + slot // 2 - _DELTA_OFFSET
+            new_piles = piles + 1 - (slot & 1)
+            if after < 0 or new_piles > _FULL_GRID:
+                continue
+            if after == 0 and new_piles == _FULL_GRID:
+                p, e = 1.0, float(left)
+            elif after > _MAX_FACE_DOWN or left == 0 or left < _FULL_GRID - new_piles:
+                p = e = 0.0
+            else:
+                stuck = min(closed, after)  # face-down piles of four, if none flips up
+                p = model.win[after] * model.closed_win**stuck
+                score = (
+                    left
+                    - model.pile_cost * (_FULL_GRID - new_piles)
+                    - model.extra[after]
+                    - model.closed_extra * stuck
+                )
+                e = p * score if score > 0.0 else 0.0
+            options.append((model.win_weight * p + e, slot, p, e))
+        options.sort(key=lambda option: (-option[0], option[1]))
+        return [(slot, p, e) for _, slot, p, e in options]
+
+
+def _line(others: int, up: int, top: list[int]) -> tuple[int, int]:
+    """A line's other piles as (ranks that flip nothing, change of the face-down count if a
+    placed card does flip them)."""
+    if not others:
+        return _ALL_RANKS, 0
+    faced = others & up
+    if not faced:
+        return 0, -others.bit_count()
+    ranks = 0
+    rest = faced
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        ranks |= _RANK_BIT[top[low.bit_length() - 1]]
+    # Ranks from the lowest to the highest face-up rank, both included.
+    safe = ((1 << ranks.bit_length()) - 1) ^ ((ranks & -ranks) - 1)
+    return safe, 2 * faced.bit_count() - others.bit_count()

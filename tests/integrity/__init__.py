@@ -1,0 +1,1 @@
+"""Integrity under concurrency, crashes, fuzzing and many games (GitHub issue 4)."""

@@ -1,0 +1,71 @@
+"""Fixtures of the integrity tests: pairs of real servers on one database, and figures."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support import databases
+from tests.support.server import Server
+
+Report = Callable[[str, dict[str, Any]], Path]
+
+
+@pytest.fixture
+def servers(database_url: str, tmp_path: Path) -> Iterator[list[Server]]:
+    """Two ``foursquare serve`` processes (different ports) on the test's database, started
+    together (the database is already migrated, so neither migrates on start)."""
+    started = [
+        Server(
+            database_url,
+            log_path=tmp_path / f"server-{name}.log",
+            extra_env={"FOURSQUARE_MIGRATE_ON_START": "false"},
+        )
+        for name in ("a", "b")
+    ]
+    try:
+        with ThreadPoolExecutor(len(started)) as pool:
+            list(pool.map(Server.start, started))
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+
+
+@pytest.fixture
+def sqlite_url(_templates: databases.Templates, tmp_path: Path) -> Iterator[str]:
+    """A fresh migrated SQLite file, for tests about SQLite alone."""
+    with _templates.database("sqlite", tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url(
+    _postgres_status: str | None, _templates: databases.Templates, tmp_path: Path
+) -> Iterator[str]:
+    """A fresh migrated PostgreSQL database, for tests that need its row locks."""
+    if _postgres_status is not None:
+        if databases.REQUIRE_POSTGRES:
+            pytest.fail(f"FOURSQUARE_TEST_REQUIRE_POSTGRES is set but {_postgres_status}")
+        pytest.skip(_postgres_status)
+    with _templates.database("postgresql", tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def report(tmp_path: Path, backend: str) -> Report:
+    """Print a test's figures and write them to ``<tmp_path>/<name>.json``."""
+
+    def write(name: str, data: dict[str, Any]) -> Path:
+        data = {"backend": backend, **data}
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data, indent=2, sort_keys=True))
+        print(f"\n{name} [{backend}] ({path}):\n{json.dumps(data, indent=2, sort_keys=True)}")
+        return path
+
+    return write

@@ -1,0 +1,68 @@
+"""Many clients, two server processes, one database: every game stays a valid replay.
+
+24 clients play the same 8 games through two ``foursquare serve`` processes at once, plain,
+with ``If-Match``, and with ``Idempotency-Key`` (one key sent to both servers at the same time,
+keys reused for another body, and every keyed request sent again once the games are over).
+Afterwards the database is checked row by row (:mod:`tests.integrity.verify`) and every answer
+against it (:mod:`tests.integrity.exchanges`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from tests.integrity import exchanges as checks
+from tests.integrity.conftest import Report
+from tests.integrity.players import Load, client, create_games, retry_keyed
+from tests.integrity.verify import verify_database
+from tests.support.server import Server
+
+CLIENTS = 24
+GAMES = 8
+
+pytestmark = pytest.mark.slow
+
+
+async def _run(load: Load, seed: int) -> None:
+    try:
+        await create_games(load, GAMES, random.Random(seed))
+        await asyncio.gather(*(client(load, random.Random(seed + i)) for i in range(CLIENTS)))
+        await retry_keyed(load, random.Random(seed))
+    finally:
+        await load.recorder.close()
+
+
+def test_concurrent_placements_through_two_servers_keep_every_game_a_replay(
+    database_url: str, servers: list[Server], report: Report
+) -> None:
+    load = Load(checks.Recorder([server.base_url for server in servers]))
+    asyncio.run(_run(load, seed=4))
+    for server in servers:
+        server.stop()
+
+    stored = verify_database(database_url)
+    exchanges = load.recorder.exchanges
+    checks.check_problems(exchanges)
+    acknowledged = checks.check_accepted(exchanges, stored, all_acknowledged=True)
+    keys = checks.check_replays(exchanges)
+
+    assert set(stored.games) == {game.id for game in load.games}, "a creation ran twice"
+    assert all(game.status != "in_progress" for game in stored.games.values())
+    assert stored.pending_keys == 0, "a key is still claimed with no process running it"
+    assert acknowledged == stored.placements
+    assert keys["replays"] > 0
+    report(
+        "concurrency",
+        {
+            "clients": CLIENTS,
+            "servers": len(servers),
+            **checks.figures(exchanges),
+            "games_verified": len(stored.games),
+            "games_by_status": stored.by_status,
+            "placements_stored": stored.placements,
+            "idempotency_keys": keys,
+        },
+    )

@@ -1,0 +1,164 @@
+"""What the database must hold, whatever happened over HTTP: checked row by row.
+
+Every game's stored state is the replay of its stored placements on its stored deck, its
+version counts its placements, placement numbers run 1..n with no gap and no repeat, each
+placement's card, flips and status are the engine's, a won game has exactly one score row and
+no other game has one, and every response kept for an ``Idempotency-Key`` names what is stored.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import create_engine, func, select
+from sqlalchemy.orm import Session
+
+from api.fairness import deck_commitment
+from api.models import GameRow, IdempotencyKeyRow, PlacementRow, ScoreRow
+from engine import Game, Status
+
+
+@dataclass(frozen=True)
+class StoredPlacement:
+    number: int
+    row: int
+    col: int
+    card: str
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    status: str
+    score: int | None
+    version: int
+    deck: tuple[str, ...]
+    seed: str | None
+    salt: str
+    placements: tuple[StoredPlacement, ...]
+
+    def placement(self, number: int) -> StoredPlacement | None:
+        if 1 <= number <= len(self.placements):
+            return self.placements[number - 1]
+        return None
+
+
+@dataclass
+class DatabaseReport:
+    games: dict[str, StoredGame] = field(default_factory=dict)
+    scores: dict[str, int] = field(default_factory=dict)
+    pending_keys: int = 0  # claimed, with no response stored (a crashed request)
+    completed_keys: int = 0
+
+    @property
+    def placements(self) -> int:
+        return sum(len(game.placements) for game in self.games.values())
+
+    @property
+    def by_status(self) -> dict[str, int]:
+        return dict(Counter(game.status for game in self.games.values()))
+
+
+def _verify_game(row: GameRow, placements: list[PlacementRow]) -> StoredGame:
+    name = f"game {row.id}"
+    stored = Game.from_dict(json.loads(row.state))  # also checks the state obeys the rules
+    deck = tuple(card.code for card in stored.deck)
+    numbers = [placement.number for placement in placements]
+    assert numbers == list(range(1, len(placements) + 1)), f"{name}: numbers {numbers}"
+    # Every placement bumps the version once, and so does the first hint (``assisted``).
+    bumps = len(placements) + (1 if getattr(row, "assisted", False) else 0)
+    assert row.version == bumps + 1, f"{name}: version {row.version}, {numbers}"
+    assert row.placements_count == len(placements), name
+    assert row.deck_commitment == deck_commitment(deck, row.salt), f"{name}: commitment"
+
+    replayed = Game(deck)
+    for placement in placements:
+        where = f"{name} placement {placement.number}"
+        assert placement.card == deck[placement.number - 1], where
+        result = replayed.place((placement.row, placement.col))
+        flipped = [
+            {"row": flip.position.row, "col": flip.position.col, "face_up": flip.face_up}
+            for flip in result.flipped
+        ]
+        assert placement.flipped == flipped, f"{where}: flipped {placement.flipped} != {flipped}"
+        assert placement.status_after == result.status.value, where
+    assert replayed == stored, f"{name}: the stored state is not the replay of its placements"
+    assert row.status == stored.status.value, name
+    assert row.end_reason == (stored.end_reason.value if stored.end_reason else None), name
+    assert row.score == stored.score, name
+    assert (row.finished_at is not None) == (stored.status is not Status.IN_PROGRESS), name
+    return StoredGame(
+        id=str(row.id),
+        status=row.status,
+        score=row.score,
+        version=row.version,
+        deck=deck,
+        seed=row.seed,
+        salt=row.salt,
+        placements=tuple(StoredPlacement(p.number, p.row, p.col, p.card) for p in placements),
+    )
+
+
+def _verify_stored_response(row: IdempotencyKeyRow, report: DatabaseReport) -> None:
+    """A kept 201 names a stored game (creation) or a stored placement (placement)."""
+    if row.status_code != 201:
+        return
+    body: dict[str, Any] = json.loads(row.response_body or "{}")
+    where = f"idempotency key {row.scope}/{row.key}"
+    if row.scope == "games":
+        assert body["id"] in report.games, f"{where}: no game {body['id']}"
+        assert str(body.get("token", "")).startswith("masked:"), f"{where}: token kept in clear"
+        return
+    game = report.games.get(str(uuid.UUID(row.scope.removeprefix("game:"))))
+    assert game is not None, f"{where}: no such game"
+    placement = body["placement"]
+    stored = game.placement(placement["number"])
+    assert stored == StoredPlacement(
+        placement["number"], placement["row"], placement["col"], placement["card"]["code"]
+    ), f"{where}: kept {placement} but the game holds {stored}"
+
+
+def verify_database(url: str) -> DatabaseReport:
+    """Check every stored invariant (AssertionError names the game); return what is stored."""
+    engine = create_engine(url)
+    report = DatabaseReport()
+    try:
+        with Session(engine) as session:
+            duplicates = session.execute(
+                select(PlacementRow.game_id, PlacementRow.number)
+                .group_by(PlacementRow.game_id, PlacementRow.number)
+                .having(func.count() > 1)
+            ).all()
+            assert not duplicates, f"placement numbers stored twice: {duplicates}"
+            placements: dict[uuid.UUID, list[PlacementRow]] = {}
+            for placement in session.scalars(
+                select(PlacementRow).order_by(PlacementRow.game_id, PlacementRow.number)
+            ):
+                placements.setdefault(placement.game_id, []).append(placement)
+            rows = session.scalars(select(GameRow)).all()
+            assert set(placements) <= {row.id for row in rows}, "placements of no game"
+            for row in rows:
+                game = _verify_game(row, placements.get(row.id, []))
+                report.games[game.id] = game
+            for score in session.scalars(select(ScoreRow)):
+                scored = report.games.get(str(score.game_id))
+                assert scored is not None, f"score of no game {score.game_id}"
+                assert scored.status == Status.WON.value, f"{scored.status} {scored.id} scored"
+                assert score.score == scored.score == -score.sort_score, f"score of {scored.id}"
+                report.scores[scored.id] = score.score
+            won = {game.id for game in report.games.values() if game.status == Status.WON.value}
+            missing = won - report.scores.keys()
+            assert not missing, f"won games without a score: {missing}"
+            for key_row in session.scalars(select(IdempotencyKeyRow)):
+                if key_row.status_code is None:
+                    report.pending_keys += 1
+                    continue
+                report.completed_keys += 1
+                _verify_stored_response(key_row, report)
+    finally:
+        engine.dispose()
+    return report
