@@ -1,4 +1,4 @@
-"""The ``foursquare`` console command: serve, migrate, prune-keys."""
+"""The ``foursquare`` console command: serve, migrate, prune-keys, simulate."""
 
 from __future__ import annotations
 
@@ -62,8 +62,16 @@ def _prune_keys(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(argv: Sequence[str]) -> int:
+    from engine.player.simulate import main as simulate
+
+    return simulate(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["simulate"]:
+        return _simulate(argv[1:])  # its own options: foursquare simulate --help
     parser = argparse.ArgumentParser(prog="foursquare", description="Foursquare Server")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -86,6 +94,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     prune.add_argument("--hours", type=float, default=24.0, help="at least 24")
     prune.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
     prune.set_defaults(run=_prune_keys)
+
+    commands.add_parser(
+        "simulate",
+        help="play seeded deals with a computer player and report its strength "
+        "(foursquare simulate --help)",
+        add_help=False,
+    )
 
     args = parser.parse_args(argv)
     result: int = args.run(args)

@@ -3,8 +3,8 @@
 SQLite gets WAL mode and a busy timeout, and two engines: writes go through a one-connection
 pool whose transactions start with ``BEGIN IMMEDIATE`` (so writers queue in the process instead
 of busy-waiting on SQLite's single write lock, and a read-then-write transaction can never fail
-to upgrade its lock), while reads use a larger pool with ordinary deferred transactions.
-PostgreSQL uses one engine for both.
+to upgrade its lock), while reads use a larger pool in autocommit mode. PostgreSQL uses one
+pool for both, reads in autocommit.
 """
 
 from __future__ import annotations
@@ -44,8 +44,7 @@ class Database:
 
     def dispose(self) -> None:
         self.read_engine.dispose()
-        if self.write_engine is not self.read_engine:
-            self.write_engine.dispose()
+        self.write_engine.dispose()
 
 
 def _sqlite_engine(url: str, settings: Settings, *, immediate: bool, pool_size: int) -> Engine:
@@ -72,12 +71,14 @@ def _sqlite_engine(url: str, settings: Settings, *, immediate: bool, pool_size: 
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
-    begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
+    if immediate:
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql(begin)
+        @event.listens_for(engine, "begin")
+        def _on_begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
+    # Reads emit no BEGIN at all: each SELECT is atomic on its own in autocommit mode, and a
+    # request reads one game (or one page) with one statement.
     return engine
 
 
@@ -90,7 +91,7 @@ def create_database(settings: Settings) -> Database:
         )
         write_engine = _sqlite_engine(url, settings, immediate=True, pool_size=1)
     else:
-        read_engine = write_engine = create_engine(
+        write_engine = create_engine(
             url,
             hide_parameters=True,  # errors and logs must never show a stored deck
             pool_size=settings.db_pool_size,
@@ -100,6 +101,9 @@ def create_database(settings: Settings) -> Database:
             # with 503 and is then replaced; connections are recycled before servers drop them.
             pool_recycle=1800,
         )
+        # Reads share the pool but run in autocommit: no BEGIN/COMMIT round trips for a
+        # request that reads one game or one page with one SELECT.
+        read_engine = write_engine.execution_options(isolation_level="AUTOCOMMIT")
     return Database(
         url=url,
         read_engine=read_engine,

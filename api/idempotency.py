@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import Response
 from sqlalchemy.exc import IntegrityError
@@ -36,6 +36,8 @@ from api.errors import (
     api_error_response,
 )
 from api.models import IdempotencyKeyRow
+
+T = TypeVar("T")
 
 STALE_CLAIM = timedelta(seconds=60)
 RETENTION = timedelta(hours=24)
@@ -78,18 +80,26 @@ def execute(
     key: str | None,
     request_fingerprint: str,
     instance: str,
-    work: Callable[[Session], StoredResponse],
+    work: Callable[[Session], T],
+    render: Callable[[T], StoredResponse],
 ) -> Response:
-    """Run ``work`` in one write transaction, at most once per ``(scope, key)``."""
+    """Run ``work`` in one write transaction, at most once per ``(scope, key)``, and answer
+    with ``render`` of its outcome.
+
+    Without a key the answer is rendered after the commit, so the transaction (on SQLite, the
+    write lock) is held no longer than the writes take; with a key it is rendered inside, to be
+    stored with them.
+    """
     if key is None:
         with database.transaction(write=True) as session:
-            return work(session).to_response()
+            outcome = work(session)
+        return render(outcome).to_response()
     replay = _claim(database, scope, key, request_fingerprint)
     if replay is not None:
         return _unmask(replay, scope, key).to_response(replayed=True)
     try:
         with database.transaction(write=True) as session:
-            response = work(session)
+            response = render(work(session))
             _complete(session, scope, key, _mask(response, scope, key))
         return response.to_response()
     except ApiError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any, Protocol, cast
 
 from sqlalchemy import delete, select, text, tuple_, update
 from sqlalchemy.orm import Session
@@ -12,7 +13,27 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from api.models import GameRow, IdempotencyKeyRow, PlacementRow, ScoreRow
 
+
+class ScoreEntry(Protocol):
+    """A leaderboard row as read (plain columns of ``scores``)."""
+
+    game_id: uuid.UUID
+    player: str
+    score: int
+    sort_score: int
+    finished_at: datetime
+    assisted: bool
+
+
 LeaderboardKey = tuple[int, datetime, uuid.UUID]  # (sort_score, finished_at, game_id)
+_SCORE_COLUMNS = (
+    ScoreRow.game_id,
+    ScoreRow.player,
+    ScoreRow.score,
+    ScoreRow.sort_score,
+    ScoreRow.finished_at,
+    ScoreRow.assisted,
+)
 _KEY_TYPES = [ScoreRow.sort_score.type, ScoreRow.finished_at.type, ScoreRow.game_id.type]
 
 
@@ -39,6 +60,20 @@ def flush(session: Session) -> bool:
     return True
 
 
+def update_game_if_version(
+    session: Session, game_id: uuid.UUID, version: int, values: dict[str, Any]
+) -> bool:
+    """``UPDATE games SET ..., version = :v + 1 WHERE id = :id AND version = :v``; True if the
+    game was still at ``version``."""
+    result = session.execute(
+        update(GameRow)
+        .where(GameRow.id == game_id, GameRow.version == version)
+        .values(version=version + 1, **values)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+
 def placements_of(session: Session, game_id: uuid.UUID) -> Sequence[PlacementRow]:
     return session.scalars(
         select(PlacementRow).where(PlacementRow.game_id == game_id).order_by(PlacementRow.number)
@@ -47,10 +82,13 @@ def placements_of(session: Session, game_id: uuid.UUID) -> Sequence[PlacementRow
 
 def leaderboard_page(
     session: Session, after: LeaderboardKey | None, limit: int, *, include_assisted: bool
-) -> Sequence[ScoreRow]:
+) -> Sequence[ScoreEntry]:
     """One page of the leaderboard: a single range scan of ``ix_scores_leaderboard`` (or, for
     unassisted games only, of ``ix_scores_leaderboard_by_assistance``)."""
-    query = select(ScoreRow).order_by(ScoreRow.sort_score, ScoreRow.finished_at, ScoreRow.game_id)
+    # Plain columns, not ORM objects: a page is 100 rows and nothing here is ever changed.
+    query = select(*_SCORE_COLUMNS).order_by(
+        ScoreRow.sort_score, ScoreRow.finished_at, ScoreRow.game_id
+    )
     if not include_assisted:
         query = query.where(ScoreRow.assisted.is_(False))
     if after is not None:
@@ -58,7 +96,7 @@ def leaderboard_page(
             tuple_(ScoreRow.sort_score, ScoreRow.finished_at, ScoreRow.game_id)
             > tuple_(*after, types=_KEY_TYPES)
         )
-    return session.scalars(query.limit(limit)).all()
+    return cast("Sequence[ScoreEntry]", session.execute(query.limit(limit)).all())
 
 
 def ping(session: Session) -> None:

@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -27,7 +28,7 @@ from api.fairness import deck_commitment, new_salt
 from api.models import GameRow, PlacementRow, ScoreRow
 from api.presenters import flipped_json
 from api.security import bearer_token, hash_token, new_seed, new_token, token_matches
-from engine import Card, EngineError, Game, Status
+from engine import Card, EngineError, Game, PlacementResult, Status
 from engine.player.advice import Advice, Budget, Policy, advise
 
 
@@ -124,15 +125,26 @@ def authorize(row: GameRow, authorization: str | None) -> None:
         raise InvalidToken("this token does not authorise placements on this game")
 
 
-def place_card(
+@dataclass(frozen=True)
+class PlannedPlacement:
+    """A placement decided on the game as read, not yet stored."""
+
+    row: GameRow  # as read (detached from its session)
+    game: Game  # after the placement
+    result: PlacementResult
+    values: dict[str, Any]  # the game's new column values
+
+
+def plan_placement(
     session: Session,
     game_id: str,
     authorization: str | None,
     row: int,
     col: int,
     if_match: str | None = None,
-) -> PlacedCard:
-    """Place the current card of a game, as one guarded read-modify-write."""
+) -> PlannedPlacement:
+    """Load, authorise and play the placement in memory: everything but the write, so that no
+    write lock is held meanwhile."""
     loaded = load_game(session, game_id)
     game_row, game = loaded.row, loaded.game
     authorize(game_row, authorization)
@@ -148,14 +160,31 @@ def place_card(
     except EngineError as exc:
         raise engine_error(exc) from None
     now = _now()
-    game_row.state = _dump_state(game)
-    game_row.status = result.status.value
-    game_row.end_reason = result.end_reason.value if result.end_reason else None
-    game_row.score = result.score
-    game_row.placements_count = result.number
-    game_row.updated_at = now
-    if result.status is not Status.IN_PROGRESS:
-        game_row.finished_at = now
+    values: dict[str, Any] = {
+        "state": _dump_state(game),
+        "status": result.status.value,
+        "end_reason": result.end_reason.value if result.end_reason else None,
+        "score": result.score,
+        "placements_count": result.number,
+        "updated_at": now,
+        "finished_at": now if result.status is not Status.IN_PROGRESS else None,
+    }
+    return PlannedPlacement(row=game_row, game=game, result=result, values=values)
+
+
+def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
+    """Store a planned placement, if the game is still at the version it was planned on.
+
+    ``UPDATE games ... WHERE id = :id AND version = :v``: of two placements planned on the
+    same version, whichever writes second matches no row and stores nothing (409).
+    """
+    game_row, result, values = plan.row, plan.result, plan.values
+    version = game_row.version
+    if not repository.update_game_if_version(session, game_row.id, version, values):
+        raise VersionConflict(
+            "another change to this game was made at the same time; reload and retry"
+        )
+    now = values["updated_at"]
     placement = PlacementRow(
         game_id=game_row.id,
         number=result.number,
@@ -179,11 +208,12 @@ def place_card(
                 assisted=game_row.assisted,
             ),
         )
-    if not repository.flush(session):
-        raise VersionConflict(
-            "another placement on this game was made at the same time; reload and retry"
-        )
-    return PlacedCard(row=game_row, game=game, placement=placement)
+    session.flush()
+    # The row object was read in another session: bring its copy up to date for the answer.
+    for key, value in values.items():
+        setattr(game_row, key, value)
+    game_row.version = version + 1
+    return PlacedCard(row=game_row, game=plan.game, placement=placement)
 
 
 def history(session: Session, game_id: str) -> tuple[uuid.UUID, Sequence[PlacementRow]]:
@@ -203,7 +233,7 @@ class InvalidCursor(ValueError):
 @dataclass(frozen=True)
 class RankedScore:
     rank: int
-    score: ScoreRow
+    score: repository.ScoreEntry
 
 
 def encode_cursor(key: repository.LeaderboardKey, rank: int, include_assisted: bool) -> str:

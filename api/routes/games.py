@@ -122,9 +122,12 @@ def create_game(
 ) -> Response:
     player = (body or GameCreate()).player
 
-    def work(session: Session) -> StoredResponse:
+    def work(session: Session) -> services.NewGame:
         created = services.create_game(session, player)
         session.flush()
+        return created
+
+    def render(created: services.NewGame) -> StoredResponse:
         out = game_created(created.row, created.game, created.token)
         return StoredResponse(
             201,
@@ -139,6 +142,7 @@ def create_game(
         request_fingerprint=idempotency.fingerprint("POST", "/games", {"player": player}),
         instance="/games",
         work=work,
+        render=render,
     )
 
 
@@ -219,8 +223,16 @@ def place_card(
     else:
         scope = "game"
 
-    def work(session: Session) -> StoredResponse:
-        placed = services.place_card(session, game_id, authorization, body.row, body.col, if_match)
+    def work(session: Session) -> services.PlacedCard:
+        # Decide the placement on the game as read, before the write transaction takes its
+        # connection (on SQLite, the write lock); then store it if the game has not moved.
+        with database.transaction(write=False) as read_session:
+            plan = services.plan_placement(
+                read_session, game_id, authorization, body.row, body.col, if_match
+            )
+        return services.store_placement(session, plan)
+
+    def render(placed: services.PlacedCard) -> StoredResponse:
         out = PlacementCreated(
             placement=placement_out(placed.placement), game=game_out(placed.row, placed.game)
         )
@@ -235,6 +247,7 @@ def place_card(
         request_fingerprint=idempotency.fingerprint("POST", "placements", body.model_dump()),
         instance=f"/games/{game_id}/placements",
         work=work,
+        render=render,
     )
 
 

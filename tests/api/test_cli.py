@@ -49,3 +49,10 @@ def test_prune_keys_deletes_only_keys_older_than_a_day(
         assert session.scalars(select(IdempotencyKeyRow.key)).all() == ["young"]
         assert session.scalar(select(func.count()).select_from(IdempotencyKeyRow)) == 1
     engine.dispose()
+
+
+def test_simulate_is_a_foursquare_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["simulate", "--games", "2", "--policy", "greedy", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "won " in out and "of 2" in out
+    assert "time per decision" in out

@@ -23,7 +23,10 @@ def counting(database: Database) -> Iterator[list[str]]:
         if statement.lstrip().upper().startswith(DATA_STATEMENTS):
             statements.append(statement.split()[0].upper())
 
-    engines = {database.read_engine, database.write_engine}
+    # On PostgreSQL the read engine is the write engine with other options (one pool, one set
+    # of event listeners): listen once per pool.
+    by_pool = {engine.pool: engine for engine in (database.read_engine, database.write_engine)}
+    engines = list(by_pool.values())
     for engine in engines:
         event.listen(engine, "before_cursor_execute", record)
     try:
