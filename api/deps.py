@@ -1,19 +1,23 @@
-"""Typed dependencies. The session dependencies own the transaction: commit when the route
-returns, roll back when it raises, both before the response is sent."""
+"""Typed dependencies.
+
+They are ``async`` and cheap, so FastAPI calls them on the event loop: a route then costs one
+hop to the thread pool (its own body), not three (a session dependency's enter and exit, and
+the route). Routes open their transaction themselves with ``database.transaction(...)``, which
+commits before the route returns, so a failed commit is an error response, never a success
+that was not stored.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy.orm import Session
 
 from api.db import Database
 from api.settings import Settings
 
 
-def get_database(request: Request) -> Database:
+async def get_database(request: Request) -> Database:
     database: Database = request.app.state.database
     return database
 
@@ -21,25 +25,9 @@ def get_database(request: Request) -> Database:
 DatabaseDep = Annotated[Database, Depends(get_database)]
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-
-
-def read_session(database: DatabaseDep) -> Iterator[Session]:
-    with database.transaction(write=False) as session:
-        yield session
-
-
-def write_session(database: DatabaseDep) -> Iterator[Session]:
-    with database.transaction(write=True) as session:
-        yield session
-
-
-# scope="function": the exit code (the commit) runs before the response is sent, so a failed
-# commit becomes an error response instead of a success that was never stored.
-ReadSessionDep = Annotated[Session, Depends(read_session, scope="function")]
-WriteSessionDep = Annotated[Session, Depends(write_session, scope="function")]

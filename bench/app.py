@@ -3,7 +3,7 @@ that must persist something.
 
 ``uvicorn --factory bench.app:create_bench_app`` serves every route of
 :func:`api.app.create_app` unchanged, and ``POST /bench/write`` (body ``{"key": n}``), which in
-one transaction of the service's own write session (:data:`api.deps.WriteSessionDep`)
+one write transaction of the service's own database (``database.transaction(write=True)``)
 increments one row of ``bench_rows`` and inserts one row into ``bench_events``, then answers
 ``201 {"key", "value"}``. The two tables have their own ``MetaData`` (they are not part of the
 service's schema or migrations) and are created when the app starts. The route is mounted only
@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from api.app import create_app
 from api.db import Database
-from api.deps import WriteSessionDep
+from api.deps import DatabaseDep
 from api.settings import Settings
 
 BENCH_ROWS = 1024  # writes spread over this many rows, as placements spread over games
@@ -98,8 +98,12 @@ def create_bench_app(settings: Settings | None = None) -> FastAPI:
     router = APIRouter(prefix="/bench", tags=["bench"])
 
     @router.post("/write", status_code=status.HTTP_201_CREATED, summary="Benchmark write floor")
-    def bench_write(body: BenchWriteIn, session: WriteSessionDep) -> BenchWriteOut:
-        return BenchWriteOut(key=body.key, value=write_one(session, body.key))
+    def bench_write(body: BenchWriteIn, database: DatabaseDep) -> BenchWriteOut:
+        # The same machinery as the service's writes: one write transaction of the service's
+        # database, opened in the route (see api.deps).
+        with database.transaction(write=True) as session:
+            value = write_one(session, body.key)
+        return BenchWriteOut(key=body.key, value=value)
 
     app.include_router(router)
     return app

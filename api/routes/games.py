@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from api import idempotency, services
 from api.conditional import etag, if_none_match_hits
-from api.deps import DatabaseDep, ReadSessionDep, SettingsDep
+from api.deps import DatabaseDep, SettingsDep
 from api.idempotency import StoredResponse
 from api.presenters import game_created, game_out, placement_out, position_out
 from api.responses import json_response
@@ -163,10 +163,11 @@ def create_game(
 )
 def read_game(
     game_id: str,
-    session: ReadSessionDep,
+    database: DatabaseDep,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
-    loaded = services.load_game(session, game_id)
+    with database.transaction(write=False) as session:
+        loaded = services.load_game(session, game_id)
     current = etag(loaded.row.version)
     if if_none_match_hits(if_none_match, current):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": current})
@@ -258,8 +259,9 @@ def place_card(
     description="Every placement of the game, first to last, with what each one flipped.",
     responses=problems(404, 503),
 )
-def list_placements(game_id: str, session: ReadSessionDep) -> Response:
-    game_uuid, rows = services.history(session, game_id)
+def list_placements(game_id: str, database: DatabaseDep) -> Response:
+    with database.transaction(write=False) as session:
+        game_uuid, rows = services.history(session, game_id)
     return json_response(
         PlacementHistory(game_id=game_uuid, placements=[placement_out(row) for row in rows])
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from api import services
-from api.deps import DatabaseDep, ReadSessionDep
+from api.deps import DatabaseDep
 from api.routes.docs import problems
 from api.schemas import Health, Readiness
 
@@ -27,6 +27,7 @@ async def healthz() -> Health:
     description="Answers 200 when the database answers a query, 503 otherwise.",
     responses=problems(503),
 )
-def readyz(session: ReadSessionDep, database: DatabaseDep) -> Readiness:
-    services.check_database(session)
+def readyz(database: DatabaseDep) -> Readiness:
+    with database.transaction(write=False) as session:
+        services.check_database(session)
     return Readiness(status="ready", database=database.read_engine.dialect.name)

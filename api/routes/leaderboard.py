@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Response
 from fastapi.exceptions import RequestValidationError
 
 from api import services
-from api.deps import ReadSessionDep
+from api.deps import DatabaseDep
 from api.responses import json_response
 from api.routes.docs import problems
 from api.schemas import Leaderboard, LeaderboardEntry
@@ -29,7 +29,7 @@ router = APIRouter(tags=["leaderboard"])
     responses=problems(422, 503),
 )
 def read_leaderboard(
-    session: ReadSessionDep,
+    database: DatabaseDep,
     limit: Annotated[int, Query(ge=1, le=100, description="Entries per page.")] = 20,
     cursor: Annotated[
         str | None, Query(max_length=200, description="`next_cursor` of the previous page.")
@@ -40,9 +40,10 @@ def read_leaderboard(
     ] = False,
 ) -> Response:
     try:
-        page, next_cursor = services.leaderboard(
-            session, limit, cursor, include_assisted=include_assisted
-        )
+        with database.transaction(write=False) as session:
+            page, next_cursor = services.leaderboard(
+                session, limit, cursor, include_assisted=include_assisted
+            )
     except services.InvalidCursor:
         raise RequestValidationError(
             [

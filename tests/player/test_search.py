@@ -6,9 +6,11 @@ import random
 
 import pytest
 
-from engine import Game
+from engine import Game, Status
 from engine.grid import COL_OTHERS, ROW_OTHERS, cells_of
-from engine.player.search import _RANK_DECKS, Searcher, _line
+from engine.player.search import _RANK_DECKS, Searcher, SearchResult, _line
+
+LOST = Status.LOST
 
 
 def grids(deals: range, per_deal: int = 6) -> list[Game]:
@@ -20,9 +22,7 @@ def grids(deals: range, per_deal: int = 6) -> list[Game]:
         while not game.is_over:
             if chooser.random() < per_deal / 20:
                 games.append(game.copy())
-            safe = [
-                p for p in game.legal_placements() if game.copy().place(p).status.value != "lost"
-            ]
+            safe = [p for p in game.legal_placements() if game.copy().place(p).status is not LOST]
             game.place(chooser.choice(safe or game.legal_placements()))
     return games
 
@@ -72,3 +72,16 @@ def test_leaf_values_do_not_depend_on_what_the_cache_saw_before(seed: int) -> No
         return {id(g): searcher._leaf(g, table, changed) for g, changed in order}
 
     assert values(children) == values(children[::-1])
+
+
+def test_deeper_estimates_rank_first_then_utility_then_cell() -> None:
+    result = SearchResult(
+        cells=(10, 11, 12, 13),
+        win=(1.0, 0.9, 0.9, 0.5),
+        score=(20.0, 10.0, 10.0, 5.0),
+        depth=(2, 3, 3, 3),
+        placements=0,
+        leaves=0,
+        win_weight=40.0,
+    )
+    assert result.ranking() == [1, 2, 3, 0]
