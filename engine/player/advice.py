@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -96,9 +97,10 @@ class Estimate:
 class Advice:
     """A policy's placement and an estimate for every legal placement, best first.
 
-    Estimates are ranked by ``WIN_WEIGHT * win_probability + expected_score``, the trade-off
-    the ``best`` player maximises, so for ``best`` the ``placement`` is ``estimates[0]``;
-    ``random`` and ``greedy`` may choose otherwise. ``simulated_placements`` is the effort spent.
+    For ``best`` the estimates come in the order the search prefers the placements, so the
+    ``placement`` is ``estimates[0]``. For ``random`` and ``greedy`` they are ranked by
+    ``WIN_WEIGHT * win_probability + expected_score``, and the policy's own ``placement`` may
+    be any of them. ``simulated_placements`` is the effort spent.
     """
 
     placement: Position
@@ -108,6 +110,12 @@ class Advice:
 
 
 WIN_WEIGHT = DEFAULT_MODEL.win_weight
+
+# The search's model underrates the chance of losing: over 5,676 decisions of self-play (deals
+# 21000-21199, none of them in the measured range) its win estimates averaged 0.9969 where
+# 0.9882 of the games were won. ``best`` reports ``1 - LOSS_SCALE * (1 - p)``, which matches
+# that average; it only rescales, so it never changes the ranking or the choice.
+LOSS_SCALE = 4.0
 
 
 def advise(
@@ -135,7 +143,8 @@ def advise(
     if policy is Policy.BEST:
         result = Searcher(game, unseen).run(budget.placements, max_seconds)
         order = result.ranking()
-        cells, wins, scores = result.cells, result.win, result.score
+        cells = result.cells
+        wins, scores = _calibrated(result.win, result.score)
         cell = cells[order[0]]
         effort = result.placements
     else:
@@ -148,7 +157,8 @@ def advise(
             chooser = policies.greedy_playout_cell
         deadline = None if max_seconds is None else time.perf_counter() + max_seconds
         rollout = policies.rollouts(game, chooser, rng, budget.placements, deadline)
-        cells, wins, scores = rollout.cells, rollout.win, rollout.score
+        cells = rollout.cells
+        wins, scores = list(rollout.win), list(rollout.score)
         effort = rollout.placements
         order = sorted(
             range(len(cells)), key=lambda i: (-(WIN_WEIGHT * wins[i] + scores[i]), cells[i])
@@ -188,6 +198,18 @@ def _game_from(view: PublicView) -> tuple[Game, list[int]]:
         raise GameOver(f"the game is over ({view.status.value}); there is no placement to advise")
     unseen = view.unseen_cards()
     return Game.from_view(view, unseen), [card.rank for card in unseen]
+
+
+def _calibrated(wins: Sequence[float], scores: Sequence[float]) -> tuple[list[float], list[float]]:
+    """The search's estimates with the loss probability scaled by :data:`LOSS_SCALE` (and the
+    expected score by the same factor as the win probability). Exact outcomes stay exact."""
+    out_wins: list[float] = []
+    out_scores: list[float] = []
+    for win, score in zip(wins, scores, strict=True):
+        calibrated = max(0.0, 1.0 - LOSS_SCALE * (1.0 - win))
+        out_wins.append(calibrated)
+        out_scores.append(score * calibrated / win if win > 0.0 else 0.0)
+    return out_wins, out_scores
 
 
 def _position(cell: int) -> Position:
