@@ -11,8 +11,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from api.db import Database
+from api.idempotency import fingerprint
 from api.models import GameRow, IdempotencyKeyRow, PlacementRow
-from tests.conftest import MakeGame
+from tests.conftest import CreatedGame, MakeGame
 
 
 def count(database: Database, model: type[GameRow] | type[PlacementRow]) -> int:
@@ -115,19 +116,7 @@ def test_a_retry_while_the_first_is_running_is_409(
 ) -> None:
     game = make_game()
     # The first request has claimed the key and not finished (as if still running).
-    with database.transaction(write=True) as session:
-        session.add(
-            IdempotencyKeyRow(
-                scope=f"game:{uuid.UUID(game.id).hex}",
-                key="running",
-                fingerprint=_fingerprint_of_origin_placement(),
-                status_code=None,
-                response_body=None,
-                response_headers=None,
-                created_at=datetime.now(UTC),
-                completed_at=None,
-            )
-        )
+    claim_origin_placement(database, game, "running", age=timedelta(0))
     response = client.post(
         f"/games/{game.id}/placements",
         json={"row": 0, "col": 0},
@@ -143,19 +132,8 @@ def test_a_claim_abandoned_by_a_crash_is_taken_over(
     client: TestClient, make_game: MakeGame, database: Database
 ) -> None:
     game = make_game()
-    with database.transaction(write=True) as session:
-        session.add(
-            IdempotencyKeyRow(
-                scope=f"game:{uuid.UUID(game.id).hex}",
-                key="crashed",
-                fingerprint=_fingerprint_of_origin_placement(),
-                status_code=None,
-                response_body=None,
-                response_headers=None,
-                created_at=datetime.now(UTC) - timedelta(minutes=5),
-                completed_at=None,
-            )
-        )
+    # A process claimed the key five minutes ago and died before finishing.
+    claim_origin_placement(database, game, "crashed", age=timedelta(minutes=5))
     response = client.post(
         f"/games/{game.id}/placements",
         json={"row": 0, "col": 0},
@@ -171,7 +149,18 @@ def test_malformed_keys_are_invalid_requests(client: TestClient, key: str) -> No
     assert response.json()["code"] == "invalid_request"
 
 
-def _fingerprint_of_origin_placement() -> str:
-    from api.idempotency import fingerprint
-
-    return fingerprint("POST", "placements", {"row": 0, "col": 0})
+def claim_origin_placement(database: Database, game: CreatedGame, key: str, age: timedelta) -> None:
+    """Store an unfinished claim of ``key`` for placing a card at (0, 0), made ``age`` ago."""
+    with database.transaction(write=True) as session:
+        session.add(
+            IdempotencyKeyRow(
+                scope=f"game:{uuid.UUID(game.id).hex}",
+                key=key,
+                fingerprint=fingerprint("POST", "placements", {"row": 0, "col": 0}),
+                status_code=None,
+                response_body=None,
+                response_headers=None,
+                created_at=datetime.now(UTC) - age,
+                completed_at=None,
+            )
+        )
