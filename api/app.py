@@ -40,11 +40,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.migrate_on_start:
             migrate.upgrade(settings.database_url)
         database: Database = create_database(settings)
+        await database.open()
         app.state.database = database
         try:
             yield
         finally:
-            database.dispose()
+            await database.close()
 
     app = FastAPI(
         title="Foursquare Server",

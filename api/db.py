@@ -1,35 +1,49 @@
-"""Database engines and sessions.
+"""Database engines, sessions and the public reads.
 
 SQLite gets WAL mode and a busy timeout, and two engines: writes go through a one-connection
-pool whose transactions start with ``BEGIN IMMEDIATE`` (so writers queue in the process instead
-of busy-waiting on SQLite's single write lock, and a read-then-write transaction can never fail
-to upgrade its lock), while reads use a larger pool in autocommit mode. PostgreSQL uses one
-pool for both, reads in autocommit.
+pool whose transactions start with ``BEGIN IMMEDIATE`` (so a read-then-write transaction can
+never fail to upgrade its lock), while reads use a larger pool in autocommit mode. PostgreSQL
+uses one pool for both, reads in autocommit.
+
+Async routes run their write transactions with :meth:`Database.write`: writers wait their turn
+on the event loop, first come first served, and only as many enter the thread pool as can
+write at once (one on SQLite, whose write lock is single; the pool size on PostgreSQL). Waiting
+in threads instead (dozens of them queued on the connection pool, each woken to contend for
+the GIL) made both throughput and tail latency worse. The public reads run on the event loop
+itself: see :mod:`api.reads`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+from starlette.concurrency import run_in_threadpool
 
+from api.reads import PostgresReads, Reads, SqliteReads
 from api.settings import Settings
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Database:
-    """The engines and session factories of one app instance."""
+    """The engines, session factories and public reads of one app instance."""
 
     url: str
     read_engine: Engine
     write_engine: Engine
     read_sessions: sessionmaker[Session]
     write_sessions: sessionmaker[Session]
+    reads: Reads
+    concurrent_writes: int
+    _write_turns: list[asyncio.Semaphore] = field(default_factory=list, repr=False)
 
     @property
     def is_sqlite(self) -> bool:
@@ -41,6 +55,26 @@ class Database:
         factory = self.write_sessions if write else self.read_sessions
         with factory() as session, session.begin():
             yield session
+
+    async def write(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` in a write transaction in a worker thread, once it is this caller's
+        turn (first come, first served); the transaction has committed when this returns."""
+        if not self._write_turns:
+            self._write_turns.append(asyncio.Semaphore(self.concurrent_writes))
+        async with self._write_turns[0]:
+            return await run_in_threadpool(self._write_now, work)
+
+    def _write_now(self, work: Callable[[Session], T]) -> T:
+        with self.transaction(write=True) as session:
+            return work(session)
+
+    async def open(self) -> None:
+        """Open what needs the event loop (the public reads); called by the app's lifespan."""
+        await self.reads.open()
+
+    async def close(self) -> None:
+        await self.reads.close()
+        self.dispose()
 
     def dispose(self) -> None:
         self.read_engine.dispose()
@@ -90,6 +124,8 @@ def create_database(settings: Settings) -> Database:
             url, settings, immediate=False, pool_size=settings.db_pool_size
         )
         write_engine = _sqlite_engine(url, settings, immediate=True, pool_size=1)
+        reads: Reads = SqliteReads(read_engine)
+        concurrent_writes = 1
     else:
         write_engine = create_engine(
             url,
@@ -104,10 +140,17 @@ def create_database(settings: Settings) -> Database:
         # Reads share the pool but run in autocommit: no BEGIN/COMMIT round trips for a
         # request that reads one game or one page with one SELECT.
         read_engine = write_engine.execution_options(isolation_level="AUTOCOMMIT")
+        conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        reads = PostgresReads(
+            conninfo, size=settings.db_read_pool_size, timeout=settings.db_pool_timeout
+        )
+        concurrent_writes = settings.db_pool_size
     return Database(
         url=url,
         read_engine=read_engine,
         write_engine=write_engine,
         read_sessions=sessionmaker(read_engine, expire_on_commit=False),
         write_sessions=sessionmaker(write_engine, expire_on_commit=False),
+        reads=reads,
+        concurrent_writes=concurrent_writes,
     )

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 from typing import Any
 
+import psycopg
+import psycopg_pool
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -214,6 +217,14 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(PoolTimeoutError)
     async def _pool_timeout(request: Request, exc: PoolTimeoutError) -> JSONResponse:
         log.warning("database pool exhausted on %s", request.url.path)
+        return _busy(request)
+
+    # The same, raised by the drivers themselves under the public reads (api.reads).
+    @app.exception_handler(psycopg_pool.PoolTimeout)
+    @app.exception_handler(psycopg.OperationalError)
+    @app.exception_handler(sqlite3.OperationalError)
+    async def _driver_unavailable(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("database unavailable on %s: %s", request.url.path, exc)
         return _busy(request)
 
     @app.exception_handler(DBAPIError)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.models import GameRow, PlacementRow
+from api.models import GameRow
+from api.repository import GameRecord, PlacementRecord
 from api.schemas import (
     CardOut,
     DeckReveal,
@@ -44,7 +45,7 @@ def card_out_from_code(code: str) -> CardOut:
     return _CARD_OUT_BY_CODE[code]
 
 
-def game_out(row: GameRow, game: Game) -> GameOut:
+def game_out(row: GameRecord, game: Game) -> GameOut:
     """The public view of a game: the engine state minus the stock order, plus the row's data."""
     return GameOut(**_game_fields(row, game))
 
@@ -54,7 +55,7 @@ def game_created(row: GameRow, game: Game, token: str) -> GameCreated:
     return GameCreated(**_game_fields(row, game), token=token)
 
 
-def _game_fields(row: GameRow, game: Game) -> dict[str, Any]:
+def _game_fields(row: GameRecord | GameRow, game: Game) -> dict[str, Any]:
     view = game.public_view()
     return dict(
         id=row.id,
@@ -97,7 +98,7 @@ def flipped_json(result: PlacementResult) -> list[dict[str, int | bool]]:
     ]
 
 
-def placement_out(row: PlacementRow) -> PlacementOut:
+def placement_out(row: PlacementRecord) -> PlacementOut:
     return PlacementOut(
         number=row.number,
         row=row.row,

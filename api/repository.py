@@ -1,21 +1,52 @@
-"""All SQL of the service. Functions take a session and never commit."""
+"""The SQL of the service's transactions, and the records every read returns.
+
+Functions here take a session and never commit. The hot public reads (a game, its history, a
+leaderboard page) run the same queries on the event loop instead: see :mod:`api.reads`.
+"""
 
 from __future__ import annotations
 
+import functools
 import uuid
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import delete, select, text, tuple_, update
+from sqlalchemy import Table, Update, bindparam, delete, insert, select, text, tuple_, update
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.exc import StaleDataError
 
 from api.models import GameRow, IdempotencyKeyRow, PlacementRow, ScoreRow
 
 
-class ScoreEntry(Protocol):
-    """A leaderboard row as read (plain columns of ``scores``)."""
+class GameRecord(NamedTuple):
+    """The columns of a game that requests use, read without the ORM."""
+
+    id: uuid.UUID
+    player: str
+    token_hash: str
+    salt: str
+    deck_commitment: str
+    state: str  # engine state, JSON (see engine.Game.to_dict); holds the secret stock
+    version: int
+    assisted: bool
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+
+class PlacementRecord(NamedTuple):
+    """One row of ``placements`` (without its game id)."""
+
+    number: int
+    row: int
+    col: int
+    card: str
+    flipped: list[dict[str, Any]]
+    status_after: str
+    created_at: datetime
+
+
+class ScoreRecord(NamedTuple):
+    """One row of ``scores``: a won game on the leaderboard."""
 
     game_id: uuid.UUID
     player: str
@@ -25,15 +56,19 @@ class ScoreEntry(Protocol):
     assisted: bool
 
 
-LeaderboardKey = tuple[int, datetime, uuid.UUID]  # (sort_score, finished_at, game_id)
-_SCORE_COLUMNS = (
-    ScoreRow.game_id,
-    ScoreRow.player,
-    ScoreRow.score,
-    ScoreRow.sort_score,
-    ScoreRow.finished_at,
-    ScoreRow.assisted,
+_games = cast(Table, GameRow.__table__)
+_placements = cast(Table, PlacementRow.__table__)
+_scores = cast(Table, ScoreRow.__table__)
+_GAME_BY_ID = select(*(_games.c[name] for name in GameRecord._fields)).where(
+    _games.c.id == bindparam("id")
 )
+_PLACEMENTS_OF = (
+    select(*(_placements.c[name] for name in PlacementRecord._fields))
+    .where(_placements.c.game_id == bindparam("game_id"))
+    .order_by(_placements.c.number)
+)
+
+LeaderboardKey = tuple[int, datetime, uuid.UUID]  # (sort_score, finished_at, game_id)
 _KEY_TYPES = [ScoreRow.sort_score.type, ScoreRow.finished_at.type, ScoreRow.game_id.type]
 
 
@@ -42,22 +77,33 @@ def add(session: Session, *rows: GameRow | PlacementRow | ScoreRow | Idempotency
     session.add_all(rows)
 
 
-def get_game(session: Session, game_id: uuid.UUID) -> GameRow | None:
-    return session.get(GameRow, game_id)
+def get_game(session: Session, game_id: uuid.UUID) -> GameRecord | None:
+    row = session.execute(_GAME_BY_ID, {"id": game_id}).first()
+    return None if row is None else GameRecord(*row)
 
 
-def flush(session: Session) -> bool:
-    """Write the staged changes now; False if a versioned row changed underneath.
+def get_game_version(session: Session, game_id: uuid.UUID) -> int | None:
+    version: int | None = session.scalar(select(_games.c.version).where(_games.c.id == game_id))
+    return version
 
-    Updating a game runs ``UPDATE games SET ..., version = :v + 1 WHERE id = :id AND
-    version = :v`` (the mapper's ``version_id_col``). Of two placements that read the same
-    version, whichever writes second matches no row, and nothing of it is stored.
-    """
-    try:
-        session.flush()
-    except StaleDataError:
-        return False
-    return True
+
+@functools.cache
+def _update_game_statement(columns: tuple[str, ...]) -> Update:
+    # Built once per set of columns and run with parameters: the statement's compiled form is
+    # then found in SQLAlchemy's cache without walking the values again (a new statement
+    # carrying a 1 KB state as a literal cost more than the UPDATE itself).
+    return (
+        update(_games)
+        .where(_games.c.id == bindparam("key_id"), _games.c.version == bindparam("key_version"))
+        .values(
+            version=bindparam("new_version"),
+            **{column: bindparam(f"new_{column}") for column in columns},
+        )
+    )
+
+
+_INSERT_PLACEMENT = insert(_placements)
+_INSERT_SCORE = insert(_scores)
 
 
 def update_game_if_version(
@@ -65,28 +111,31 @@ def update_game_if_version(
 ) -> bool:
     """``UPDATE games SET ..., version = :v + 1 WHERE id = :id AND version = :v``; True if the
     game was still at ``version``."""
-    result = session.execute(
-        update(GameRow)
-        .where(GameRow.id == game_id, GameRow.version == version)
-        .values(version=version + 1, **values)
-        .execution_options(synchronize_session=False)
-    )
-    return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+    columns = tuple(sorted(values))
+    parameters = {f"new_{column}": values[column] for column in columns}
+    parameters |= {"key_id": game_id, "key_version": version, "new_version": version + 1}
+    result = session.connection().execute(_update_game_statement(columns), parameters)
+    return result.rowcount == 1
 
 
-def placements_of(session: Session, game_id: uuid.UUID) -> Sequence[PlacementRow]:
-    return session.scalars(
-        select(PlacementRow).where(PlacementRow.game_id == game_id).order_by(PlacementRow.number)
-    ).all()
+def insert_placement(session: Session, game_id: uuid.UUID, placement: PlacementRecord) -> None:
+    session.connection().execute(_INSERT_PLACEMENT, {"game_id": game_id, **placement._asdict()})
+
+
+def insert_score(session: Session, score: ScoreRecord) -> None:
+    session.connection().execute(_INSERT_SCORE, score._asdict())
+
+
+def placements_of(session: Session, game_id: uuid.UUID) -> list[PlacementRecord]:
+    return [PlacementRecord(*row) for row in session.execute(_PLACEMENTS_OF, {"game_id": game_id})]
 
 
 def leaderboard_page(
     session: Session, after: LeaderboardKey | None, limit: int, *, include_assisted: bool
-) -> Sequence[ScoreEntry]:
+) -> list[ScoreRecord]:
     """One page of the leaderboard: a single range scan of ``ix_scores_leaderboard`` (or, for
     unassisted games only, of ``ix_scores_leaderboard_by_assistance``)."""
-    # Plain columns, not ORM objects: a page is 100 rows and nothing here is ever changed.
-    query = select(*_SCORE_COLUMNS).order_by(
+    query = select(*(_scores.c[name] for name in ScoreRecord._fields)).order_by(
         ScoreRow.sort_score, ScoreRow.finished_at, ScoreRow.game_id
     )
     if not include_assisted:
@@ -96,7 +145,7 @@ def leaderboard_page(
             tuple_(ScoreRow.sort_score, ScoreRow.finished_at, ScoreRow.game_id)
             > tuple_(*after, types=_KEY_TYPES)
         )
-    return cast("Sequence[ScoreEntry]", session.execute(query.limit(limit)).all())
+    return [ScoreRecord(*row) for row in session.execute(query.limit(limit))]
 
 
 def ping(session: Session) -> None:

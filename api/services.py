@@ -25,8 +25,10 @@ from api.errors import (
     engine_error,
 )
 from api.fairness import deck_commitment, new_salt
-from api.models import GameRow, PlacementRow, ScoreRow
+from api.models import GameRow
 from api.presenters import flipped_json
+from api.reads import Reads
+from api.repository import GameRecord, PlacementRecord, ScoreRecord
 from api.security import bearer_token, hash_token, new_seed, new_token, token_matches
 from engine import Card, EngineError, Game, PlacementResult, Status
 from engine.player.advice import Advice, Budget, Policy, advise
@@ -40,24 +42,27 @@ def _dump_state(game: Game) -> str:
     return json.dumps(game.to_dict(), separators=(",", ":"))
 
 
-def _load_state(row: GameRow) -> Game:
-    return Game.from_dict(json.loads(row.state))
+def game_of(record: GameRecord) -> Game:
+    """The engine state of a stored game."""
+    return Game.from_dict(json.loads(record.state))
 
 
 @dataclass(frozen=True)
 class LoadedGame:
-    row: GameRow
+    row: GameRecord
     game: Game
 
 
 @dataclass(frozen=True)
-class NewGame(LoadedGame):
+class NewGame:
+    row: GameRow
+    game: Game
     token: str
 
 
 @dataclass(frozen=True)
 class PlacedCard(LoadedGame):
-    placement: PlacementRow
+    placement: PlacementRecord
 
 
 def parse_game_id(raw: str) -> uuid.UUID:
@@ -104,7 +109,15 @@ def load_game(session: Session, game_id: str) -> LoadedGame:
     row = repository.get_game(session, parse_game_id(game_id))
     if row is None:
         raise GameNotFound(f"there is no game {game_id!r}")
-    return LoadedGame(row=row, game=_load_state(row))
+    return LoadedGame(row=row, game=game_of(row))
+
+
+async def read_game(reads: Reads, game_id: str) -> GameRecord:
+    """A game as stored (on the event loop), or 404."""
+    row = await reads.game(parse_game_id(game_id))
+    if row is None:
+        raise GameNotFound(f"there is no game {game_id!r}")
+    return row
 
 
 def authorize_request(session: Session, game_id: str, authorization: str | None) -> uuid.UUID:
@@ -116,7 +129,7 @@ def authorize_request(session: Session, game_id: str, authorization: str | None)
     return row.id
 
 
-def authorize(row: GameRow, authorization: str | None) -> None:
+def authorize(row: GameRecord, authorization: str | None) -> None:
     """Check the bearer token of a request against the game's stored hash."""
     token = bearer_token(authorization)
     if token is None:
@@ -129,24 +142,22 @@ def authorize(row: GameRow, authorization: str | None) -> None:
 class PlannedPlacement:
     """A placement decided on the game as read, not yet stored."""
 
-    row: GameRow  # as read (detached from its session)
+    row: GameRecord  # as read
     game: Game  # after the placement
     result: PlacementResult
     values: dict[str, Any]  # the game's new column values
 
 
 def plan_placement(
-    session: Session,
-    game_id: str,
+    game_row: GameRecord,
     authorization: str | None,
     row: int,
     col: int,
     if_match: str | None = None,
 ) -> PlannedPlacement:
-    """Load, authorise and play the placement in memory: everything but the write, so that no
-    write lock is held meanwhile."""
-    loaded = load_game(session, game_id)
-    game_row, game = loaded.row, loaded.game
+    """Authorise and play the placement in memory on the game as read: everything but the
+    write, so that no write lock is held meanwhile."""
+    game = game_of(game_row)
     authorize(game_row, authorization)
     current = etag(game_row.version)
     if not if_match_allows(if_match, current):
@@ -185,8 +196,7 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
             "another change to this game was made at the same time; reload and retry"
         )
     now = values["updated_at"]
-    placement = PlacementRow(
-        game_id=game_row.id,
+    placement = PlacementRecord(
         number=result.number,
         row=result.position.row,
         col=result.position.col,
@@ -195,11 +205,11 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
         status_after=result.status.value,
         created_at=now,
     )
-    repository.add(session, placement)
+    repository.insert_placement(session, game_row.id, placement)
     if result.score is not None:
-        repository.add(
+        repository.insert_score(
             session,
-            ScoreRow(
+            ScoreRecord(
                 game_id=game_row.id,
                 player=game_row.player,
                 score=result.score,
@@ -208,19 +218,21 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
                 assisted=game_row.assisted,
             ),
         )
-    session.flush()
-    # The row object was read in another session: bring its copy up to date for the answer.
-    for key, value in values.items():
-        setattr(game_row, key, value)
-    game_row.version = version + 1
-    return PlacedCard(row=game_row, game=plan.game, placement=placement)
+    after = game_row._replace(
+        state=values["state"],
+        version=version + 1,
+        updated_at=now,
+        finished_at=values["finished_at"],
+    )
+    return PlacedCard(row=after, game=plan.game, placement=placement)
 
 
-def history(session: Session, game_id: str) -> tuple[uuid.UUID, Sequence[PlacementRow]]:
+async def history(reads: Reads, game_id: str) -> tuple[uuid.UUID, list[PlacementRecord]]:
     game_uuid = parse_game_id(game_id)
-    if repository.get_game(session, game_uuid) is None:
+    placements = await reads.history(game_uuid)
+    if placements is None:
         raise GameNotFound(f"there is no game {game_id!r}")
-    return game_uuid, repository.placements_of(session, game_uuid)
+    return game_uuid, placements
 
 
 # ---------------------------------------------------------------- leaderboard
@@ -233,7 +245,7 @@ class InvalidCursor(ValueError):
 @dataclass(frozen=True)
 class RankedScore:
     rank: int
-    score: repository.ScoreEntry
+    score: ScoreRecord
 
 
 def encode_cursor(key: repository.LeaderboardKey, rank: int, include_assisted: bool) -> str:
@@ -259,8 +271,8 @@ def decode_cursor(cursor: str, include_assisted: bool) -> tuple[repository.Leade
         raise InvalidCursor(cursor) from exc
 
 
-def leaderboard(
-    session: Session, limit: int, cursor: str | None, *, include_assisted: bool = False
+async def leaderboard(
+    reads: Reads, limit: int, cursor: str | None, *, include_assisted: bool = False
 ) -> tuple[list[RankedScore], str | None]:
     """A page of won games and the cursor of the next page (None on the last page).
 
@@ -268,7 +280,7 @@ def leaderboard(
     arrive; ranks continue from the cursor, so they count positions as paging goes.
     """
     after, rank = decode_cursor(cursor, include_assisted) if cursor else (None, 0)
-    rows = repository.leaderboard_page(session, after, limit + 1, include_assisted=include_assisted)
+    rows = await reads.leaderboard(after, limit + 1, include_assisted=include_assisted)
     page = [RankedScore(rank + i, row) for i, row in enumerate(rows[:limit], start=1)]
     next_cursor = None
     if len(rows) > limit:
@@ -288,12 +300,6 @@ def check_database(session: Session) -> None:
 # ---------------------------------------------------------------- hints
 
 
-@dataclass(frozen=True)
-class GameHint:
-    advice: Advice
-    row: GameRow
-
-
 def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
     """The computer player's advice, from the public view only (it never sees the stock)."""
     if loaded.game.is_over:
@@ -306,16 +312,14 @@ def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
     )
 
 
-def mark_assisted(session: Session, game_id: uuid.UUID, version: int) -> GameRow:
-    """Mark a game assisted (bumping its version), if it still is at ``version``."""
-    row = repository.get_game(session, game_id)
-    if row is None:
-        raise GameNotFound(f"there is no game {game_id}")
-    if row.version != version:
-        raise VersionConflict("the game changed while the hint was computed; ask again")
-    if not row.assisted:
-        row.assisted = True
-        row.updated_at = _now()
-        if not repository.flush(session):
+def mark_assisted(session: Session, row: GameRecord) -> int:
+    """Mark a game assisted (bumping its version), if it still is at the version read; return
+    its version."""
+    if row.assisted:
+        if repository.get_game_version(session, row.id) != row.version:
             raise VersionConflict("the game changed while the hint was computed; ask again")
-    return row
+        return row.version
+    values = {"assisted": True, "updated_at": _now()}
+    if not repository.update_game_if_version(session, row.id, row.version, values):
+        raise VersionConflict("the game changed while the hint was computed; ask again")
+    return row.version + 1

@@ -20,6 +20,12 @@ class Settings(BaseSettings):
     )
     db_pool_size: int = Field(default=8, ge=1, description="Connections kept per process.")
     db_max_overflow: int = Field(default=4, ge=0)
+    db_read_pool_size: int = Field(
+        default=4,
+        ge=1,
+        description="PostgreSQL: connections per process for the public reads, which run on "
+        "the event loop (psycopg's async pool).",
+    )
     db_pool_timeout: float = Field(
         default=10.0, gt=0, description="Seconds to wait for a free connection before a 503."
     )

@@ -3,7 +3,7 @@ that must persist something.
 
 ``uvicorn --factory bench.app:create_bench_app`` serves every route of
 :func:`api.app.create_app` unchanged, and ``POST /bench/write`` (body ``{"key": n}``), which in
-one write transaction of the service's own database (``database.transaction(write=True)``)
+one write transaction of the service's own database (``Database.write``, as the service's writes)
 increments one row of ``bench_rows`` and inserts one row into ``bench_events``, then answers
 ``201 {"key", "value"}``. The two tables have their own ``MetaData`` (they are not part of the
 service's schema or migrations) and are created when the app starts. The route is mounted only
@@ -98,11 +98,11 @@ def create_bench_app(settings: Settings | None = None) -> FastAPI:
     router = APIRouter(prefix="/bench", tags=["bench"])
 
     @router.post("/write", status_code=status.HTTP_201_CREATED, summary="Benchmark write floor")
-    def bench_write(body: BenchWriteIn, database: DatabaseDep) -> BenchWriteOut:
+    async def bench_write(body: BenchWriteIn, database: DatabaseDep) -> BenchWriteOut:
         # The same machinery as the service's writes: one write transaction of the service's
-        # database, opened in the route (see api.deps).
-        with database.transaction(write=True) as session:
-            value = write_one(session, body.key)
+        # database through Database.write (its turn, then a worker thread), as placements and
+        # game creations take it.
+        value = await database.write(lambda session: write_one(session, body.key))
         return BenchWriteOut(key=body.key, value=value)
 
     app.include_router(router)

@@ -36,7 +36,7 @@ from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine
 
 from api.app import create_app
 from api.settings import Settings
@@ -142,15 +142,14 @@ def _leaderboard_statements(database_url: str, paths: list[str]) -> list[tuple[s
     app = create_app(Settings(database_url=database_url, migrate_on_start=False))
     captured: list[tuple[str, Any]] = []
 
-    def capture(*event_args: Any) -> None:
-        statement, parameters = event_args[2:4]
+    def capture(statement: str, parameters: dict[str, Any]) -> None:
         if "FROM scores" in statement:
             captured.append((statement, parameters))
 
     statements: list[tuple[str, Any]] = []
     with TestClient(app) as client:
-        engine = app.state.database.read_engine
-        event.listen(engine, "before_cursor_execute", capture)
+        listeners = app.state.database.reads.listeners  # the public reads (api.reads)
+        listeners.append(capture)
         try:
             for path in paths:
                 captured.clear()
@@ -159,7 +158,7 @@ def _leaderboard_statements(database_url: str, paths: list[str]) -> list[tuple[s
                     raise RuntimeError(f"GET {path}: {response.status_code} {response.text}")
                 statements.append(captured[-1])
         finally:
-            event.remove(engine, "before_cursor_execute", capture)
+            listeners.remove(capture)
     return statements
 
 

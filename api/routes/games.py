@@ -6,9 +6,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Header, Response, status
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from api import idempotency, services
 from api.conditional import etag, if_none_match_hits
+from api.db import Database
 from api.deps import DatabaseDep, SettingsDep
 from api.idempotency import StoredResponse
 from api.presenters import game_created, game_out, placement_out, position_out
@@ -115,7 +117,7 @@ _REPLAYED_HEADER = {
         **problems(409, 413, 422, 503),
     },
 )
-def create_game(
+async def create_game(
     database: DatabaseDep,
     idempotency_key: IdempotencyKeyHeader = None,
     body: Annotated[GameCreate | None, Body()] = None,
@@ -135,7 +137,10 @@ def create_game(
             {"Location": f"/games/{created.row.id}", "ETag": etag(created.row.version)},
         )
 
-    return idempotency.execute(
+    if idempotency_key is None:
+        return render(await database.write(work)).to_response()
+    return await run_in_threadpool(
+        idempotency.execute,
         database,
         scope="games",
         key=idempotency_key,
@@ -161,17 +166,16 @@ def create_game(
         **problems(404, 503),
     },
 )
-def read_game(
+async def read_game(
     game_id: str,
     database: DatabaseDep,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
-    with database.transaction(write=False) as session:
-        loaded = services.load_game(session, game_id)
-    current = etag(loaded.row.version)
+    row = await services.read_game(database.reads, game_id)
+    current = etag(row.version)
     if if_none_match_hits(if_none_match, current):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": current})
-    return json_response(game_out(loaded.row, loaded.game), headers={"ETag": current})
+    return json_response(game_out(row, services.game_of(row)), headers={"ETag": current})
 
 
 @router.post(
@@ -209,7 +213,7 @@ def read_game(
         **problems(401, 403, 404, 409, 412, 413, 422, 503),
     },
 )
-def place_card(
+async def place_card(
     game_id: str,
     body: PlacementIn,
     database: DatabaseDep,
@@ -217,39 +221,53 @@ def place_card(
     if_match: IfMatchHeader = None,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> Response:
-    if idempotency_key is not None:
-        with database.transaction(write=False) as session:
-            game_uuid = services.authorize_request(session, game_id, authorization)
-        scope = f"game:{game_uuid.hex}"
-    else:
-        scope = "game"
+    # The placement is decided on the game as read, before the write transaction takes its
+    # connection (on SQLite, the write lock), and stored only if the game has not moved since.
+    if idempotency_key is None:
+        row = await services.read_game(database.reads, game_id)
+        plan = services.plan_placement(row, authorization, body.row, body.col, if_match)
+        placed = await database.write(lambda session: services.store_placement(session, plan))
+        return _placement_response(placed).to_response()
+    return await run_in_threadpool(
+        _place_idempotently, database, game_id, body, authorization, if_match, idempotency_key
+    )
+
+
+def _place_idempotently(
+    database: Database,
+    game_id: str,
+    body: PlacementIn,
+    authorization: str | None,
+    if_match: str | None,
+    idempotency_key: str,
+) -> Response:
+    """A placement under an ``Idempotency-Key`` (see :mod:`api.idempotency`), in a worker
+    thread: claim the key, plan and store the placement with its response, or replay."""
+    with database.transaction(write=False) as session:
+        game_uuid = services.authorize_request(session, game_id, authorization)
 
     def work(session: Session) -> services.PlacedCard:
-        # Decide the placement on the game as read, before the write transaction takes its
-        # connection (on SQLite, the write lock); then store it if the game has not moved.
         with database.transaction(write=False) as read_session:
-            plan = services.plan_placement(
-                read_session, game_id, authorization, body.row, body.col, if_match
-            )
+            loaded = services.load_game(read_session, game_id)
+        plan = services.plan_placement(loaded.row, authorization, body.row, body.col, if_match)
         return services.store_placement(session, plan)
-
-    def render(placed: services.PlacedCard) -> StoredResponse:
-        out = PlacementCreated(
-            placement=placement_out(placed.placement), game=game_out(placed.row, placed.game)
-        )
-        return StoredResponse(
-            201, out.model_dump_json().encode(), {"ETag": etag(placed.row.version)}
-        )
 
     return idempotency.execute(
         database,
-        scope=scope,
+        scope=f"game:{game_uuid.hex}",
         key=idempotency_key,
         request_fingerprint=idempotency.fingerprint("POST", "placements", body.model_dump()),
         instance=f"/games/{game_id}/placements",
         work=work,
-        render=render,
+        render=_placement_response,
     )
+
+
+def _placement_response(placed: services.PlacedCard) -> StoredResponse:
+    out = PlacementCreated(
+        placement=placement_out(placed.placement), game=game_out(placed.row, placed.game)
+    )
+    return StoredResponse(201, out.model_dump_json().encode(), {"ETag": etag(placed.row.version)})
 
 
 @router.get(
@@ -259,9 +277,8 @@ def place_card(
     description="Every placement of the game, first to last, with what each one flipped.",
     responses=problems(404, 503),
 )
-def list_placements(game_id: str, database: DatabaseDep) -> Response:
-    with database.transaction(write=False) as session:
-        game_uuid, rows = services.history(session, game_id)
+async def list_placements(game_id: str, database: DatabaseDep) -> Response:
+    game_uuid, rows = await services.history(database.reads, game_id)
     return json_response(
         PlacementHistory(game_id=game_uuid, placements=[placement_out(row) for row in rows])
     )
@@ -293,7 +310,7 @@ def hint(
         loaded, Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
     )
     with database.transaction(write=True) as session:
-        version = services.mark_assisted(session, loaded.row.id, loaded.row.version).version
+        version = services.mark_assisted(session, loaded.row)
     best, *others = advice.estimates
     body = Hint(
         placement=position_out(best.position),

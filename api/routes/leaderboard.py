@@ -28,7 +28,7 @@ router = APIRouter(tags=["leaderboard"])
     ),
     responses=problems(422, 503),
 )
-def read_leaderboard(
+async def read_leaderboard(
     database: DatabaseDep,
     limit: Annotated[int, Query(ge=1, le=100, description="Entries per page.")] = 20,
     cursor: Annotated[
@@ -40,10 +40,9 @@ def read_leaderboard(
     ] = False,
 ) -> Response:
     try:
-        with database.transaction(write=False) as session:
-            page, next_cursor = services.leaderboard(
-                session, limit, cursor, include_assisted=include_assisted
-            )
+        page, next_cursor = await services.leaderboard(
+            database.reads, limit, cursor, include_assisted=include_assisted
+        )
     except services.InvalidCursor:
         raise RequestValidationError(
             [
