@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.models import GameRow
 from api.repository import GameRecord, PlacementRecord
 from api.schemas import (
     CardOut,
@@ -50,12 +49,12 @@ def game_out(row: GameRecord, game: Game) -> GameOut:
     return GameOut(**_game_fields(row, game))
 
 
-def game_created(row: GameRow, game: Game, token: str) -> GameCreated:
+def game_created(row: GameRecord, game: Game, token: str) -> GameCreated:
     """A new game with its token (the only response that ever shows it)."""
     return GameCreated(**_game_fields(row, game), token=token)
 
 
-def _game_fields(row: GameRecord | GameRow, game: Game) -> dict[str, Any]:
+def _game_fields(row: GameRecord, game: Game) -> dict[str, Any]:
     view = game.public_view()
     return dict(
         id=row.id,

@@ -102,6 +102,7 @@ def _update_game_statement(columns: tuple[str, ...]) -> Update:
     )
 
 
+_INSERT_GAME = insert(_games)
 _INSERT_PLACEMENT = insert(_placements)
 _INSERT_SCORE = insert(_scores)
 
@@ -116,6 +117,10 @@ def update_game_if_version(
     parameters |= {"key_id": game_id, "key_version": version, "new_version": version + 1}
     result = session.connection().execute(_update_game_statement(columns), parameters)
     return result.rowcount == 1
+
+
+def insert_game(session: Session, values: dict[str, Any]) -> None:
+    session.connection().execute(_INSERT_GAME, values)
 
 
 def insert_placement(session: Session, game_id: uuid.UUID, placement: PlacementRecord) -> None:

@@ -25,7 +25,6 @@ from api.errors import (
     engine_error,
 )
 from api.fairness import deck_commitment, new_salt
-from api.models import GameRow
 from api.presenters import flipped_json
 from api.reads import Reads
 from api.repository import GameRecord, PlacementRecord, ScoreRecord
@@ -54,10 +53,9 @@ class LoadedGame:
 
 
 @dataclass(frozen=True)
-class NewGame:
-    row: GameRow
-    game: Game
+class NewGame(LoadedGame):
     token: str
+    values: dict[str, Any]  # every column of its row
 
 
 @dataclass(frozen=True)
@@ -73,36 +71,46 @@ def parse_game_id(raw: str) -> uuid.UUID:
         raise GameNotFound(f"there is no game {raw[:64]!r}") from None
 
 
-def create_game(
-    session: Session, player: str, *, deck: Sequence[Card | str] | None = None
-) -> NewGame:
+def new_game(player: str, *, deck: Sequence[Card | str] | None = None) -> NewGame:
     """Deal a game from a fresh secret seed, or from ``deck`` (tests and puzzles only: the
-    public API has no way to choose a deck)."""
+    public API has no way to choose a deck); nothing is stored yet."""
     seed = None if deck is not None else new_seed()
     game = Game(deck) if deck is not None else Game.from_seed(seed)  # type: ignore[arg-type]
     token = new_token()
     salt = new_salt()
     now = _now()
-    row = GameRow(
-        id=uuid.uuid4(),
-        player=player,
-        token_hash=hash_token(token),
-        seed=seed,
-        salt=salt,
-        deck_commitment=deck_commitment([card.code for card in game.deck], salt),
-        state=_dump_state(game),
-        version=1,
-        status=game.status.value,
-        end_reason=None,
-        score=None,
-        placements_count=0,
-        assisted=False,
-        created_at=now,
-        updated_at=now,
-        finished_at=None,
-    )
-    repository.add(session, row)
-    return NewGame(row=row, game=game, token=token)
+    values: dict[str, Any] = {
+        "id": uuid.uuid4(),
+        "player": player,
+        "token_hash": hash_token(token),
+        "seed": seed,
+        "salt": salt,
+        "deck_commitment": deck_commitment([card.code for card in game.deck], salt),
+        "state": _dump_state(game),
+        "version": 1,
+        "status": game.status.value,
+        "end_reason": None,
+        "score": None,
+        "placements_count": 0,
+        "assisted": False,
+        "created_at": now,
+        "updated_at": now,
+        "finished_at": None,
+    }
+    row = GameRecord(**{name: values[name] for name in GameRecord._fields})
+    return NewGame(row=row, game=game, token=token, values=values)
+
+
+def store_new_game(session: Session, game: NewGame) -> NewGame:
+    repository.insert_game(session, game.values)
+    return game
+
+
+def create_game(
+    session: Session, player: str, *, deck: Sequence[Card | str] | None = None
+) -> NewGame:
+    """Deal a game and store it."""
+    return store_new_game(session, new_game(player, deck=deck))
 
 
 def load_game(session: Session, game_id: str) -> LoadedGame:

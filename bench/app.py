@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI, status
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Column, Integer, MetaData, Table, func, insert, select, update
+from sqlalchemy import Column, Integer, MetaData, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -70,16 +70,22 @@ def prepare_tables(database: Database) -> None:
         pass  # another worker of the same server got there first
 
 
+# Built once and run with parameters, as the service's own writes (api.repository).
+_INCREMENT = (
+    update(bench_rows)
+    .where(bench_rows.c.id == bindparam("row_id"))
+    .values(value=bench_rows.c.value + 1)
+    .returning(bench_rows.c.value)
+)
+_RECORD = insert(bench_events)
+
+
 def write_one(session: Session, key: int) -> int:
     """Update one row and insert one row; return the row's new value."""
     row_id = key % BENCH_ROWS
-    value: int = session.execute(
-        update(bench_rows)
-        .where(bench_rows.c.id == row_id)
-        .values(value=bench_rows.c.value + 1)
-        .returning(bench_rows.c.value)
-    ).scalar_one()
-    session.execute(insert(bench_events).values(row_id=row_id, value=value))
+    connection = session.connection()
+    value: int = connection.execute(_INCREMENT, {"row_id": row_id}).scalar_one()
+    connection.execute(_RECORD, {"row_id": row_id, "value": value})
     return value
 
 

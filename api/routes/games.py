@@ -125,9 +125,7 @@ async def create_game(
     player = (body or GameCreate()).player
 
     def work(session: Session) -> services.NewGame:
-        created = services.create_game(session, player)
-        session.flush()
-        return created
+        return services.create_game(session, player)
 
     def render(created: services.NewGame) -> StoredResponse:
         out = game_created(created.row, created.game, created.token)
@@ -138,7 +136,10 @@ async def create_game(
         )
 
     if idempotency_key is None:
-        return render(await database.write(work)).to_response()
+        # Deal before taking a turn to write: the transaction only inserts.
+        created = services.new_game(player)
+        stored = await database.write(lambda session: services.store_new_game(session, created))
+        return render(stored).to_response()
     return await run_in_threadpool(
         idempotency.execute,
         database,
