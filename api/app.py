@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -11,6 +12,7 @@ from api import migrate
 from api.db import Database, create_database
 from api.errors import install_error_handlers
 from api.middleware import BodySizeLimit
+from api.pages import PageCache
 from api.routes import games, health, leaderboard
 from api.settings import Settings
 
@@ -37,11 +39,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Process-wide: the event loop and the write threads hand the GIL over sooner (the
+        # Python default is 5 ms, which a write thread waited for on every database round
+        # trip while the loop was busy; see the README's Performance section).
+        sys.setswitchinterval(settings.gil_switch_interval_ms / 1000)
         if settings.migrate_on_start:
             migrate.upgrade(settings.database_url)
         database: Database = create_database(settings)
         await database.open()
         app.state.database = database
+        app.state.leaderboard_pages = PageCache()
         try:
             yield
         finally:

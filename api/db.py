@@ -144,7 +144,7 @@ def create_database(settings: Settings) -> Database:
         reads = PostgresReads(
             conninfo, size=settings.db_read_pool_size, timeout=settings.db_pool_timeout
         )
-        concurrent_writes = settings.db_pool_size
+        concurrent_writes = min(settings.db_write_concurrency, settings.db_pool_size)
     return Database(
         url=url,
         read_engine=read_engine,

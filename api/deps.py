@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from api.db import Database
+from api.pages import PageCache
 from api.settings import Settings
 
 
@@ -31,3 +32,11 @@ async def get_settings(request: Request) -> Settings:
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+async def get_leaderboard_pages(request: Request) -> PageCache:
+    pages: PageCache = request.app.state.leaderboard_pages
+    return pages
+
+
+LeaderboardPagesDep = Annotated[PageCache, Depends(get_leaderboard_pages)]

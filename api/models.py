@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
@@ -132,6 +133,16 @@ class ScoreRow(Base):
     sort_score: Mapped[int] = mapped_column(SmallInteger)
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
     assisted: Mapped[bool] = mapped_column(Boolean, server_default=false())
+
+
+class LeaderboardRevisionRow(Base):
+    """One row whose ``revision`` the database bumps whenever ``scores`` changes (triggers of
+    migration 0004): a cached leaderboard page is current while the number is unchanged."""
+
+    __tablename__ = "leaderboard_revision"
+
+    id: Mapped[int] = mapped_column(SmallInteger, primary_key=True)  # always 1
+    revision: Mapped[int] = mapped_column(BigInteger)
 
 
 class IdempotencyKeyRow(Base):

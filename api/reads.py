@@ -55,9 +55,11 @@ LEADERBOARD = {
     (False, True): _SCORES + " WHERE assisted = :assisted AND " + _AFTER + _ORDER,
 }
 
-StatementListener = Callable[
-    [str, dict[str, Any]], None
-]  # SQL and parameters, as the driver gets them
+# A number the database bumps whenever scores changes (migration 0004's triggers).
+REVISION = "SELECT revision FROM leaderboard_revision WHERE id = 1"
+
+# Called with the SQL and the parameters of a statement, as the driver gets them.
+StatementListener = Callable[[str, dict[str, Any]], None]
 
 
 class Reads(ABC):
@@ -96,6 +98,11 @@ class Reads(ABC):
             params["sort_score"], params["finished_at"], params["game_id"] = after
         sql = LEADERBOARD[include_assisted, after is not None]
         return [self._score(row) for row in await self._fetch(sql, params)]
+
+    async def leaderboard_revision(self) -> int:
+        """A number the database bumps whenever ``scores`` changes (see migration 0004)."""
+        rows = await self._fetch(REVISION, {})
+        return int(rows[0][0])
 
     def _notify(self, sql: str, params: dict[str, Any]) -> None:
         for listener in self.listeners:

@@ -20,6 +20,12 @@ class Settings(BaseSettings):
     )
     db_pool_size: int = Field(default=8, ge=1, description="Connections kept per process.")
     db_max_overflow: int = Field(default=4, ge=0)
+    db_write_concurrency: int = Field(
+        default=4,
+        ge=1,
+        description="PostgreSQL: write transactions one process runs at once (the others "
+        "wait their turn on the event loop). SQLite always runs one.",
+    )
     db_read_pool_size: int = Field(
         default=4,
         ge=1,
@@ -31,6 +37,12 @@ class Settings(BaseSettings):
     )
     sqlite_busy_timeout_ms: int = Field(
         default=5000, ge=0, description="How long SQLite waits for another process's write lock."
+    )
+    gil_switch_interval_ms: float = Field(
+        default=1.0,
+        gt=0,
+        description="How long a thread may hold Python's GIL while another waits for it "
+        "(sys.setswitchinterval, set when the service starts; Python's default is 5 ms).",
     )
     max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")
     hint_placements: int = Field(

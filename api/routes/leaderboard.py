@@ -8,10 +8,9 @@ from fastapi import APIRouter, Query, Response
 from fastapi.exceptions import RequestValidationError
 
 from api import services
-from api.deps import DatabaseDep
-from api.responses import json_response
+from api.deps import DatabaseDep, LeaderboardPagesDep
 from api.routes.docs import problems
-from api.schemas import Leaderboard, LeaderboardEntry
+from api.schemas import Leaderboard
 
 router = APIRouter(tags=["leaderboard"])
 
@@ -30,6 +29,7 @@ router = APIRouter(tags=["leaderboard"])
 )
 async def read_leaderboard(
     database: DatabaseDep,
+    pages: LeaderboardPagesDep,
     limit: Annotated[int, Query(ge=1, le=100, description="Entries per page.")] = 20,
     cursor: Annotated[
         str | None, Query(max_length=200, description="`next_cursor` of the previous page.")
@@ -39,6 +39,18 @@ async def read_leaderboard(
         Query(description="Also list games in which the player asked for hints."),
     ] = False,
 ) -> Response:
+    revision = await database.reads.leaderboard_revision()
+    request = (limit, cursor, include_assisted)
+    body = pages.get(revision, request)
+    if body is None:
+        body = await _render_page(database, limit, cursor, include_assisted)
+        pages.put(revision, request, body)
+    return Response(body, media_type="application/json")
+
+
+async def _render_page(
+    database: DatabaseDep, limit: int, cursor: str | None, include_assisted: bool
+) -> bytes:
     try:
         page, next_cursor = await services.leaderboard(
             database.reads, limit, cursor, include_assisted=include_assisted
@@ -53,19 +65,17 @@ async def read_leaderboard(
                 }
             ]
         ) from None
-    return json_response(
-        Leaderboard(
-            entries=[
-                LeaderboardEntry(
-                    rank=item.rank,
-                    player=item.score.player,
-                    score=item.score.score,
-                    game_id=item.score.game_id,
-                    finished_at=item.score.finished_at,
-                    assisted=item.score.assisted,
-                )
-                for item in page
-            ],
-            next_cursor=next_cursor,
-        )
-    )
+    # One validation of plain dicts: much cheaper than a model per entry.
+    entries = [
+        {
+            "rank": item.rank,
+            "player": item.score.player,
+            "score": item.score.score,
+            "game_id": item.score.game_id,
+            "finished_at": item.score.finished_at,
+            "assisted": item.score.assisted,
+        }
+        for item in page
+    ]
+    body = Leaderboard.model_validate({"entries": entries, "next_cursor": next_cursor})
+    return body.model_dump_json().encode()

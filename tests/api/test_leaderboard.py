@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from api.db import Database
 from api.models import GameRow, ScoreRow
@@ -172,3 +173,35 @@ def test_bad_limits_and_cursors_are_invalid_requests(
     problem = response.json()
     assert problem["code"] == "invalid_request"
     assert problem["errors"][0]["loc"][0] == "query"
+
+
+def test_a_cached_page_is_served_until_the_scores_change(
+    client: TestClient, database: Database
+) -> None:
+    record_win(database, 10, T0)
+    first = client.get("/leaderboard").json()
+    assert [entry["score"] for entry in first["entries"]] == [10]
+    assert client.get("/leaderboard").json() == first  # served from the cache
+
+    # A win written by anyone (here straight into the tables, as a bulk loader would) changes
+    # the revision in its own transaction, so the very next request sees it.
+    record_win(database, 12, T0 + timedelta(seconds=1))
+    assert [entry["score"] for entry in client.get("/leaderboard").json()["entries"]] == [12, 10]
+
+    with database.transaction(write=True) as session:
+        session.execute(text("DELETE FROM scores WHERE score = 12"))
+    assert [entry["score"] for entry in client.get("/leaderboard").json()["entries"]] == [10]
+
+
+def test_every_statement_on_scores_bumps_the_revision_once_or_more(database: Database) -> None:
+    def revision() -> int:
+        with database.transaction(write=False) as session:
+            return int(session.scalar(text("SELECT revision FROM leaderboard_revision")) or 0)
+
+    before = revision()
+    record_win(database, 5, T0)
+    after_insert = revision()
+    assert after_insert > before
+    with database.transaction(write=True) as session:
+        session.execute(text("UPDATE scores SET player = 'q'"))
+    assert revision() > after_insert

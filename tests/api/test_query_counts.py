@@ -63,7 +63,11 @@ def test_statements_per_request(
 
     with counting(database) as statements:
         client.get("/leaderboard")
-    assert statements == ["SELECT"]
+    assert statements == ["SELECT", "SELECT"]  # the leaderboard's revision, then the page
+
+    with counting(database) as statements:
+        client.get("/leaderboard")
+    assert statements == ["SELECT"]  # unchanged revision: the page rendered before
 
     with counting(database) as statements:
         client.get("/healthz")
