@@ -82,6 +82,9 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The game as GET /games/{id} shows it (GameOut as JSON), rendered whenever the row is
+    # written; NULL for games stored before migration 0005 (rendered from ``state`` instead).
+    public_json: Mapped[str | None] = mapped_column(Text)
 
     # The ORM bumps ``version`` on every UPDATE and adds ``AND version = :old`` to its WHERE
     # clause; an update that matches no row raises StaleDataError (see repository.flush).

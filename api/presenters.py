@@ -49,6 +49,17 @@ def game_out(row: GameRecord, game: Game) -> GameOut:
     return GameOut(**_game_fields(row, game))
 
 
+def game_json(row: GameRecord, game: Game) -> str:
+    """:func:`game_out` as JSON: what ``games.public_json`` keeps."""
+    return game_out(row, game).model_dump_json()
+
+
+def placement_created_json(placement: PlacementRecord, public_json: str) -> bytes:
+    """A ``PlacementCreated`` body around the game's stored JSON (not rendered twice)."""
+    placement_json = placement_out(placement).model_dump_json()
+    return f'{{"placement":{placement_json},"game":{public_json}}}'.encode()
+
+
 def game_created(row: GameRecord, game: Game, token: str) -> GameCreated:
     """A new game with its token (the only response that ever shows it)."""
     return GameCreated(**_game_fields(row, game), token=token)

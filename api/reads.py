@@ -172,7 +172,7 @@ class SqliteReads(Reads):
 
     def _game(self, row: Sequence[Any]) -> GameRecord:
         (game_id, player, token_hash, salt, commitment, state, version, assisted) = row[:8]
-        created_at, updated_at, finished_at = row[8:]
+        created_at, updated_at, finished_at, public_json = row[8:]
         return GameRecord(
             uuid.UUID(hex=game_id),
             player,
@@ -185,6 +185,7 @@ class SqliteReads(Reads):
             _sqlite_time(created_at),
             _sqlite_time(updated_at),
             None if finished_at is None else _sqlite_time(finished_at),
+            public_json,
         )
 
     def _placement(self, row: Sequence[Any]) -> PlacementRecord:

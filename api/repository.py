@@ -31,6 +31,7 @@ class GameRecord(NamedTuple):
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    public_json: str | None  # GameOut as JSON, rendered when the row was written
 
 
 class PlacementRecord(NamedTuple):

@@ -25,7 +25,7 @@ from api.errors import (
     engine_error,
 )
 from api.fairness import deck_commitment, new_salt
-from api.presenters import flipped_json
+from api.presenters import flipped_json, game_json
 from api.reads import Reads
 from api.repository import GameRecord, PlacementRecord, ScoreRecord
 from api.security import bearer_token, hash_token, new_seed, new_token, token_matches
@@ -97,7 +97,10 @@ def new_game(player: str, *, deck: Sequence[Card | str] | None = None) -> NewGam
         "updated_at": now,
         "finished_at": None,
     }
+    values["public_json"] = None
     row = GameRecord(**{name: values[name] for name in GameRecord._fields})
+    row = row._replace(public_json=game_json(row, game))
+    values["public_json"] = row.public_json
     return NewGame(row=row, game=game, token=token, values=values)
 
 
@@ -151,6 +154,7 @@ class PlannedPlacement:
     """A placement decided on the game as read, not yet stored."""
 
     row: GameRecord  # as read
+    after: GameRecord  # as it will be stored
     game: Game  # after the placement
     result: PlacementResult
     values: dict[str, Any]  # the game's new column values
@@ -179,16 +183,24 @@ def plan_placement(
     except EngineError as exc:
         raise engine_error(exc) from None
     now = _now()
+    after = game_row._replace(
+        state=_dump_state(game),
+        version=game_row.version + 1,
+        updated_at=now,
+        finished_at=now if result.status is not Status.IN_PROGRESS else None,
+    )
+    after = after._replace(public_json=game_json(after, game))
     values: dict[str, Any] = {
-        "state": _dump_state(game),
+        "state": after.state,
         "status": result.status.value,
         "end_reason": result.end_reason.value if result.end_reason else None,
         "score": result.score,
         "placements_count": result.number,
         "updated_at": now,
-        "finished_at": now if result.status is not Status.IN_PROGRESS else None,
+        "finished_at": after.finished_at,
+        "public_json": after.public_json,
     }
-    return PlannedPlacement(row=game_row, game=game, result=result, values=values)
+    return PlannedPlacement(row=game_row, after=after, game=game, result=result, values=values)
 
 
 def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
@@ -226,13 +238,7 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
                 assisted=game_row.assisted,
             ),
         )
-    after = game_row._replace(
-        state=values["state"],
-        version=version + 1,
-        updated_at=now,
-        finished_at=values["finished_at"],
-    )
-    return PlacedCard(row=after, game=plan.game, placement=placement)
+    return PlacedCard(row=plan.after, game=plan.game, placement=placement)
 
 
 async def history(reads: Reads, game_id: str) -> tuple[uuid.UUID, list[PlacementRecord]]:
@@ -320,14 +326,20 @@ def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
     )
 
 
-def mark_assisted(session: Session, row: GameRecord) -> int:
+def mark_assisted(session: Session, loaded: LoadedGame) -> int:
     """Mark a game assisted (bumping its version), if it still is at the version read; return
     its version."""
+    row = loaded.row
     if row.assisted:
         if repository.get_game_version(session, row.id) != row.version:
             raise VersionConflict("the game changed while the hint was computed; ask again")
         return row.version
-    values = {"assisted": True, "updated_at": _now()}
+    after = row._replace(assisted=True, version=row.version + 1, updated_at=_now())
+    values = {
+        "assisted": True,
+        "updated_at": after.updated_at,
+        "public_json": game_json(after, loaded.game),
+    }
     if not repository.update_game_if_version(session, row.id, row.version, values):
         raise VersionConflict("the game changed while the hint was computed; ask again")
     return row.version + 1

@@ -13,7 +13,13 @@ from api.conditional import etag, if_none_match_hits
 from api.db import Database
 from api.deps import DatabaseDep, SettingsDep
 from api.idempotency import StoredResponse
-from api.presenters import game_created, game_out, placement_out, position_out
+from api.presenters import (
+    game_created,
+    game_out,
+    placement_created_json,
+    placement_out,
+    position_out,
+)
 from api.responses import json_response
 from api.routes.docs import problems
 from api.schemas import (
@@ -176,7 +182,10 @@ async def read_game(
     current = etag(row.version)
     if if_none_match_hits(if_none_match, current):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": current})
-    return json_response(game_out(row, services.game_of(row)), headers={"ETag": current})
+    # The JSON stored with the row (rendered when it was written), or for a game stored
+    # before there was such a column, rendered now.
+    body = row.public_json or game_out(row, services.game_of(row)).model_dump_json()
+    return Response(body, media_type="application/json", headers={"ETag": current})
 
 
 @router.post(
@@ -265,10 +274,9 @@ def _place_idempotently(
 
 
 def _placement_response(placed: services.PlacedCard) -> StoredResponse:
-    out = PlacementCreated(
-        placement=placement_out(placed.placement), game=game_out(placed.row, placed.game)
-    )
-    return StoredResponse(201, out.model_dump_json().encode(), {"ETag": etag(placed.row.version)})
+    assert placed.row.public_json is not None  # rendered by plan_placement
+    body = placement_created_json(placed.placement, placed.row.public_json)
+    return StoredResponse(201, body, {"ETag": etag(placed.row.version)})
 
 
 @router.get(
@@ -311,7 +319,7 @@ def hint(
         loaded, Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
     )
     with database.transaction(write=True) as session:
-        version = services.mark_assisted(session, loaded.row)
+        version = services.mark_assisted(session, loaded)
     best, *others = advice.estimates
     body = Hint(
         placement=position_out(best.position),
