@@ -48,7 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         database: Database = create_database(settings)
         await database.open()
         app.state.database = database
-        app.state.leaderboard_pages = PageCache()
+        app.state.leaderboard_pages = PageCache(settings.leaderboard_cache_pages)
         try:
             yield
         finally:

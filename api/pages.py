@@ -32,6 +32,8 @@ class PageCache:
         return body
 
     def put(self, revision: int, key: Hashable, body: bytes) -> None:
+        if self.capacity == 0:
+            return
         if self._revision is not None and revision < self._revision:
             return  # rendered from an older state than the pages held now
         if revision != self._revision:

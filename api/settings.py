@@ -44,6 +44,12 @@ class Settings(BaseSettings):
         description="How long a thread may hold Python's GIL while another waits for it "
         "(sys.setswitchinterval, set when the service starts; Python's default is 5 ms).",
     )
+    leaderboard_cache_pages: int = Field(
+        default=256,
+        ge=0,
+        description="Rendered leaderboard pages kept per process while the leaderboard does "
+        "not change (0: none, every request runs the query).",
+    )
     max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")
     hint_placements: int = Field(
         default=4_000,

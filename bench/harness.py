@@ -334,10 +334,14 @@ def cpu_use(before: CpuSample, after: CpuSample) -> CpuUse:
 
 @contextmanager
 def running_server(
-    app_factory: str, database_url: str, *, workers: int = 1
+    app_factory: str,
+    database_url: str,
+    *,
+    workers: int = 1,
+    extra_env: dict[str, str] | None = None,
 ) -> Iterator[ServerProcess]:
     """A started :class:`ServerProcess`; its warnings and errors go to stderr at the end."""
-    server = ServerProcess(app_factory, database_url, workers=workers)
+    server = ServerProcess(app_factory, database_url, workers=workers, extra_env=extra_env or {})
     server.start()
     try:
         yield server

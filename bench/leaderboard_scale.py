@@ -18,8 +18,11 @@ times, one request at a time on keep-alive connections:
 for every size in turn, ``--requests`` rounds after a tenth as many unrecorded, so that a
 busy neighbour on the machine slows every size and every page alike. Ratios use medians: the
 goals are latency at the largest size <= 1.2 x at the smallest, and deep page <= 1.2 x first
-page. At the largest size the plan of the leaderboard query (the very statement the service
-runs for these two requests, captured from the app) is printed for both pages.
+page. The servers run without their cache of rendered pages
+(``FOURSQUARE_LEADERBOARD_CACHE_PAGES=0``), so every request runs the query: this measures
+the query and the rendering, not the cache. At the largest size the plan of the leaderboard
+query (the very statement the service runs for these two requests, captured from the app) is
+printed for both pages.
 """
 
 from __future__ import annotations
@@ -252,6 +255,10 @@ def print_ratios(backend: str, results: list[SizeResult]) -> None:
     sys.stdout.flush()
 
 
+# Every request must find its page in the database, not in the server's cache (api.pages).
+NO_PAGE_CACHE = {"FOURSQUARE_LEADERBOARD_CACHE_PAGES": "0"}
+
+
 def run_backend(backend: str, args: argparse.Namespace) -> list[SizeResult]:
     """One database and one server per size, all running together while measured."""
     results: list[SizeResult] = []
@@ -266,7 +273,8 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[SizeResult]:
             finally:
                 loader.close()
             print(f"[{backend}] loaded {size} won games in {result.load_seconds:.1f} s")
-            servers.append((result, stack.enter_context(running_server(APP_FACTORY, url))))
+            server = running_server(APP_FACTORY, url, extra_env=NO_PAGE_CACHE)
+            servers.append((result, stack.enter_context(server)))
             urls.append(url)
             results.append(result)
         run_async(measure(servers, args))

@@ -40,3 +40,10 @@ def test_the_least_recently_used_page_goes_first() -> None:
     assert cache.get(1, "b") is None
     assert cache.get(1, "a") == b"a"
     assert cache.get(1, "c") == b"c"
+
+
+def test_a_cache_of_no_pages_keeps_nothing() -> None:
+    cache = PageCache(capacity=0)
+    cache.put(1, "a", b"a")
+    assert cache.get(1, "a") is None
+    assert len(cache) == 0
