@@ -43,7 +43,11 @@ class Database:
     write_sessions: sessionmaker[Session]
     reads: Reads
     concurrent_writes: int
-    _write_turns: list[asyncio.Semaphore] = field(default_factory=list, repr=False)
+    _write_turns: asyncio.Semaphore = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # asyncio primitives bind to the running loop when first waited on, not here.
+        object.__setattr__(self, "_write_turns", asyncio.Semaphore(self.concurrent_writes))
 
     @property
     def is_sqlite(self) -> bool:
@@ -59,9 +63,7 @@ class Database:
     async def write(self, work: Callable[[Session], T]) -> T:
         """Run ``work`` in a write transaction in a worker thread, once it is this caller's
         turn (first come, first served); the transaction has committed when this returns."""
-        if not self._write_turns:
-            self._write_turns.append(asyncio.Semaphore(self.concurrent_writes))
-        async with self._write_turns[0]:
+        async with self._write_turns:
             return await run_in_threadpool(self._write_now, work)
 
     def _write_now(self, work: Callable[[Session], T]) -> T:
