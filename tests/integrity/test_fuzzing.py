@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema_rs  # a dependency of schemathesis
+import jsonschema_rs
 import pytest
 from fastapi.testclient import TestClient
 
