@@ -288,6 +288,8 @@ class Game:
         engine.errors.NotAdjacent: (2, 0) is not adjacent to any pile
         """
         cell = CELL_OF.get(position)
+        if cell is not None and not (type(position[0]) is int and type(position[1]) is int):
+            cell = None  # True or 1.0 would find the cell of 1: only ints are coordinates
         legal = self._legal
         if legal < 0:
             legal = self._legal_mask()
@@ -401,7 +403,7 @@ class Game:
 
     def _why_illegal(self, position: tuple[int, int]) -> IllegalPlacement:
         row, col = position
-        if not (isinstance(row, int) and isinstance(col, int)):
+        if not (type(row) is int and type(col) is int):
             raise TypeError(f"a position is two ints, not {position!r}")
         where = f"({row}, {col})"
         if self._status != _IN_PROGRESS:

@@ -125,3 +125,13 @@ def test_worked_example_illegal_placement_is_rejected_and_changes_nothing(
     assert game.to_dict() == before
     assert game.legal_placements() == legal_before
     assert position not in legal_before
+
+
+@pytest.mark.parametrize("position", [(True, 0), (0, False), (1.0, 0), (0, 0.0), ("0", 0)])
+def test_only_ints_are_coordinates(position: tuple[object, object]) -> None:
+    """``True == 1`` and ``1.0 == 1`` hash alike, so a lookup alone would accept them."""
+    game = worked_example()
+    before = game.to_dict()
+    with pytest.raises(TypeError):
+        game.place(position)  # type: ignore[arg-type]
+    assert game.to_dict() == before
