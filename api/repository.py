@@ -11,7 +11,18 @@ import uuid
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, Update, bindparam, delete, insert, select, text, tuple_, update
+from sqlalchemy import (
+    Insert,
+    Table,
+    Update,
+    bindparam,
+    delete,
+    insert,
+    select,
+    text,
+    tuple_,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from api.models import GameRow, IdempotencyKeyRow, PlacementRow, ScoreRow
@@ -118,6 +129,43 @@ def update_game_if_version(
     parameters |= {"key_id": game_id, "key_version": version, "new_version": version + 1}
     result = session.connection().execute(_update_game_statement(columns), parameters)
     return result.rowcount == 1
+
+
+@functools.cache
+def _move_statement(columns: tuple[str, ...]) -> Insert:
+    """PostgreSQL: the guarded UPDATE of a game and the INSERT of its placement as one
+    statement; the placement is inserted (and returned) only if the update matched."""
+    moved = _update_game_statement(columns).returning(_games.c.id).cte("moved")
+    names = list(PlacementRecord._fields)
+    values = (bindparam(f"placement_{name}", type_=_placements.c[name].type) for name in names)
+    return (
+        insert(_placements)
+        .from_select(["game_id", *names], select(moved.c.id, *values))
+        .returning(_placements.c.number)
+    )
+
+
+def move_game(
+    session: Session,
+    game_id: uuid.UUID,
+    version: int,
+    values: dict[str, Any],
+    placement: PlacementRecord,
+) -> bool:
+    """Store a placement: the game's new ``values`` if it is still at ``version`` (see
+    :func:`update_game_if_version`) and the placement's row; False, and nothing stored, if the
+    game had moved on. One round trip on PostgreSQL, two elsewhere."""
+    connection = session.connection()
+    if connection.dialect.name != "postgresql":
+        if not update_game_if_version(session, game_id, version, values):
+            return False
+        insert_placement(session, game_id, placement)
+        return True
+    columns = tuple(sorted(values))
+    parameters = {f"new_{column}": values[column] for column in columns}
+    parameters |= {"key_id": game_id, "key_version": version, "new_version": version + 1}
+    parameters |= {f"placement_{name}": value for name, value in placement._asdict().items()}
+    return connection.execute(_move_statement(columns), parameters).first() is not None
 
 
 def insert_game(session: Session, values: dict[str, Any]) -> None:

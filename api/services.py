@@ -210,12 +210,6 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
     same version, whichever writes second matches no row and stores nothing (409).
     """
     game_row, result, values = plan.row, plan.result, plan.values
-    version = game_row.version
-    if not repository.update_game_if_version(session, game_row.id, version, values):
-        raise VersionConflict(
-            "another change to this game was made at the same time; reload and retry"
-        )
-    now = values["updated_at"]
     placement = PlacementRecord(
         number=result.number,
         row=result.position.row,
@@ -223,9 +217,13 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
         card=result.card.code,
         flipped=flipped_json(result),
         status_after=result.status.value,
-        created_at=now,
+        created_at=values["updated_at"],
     )
-    repository.insert_placement(session, game_row.id, placement)
+    if not repository.move_game(session, game_row.id, game_row.version, values, placement):
+        raise VersionConflict(
+            "another change to this game was made at the same time; reload and retry"
+        )
+    now = values["updated_at"]
     if result.score is not None:
         repository.insert_score(
             session,

@@ -12,7 +12,7 @@ from sqlalchemy import event
 from api.db import Database
 from tests.conftest import MakeGame
 
-DATA_STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE")
+DATA_STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")
 
 
 @contextmanager
@@ -51,7 +51,10 @@ def test_statements_per_request(
 
     with counting(database) as statements:
         client.post(f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers=game.auth)
-    assert statements == ["SELECT", "UPDATE", "INSERT"]
+    if database.is_sqlite:
+        assert statements == ["SELECT", "UPDATE", "INSERT"]
+    else:  # WITH moved AS (UPDATE games ...) INSERT INTO placements ...: one round trip
+        assert statements == ["SELECT", "WITH"]
 
     with counting(database) as statements:
         client.post("/games")
