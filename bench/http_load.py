@@ -2,7 +2,7 @@
 endpoint measured against two floors taken in the same run with the same client.
 
     .venv/bin/python bench/http_load.py [--backend sqlite|postgresql|both] [--clients 32]
-        [--seconds 20] [--warmup 2] [--games-for-memory 10000] [--workers 1]
+        [--seconds 20] [--warmup 2] [--games-for-memory 10000] [--workers 1] [--rounds 1]
 
 For each backend: a new database (a temporary SQLite file, or a PostgreSQL database created
 and dropped afterwards) with the migrations applied and ``--seed-scores`` won games
@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import json
 import random
+import statistics
 import sys
 import time
 from collections import Counter
@@ -112,16 +113,22 @@ class PhaseResult:
 @dataclass
 class BackendReport:
     backend: str
-    phases: dict[str, PhaseResult] = field(default_factory=dict)
+    rounds: list[dict[str, PhaseResult]] = field(default_factory=lambda: [{}])
     memory: list[tuple[int, int]] = field(default_factory=list)  # (games ended, RSS bytes)
     memory_seconds: float = 0.0
     games_finished: int = 0
 
+    @property
+    def phases(self) -> dict[str, PhaseResult]:
+        """The phases of the current (or last) round."""
+        return self.rounds[-1]
+
     def errors(self) -> Counter[str]:
         total: Counter[str] = Counter()
-        for phase in self.phases.values():
-            for stats in phase.recorder.endpoints.values():
-                total.update(stats.errors())
+        for phases in self.rounds:
+            for phase in phases.values():
+                for stats in phase.recorder.endpoints.values():
+                    total.update(stats.errors())
         return total
 
     def serious_errors(self) -> int:
@@ -165,8 +172,12 @@ class LoadRun:
             "play": self.play,
         }
         try:
-            for name in self.args.phases:
-                self.show(await self.phase(name, workers[name], self.args.seconds))
+            for round_number in range(self.args.rounds):
+                if round_number:
+                    self.report.rounds.append({})
+                    print(f"[{self.report.backend}] round {round_number + 1} of {self.args.rounds}")
+                for name in self.args.phases:
+                    self.show(await self.phase(name, workers[name], self.args.seconds))
             if self.memory_marks and self.report.games_finished < self.memory_marks[-1]:
                 start = time.perf_counter()
                 result = await self.phase("memory", self.play, None)
@@ -372,13 +383,33 @@ def print_goals(report: BackendReport, clients: int) -> None:
     for name, phase, label, floor, goal in rows:
         if phase not in report.phases or not floor:
             continue
+        if len(report.rounds) > 1:
+            # Each round's ratio against the floor of that same round; their median.
+            floor_phase = "write" if label.startswith("POST") else "healthz"
+            floor_label = WRITE if floor_phase == "write" else HEALTHZ
+            percents = [
+                100
+                * phases[phase].recorder.rate(label)
+                / phases[floor_phase].recorder.rate(floor_label)
+                for phases in report.rounds
+                if phase in phases and floor_phase in phases
+            ]
+            percent = statistics.median(percents)
+            listed = ", ".join(f"{p:.1f}" for p in percents)
+            value = f"median {percent:.1f}% of {listed}"
+            print(_goal_line(name, value, f">= {goal:.0f}%", percent >= goal))
+            continue
         rate = report.rate(phase, label)
         percent = 100 * rate / floor
         value = f"{rate:.0f} / {floor:.0f} = {percent:.1f}%"
         print(_goal_line(name, value, f">= {goal:.0f}%", percent >= goal))
-    place = report.phases.get("place")
-    if place and PLACE in place.recorder.endpoints:
-        p99 = place.recorder.endpoints[PLACE].millis(0.99)
+    p99s = [
+        phases["place"].recorder.endpoints[PLACE].millis(0.99)
+        for phases in report.rounds
+        if "place" in phases and PLACE in phases["place"].recorder.endpoints
+    ]
+    if p99s:
+        p99 = statistics.median(p99s)
         name = f"placement p99, {clients} concurrent clients"
         met = p99 <= 250 if b == "sqlite" else None
         print(_goal_line(name, f"{p99:.1f} ms", "<= 250 ms" if b == "sqlite" else "(sqlite)", met))
@@ -442,6 +473,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         type=lambda text: [p for p in text.split(",") if p],
         default=list(PHASES),
         help=f"comma-separated subset of {','.join(PHASES)}",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run the phases this many times in turn; goals use the median of each round's "
+        "ratio to the floors of the same round (drift on a shared machine hits both alike)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the clients' choices")
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
