@@ -73,7 +73,7 @@ class GameRow(Base):
     salt: Mapped[str] = mapped_column(String(64))  # secret until the game ends
     deck_commitment: Mapped[str] = mapped_column(String(64))  # SHA-256, see api.fairness
     state: Mapped[str] = mapped_column(Text)  # engine state, JSON (see engine.Game.to_dict)
-    version: Mapped[int] = mapped_column(Integer)  # bumped by every placement
+    version: Mapped[int] = mapped_column(Integer)  # bumped by every change
     status: Mapped[str] = mapped_column(String(16))
     end_reason: Mapped[str | None] = mapped_column(String(32))
     score: Mapped[int | None] = mapped_column(SmallInteger)
@@ -85,10 +85,6 @@ class GameRow(Base):
     # The game as GET /games/{id} shows it (GameOut as JSON), rendered whenever the row is
     # written; NULL for games stored before migration 0005 (rendered from ``state`` instead).
     public_json: Mapped[str | None] = mapped_column(Text)
-
-    # The ORM bumps ``version`` on every UPDATE and adds ``AND version = :old`` to its WHERE
-    # clause; an update that matches no row raises StaleDataError (see repository.flush).
-    __mapper_args__ = {"version_id_col": version}
 
 
 class PlacementRow(Base):

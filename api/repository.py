@@ -20,7 +20,6 @@ from sqlalchemy import (
     insert,
     select,
     text,
-    tuple_,
     update,
 )
 from sqlalchemy.orm import Session
@@ -74,14 +73,8 @@ _scores = cast(Table, ScoreRow.__table__)
 _GAME_BY_ID = select(*(_games.c[name] for name in GameRecord._fields)).where(
     _games.c.id == bindparam("id")
 )
-_PLACEMENTS_OF = (
-    select(*(_placements.c[name] for name in PlacementRecord._fields))
-    .where(_placements.c.game_id == bindparam("game_id"))
-    .order_by(_placements.c.number)
-)
 
 LeaderboardKey = tuple[int, datetime, uuid.UUID]  # (sort_score, finished_at, game_id)
-_KEY_TYPES = [ScoreRow.sort_score.type, ScoreRow.finished_at.type, ScoreRow.game_id.type]
 
 
 def add(session: Session, *rows: GameRow | PlacementRow | ScoreRow | IdempotencyKeyRow) -> None:
@@ -119,14 +112,22 @@ _INSERT_PLACEMENT = insert(_placements)
 _INSERT_SCORE = insert(_scores)
 
 
+def _update_game_parameters(
+    game_id: uuid.UUID, version: int, values: dict[str, Any]
+) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """The columns of :func:`_update_game_statement` for ``values``, and its parameters."""
+    columns = tuple(sorted(values))
+    parameters = {f"new_{column}": values[column] for column in columns}
+    parameters |= {"key_id": game_id, "key_version": version, "new_version": version + 1}
+    return columns, parameters
+
+
 def update_game_if_version(
     session: Session, game_id: uuid.UUID, version: int, values: dict[str, Any]
 ) -> bool:
     """``UPDATE games SET ..., version = :v + 1 WHERE id = :id AND version = :v``; True if the
     game was still at ``version``."""
-    columns = tuple(sorted(values))
-    parameters = {f"new_{column}": values[column] for column in columns}
-    parameters |= {"key_id": game_id, "key_version": version, "new_version": version + 1}
+    columns, parameters = _update_game_parameters(game_id, version, values)
     result = session.connection().execute(_update_game_statement(columns), parameters)
     return result.rowcount == 1
 
@@ -161,9 +162,7 @@ def move_game(
             return False
         insert_placement(session, game_id, placement)
         return True
-    columns = tuple(sorted(values))
-    parameters = {f"new_{column}": values[column] for column in columns}
-    parameters |= {"key_id": game_id, "key_version": version, "new_version": version + 1}
+    columns, parameters = _update_game_parameters(game_id, version, values)
     parameters |= {f"placement_{name}": value for name, value in placement._asdict().items()}
     return connection.execute(_move_statement(columns), parameters).first() is not None
 
@@ -178,28 +177,6 @@ def insert_placement(session: Session, game_id: uuid.UUID, placement: PlacementR
 
 def insert_score(session: Session, score: ScoreRecord) -> None:
     session.connection().execute(_INSERT_SCORE, score._asdict())
-
-
-def placements_of(session: Session, game_id: uuid.UUID) -> list[PlacementRecord]:
-    return [PlacementRecord(*row) for row in session.execute(_PLACEMENTS_OF, {"game_id": game_id})]
-
-
-def leaderboard_page(
-    session: Session, after: LeaderboardKey | None, limit: int, *, include_assisted: bool
-) -> list[ScoreRecord]:
-    """One page of the leaderboard: a single range scan of ``ix_scores_leaderboard`` (or, for
-    unassisted games only, of ``ix_scores_leaderboard_by_assistance``)."""
-    query = select(*(_scores.c[name] for name in ScoreRecord._fields)).order_by(
-        ScoreRow.sort_score, ScoreRow.finished_at, ScoreRow.game_id
-    )
-    if not include_assisted:
-        query = query.where(ScoreRow.assisted.is_(False))
-    if after is not None:
-        query = query.where(
-            tuple_(ScoreRow.sort_score, ScoreRow.finished_at, ScoreRow.game_id)
-            > tuple_(*after, types=_KEY_TYPES)
-        )
-    return [ScoreRecord(*row) for row in session.execute(query.limit(limit))]
 
 
 def ping(session: Session) -> None:

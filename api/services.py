@@ -79,28 +79,29 @@ def new_game(player: str, *, deck: Sequence[Card | str] | None = None) -> NewGam
     token = new_token()
     salt = new_salt()
     now = _now()
-    values: dict[str, Any] = {
-        "id": uuid.uuid4(),
-        "player": player,
-        "token_hash": hash_token(token),
+    row = GameRecord(
+        id=uuid.uuid4(),
+        player=player,
+        token_hash=hash_token(token),
+        salt=salt,
+        deck_commitment=deck_commitment([card.code for card in game.deck], salt),
+        state=_dump_state(game),
+        version=1,
+        assisted=False,
+        created_at=now,
+        updated_at=now,
+        finished_at=None,
+        public_json=None,
+    )
+    row = row._replace(public_json=game_json(row, game))
+    # The record, and the columns no request reads back.
+    values: dict[str, Any] = row._asdict() | {
         "seed": seed,
-        "salt": salt,
-        "deck_commitment": deck_commitment([card.code for card in game.deck], salt),
-        "state": _dump_state(game),
-        "version": 1,
         "status": game.status.value,
         "end_reason": None,
         "score": None,
         "placements_count": 0,
-        "assisted": False,
-        "created_at": now,
-        "updated_at": now,
-        "finished_at": None,
     }
-    values["public_json"] = None
-    row = GameRecord(**{name: values[name] for name in GameRecord._fields})
-    row = row._replace(public_json=game_json(row, game))
-    values["public_json"] = row.public_json
     return NewGame(row=row, game=game, token=token, values=values)
 
 

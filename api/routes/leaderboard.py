@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Response
 from fastapi.exceptions import RequestValidationError
 
 from api import services
+from api.db import Database
 from api.deps import DatabaseDep, LeaderboardPagesDep
 from api.routes.docs import problems
 from api.schemas import Leaderboard
@@ -49,7 +50,7 @@ async def read_leaderboard(
 
 
 async def _render_page(
-    database: DatabaseDep, limit: int, cursor: str | None, include_assisted: bool
+    database: Database, limit: int, cursor: str | None, include_assisted: bool
 ) -> bytes:
     try:
         page, next_cursor = await services.leaderboard(
