@@ -35,9 +35,16 @@ DEFAULT_POSTGRES_ADMIN_URL = os.environ.get(
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def backends_of(choice: str) -> list[str]:
-    """``sqlite``, ``postgresql`` or ``both`` as a list of backends."""
-    return list(BACKENDS) if choice == "both" else [choice]
+def backends_of(choice: str, admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> list[str]:
+    """``sqlite``, ``postgresql`` or ``both`` as a list of backends, leaving PostgreSQL out
+    (and saying why) when no server answers at ``admin_url``."""
+    backends = list(BACKENDS) if choice == "both" else [choice]
+    if "postgresql" in backends:
+        reason = postgres_unavailable_reason(admin_url)
+        if reason is not None:
+            print(f"[postgresql] skipped: {reason}")
+            backends.remove("postgresql")
+    return backends
 
 
 # ---------------------------------------------------------------- databases

@@ -52,7 +52,6 @@ from bench.harness import (
     ServerProcess,
     backends_of,
     cpu_use,
-    postgres_unavailable_reason,
     running_server,
     throwaway_database,
 )
@@ -497,12 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"phases of {args.warmup:g} s warm-up + {args.seconds:g} s recorded"
     )
     serious = 0
-    for backend in backends_of(args.backend):
-        if backend == "postgresql":
-            reason = postgres_unavailable_reason(args.postgres_url)
-            if reason is not None:
-                print(f"[postgresql] skipped: {reason}")
-                continue
+    for backend in backends_of(args.backend, args.postgres_url):
         serious += run_backend(backend, args).serious_errors()
     return 1 if serious else 0
 

@@ -48,7 +48,6 @@ from bench.harness import (
     DEFAULT_POSTGRES_ADMIN_URL,
     ServerProcess,
     backends_of,
-    postgres_unavailable_reason,
     running_server,
     throwaway_database,
 )
@@ -312,12 +311,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     failed = 0
-    for backend in backends_of(args.backend):
-        if backend == "postgresql":
-            reason = postgres_unavailable_reason(args.postgres_url)
-            if reason is not None:
-                print(f"[postgresql] skipped: {reason}")
-                continue
+    for backend in backends_of(args.backend, args.postgres_url):
         results = run_backend(backend, args)
         failed += sum(
             n
