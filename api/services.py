@@ -117,26 +117,31 @@ def create_game(
     return store_new_game(session, new_game(player, deck=deck))
 
 
-def load_game(session: Session, game_id: str) -> LoadedGame:
-    row = repository.get_game(session, parse_game_id(game_id))
-    if row is None:
-        raise GameNotFound(f"there is no game {game_id!r}")
-    return LoadedGame(row=row, game=game_of(row))
-
-
-async def read_game(reads: Reads, game_id: str) -> GameRecord:
-    """A game as stored (on the event loop), or 404."""
-    row = await reads.game(parse_game_id(game_id))
+def _found(row: GameRecord | None, game_id: str) -> GameRecord:
     if row is None:
         raise GameNotFound(f"there is no game {game_id!r}")
     return row
 
 
+def fetch_game(session: Session, game_id: str) -> GameRecord:
+    """A game as stored, or 404."""
+    return _found(repository.get_game(session, parse_game_id(game_id)), game_id)
+
+
+async def read_game(reads: Reads, game_id: str) -> GameRecord:
+    """A game as stored (on the event loop), or 404."""
+    return _found(await reads.game(parse_game_id(game_id)), game_id)
+
+
+def load_game(session: Session, game_id: str) -> LoadedGame:
+    """A game as stored and its engine state, or 404."""
+    row = fetch_game(session, game_id)
+    return LoadedGame(row=row, game=game_of(row))
+
+
 def authorize_request(session: Session, game_id: str, authorization: str | None) -> uuid.UUID:
     """Check that the game exists and that the request carries its token; return its id."""
-    row = repository.get_game(session, parse_game_id(game_id))
-    if row is None:
-        raise GameNotFound(f"there is no game {game_id!r}")
+    row = fetch_game(session, game_id)
     authorize(row, authorization)
     return row.id
 

@@ -258,8 +258,8 @@ def _place_idempotently(
 
     def work(session: Session) -> services.PlacedCard:
         with database.transaction(write=False) as read_session:
-            loaded = services.load_game(read_session, game_id)
-        plan = services.plan_placement(loaded.row, authorization, body.row, body.col, if_match)
+            row = services.fetch_game(read_session, game_id)
+        plan = services.plan_placement(row, authorization, body.row, body.col, if_match)
         return services.store_placement(session, plan)
 
     return idempotency.execute(
