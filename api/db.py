@@ -118,6 +118,11 @@ def _sqlite_engine(url: str, settings: Settings, *, immediate: bool, pool_size: 
     return engine
 
 
+def psycopg_conninfo(url: str) -> str:
+    """A SQLAlchemy ``postgresql+psycopg://`` URL as psycopg's own connection string."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 def create_database(settings: Settings) -> Database:
     """Engines and session factories for ``settings.database_url`` (nothing at import time)."""
     url = settings.database_url
@@ -142,9 +147,8 @@ def create_database(settings: Settings) -> Database:
         # Reads share the pool but run in autocommit: no BEGIN/COMMIT round trips for a
         # request that reads one game or one page with one SELECT.
         read_engine = write_engine.execution_options(isolation_level="AUTOCOMMIT")
-        conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         reads = PostgresReads(
-            conninfo, size=settings.db_read_pool_size, timeout=settings.db_pool_timeout
+            psycopg_conninfo(url), size=settings.db_read_pool_size, timeout=settings.db_pool_timeout
         )
         concurrent_writes = min(settings.db_write_concurrency, settings.db_pool_size)
     return Database(

@@ -23,6 +23,7 @@ from psycopg import sql
 from sqlalchemy.engine import make_url
 
 from api import migrate
+from api.db import psycopg_conninfo
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ("sqlite", "postgresql")
@@ -50,14 +51,12 @@ def backends_of(choice: str, admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> lis
 # ---------------------------------------------------------------- databases
 
 
-def _conninfo(admin_url: str) -> str:
-    return make_url(admin_url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
 def postgres_unavailable_reason(admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> str | None:
     """None if the PostgreSQL server answers, else why not."""
     try:
-        with psycopg.connect(_conninfo(admin_url), connect_timeout=3, autocommit=True) as conn:
+        with psycopg.connect(
+            psycopg_conninfo(admin_url), connect_timeout=3, autocommit=True
+        ) as conn:
             conn.execute("SELECT 1")
     except psycopg.Error as exc:
         return f"PostgreSQL at {make_url(admin_url).render_as_string()} does not answer: {exc}"
@@ -65,7 +64,7 @@ def postgres_unavailable_reason(admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> 
 
 
 def _admin_execute(admin_url: str, statement: sql.Composed) -> None:
-    with psycopg.connect(_conninfo(admin_url), autocommit=True) as conn:
+    with psycopg.connect(psycopg_conninfo(admin_url), autocommit=True) as conn:
         conn.execute(statement)
 
 

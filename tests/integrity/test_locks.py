@@ -26,6 +26,7 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
+from api.db import psycopg_conninfo
 from api.idempotency import STALE_CLAIM
 from tests.integrity.verify import verify_database
 from tests.support.server import Server, running_server
@@ -94,12 +95,8 @@ def test_a_held_sqlite_write_lock_is_503_with_retry_after_then_the_same_request_
     assert stored.placements == 2 and stored.pending_keys == 0
 
 
-def _conninfo(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
 def _claims(url: str) -> list[tuple[Any, ...]]:
-    with psycopg.connect(_conninfo(url), autocommit=True) as connection:
+    with psycopg.connect(psycopg_conninfo(url), autocommit=True) as connection:
         return connection.execute(
             "SELECT scope, key, status_code FROM idempotency_keys WHERE key LIKE 'crash-%'"
         ).fetchall()
@@ -123,7 +120,7 @@ def test_a_claim_left_by_a_killed_server_waits_until_stale_then_is_taken_over(
             except httpx.TransportError as exc:  # the server dies under it
                 lost.append(exc)
 
-        with psycopg.connect(_conninfo(postgres_url)) as lock:
+        with psycopg.connect(psycopg_conninfo(postgres_url)) as lock:
             lock.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (uuid.UUID(game_id),))
             request = threading.Thread(target=doomed)
             request.start()
@@ -148,7 +145,7 @@ def test_a_claim_left_by_a_killed_server_waits_until_stale_then_is_taken_over(
             assert "retry-after" in waiting.headers
             assert http.get(f"/games/{game_id}").json()["placements_count"] == 0
 
-            with psycopg.connect(_conninfo(postgres_url), autocommit=True) as connection:
+            with psycopg.connect(psycopg_conninfo(postgres_url), autocommit=True) as connection:
                 connection.execute(
                     "UPDATE idempotency_keys SET created_at = created_at - %s WHERE scope = %s",
                     (STALE_CLAIM + timedelta(seconds=1), scope),

@@ -23,6 +23,7 @@ from psycopg import sql
 from sqlalchemy.engine import make_url
 
 from api import migrate
+from api.db import psycopg_conninfo
 
 ADMIN_URL = os.environ.get(
     "FOURSQUARE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -31,8 +32,7 @@ REQUIRE_POSTGRES = os.environ.get("FOURSQUARE_TEST_REQUIRE_POSTGRES", "") not in
 
 
 def _admin_conninfo() -> str:
-    url = make_url(ADMIN_URL)
-    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+    return psycopg_conninfo(ADMIN_URL)
 
 
 def postgres_unavailable_reason() -> str | None:
