@@ -80,6 +80,9 @@ class Load:
     recorder: Recorder
     games: list[LiveGame] = field(default_factory=list)
     keyed: dict[tuple[str, str], KeyedRequest] = field(default_factory=dict)
+    # Every request sent with each key, reuses included: a reuse claims a key that an earlier
+    # answer released, and its claim is the one a crash may leave behind.
+    sent: dict[tuple[str, str], list[KeyedRequest]] = field(default_factory=dict)
     generation: int = 0  # bumped at every crash: scripted keys claimed by a dead process
     in_progress: dict[str, int] = field(default_factory=dict)
     held: set[str] = field(default_factory=set)  # scripted games whose last card must wait
@@ -91,9 +94,12 @@ class Load:
     def accepted(self) -> int:
         return sum(1 for e in self.recorder.exchanges if e.is_placement and e.status == 201)
 
-    def remember(self, request: KeyedRequest) -> None:
+    def remember(self, request: KeyedRequest, *, resend: bool = True) -> None:
+        """Note a keyed request as sent (and, unless ``resend`` is False, to be sent again)."""
         scope = request.game.id if request.game else "games"
-        self.keyed.setdefault((scope, request.key), request)
+        if resend:
+            self.keyed.setdefault((scope, request.key), request)
+        self.sent.setdefault((scope, request.key), []).append(request)
 
 
 def insert_games(database_url: str, lines: list[WinningLine], player: str) -> list[LiveGame]:
@@ -232,10 +238,14 @@ async def _play_randomly(
         if used and others:
             # A key already used on this game, with another body: idempotency_key_reused.
             other = rng.choice(others)
+            reuse = KeyedRequest(
+                game, used[-1].key, {"row": other["row"], "col": other["col"]}, used[-1].headers,
+                twin=False,
+            )  # fmt: skip
+            load.remember(reuse, resend=False)
             await load.recorder.send(
                 "reuse", server, "POST", f"{game.path}/placements",
-                game_id=game.id, key=used[-1].key, body={"row": other["row"], "col": other["col"]},
-                headers=used[-1].headers,
+                game_id=game.id, key=reuse.key, body=reuse.body, headers=reuse.headers,
             )  # fmt: skip
             return
         mode = "keyed"

@@ -21,11 +21,12 @@ import pytest
 from sqlalchemy import create_engine, select, update
 from sqlalchemy.orm import Session
 
-from api.idempotency import STALE_CLAIM
+from api.idempotency import STALE_CLAIM, fingerprint
 from api.models import IdempotencyKeyRow
 from tests.integrity import exchanges as checks
 from tests.integrity.conftest import Report
 from tests.integrity.players import (
+    KeyedRequest,
     Load,
     client,
     create_games,
@@ -74,7 +75,7 @@ async def _crash_schedule(load: Load, servers: list[Server], kills: list[str]) -
 
 async def _run(
     load: Load, servers: list[Server], database_url: str, kills: list[str]
-) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
+) -> tuple[list[tuple[str, str, str]], list[dict[str, Any]]]:
     """The load with its kills, then the take-over of stale claims, then the leaderboard."""
     rng = random.Random(11)
     try:
@@ -92,17 +93,17 @@ async def _run(
         await load.recorder.close()
 
 
-def _age_pending_claims(database_url: str) -> list[tuple[str, str]]:
+def _age_pending_claims(database_url: str) -> list[tuple[str, str, str]]:
     """Make every claim left by a killed process look older than STALE_CLAIM."""
     engine = create_engine(database_url)
     try:
         with Session(engine) as session, session.begin():
             pending = session.execute(
-                select(IdempotencyKeyRow.scope, IdempotencyKeyRow.key).where(
-                    IdempotencyKeyRow.status_code.is_(None)
-                )
+                select(
+                    IdempotencyKeyRow.scope, IdempotencyKeyRow.key, IdempotencyKeyRow.fingerprint
+                ).where(IdempotencyKeyRow.status_code.is_(None))
             ).all()
-            for scope, key in pending:
+            for scope, key, _ in pending:
                 row = session.get(IdempotencyKeyRow, (scope, key))
                 assert row is not None
                 session.execute(
@@ -112,18 +113,32 @@ def _age_pending_claims(database_url: str) -> list[tuple[str, str]]:
                 )
     finally:
         engine.dispose()
-    return [(str(scope), str(key)) for scope, key in pending]
+    return [(str(scope), str(key), str(claimed)) for scope, key, claimed in pending]
 
 
-async def _take_over(load: Load, pending: list[tuple[str, str]]) -> None:
-    """Send each request whose claim went stale again: it must run now, not wait."""
-    for scope, key in pending:
+def _fingerprint(request: KeyedRequest) -> str:
+    """The fingerprint the service stores with a claim (api.routes.games)."""
+    if request.game is None:
+        return fingerprint("POST", "/games", request.body)
+    return fingerprint("POST", "placements", request.body)
+
+
+async def _take_over(load: Load, pending: list[tuple[str, str, str]]) -> None:
+    """Send each request whose claim went stale again (the one that claimed it: a key may
+    have been sent with other bodies): it must run now, not wait."""
+    for scope, key, claimed in pending:
         game_scope = scope.removeprefix("game:")
         request = next(
-            r
-            for (s, k), r in load.keyed.items()
-            if k == key and (s == "games" or s.replace("-", "") == game_scope)
+            (
+                r
+                for (s, k), sent in load.sent.items()
+                if k == key and (s == "games" or s.replace("-", "") == game_scope)
+                for r in sent
+                if _fingerprint(r) == claimed
+            ),
+            None,
         )
+        assert request is not None, f"no request sent with key {key} matches its claim"
         path = f"{request.game.path}/placements" if request.game else "/games"
         answer = await load.recorder.send(
             "take_over", load.recorder.servers[0], "POST", path,
