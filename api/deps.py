@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from api.db import Database
+from api.in_play import GamesInPlay
 from api.pages import PageCache
 from api.settings import Settings
 
@@ -40,3 +41,11 @@ async def get_leaderboard_pages(request: Request) -> PageCache:
 
 
 LeaderboardPagesDep = Annotated[PageCache, Depends(get_leaderboard_pages)]
+
+
+async def get_games_in_play(request: Request) -> GamesInPlay:
+    games: GamesInPlay = request.app.state.games_in_play
+    return games
+
+
+GamesInPlayDep = Annotated[GamesInPlay, Depends(get_games_in_play)]

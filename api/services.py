@@ -15,7 +15,9 @@ from sqlalchemy.orm import Session
 
 from api import repository
 from api.conditional import etag, if_match_allows
+from api.db import Database
 from api.errors import (
+    ApiError,
     GameIsOver,
     GameNotFound,
     InvalidToken,
@@ -25,6 +27,7 @@ from api.errors import (
     engine_error,
 )
 from api.fairness import deck_commitment, new_salt
+from api.in_play import GamesInPlay
 from api.presenters import flipped_json, game_json
 from api.reads import Reads
 from api.repository import GameRecord, PlacementRecord, ScoreRecord
@@ -172,10 +175,14 @@ def plan_placement(
     row: int,
     col: int,
     if_match: str | None = None,
+    *,
+    game: Game | None = None,
 ) -> PlannedPlacement:
     """Authorise and play the placement in memory on the game as read: everything but the
-    write, so that no write lock is held meanwhile."""
-    game = game_of(game_row)
+    write, so that no write lock is held meanwhile. ``game`` is the engine state of
+    ``game_row`` if the caller has it (it is played on), else it is decoded from the row."""
+    if game is None:
+        game = game_of(game_row)
     authorize(game_row, authorization)
     current = etag(game_row.version)
     if not if_match_allows(if_match, current):
@@ -243,6 +250,34 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
             ),
         )
     return PlacedCard(row=plan.after, game=plan.game, placement=placement)
+
+
+async def place_card(
+    database: Database,
+    in_play: GamesInPlay,
+    game_id: str,
+    authorization: str | None,
+    row: int,
+    col: int,
+    if_match: str | None = None,
+) -> PlacedCard:
+    """Place the current card (no ``Idempotency-Key``): plan on the game as this process last
+    stored it if it has it (see :mod:`api.in_play`), else, or if anything is refused on that
+    copy, on the game as read; store; keep the game for the next placement."""
+    kept = in_play.take(parse_game_id(game_id))
+    placed: PlacedCard | None = None
+    if kept is not None:
+        try:
+            plan = plan_placement(kept.row, authorization, row, col, if_match, game=kept.game)
+            placed = await database.write(lambda session: store_placement(session, plan))
+        except ApiError:
+            placed = None  # decided again on the stored game, whose answer is the answer
+    if placed is None:
+        stored = await read_game(database.reads, game_id)
+        plan = plan_placement(stored, authorization, row, col, if_match)
+        placed = await database.write(lambda session: store_placement(session, plan))
+    in_play.put(placed.row, placed.game)
+    return placed
 
 
 async def history(reads: Reads, game_id: str) -> tuple[uuid.UUID, list[PlacementRecord]]:

@@ -50,6 +50,12 @@ class Settings(BaseSettings):
         description="Rendered leaderboard pages kept per process while the leaderboard does "
         "not change (0: none, every request runs the query).",
     )
+    games_in_play: int = Field(
+        default=1024,
+        ge=0,
+        description="Games in progress whose last stored state each process keeps, so that "
+        "their next placement need not read them (0: none, every placement reads its game).",
+    )
     max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")
     hint_placements: int = Field(
         default=4_000,

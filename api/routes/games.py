@@ -11,8 +11,9 @@ from starlette.concurrency import run_in_threadpool
 from api import idempotency, services
 from api.conditional import etag, if_none_match_hits
 from api.db import Database
-from api.deps import DatabaseDep, SettingsDep
+from api.deps import DatabaseDep, GamesInPlayDep, SettingsDep
 from api.idempotency import StoredResponse
+from api.in_play import GamesInPlay
 from api.presenters import (
     game_created,
     game_out,
@@ -125,6 +126,7 @@ _REPLAYED_HEADER = {
 )
 async def create_game(
     database: DatabaseDep,
+    in_play: GamesInPlayDep,
     idempotency_key: IdempotencyKeyHeader = None,
     body: Annotated[GameCreate | None, Body()] = None,
 ) -> Response:
@@ -145,7 +147,9 @@ async def create_game(
         # Deal before taking a turn to write: the transaction only inserts.
         created = services.new_game(player)
         stored = await database.write(lambda session: services.store_new_game(session, created))
-        return render(stored).to_response()
+        response = render(stored).to_response()
+        in_play.put(stored.row, stored.game)  # rendered: its state is the cache's from here
+        return response
     return await run_in_threadpool(
         idempotency.execute,
         database,
@@ -227,24 +231,34 @@ async def place_card(
     game_id: str,
     body: PlacementIn,
     database: DatabaseDep,
+    in_play: GamesInPlayDep,
     authorization: AuthorizationHeader = None,
     if_match: IfMatchHeader = None,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> Response:
-    # The placement is decided on the game as read, before the write transaction takes its
-    # connection (on SQLite, the write lock), and stored only if the game has not moved since.
+    # The placement is decided on the game as read (or as this process last stored it),
+    # before the write transaction takes its connection (on SQLite, the write lock), and
+    # stored only if the game has not moved since.
     if idempotency_key is None:
-        row = await services.read_game(database.reads, game_id)
-        plan = services.plan_placement(row, authorization, body.row, body.col, if_match)
-        placed = await database.write(lambda session: services.store_placement(session, plan))
+        placed = await services.place_card(
+            database, in_play, game_id, authorization, body.row, body.col, if_match
+        )
         return _placement_response(placed).to_response()
     return await run_in_threadpool(
-        _place_idempotently, database, game_id, body, authorization, if_match, idempotency_key
+        _place_idempotently,
+        database,
+        in_play,
+        game_id,
+        body,
+        authorization,
+        if_match,
+        idempotency_key,
     )
 
 
 def _place_idempotently(
     database: Database,
+    in_play: GamesInPlay,
     game_id: str,
     body: PlacementIn,
     authorization: str | None,
@@ -262,6 +276,8 @@ def _place_idempotently(
         plan = services.plan_placement(row, authorization, body.row, body.col, if_match)
         return services.store_placement(session, plan)
 
+    # A keyed placement reads the game and keeps no copy: the one kept here goes stale.
+    in_play.discard(game_uuid)
     return idempotency.execute(
         database,
         scope=f"game:{game_uuid.hex}",
@@ -310,6 +326,7 @@ def hint(
     game_id: str,
     database: DatabaseDep,
     settings: SettingsDep,
+    in_play: GamesInPlayDep,
     authorization: AuthorizationHeader = None,
 ) -> Response:
     with database.transaction(write=False) as session:
@@ -320,6 +337,7 @@ def hint(
     )
     with database.transaction(write=True) as session:
         version = services.mark_assisted(session, loaded)
+    in_play.discard(loaded.row.id)  # now assisted, at a later version
     best, *others = advice.estimates
     body = Hint(
         placement=position_out(best.position),

@@ -56,6 +56,15 @@ def test_statements_per_request(
     else:  # WITH moved AS (UPDATE games ...) INSERT INTO placements ...: one round trip
         assert statements == ["SELECT", "WITH"]
 
+    # The next placement plans on the game as this process stored it (api.in_play): no read.
+    current = client.get(f"/games/{game.id}").json()
+    with counting(database) as statements:
+        placed = client.post(
+            f"/games/{game.id}/placements", json=current["legal_placements"][0], headers=game.auth
+        )
+    assert placed.status_code == 201, placed.text
+    assert statements == (["UPDATE", "INSERT"] if database.is_sqlite else ["WITH"])
+
     with counting(database) as statements:
         client.post("/games")
     assert statements == ["INSERT"]
