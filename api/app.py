@@ -11,7 +11,6 @@ from fastapi import FastAPI
 from api import migrate
 from api.db import Database, create_database
 from api.errors import install_error_handlers
-from api.in_play import GamesInPlay
 from api.middleware import BodySizeLimit
 from api.pages import PageCache
 from api.routes import games, health, leaderboard
@@ -50,7 +49,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await database.open()
         app.state.database = database
         app.state.leaderboard_pages = PageCache(settings.leaderboard_cache_pages)
-        app.state.games_in_play = GamesInPlay(settings.games_in_play)
         try:
             yield
         finally:

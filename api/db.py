@@ -26,6 +26,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 
+from api.in_play import GamesInPlay
 from api.reads import PostgresReads, Reads, SqliteReads
 from api.settings import Settings
 
@@ -34,7 +35,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Database:
-    """The engines, session factories and public reads of one app instance."""
+    """The engines, session factories and public reads of one app instance, and the games
+    in play it stored last (:mod:`api.in_play`)."""
 
     url: str
     read_engine: Engine
@@ -43,6 +45,7 @@ class Database:
     write_sessions: sessionmaker[Session]
     reads: Reads
     concurrent_writes: int
+    in_play: GamesInPlay  # games this process stored last, for their next placement
     _write_turns: asyncio.Semaphore = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -159,4 +162,5 @@ def create_database(settings: Settings) -> Database:
         write_sessions=sessionmaker(write_engine, expire_on_commit=False),
         reads=reads,
         concurrent_writes=concurrent_writes,
+        in_play=GamesInPlay(settings.games_in_play),
     )

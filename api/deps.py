@@ -14,7 +14,6 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from api.db import Database
-from api.in_play import GamesInPlay
 from api.pages import PageCache
 from api.settings import Settings
 
@@ -41,11 +40,3 @@ async def get_leaderboard_pages(request: Request) -> PageCache:
 
 
 LeaderboardPagesDep = Annotated[PageCache, Depends(get_leaderboard_pages)]
-
-
-async def get_games_in_play(request: Request) -> GamesInPlay:
-    games: GamesInPlay = request.app.state.games_in_play
-    return games
-
-
-GamesInPlayDep = Annotated[GamesInPlay, Depends(get_games_in_play)]

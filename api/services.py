@@ -27,7 +27,6 @@ from api.errors import (
     engine_error,
 )
 from api.fairness import deck_commitment, new_salt
-from api.in_play import GamesInPlay
 from api.presenters import flipped_json, game_json
 from api.reads import Reads
 from api.repository import GameRecord, PlacementRecord, ScoreRecord
@@ -254,7 +253,6 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
 
 async def place_card(
     database: Database,
-    in_play: GamesInPlay,
     game_id: str,
     authorization: str | None,
     row: int,
@@ -264,7 +262,7 @@ async def place_card(
     """Place the current card (no ``Idempotency-Key``): plan on the game as this process last
     stored it if it has it (see :mod:`api.in_play`), else, or if anything is refused on that
     copy, on the game as read; store; keep the game for the next placement."""
-    kept = in_play.take(parse_game_id(game_id))
+    kept = database.in_play.take(parse_game_id(game_id))
     placed: PlacedCard | None = None
     if kept is not None:
         try:
@@ -276,7 +274,7 @@ async def place_card(
         stored = await read_game(database.reads, game_id)
         plan = plan_placement(stored, authorization, row, col, if_match)
         placed = await database.write(lambda session: store_placement(session, plan))
-    in_play.put(placed.row, placed.game)
+    database.in_play.put(placed.row, placed.game)
     return placed
 
 

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Header, Response, status
+from fastapi import APIRouter, Body, Request, Response, status
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from api import idempotency, services
 from api.conditional import etag, if_none_match_hits
 from api.db import Database
-from api.deps import DatabaseDep, GamesInPlayDep, SettingsDep
+from api.deps import DatabaseDep, SettingsDep
 from api.idempotency import StoredResponse
-from api.in_play import GamesInPlay
 from api.presenters import (
     game_created,
     game_out,
@@ -23,6 +22,13 @@ from api.presenters import (
 )
 from api.responses import json_response
 from api.routes.docs import problems
+from api.routes.headers import (
+    AUTHORIZATION,
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    IF_NONE_MATCH,
+    documented,
+)
 from api.schemas import (
     GameCreate,
     GameCreated,
@@ -36,32 +42,6 @@ from api.schemas import (
 from engine.player.advice import Budget
 
 router = APIRouter(prefix="/games", tags=["games"])
-
-AuthorizationHeader = Annotated[
-    str | None,
-    Header(description="`Bearer <token>`, the token returned when the game was created."),
-]
-IdempotencyKeyHeader = Annotated[
-    str | None,
-    Header(
-        min_length=1,
-        max_length=255,
-        pattern=r"^[\x21-\x7e]+$",
-        description=(
-            "Any unique string (e.g. a UUID) naming this request. A retry with the same key and "
-            "body returns the original response with `Idempotent-Replayed: true` and changes "
-            "nothing; the same key with another body is `422 idempotency_key_reused`; a retry "
-            "while the first is still running is `409 request_in_progress`. Kept 24 hours."
-        ),
-    ),
-]
-IfMatchHeader = Annotated[
-    str | None,
-    Header(description="Place only if the game's ETag is still this one (else `412`)."),
-]
-IfNoneMatchHeader = Annotated[
-    str | None, Header(description="An ETag from an earlier read; `304` if unchanged.")
-]
 
 _ETAG_HEADER = {
     "ETag": {"description": 'The game\'s version, e.g. `"v3"`.', "schema": {"type": "string"}}
@@ -86,6 +66,7 @@ _REPLAYED_HEADER = {
         "at the new game. `deck_commitment` fixes the deal: the deck and the salt behind it are "
         "revealed when the game ends."
     ),
+    openapi_extra=documented(IDEMPOTENCY_KEY),
     responses={
         201: {
             "headers": {
@@ -126,10 +107,10 @@ _REPLAYED_HEADER = {
 )
 async def create_game(
     database: DatabaseDep,
-    in_play: GamesInPlayDep,
-    idempotency_key: IdempotencyKeyHeader = None,
+    request: Request,
     body: Annotated[GameCreate | None, Body()] = None,
 ) -> Response:
+    idempotency_key = IDEMPOTENCY_KEY.read(request)
     player = (body or GameCreate()).player
 
     def work(session: Session) -> services.NewGame:
@@ -148,7 +129,8 @@ async def create_game(
         created = services.new_game(player)
         stored = await database.write(lambda session: services.store_new_game(session, created))
         response = render(stored).to_response()
-        in_play.put(stored.row, stored.game)  # rendered: its state is the cache's from here
+        # Rendered: from here its engine state belongs to the games in play.
+        database.in_play.put(stored.row, stored.game)
         return response
     return await run_in_threadpool(
         idempotency.execute,
@@ -171,6 +153,7 @@ async def create_game(
         "score. Reading is public; the order of the stock is never shown while the game is in "
         "progress. Send the `ETag` back in `If-None-Match` to get `304` while nothing changed."
     ),
+    openapi_extra=documented(IF_NONE_MATCH),
     responses={
         200: {"headers": _ETAG_HEADER},
         304: {"description": "Not modified since the ETag in `If-None-Match`."},
@@ -180,8 +163,9 @@ async def create_game(
 async def read_game(
     game_id: str,
     database: DatabaseDep,
-    if_none_match: IfNoneMatchHeader = None,
+    request: Request,
 ) -> Response:
+    if_none_match = IF_NONE_MATCH.read(request)
     row = await services.read_game(database.reads, game_id)
     current = etag(row.version)
     if if_none_match_hits(if_none_match, current):
@@ -204,6 +188,7 @@ async def read_game(
         "`If-Match` with the ETag you last saw to be sure no other placement came first, and "
         "an `Idempotency-Key` to retry safely."
     ),
+    openapi_extra=documented(AUTHORIZATION, IF_MATCH, IDEMPOTENCY_KEY),
     responses={
         201: {
             "headers": {**_ETAG_HEADER, **_REPLAYED_HEADER},
@@ -231,23 +216,22 @@ async def place_card(
     game_id: str,
     body: PlacementIn,
     database: DatabaseDep,
-    in_play: GamesInPlayDep,
-    authorization: AuthorizationHeader = None,
-    if_match: IfMatchHeader = None,
-    idempotency_key: IdempotencyKeyHeader = None,
+    request: Request,
 ) -> Response:
+    authorization = AUTHORIZATION.read(request)
+    if_match = IF_MATCH.read(request)
+    idempotency_key = IDEMPOTENCY_KEY.read(request)
     # The placement is decided on the game as read (or as this process last stored it),
     # before the write transaction takes its connection (on SQLite, the write lock), and
     # stored only if the game has not moved since.
     if idempotency_key is None:
         placed = await services.place_card(
-            database, in_play, game_id, authorization, body.row, body.col, if_match
+            database, game_id, authorization, body.row, body.col, if_match
         )
         return _placement_response(placed).to_response()
     return await run_in_threadpool(
         _place_idempotently,
         database,
-        in_play,
         game_id,
         body,
         authorization,
@@ -258,7 +242,6 @@ async def place_card(
 
 def _place_idempotently(
     database: Database,
-    in_play: GamesInPlay,
     game_id: str,
     body: PlacementIn,
     authorization: str | None,
@@ -277,7 +260,7 @@ def _place_idempotently(
         return services.store_placement(session, plan)
 
     # A keyed placement reads the game and keeps no copy: the one kept here goes stale.
-    in_play.discard(game_uuid)
+    database.in_play.discard(game_uuid)
     return idempotency.execute(
         database,
         scope=f"game:{game_uuid.hex}",
@@ -320,15 +303,16 @@ async def list_placements(game_id: str, database: DatabaseDep) -> Response:
         "A game that asked for a hint is marked `assisted` (its version goes up once) and its "
         "win is left off the default leaderboard."
     ),
+    openapi_extra=documented(AUTHORIZATION),
     responses={200: {"headers": _ETAG_HEADER}, **problems(401, 403, 404, 409, 503)},
 )
 def hint(
     game_id: str,
     database: DatabaseDep,
     settings: SettingsDep,
-    in_play: GamesInPlayDep,
-    authorization: AuthorizationHeader = None,
+    request: Request,
 ) -> Response:
+    authorization = AUTHORIZATION.read(request)
     with database.transaction(write=False) as session:
         loaded = services.load_game(session, game_id)
         services.authorize(loaded.row, authorization)
@@ -337,7 +321,7 @@ def hint(
     )
     with database.transaction(write=True) as session:
         version = services.mark_assisted(session, loaded)
-    in_play.discard(loaded.row.id)  # now assisted, at a later version
+    database.in_play.discard(loaded.row.id)  # now assisted, at a later version
     best, *others = advice.estimates
     body = Hint(
         placement=position_out(best.position),

@@ -43,7 +43,7 @@ def other_client(settings: Settings) -> Iterator[TestClient]:
 
 
 def _in_play(app: FastAPI) -> GamesInPlay:
-    games: GamesInPlay = app.state.games_in_play
+    games: GamesInPlay = app.state.database.in_play
     return games
 
 

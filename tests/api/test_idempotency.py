@@ -143,10 +143,23 @@ def test_a_claim_abandoned_by_a_crash_is_taken_over(
 
 
 @pytest.mark.parametrize("key", ["", "x" * 256, "has space", "tab\tkey", "é"])
-def test_malformed_keys_are_invalid_requests(client: TestClient, key: str) -> None:
-    response = client.post("/games", headers={"Idempotency-Key": key.encode("utf-8")})  # type: ignore[dict-item]
-    assert response.status_code == 422
-    assert response.json()["code"] == "invalid_request"
+def test_malformed_keys_are_invalid_requests(
+    client: TestClient, make_game: MakeGame, key: str
+) -> None:
+    game = make_game()
+    raw_key = key.encode("utf-8")
+    created = client.post("/games", headers={"Idempotency-Key": raw_key})  # type: ignore[dict-item]
+    placed = client.post(
+        f"/games/{game.id}/placements",
+        json={"row": 0, "col": 0},
+        headers={**game.auth, "Idempotency-Key": raw_key},  # type: ignore[dict-item]
+    )
+    for response in (created, placed):
+        assert response.status_code == 422
+        problem = response.json()
+        assert problem["code"] == "invalid_request"
+        assert [error["loc"] for error in problem["errors"]] == [["header", "idempotency-key"]]
+    assert client.get(f"/games/{game.id}").json()["placements_count"] == 0
 
 
 def claim_origin_placement(database: Database, game: CreatedGame, key: str, age: timedelta) -> None:

@@ -69,3 +69,35 @@ def test_docs_pages_are_served(client: TestClient) -> None:
         response = client.get(path)
         assert response.status_code == 200
         assert "text/html" in response.headers["content-type"]
+
+
+HEADERS = {
+    ("post", "/games"): ["idempotency-key"],
+    ("get", "/games/{game_id}"): ["if-none-match"],
+    ("post", "/games/{game_id}/placements"): ["authorization", "if-match", "idempotency-key"],
+    ("get", "/games/{game_id}/hint"): ["authorization"],
+}
+
+
+def test_the_headers_each_route_reads_are_documented(spec: dict[str, Any]) -> None:
+    # The game routes read their headers themselves (api/routes/headers.py) and declare them.
+    for (method, path), names in HEADERS.items():
+        parameters = spec["paths"][path][method]["parameters"]
+        headers = {p["name"]: p for p in parameters if p["in"] == "header"}
+        assert sorted(headers) == sorted(names), (method, path)
+        for header in headers.values():
+            assert header["required"] is False
+            assert header["schema"]["type"] == "string"
+            assert len(header["description"]) > 20
+    paths = [p for p in spec["paths"]["/games/{game_id}/placements"]["post"]["parameters"]]
+    assert [p["name"] for p in paths if p["in"] == "path"] == ["game_id"]
+    key = next(
+        p for p in spec["paths"]["/games"]["post"]["parameters"] if p["name"] == "idempotency-key"
+    )
+    assert key["schema"] | {"title": None} == {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 255,
+        "pattern": r"^[\x21-\x7e]+$",
+        "title": None,
+    }
