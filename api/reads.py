@@ -36,6 +36,8 @@ from starlette.concurrency import run_in_threadpool
 from api.repository import GameRecord, LeaderboardKey, PlacementRecord, ScoreRecord
 
 GAME = f"SELECT {', '.join(GameRecord._fields)} FROM games WHERE id = :id"
+# What GET /games/{id} sends: the version (its ETag) and the JSON stored with it.
+PUBLIC_GAME = "SELECT version, public_json FROM games WHERE id = :id"
 # One statement for a history: no row at all if the game does not exist, one row of NULLs if it
 # has no placements yet.
 HISTORY = (
@@ -80,6 +82,12 @@ class Reads(ABC):
     async def game(self, game_id: uuid.UUID) -> GameRecord | None:
         rows = await self._fetch(GAME, {"id": game_id})
         return self._game(rows[0]) if rows else None
+
+    async def public_game(self, game_id: uuid.UUID) -> tuple[int, str | None] | None:
+        """A game's version and stored public JSON (None for a game stored before there was
+        such a column), or None if there is no such game."""
+        rows = await self._fetch(PUBLIC_GAME, {"id": game_id})
+        return (int(rows[0][0]), rows[0][1]) if rows else None
 
     async def history(self, game_id: uuid.UUID) -> list[PlacementRecord] | None:
         """The game's placements in order, or None if there is no such game."""

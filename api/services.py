@@ -27,7 +27,7 @@ from api.errors import (
     engine_error,
 )
 from api.fairness import deck_commitment, new_salt
-from api.presenters import flipped_json, game_json
+from api.presenters import flipped_json, game_json, game_out
 from api.reads import Reads
 from api.repository import GameRecord, PlacementRecord, ScoreRecord
 from api.security import bearer_token, hash_token, new_seed, new_token, token_matches
@@ -133,6 +133,19 @@ def fetch_game(session: Session, game_id: str) -> GameRecord:
 async def read_game(reads: Reads, game_id: str) -> GameRecord:
     """A game as stored (on the event loop), or 404."""
     return _found(await reads.game(parse_game_id(game_id)), game_id)
+
+
+async def read_public_game(reads: Reads, game_id: str) -> tuple[int, str]:
+    """A game's version and its public JSON as ``GET /games/{id}`` sends it, or 404: the JSON
+    stored with the game, or, for a game stored before there was such a column, rendered."""
+    found = await reads.public_game(parse_game_id(game_id))
+    if found is None:
+        raise GameNotFound(f"there is no game {game_id!r}")
+    version, body = found
+    if body is None:
+        row = await read_game(reads, game_id)
+        version, body = row.version, game_out(row, game_of(row)).model_dump_json()
+    return version, body
 
 
 def load_game(session: Session, game_id: str) -> LoadedGame:

@@ -15,7 +15,6 @@ from api.deps import DatabaseDep, SettingsDep
 from api.idempotency import StoredResponse
 from api.presenters import (
     game_created,
-    game_out,
     placement_created_json,
     placement_out,
     position_out,
@@ -166,13 +165,12 @@ async def read_game(
     request: Request,
 ) -> Response:
     if_none_match = IF_NONE_MATCH.read(request)
-    row = await services.read_game(database.reads, game_id)
-    current = etag(row.version)
+    # The version and the JSON stored with it (rendered when the game was written): the
+    # state, the token's hash and the rest of the row stay in the database.
+    version, body = await services.read_public_game(database.reads, game_id)
+    current = etag(version)
     if if_none_match_hits(if_none_match, current):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": current})
-    # The JSON stored with the row (rendered when it was written), or for a game stored
-    # before there was such a column, rendered now.
-    body = row.public_json or game_out(row, services.game_of(row)).model_dump_json()
     return Response(body, media_type="application/json", headers={"ETag": current})
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import http_load, leaderboard_scale
+from bench import http_load, leaderboard_scale, request_cost
 
 pytestmark = pytest.mark.slow
 
@@ -62,3 +62,14 @@ def test_leaderboard_scale_loads_won_games_and_times_first_and_deep_pages(
     assert f"[{backend}] plan of the leaderboard query at 2000, deep page:" in out
     assert "ix_scores_leaderboard" in out
     assert "errors: none" in out
+
+
+def test_request_cost_sends_every_kind_of_request(
+    backend: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Without valgrind (counting takes minutes): the requests it counts all succeed.
+    exit_code = request_cost.main(["--backend", backend, "--requests", "30", "--no-valgrind"])
+    out = capsys.readouterr().out
+    assert exit_code == 0, out
+    for kind in request_cost.KINDS:
+        assert f"[{backend}] {kind}: 80 requests answered" in out

@@ -1,0 +1,205 @@
+"""CPU instructions per request, counted by callgrind: a cost that the machine's load does not move.
+
+    .venv/bin/python bench/request_cost.py [--backend sqlite|postgresql|both]
+        [--kinds healthz,write,create,place,read] [--requests 300]
+
+On two shared cores, throughput drifts by a sixth between runs of the same code, more than
+most single changes are worth. This counts instructions instead (``valgrind --tool=callgrind``
+counts them whatever else the machine does). For each kind of request it runs the bench app
+(:func:`bench.app.create_bench_app`: the service plus ``POST /bench/write``) in one process
+on a new database, calls it through ASGI directly (no sockets, no HTTP parsing: the same for
+every kind), one request at a time, twice under callgrind: once with 100 requests, once
+with ``--requests`` more, and prints the difference divided by ``--requests``: the
+instructions of one request, start-up and warm-up excluded. Each ratio to the write floor is what
+placements/s over the floor's would be if the server did nothing but these requests.
+
+Kinds: ``healthz``, ``write`` (``POST /bench/write``, the floor), ``create``, ``place`` (whole
+games: the current card at a random legal placement, a new game after each one ends; game
+creations included, as in ``http_load.py``'s place phase), ``read`` (``GET /games/{id}``).
+PostgreSQL's own work is in its server process and not counted. ``--no-valgrind`` runs the
+requests once without counting (what the test suite does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from api.settings import Settings  # noqa: E402
+from bench.app import create_bench_app  # noqa: E402
+from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, backends_of, throwaway_database  # noqa: E402
+
+KINDS = ("healthz", "write", "create", "place", "read")
+WARMUP = 50
+Asgi = Callable[..., Awaitable[None]]
+
+
+async def call(
+    app: Asgi, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
+    """One request straight through the ASGI interface; its status and decoded body."""
+    raw = json.dumps(body).encode() if body is not None else b""
+    header_list = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(raw))]
+    header_list += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": header_list, "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80), "state": {},
+    }  # fmt: skip
+    answer: dict[str, Any] = {"body": b""}
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": raw, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+        elif message["type"] == "http.response.body":
+            answer["body"] += message.get("body", b"")
+
+    await app(scope, receive, send)
+    return answer["status"], json.loads(answer["body"]) if answer["body"] else None
+
+
+class Client:
+    """Requests of each kind, one at a time, checked as they come back."""
+
+    def __init__(self, app: Asgi, seed: int = 1) -> None:
+        self.app = app
+        self.rng = random.Random(seed)
+        self.game: dict[str, Any] | None = None
+        self.token = ""
+        self.writes = 0
+
+    async def healthz(self) -> None:
+        assert (await call(self.app, "GET", "/healthz"))[0] == 200
+
+    async def write(self) -> None:
+        self.writes += 1
+        status, _ = await call(self.app, "POST", "/bench/write", {"key": self.writes})
+        assert status == 201
+
+    async def create(self) -> None:
+        status, game = await call(self.app, "POST", "/games", {"player": "bench"})
+        assert status == 201, game
+        self.game, self.token = game, game["token"]
+
+    async def place(self) -> None:
+        if self.game is None or self.game["status"] != "in_progress":
+            await self.create()
+        assert self.game is not None
+        target = self.rng.choice(self.game["legal_placements"])
+        status, placed = await call(
+            self.app, "POST", f"/games/{self.game['id']}/placements", target,
+            {"Authorization": f"Bearer {self.token}"},
+        )  # fmt: skip
+        assert status == 201, placed
+        self.game = placed["game"]
+
+    async def read(self) -> None:
+        if self.game is None:
+            await self.place()
+        assert self.game is not None
+        assert (await call(self.app, "GET", f"/games/{self.game['id']}"))[0] == 200
+
+
+async def run(backend: str, kind: str, requests: int, admin_url: str) -> None:
+    """Start the app on a new database, send ``WARMUP + requests`` requests of ``kind``."""
+    with throwaway_database(backend, admin_url) as url:
+        app = create_bench_app(Settings(database_url=url, migrate_on_start=False))
+        events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        started = asyncio.Event()
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            if message["type"].startswith("lifespan.startup"):
+                assert message["type"] == "lifespan.startup.complete", message
+                started.set()
+
+        await events.put({"type": "lifespan.startup"})
+        lifespan = asyncio.create_task(app({"type": "lifespan", "state": {}}, events.get, send))
+        await started.wait()
+        client = Client(app)
+        request = getattr(client, kind)
+        for _ in range(WARMUP + requests):
+            await request()
+        await events.put({"type": "lifespan.shutdown"})
+        await lifespan
+
+
+def _instructions(backend: str, kind: str, requests: int, admin_url: str) -> int:
+    command = [
+        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+        sys.executable, __file__, "--inner", "--backend", backend, "--kinds", kind,
+        "--requests", str(requests), "--postgres-url", admin_url,
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, env=os.environ, check=False)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError(f"callgrind run failed:\n{done.stdout}\n{done.stderr[-3000:]}")
+    return int(found.group(1))
+
+
+def measure(backend: str, kind: str, requests: int, admin_url: str) -> float:
+    """Instructions of one request: two runs that differ by ``requests`` requests."""
+    with ThreadPoolExecutor(2) as runs:  # the two runs side by side: counts do not mind
+        base, more = runs.map(
+            lambda n: _instructions(backend, kind, n, admin_url), (50, 50 + requests)
+        )
+    return (more - base) / requests
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
+    parser.add_argument("--no-valgrind", action="store_true", help="run once, count nothing")
+    parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    kinds = args.kinds.split(",")
+    unknown = set(kinds) - set(KINDS)
+    if unknown:
+        parser.error(f"unknown kinds: {', '.join(sorted(unknown))}")
+    if args.inner or args.no_valgrind:
+        for backend in backends_of(args.backend, args.postgres_url):
+            for kind in kinds:
+                asyncio.run(run(backend, kind, args.requests, args.postgres_url))
+                if args.no_valgrind:
+                    print(f"[{backend}] {kind}: {WARMUP + args.requests} requests answered")
+        return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: nothing to count with (apt install valgrind)")
+        return 1
+    print(f"instructions per request (callgrind; {args.requests} requests after {WARMUP})")
+    for backend in backends_of(args.backend, args.postgres_url):
+        counts = {kind: measure(backend, kind, args.requests, args.postgres_url) for kind in kinds}
+        for kind, count in counts.items():
+            floor = counts.get("write" if kind in ("create", "place") else "healthz")
+            ratio = ""
+            if floor and kind not in ("write", "healthz"):
+                ratio = f"  floor/this {floor / count:6.1%}"
+            print(f"[{backend}] {kind:8s} {count:12,.0f}{ratio}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
