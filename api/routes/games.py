@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from api import idempotency, services
 from api.conditional import etag, if_none_match_hits
 from api.db import Database
-from api.deps import DatabaseDep, SettingsDep
+from api.deps import DatabaseDep, SettingsDep, database_of
 from api.idempotency import StoredResponse
 from api.presenters import (
     game_created,
@@ -159,15 +159,11 @@ async def create_game(
         **problems(404, 503),
     },
 )
-async def read_game(
-    game_id: str,
-    database: DatabaseDep,
-    request: Request,
-) -> Response:
+async def read_game(game_id: str, request: Request) -> Response:
     if_none_match = IF_NONE_MATCH.read(request)
     # The version and the JSON stored with it (rendered when the game was written): the
     # state, the token's hash and the rest of the row stay in the database.
-    version, body = await services.read_public_game(database.reads, game_id)
+    version, body = await services.read_public_game(database_of(request).reads, game_id)
     current = etag(version)
     if if_none_match_hits(if_none_match, current):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": current})
@@ -283,8 +279,8 @@ def _placement_response(placed: services.PlacedCard) -> StoredResponse:
     description="Every placement of the game, first to last, with what each one flipped.",
     responses=problems(404, 503),
 )
-async def list_placements(game_id: str, database: DatabaseDep) -> Response:
-    game_uuid, rows = await services.history(database.reads, game_id)
+async def list_placements(game_id: str, request: Request) -> Response:
+    game_uuid, rows = await services.history(database_of(request).reads, game_id)
     return json_response(
         PlacementHistory(game_id=game_uuid, placements=[placement_out(row) for row in rows])
     )

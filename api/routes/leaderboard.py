@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 
 from api import services
 from api.db import Database
-from api.deps import DatabaseDep, LeaderboardPagesDep
+from api.deps import database_of, leaderboard_pages_of
 from api.routes.docs import problems
 from api.schemas import Leaderboard
 
@@ -29,8 +29,7 @@ router = APIRouter(tags=["leaderboard"])
     responses=problems(422, 503),
 )
 async def read_leaderboard(
-    database: DatabaseDep,
-    pages: LeaderboardPagesDep,
+    request: Request,
     limit: Annotated[int, Query(ge=1, le=100, description="Entries per page.")] = 20,
     cursor: Annotated[
         str | None, Query(max_length=200, description="`next_cursor` of the previous page.")
@@ -40,12 +39,13 @@ async def read_leaderboard(
         Query(description="Also list games in which the player asked for hints."),
     ] = False,
 ) -> Response:
+    database, pages = database_of(request), leaderboard_pages_of(request)
     revision = await database.reads.leaderboard_revision()
-    request = (limit, cursor, include_assisted)
-    body = pages.get(revision, request)
+    page = (limit, cursor, include_assisted)
+    body = pages.get(revision, page)
     if body is None:
         body = await _render_page(database, limit, cursor, include_assisted)
-        pages.put(revision, request, body)
+        pages.put(revision, page, body)
     return Response(body, media_type="application/json")
 
 
