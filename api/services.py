@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -33,6 +34,8 @@ from api.repository import GameRecord, PlacementRecord, ScoreRecord
 from api.security import bearer_token, hash_token, new_seed, new_token, token_matches
 from engine import Card, EngineError, Game, PlacementResult, Status
 from engine.player.advice import Advice, Budget, Policy, advise
+
+T = TypeVar("T")
 
 
 def _now() -> datetime:
@@ -119,10 +122,11 @@ def create_game(
     return store_new_game(session, new_game(player, deck=deck))
 
 
-def _found(row: GameRecord | None, game_id: str) -> GameRecord:
-    if row is None:
+def _found(found: T | None, game_id: str) -> T:
+    """What was found of a game, or 404."""
+    if found is None:
         raise GameNotFound(f"there is no game {game_id!r}")
-    return row
+    return found
 
 
 def fetch_game(session: Session, game_id: str) -> GameRecord:
@@ -138,10 +142,7 @@ async def read_game(reads: Reads, game_id: str) -> GameRecord:
 async def read_public_game(reads: Reads, game_id: str) -> tuple[int, str]:
     """A game's version and its public JSON as ``GET /games/{id}`` sends it, or 404: the JSON
     stored with the game, or, for a game stored before there was such a column, rendered."""
-    found = await reads.public_game(parse_game_id(game_id))
-    if found is None:
-        raise GameNotFound(f"there is no game {game_id!r}")
-    version, body = found
+    version, body = _found(await reads.public_game(parse_game_id(game_id)), game_id)
     if body is None:
         row = await read_game(reads, game_id)
         version, body = row.version, game_out(row, game_of(row)).model_dump_json()
@@ -275,28 +276,25 @@ async def place_card(
     """Place the current card (no ``Idempotency-Key``): plan on the game as this process last
     stored it if it has it (see :mod:`api.in_play`), else, or if anything is refused on that
     copy, on the game as read; store; keep the game for the next placement."""
+
+    async def place_on(game_row: GameRecord, game: Game | None = None) -> PlacedCard:
+        plan = plan_placement(game_row, authorization, row, col, if_match, game=game)
+        return await database.write(lambda session: store_placement(session, plan))
+
     kept = database.in_play.take(parse_game_id(game_id))
     placed: PlacedCard | None = None
     if kept is not None:
-        try:
-            plan = plan_placement(kept.row, authorization, row, col, if_match, game=kept.game)
-            placed = await database.write(lambda session: store_placement(session, plan))
-        except ApiError:
-            placed = None  # decided again on the stored game, whose answer is the answer
+        with contextlib.suppress(ApiError):  # then decided again on the stored game
+            placed = await place_on(kept.row, kept.game)
     if placed is None:
-        stored = await read_game(database.reads, game_id)
-        plan = plan_placement(stored, authorization, row, col, if_match)
-        placed = await database.write(lambda session: store_placement(session, plan))
+        placed = await place_on(await read_game(database.reads, game_id))
     database.in_play.put(placed.row, placed.game)
     return placed
 
 
 async def history(reads: Reads, game_id: str) -> tuple[uuid.UUID, list[PlacementRecord]]:
     game_uuid = parse_game_id(game_id)
-    placements = await reads.history(game_uuid)
-    if placements is None:
-        raise GameNotFound(f"there is no game {game_id!r}")
-    return game_uuid, placements
+    return game_uuid, _found(await reads.history(game_uuid), game_id)
 
 
 # ---------------------------------------------------------------- leaderboard
