@@ -8,7 +8,6 @@ import sqlite3
 from typing import Any
 
 import psycopg
-import psycopg_pool
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -219,8 +218,8 @@ def install_error_handlers(app: FastAPI) -> None:
         log.warning("database pool exhausted on %s", request.url.path)
         return _busy(request)
 
-    # The same, raised by the drivers themselves under the public reads (api.reads).
-    @app.exception_handler(psycopg_pool.PoolTimeout)
+    # The same, raised by the drivers themselves under the public reads (api.reads), and
+    # api.pg_loop.LoopPoolTimeout, an OperationalError.
     @app.exception_handler(psycopg.OperationalError)
     @app.exception_handler(sqlite3.OperationalError)
     async def _driver_unavailable(request: Request, exc: Exception) -> JSONResponse:

@@ -13,8 +13,9 @@ open). In WAL mode a reader is not blocked by writers; in the rare moment it is 
 recovering the database, say), the loop does not wait: the read is retried in a worker thread
 on a pooled connection, which waits with the normal busy timeout.
 
-PostgreSQL: psycopg's asynchronous connection pool, in autocommit; psycopg prepares a statement
-on a connection once it has run a few times.
+PostgreSQL: a few connections of the event loop's own, in autocommit, each read one prepared
+statement sent over libpq (:mod:`api.pg_loop`: psycopg's pool and cursors took as much CPU as
+the rest of the request).
 """
 
 from __future__ import annotations
@@ -28,11 +29,10 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from psycopg.rows import TupleRow
-from psycopg_pool import AsyncConnectionPool
 from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
+from api.pg_loop import LoopPool, Row, statement
 from api.repository import GameRecord, LeaderboardKey, PlacementRecord, ScoreRecord
 
 GAME = f"SELECT {', '.join(GameRecord._fields)} FROM games WHERE id = :id"
@@ -244,18 +244,11 @@ def _sqlite_params(params: dict[str, Any]) -> dict[str, Any]:
 
 
 class PostgresReads(Reads):
-    """PostgreSQL: psycopg's asynchronous pool, in autocommit."""
+    """PostgreSQL: connections of the event loop's own (:mod:`api.pg_loop`), in autocommit."""
 
     def __init__(self, conninfo: str, *, size: int, timeout: float) -> None:
         super().__init__()
-        self._pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            conninfo,
-            min_size=1,
-            max_size=size,
-            timeout=timeout,
-            kwargs={"autocommit": True},
-            open=False,
-        )
+        self._pool = LoopPool(conninfo, size=size, timeout=timeout)
 
     async def open(self) -> None:
         await self._pool.open()
@@ -263,13 +256,10 @@ class PostgresReads(Reads):
     async def close(self) -> None:
         await self._pool.close()
 
-    async def _fetch(self, sql: str, params: dict[str, Any]) -> Sequence[TupleRow]:
-        sql = _pyformat(sql)
-        self._notify(sql, params)
-        async with self._pool.connection() as connection:
-            cursor = await connection.execute(sql, params)
-            rows: list[TupleRow] = await cursor.fetchall()
-            return rows
+    async def _fetch(self, sql: str, params: dict[str, Any]) -> Sequence[Row]:
+        if self.listeners:
+            self._notify(_pyformat(sql), params)  # what a psycopg cursor would run
+        return await self._pool.fetch(statement(sql), params)
 
     def _game(self, row: Sequence[Any]) -> GameRecord:
         record = GameRecord(*row)

@@ -30,7 +30,7 @@ class Settings(BaseSettings):
         default=4,
         ge=1,
         description="PostgreSQL: connections per process for the public reads, which run on "
-        "the event loop (psycopg's async pool).",
+        "the event loop (api.pg_loop), made as needed up to this many.",
     )
     db_pool_timeout: float = Field(
         default=10.0, gt=0, description="Seconds to wait for a free connection before a 503."
