@@ -1,7 +1,7 @@
 """CPU instructions per request, counted by callgrind: a cost that the machine's load does not move.
 
     .venv/bin/python bench/request_cost.py [--backend sqlite|postgresql|both]
-        [--kinds healthz,write,create,place,read] [--requests 300]
+        [--kinds healthz,write,create,place,read,leaderboard,page] [--requests 300]
 
 On two shared cores, throughput drifts by a sixth between runs of the same code, more than
 most single changes are worth. This counts instructions instead (``valgrind --tool=callgrind``
@@ -15,7 +15,10 @@ placements/s over the floor's would be if the server did nothing but these reque
 
 Kinds: ``healthz``, ``write`` (``POST /bench/write``, the floor), ``create``, ``place`` (whole
 games: the current card at a random legal placement, a new game after each one ends; game
-creations included, as in ``http_load.py``'s place phase), ``read`` (``GET /games/{id}``).
+creations included, as in ``http_load.py``'s place phase), ``read`` (``GET /games/{id}``),
+``leaderboard`` (``GET /leaderboard?limit=100`` from the page cache: the revision read, then
+the stored page) and ``page`` (the same with the cache off: the query and 100 entries
+rendered); for these two, 1,000 won games are bulk-loaded first (``bench/bulk.py``).
 PostgreSQL's own work is in its server process and not counted. ``--no-valgrind`` runs the
 requests once without counting (what the test suite does).
 """
@@ -42,9 +45,11 @@ if str(ROOT) not in sys.path:
 
 from api.settings import Settings  # noqa: E402
 from bench.app import create_bench_app  # noqa: E402
+from bench.bulk import BulkLoader  # noqa: E402
 from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, backends_of, throwaway_database  # noqa: E402
 
-KINDS = ("healthz", "write", "create", "place", "read")
+KINDS = ("healthz", "write", "create", "place", "read", "leaderboard", "page")
+WON_GAMES = 1_000  # bulk-loaded for the leaderboard kinds
 WARMUP = 50
 Asgi = Callable[..., Awaitable[None]]
 
@@ -54,11 +59,12 @@ async def call(
 ) -> tuple[int, Any]:
     """One request straight through the ASGI interface; its status and decoded body."""
     raw = json.dumps(body).encode() if body is not None else b""
+    path, _, query = path.partition("?")
     header_list = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(raw))]
     header_list += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": query.encode(),
         "root_path": "", "headers": header_list, "client": ("127.0.0.1", 1),
         "server": ("127.0.0.1", 80), "state": {},
     }  # fmt: skip
@@ -118,11 +124,24 @@ class Client:
         assert self.game is not None
         assert (await call(self.app, "GET", f"/games/{self.game['id']}"))[0] == 200
 
+    async def leaderboard(self) -> None:
+        status, page = await call(self.app, "GET", "/leaderboard?limit=100")
+        assert status == 200 and len(page["entries"]) == 100, page
+
+    page = leaderboard  # the same request, run with the page cache off
+
 
 async def run(backend: str, kind: str, requests: int, admin_url: str) -> None:
     """Start the app on a new database, send ``WARMUP + requests`` requests of ``kind``."""
     with throwaway_database(backend, admin_url) as url:
-        app = create_bench_app(Settings(database_url=url, migrate_on_start=False))
+        settings = Settings(database_url=url, migrate_on_start=False)
+        if kind in ("leaderboard", "page"):
+            loader = BulkLoader(url, seed=1)
+            loader.load(WON_GAMES)
+            loader.close()
+        if kind == "page":
+            settings = settings.model_copy(update={"leaderboard_cache_pages": 0})
+        app = create_bench_app(settings)
         events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         started = asyncio.Event()
 
