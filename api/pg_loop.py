@@ -1,10 +1,11 @@
 """PostgreSQL connections for the public reads on the event loop, and how a read runs on one.
 
 A public read is one prepared statement on one connection. Through psycopg's asynchronous
-pool and cursors it cost about twice the server CPU that the statement itself needs (the
-pool's checkout and return, a cursor, the query's conversion, an event per wait): measured
-in one process, about 165-200 µs of CPU a read against 70-100 µs here. This module keeps
-what those layers give the reads and drops the rest:
+pool and cursors (a checkout and a return, a cursor, the query converted each time, an event
+per wait) a ``GET /games/{id}`` cost 953,548-964,624 CPU instructions, against 628,220-663,278
+this way and about 555,000 for ``GET /healthz`` (``bench/request_cost.py --backend postgresql
+--kinds healthz,read``). This module keeps what those layers give the reads and drops the
+rest:
 
 * :class:`LoopPool` hands connections out, last returned first (the warmest), and makes them
   on demand up to its size. A caller that finds none free waits its turn, first come first
@@ -17,6 +18,8 @@ what those layers give the reads and drops the rest:
   connection under a name shared by all of them, parameters sent as text (the server infers
   their types from the statement), results read as text and converted by the loaders psycopg
   itself would use (its adapters map), so the values are the same as through a cursor.
+  A statement whose result type a migration changed ("cached plan must not change result
+  type") is prepared again, once.
 
 Everything here runs on the event loop's thread; nothing in it is thread-safe, nor needs to be.
 Writes keep SQLAlchemy and their own pool, in worker threads (:mod:`api.db`).
@@ -114,13 +117,17 @@ class LoopConnection:
 
     async def fetch(self, statement: Statement, values: Sequence[bytes | None]) -> list[Row]:
         """All rows of ``statement`` run with ``values``."""
-        pgconn = self.pgconn
-        if statement.name not in self._prepared:
-            pgconn.send_prepare(statement.name, statement.sql)
+        try:
+            result = await self._run(statement, values)
+        except errors.FeatureNotSupported as exc:
+            # "cached plan must not change result type": a migration changed the type of a
+            # column the statement returns. Prepare it again, once.
+            if statement.name not in self._prepared or "cached plan" not in str(exc):
+                raise
+            self._prepared.discard(statement.name)
+            self.pgconn.send_query(b"DEALLOCATE " + statement.name)
             self._check(await self._results(), pq.ExecStatus.COMMAND_OK)
-            self._prepared.add(statement.name)
-        pgconn.send_query_prepared(statement.name, values)
-        result = self._check(await self._results(), pq.ExecStatus.TUPLES_OK)
+            result = await self._run(statement, values)
         loads = [self._load(result.ftype(column)) for column in range(result.nfields)]
         rows = [
             tuple(
@@ -131,6 +138,15 @@ class LoopConnection:
         ]
         self.reads += 1
         return rows
+
+    async def _run(self, statement: Statement, values: Sequence[bytes | None]) -> pq.abc.PGresult:
+        pgconn = self.pgconn
+        if statement.name not in self._prepared:
+            pgconn.send_prepare(statement.name, statement.sql)
+            self._check(await self._results(), pq.ExecStatus.COMMAND_OK)
+            self._prepared.add(statement.name)
+        pgconn.send_query_prepared(statement.name, values)
+        return self._check(await self._results(), pq.ExecStatus.TUPLES_OK)
 
     def close(self) -> None:
         # What AsyncConnection.close() does, without a coroutine: libpq's PQfinish.

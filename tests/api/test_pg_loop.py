@@ -151,6 +151,23 @@ def test_an_error_in_a_statement_keeps_the_connection(conninfo: str) -> None:
     assert before == after
 
 
+def test_a_statement_whose_result_type_a_migration_changed_is_prepared_again(
+    conninfo: str,
+) -> None:
+    with psycopg.connect(conninfo, autocommit=True) as admin:
+        admin.execute("CREATE TABLE migrating (id int PRIMARY KEY, label varchar(10))")
+        admin.execute("INSERT INTO migrating VALUES (1, 'one')")
+    read = statement("SELECT label FROM migrating WHERE id = :id")
+
+    async def work(pool: LoopPool) -> list[Any]:
+        before = await pool.fetch(read, {"id": 1})
+        with psycopg.connect(conninfo, autocommit=True) as admin:
+            admin.execute("ALTER TABLE migrating ALTER COLUMN label TYPE int USING 7")
+        return [before, await pool.fetch(read, {"id": 1}), await pool.fetch(read, {"id": 1})]
+
+    assert with_pool(conninfo, work, size=1) == [[("one",)], [(7,)], [(7,)]]
+
+
 def test_readers_wait_their_turn_first_come_first_served(conninfo: str) -> None:
     sleep = statement("SELECT pg_sleep(CAST(:seconds AS float)), CAST(:name AS text)")
 
