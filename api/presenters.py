@@ -100,7 +100,6 @@ _TEXT: TypeAdapter[str] = TypeAdapter(str)
 _TIME: TypeAdapter[datetime] = TypeAdapter(datetime)
 _REVEAL: TypeAdapter[DeckReveal] = TypeAdapter(DeckReveal)
 _CARD_JSON: list[str] = [out.model_dump_json() for out in _CARD_OUT_BY_INDEX]
-_CARD_JSON_BY_CODE: dict[str, str] = {card.code: _CARD_JSON[card.index] for card in CARDS}
 _POSITION_JSON: dict[Position, str] = {
     position: out.model_dump_json() for position, out in _POSITION_OUT.items()
 }
@@ -114,28 +113,10 @@ def _json_time(value: datetime) -> str:
     return _TIME.dump_json(value).decode()
 
 
-def placement_json(placement: PlacementRecord) -> str:
-    """``placement_out(placement).model_dump_json()``, written directly as :func:`game_json`
-    is (building and validating the models cost a placement response about 8 % of the
-    request's CPU); ``tests/api/test_public_json.py`` compares the two."""
-    flipped = ",".join(
-        [
-            f'{{"row":{flip["row"]},"col":{flip["col"]},'
-            f'"face_up":{"true" if flip["face_up"] else "false"}}}'
-            for flip in placement.flipped
-        ]
-    )
-    return (
-        f'{{"number":{placement.number},"row":{placement.row},"col":{placement.col},'
-        f'"card":{_CARD_JSON_BY_CODE[placement.card]},"flipped":[{flipped}],'
-        f'"status_after":{_json_text(placement.status_after)},'
-        f'"created_at":{_json_time(placement.created_at)}}}'
-    )
-
-
 def placement_created_json(placement: PlacementRecord, public_json: str) -> bytes:
     """A ``PlacementCreated`` body around the game's stored JSON (not rendered twice)."""
-    return f'{{"placement":{placement_json(placement)},"game":{public_json}}}'.encode()
+    placement_json = placement_out(placement).model_dump_json()
+    return f'{{"placement":{placement_json},"game":{public_json}}}'.encode()
 
 
 def game_created(row: GameRecord, game: Game, token: str) -> GameCreated:
