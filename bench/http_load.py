@@ -76,8 +76,10 @@ LEADERBOARD_100 = "GET /leaderboard?limit=100"
 LEADERBOARD_20 = "GET /leaderboard?limit=20"
 
 PHASES = ("healthz", "write", "create", "place", "read", "leaderboard", "play")
-HISTORY_CHANCE = 0.3  # after a game, how often a `play` client reads its history
-LEADERBOARD_CHANCE = 0.3  # ... and the leaderboard
+# After a game, how often a `play` client reads its history, and the leaderboard (always after
+# the first game it ends, so that even a short run asks for both).
+HISTORY_CHANCE = 0.3
+LEADERBOARD_CHANCE = 0.3
 
 Worker = Callable[["Client", Recorder, float], Awaitable[None]]
 
@@ -97,6 +99,7 @@ class Client:
     index: int
     http: HttpConnection
     rng: random.Random
+    games_ended: int = 0  # by `play`
 
     def body(self, value: object) -> bytes:
         return json.dumps(value, separators=(",", ":")).encode()
@@ -313,10 +316,12 @@ class LoadRun:
             await self.play_to_end(client, recorder, game, deadline)
             if game.status == "in_progress":
                 continue
-            if client.rng.random() < HISTORY_CHANCE:
+            client.games_ended += 1
+            first = client.games_ended == 1
+            if first or client.rng.random() < HISTORY_CHANCE:
                 path = f"/games/{game.id}/placements"
                 await recorder.call(HISTORY, client.http, "GET", path)
-            if client.rng.random() < LEADERBOARD_CHANCE:
+            if first or client.rng.random() < LEADERBOARD_CHANCE:
                 await recorder.call(
                     LEADERBOARD_20,
                     client.http,

@@ -16,9 +16,11 @@ def test_http_load_plays_whole_games_and_reports_every_endpoint_against_its_floo
     exit_code = http_load.main(
         [
             "--backend", backend, "--clients", "4", "--seconds", "1", "--warmup", "0.2",
-            "--games-for-memory", "20", "--seed-scores", "150",
+            "--games-for-memory", "60", "--seed-scores", "150",
         ]
     )  # fmt: skip
+    # 60 games: more than the place phase ends, so that `play` ends games (each client reads
+    # the history and the leaderboard after the first one it ends).
     out = capsys.readouterr().out
     assert exit_code == 0, out
     for phase in http_load.PHASES:
@@ -39,7 +41,7 @@ def test_http_load_plays_whole_games_and_reports_every_endpoint_against_its_floo
         "GET /games/{id}/s vs /healthz floor",
         "GET /leaderboard?limit=100/s vs /healthz floor",
         "placement p99, 4 concurrent clients",
-        "server RSS after 2 -> 20 games",
+        "server RSS after 6 -> 60 games",
         "errors by status (only 409 expected)",
     ):
         assert goal in out
