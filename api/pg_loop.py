@@ -40,7 +40,7 @@ from typing import Any
 import psycopg
 from psycopg import errors, pq
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("foursquare.api.pg_loop")  # under api.errors' "foursquare.api"
 
 Row = tuple[Any, ...]
 Load = Callable[[bytes], Any]
