@@ -197,17 +197,16 @@ class LoopConnection:
         loop = asyncio.get_running_loop()
         ready = loop.create_future()
         fd = self.pgconn.socket
-        if write:
-            loop.add_writer(fd, _wake, ready)
-        else:
-            loop.add_reader(fd, _wake, ready)
+        add, remove = (
+            (loop.add_writer, loop.remove_writer)
+            if write
+            else (loop.add_reader, loop.remove_reader)
+        )
+        add(fd, _wake, ready)
         try:
             await ready
         finally:
-            if write:
-                loop.remove_writer(fd)
-            else:
-                loop.remove_reader(fd)
+            remove(fd)
 
 
 def _wake(future: asyncio.Future[None]) -> None:
@@ -311,13 +310,8 @@ class LoopPool:
         """Give a connection back: to the oldest caller waiting, or to the idle ones."""
         if self._closed:
             self._discard(connection)
-            return
-        while self._waiters:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(connection)
-                return
-        self._idle.append(connection)
+        elif not self._hand_over(connection):
+            self._idle.append(connection)
 
     def _discard(self, connection: LoopConnection) -> None:
         connection.close()
@@ -325,12 +319,17 @@ class LoopPool:
 
     def _free_place(self) -> None:
         """A connection has gone (or was never made): its place to the oldest caller waiting."""
+        if not self._hand_over(None):
+            self._places -= 1
+
+    def _hand_over(self, given: LoopConnection | None) -> bool:
+        """Give a connection (or, with None, a place) to the oldest caller still waiting."""
         while self._waiters:
             waiter = self._waiters.popleft()
             if not waiter.done():
-                waiter.set_result(None)
-                return
-        self._places -= 1
+                waiter.set_result(given)
+                return True
+        return False
 
     def _discard_idle(self) -> None:
         idle, self._idle = self._idle, []

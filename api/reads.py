@@ -282,8 +282,8 @@ _PYFORMAT_CACHE: dict[str, str] = {}
 
 
 def _pyformat(sql: str) -> str:
-    """``:name`` parameters to psycopg's ``%(name)s`` (the SQL here has no ``::`` casts)."""
+    """``:name`` parameters to psycopg's ``%(name)s`` (a ``::`` cast is left alone)."""
     converted = _PYFORMAT_CACHE.get(sql)
     if converted is None:
-        converted = _PYFORMAT_CACHE[sql] = re.sub(r":(\w+)", r"%(\1)s", sql)
+        converted = _PYFORMAT_CACHE[sql] = re.sub(r"(?<!:):(\w+)", r"%(\1)s", sql)
     return converted

@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from api.db import psycopg_conninfo
 from api.pg_loop import LoopPool, LoopPoolTimeout, statement
+from api.reads import _pyformat
 from api.settings import Settings
 from tests.conftest import MakeGame
 from tests.support import databases
@@ -29,6 +30,7 @@ pytestmark = pytest.mark.postgres
 
 T = TypeVar("T")
 PID = statement("SELECT pg_backend_pid()")
+SLEEP = statement("SELECT pg_sleep(CAST(:seconds AS float))")
 
 
 @pytest.fixture
@@ -96,9 +98,7 @@ def test_values_are_the_ones_a_psycopg_cursor_returns(conninfo: str) -> None:
     async def both(pool: LoopPool) -> tuple[Any, Any]:
         ours = await pool.fetch(statement(sql), params)
         async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
-            cursor = await conn.execute(sql.replace(":id", "%(id)s").replace(":at", "%(at)s")
-                                        .replace(":flag", "%(flag)s").replace(":n", "%(n)s")
-                                        .replace(":greeting", "%(greeting)s"), params)  # fmt: skip
+            cursor = await conn.execute(_pyformat(sql), params)
             theirs = await cursor.fetchall()
         return ours, theirs
 
@@ -189,10 +189,8 @@ def test_readers_wait_their_turn_first_come_first_served(conninfo: str) -> None:
 
 
 def test_a_reader_that_waits_too_long_gets_a_timeout_and_the_pool_goes_on(conninfo: str) -> None:
-    sleep = statement("SELECT pg_sleep(CAST(:seconds AS float))")
-
     async def work(pool: LoopPool) -> float:
-        holder = asyncio.create_task(pool.fetch(sleep, {"seconds": 1}))
+        holder = asyncio.create_task(pool.fetch(SLEEP, {"seconds": 1}))
         await asyncio.sleep(0.1)
         started = time.perf_counter()
         with pytest.raises(LoopPoolTimeout):
@@ -208,11 +206,9 @@ def test_a_reader_that_waits_too_long_gets_a_timeout_and_the_pool_goes_on(connin
 
 
 def test_a_cancelled_read_frees_its_place(conninfo: str) -> None:
-    sleep = statement("SELECT pg_sleep(CAST(:seconds AS float))")
-
     async def work(pool: LoopPool) -> None:
         for _ in range(3):  # more than the pool's size: a leaked place would time out
-            task = asyncio.create_task(pool.fetch(sleep, {"seconds": 5}))
+            task = asyncio.create_task(pool.fetch(SLEEP, {"seconds": 5}))
             await asyncio.sleep(0.1)
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
@@ -238,12 +234,10 @@ def test_a_server_that_does_not_answer_is_an_error_each_time_not_a_leak(conninfo
 
 
 def test_closing_waits_for_no_one_and_closes_what_comes_back(conninfo: str) -> None:
-    sleep = statement("SELECT pg_sleep(CAST(:seconds AS float))")
-
     async def work() -> None:
         pool = LoopPool(conninfo, size=1, timeout=1)
         await pool.open()
-        reading = asyncio.create_task(pool.fetch(sleep, {"seconds": 0.2}))
+        reading = asyncio.create_task(pool.fetch(SLEEP, {"seconds": 0.2}))
         await asyncio.sleep(0.05)
         await pool.close()
         assert await reading == [("",)]  # the read in progress ends normally
