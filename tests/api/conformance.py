@@ -1,22 +1,20 @@
-"""The shared conformance vectors, for the API tests."""
+"""The conformance vectors (the repository's copy), for the API tests."""
 
 from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from tests.conftest import CreatedGame
-
-SHARED = Path(__file__).resolve().parents[3] / "shared"
+from tests.engine.factories import CONFORMANCE_PATH
 
 
 @cache
 def vectors() -> list[dict[str, Any]]:
-    games: list[dict[str, Any]] = json.loads((SHARED / "conformance.json").read_text())["games"]
+    games: list[dict[str, Any]] = json.loads(CONFORMANCE_PATH.read_text())["games"]
     return games
 
 

@@ -1,4 +1,4 @@
-"""Builders shared by the engine tests: where the shared files are, and games from pile specs."""
+"""Builders shared by the engine tests: the conformance vectors, and games from pile specs."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from typing import Any
 from engine import CARDS, Game
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SHARED_DIR = REPO_ROOT / ".." / "shared"
-CONFORMANCE_PATH = SHARED_DIR / "conformance.json"
+# The repository's own copy of ../shared/conformance.json, so that a clone with nothing beside
+# it can run the tests; tests/engine/test_conformance.py checks that the copy is current.
+CONFORMANCE_PATH = REPO_ROOT / "tests" / "data" / "conformance.json"
+SHARED_CONFORMANCE_PATH = REPO_ROOT / ".." / "shared" / "conformance.json"
 
 
 def load_vectors(path: Path = CONFORMANCE_PATH) -> dict[str, Any]:

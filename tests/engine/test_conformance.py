@@ -13,7 +13,12 @@ from typing import Any
 import pytest
 
 from engine.conformance import Mismatch, check_game
-from tests.engine.factories import CONFORMANCE_PATH, REPO_ROOT, load_vectors
+from tests.engine.factories import (
+    CONFORMANCE_PATH,
+    REPO_ROOT,
+    SHARED_CONFORMANCE_PATH,
+    load_vectors,
+)
 
 VECTORS: list[dict[str, Any]] = load_vectors()["games"]
 
@@ -124,3 +129,13 @@ def test_cli_rejects_a_file_that_is_not_json(tmp_path: Path) -> None:
     assert completed.returncode == 2
     assert "cannot read vectors" in completed.stderr
     assert "Traceback" not in completed.stderr
+
+
+@pytest.mark.skipif(
+    not SHARED_CONFORMANCE_PATH.exists(), reason="no ../shared/conformance.json beside the clone"
+)
+def test_the_repositorys_copy_of_the_vectors_is_the_shared_file() -> None:
+    shared = SHARED_CONFORMANCE_PATH.read_bytes()
+    assert CONFORMANCE_PATH.read_bytes() == shared, (
+        "tests/data/conformance.json differs from ../shared/conformance.json: copy it again"
+    )

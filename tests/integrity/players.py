@@ -14,15 +14,14 @@ import json
 import random
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from api import services
 from api.db import create_database
 from api.settings import Settings
+from tests.engine.factories import CONFORMANCE_PATH
 from tests.integrity.exchanges import Exchange, Recorder
 
-CONFORMANCE = Path(__file__).resolve().parents[3] / "shared" / "conformance.json"
 MODES = ("plain", "if_match", "keyed", "twin", "reuse", "conditional_read")
 MODE_WEIGHTS = (3, 3, 2, 2, 0.4, 0.6)
 
@@ -36,7 +35,7 @@ class WinningLine:
 
 def winning_lines() -> list[WinningLine]:
     """The won games of the conformance vectors: a deck and the placements that win it."""
-    vectors = json.loads(CONFORMANCE.read_text())["games"]
+    vectors = json.loads(CONFORMANCE_PATH.read_text())["games"]
     return [
         WinningLine(
             deck=vector["deck"],
