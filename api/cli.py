@@ -11,8 +11,8 @@ from collections.abc import Sequence
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from api import migrate
     from api.settings import Settings
+    from api.store import migrate
 
     if args.database_url:
         os.environ["FOURSQUARE_DATABASE_URL"] = args.database_url
@@ -22,7 +22,7 @@ def _serve(args: argparse.Namespace) -> int:
         migrate.upgrade(settings.database_url)
         os.environ["FOURSQUARE_MIGRATE_ON_START"] = "false"
     uvicorn.run(
-        "api.app:app_from_environment",
+        "api.http.app:app_from_environment",
         factory=True,
         host=args.host,
         port=args.port,
@@ -34,8 +34,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from api import migrate
     from api.settings import Settings
+    from api.store import migrate
 
     url = args.database_url or Settings().database_url
     if args.revision.startswith("-") or args.downgrade:
@@ -48,9 +48,9 @@ def _migrate(args: argparse.Namespace) -> int:
 def _prune_keys(args: argparse.Namespace) -> int:
     from datetime import timedelta
 
-    from api import idempotency
-    from api.db import create_database
+    from api.games import idempotency
     from api.settings import Settings
+    from api.store.database import create_database
 
     settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
     database = create_database(settings)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -15,6 +15,11 @@ class Settings(BaseSettings):
         default="sqlite:///./foursquare.db",
         description="SQLAlchemy URL: sqlite:///path.db or postgresql+psycopg://user@host/db",
     )
+    secret_key: SecretStr | None = Field(
+        default=None,
+        description="Signs leaderboard cursors. Unset: a random secret that migration 0006 "
+        "stored in the database, shared by every process on it.",
+    )
     migrate_on_start: bool = Field(
         default=True, description="Apply pending Alembic migrations when the service starts."
     )
@@ -25,12 +30,6 @@ class Settings(BaseSettings):
         ge=1,
         description="PostgreSQL: write transactions one process runs at once (the others "
         "wait their turn on the event loop). SQLite always runs one.",
-    )
-    db_read_pool_size: int = Field(
-        default=4,
-        ge=1,
-        description="PostgreSQL: connections per process for the public reads, which run on "
-        "the event loop (api.pg_loop), made as needed up to this many.",
     )
     db_pool_timeout: float = Field(
         default=10.0, gt=0, description="Seconds to wait for a free connection before a 503."
@@ -49,12 +48,6 @@ class Settings(BaseSettings):
         ge=0,
         description="Rendered leaderboard pages kept per process while the leaderboard does "
         "not change (0: none, every request runs the query).",
-    )
-    games_in_play: int = Field(
-        default=1024,
-        ge=0,
-        description="Games in progress whose last stored state each process keeps, so that "
-        "their next placement need not read them (0: none, every placement reads its game).",
     )
     max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")
     hint_placements: int = Field(

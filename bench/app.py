@@ -2,7 +2,7 @@
 that must persist something.
 
 ``uvicorn --factory bench.app:create_bench_app`` serves every route of
-:func:`api.app.create_app` unchanged, and ``POST /bench/write`` (body ``{"key": n}``), which in
+:func:`api.http.app.create_app` unchanged, and ``POST /bench/write`` (body ``{"key": n}``), which in
 one write transaction of the service's own database (``Database.write``, as the service's writes)
 increments one row of ``bench_rows`` and inserts one row into ``bench_events``, then answers
 ``201 {"key", "value"}``. The two tables have their own ``MetaData`` (they are not part of the
@@ -21,10 +21,10 @@ from sqlalchemy import Column, Integer, MetaData, Table, bindparam, func, insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from api.app import create_app
-from api.db import Database
-from api.deps import DatabaseDep
+from api.http.app import create_app
+from api.http.deps import DatabaseDep
 from api.settings import Settings
+from api.store.database import Database
 
 BENCH_ROWS = 1024  # writes spread over this many rows, as placements spread over games
 

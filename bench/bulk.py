@@ -32,7 +32,7 @@ from psycopg import sql as psycopg_sql
 from sqlalchemy import Column, Table, create_engine, func, select, text
 from sqlalchemy.engine import Dialect
 
-from api.models import GameRow, ScoreRow
+from api.store.models import GameRow, ScoreRow
 from engine import Game, Status
 
 MAX_SCORE = 24

@@ -22,8 +22,8 @@ import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from api import migrate
-from api.db import psycopg_conninfo
+from api.store import migrate
+from api.store.database import psycopg_conninfo
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ("sqlite", "postgresql")

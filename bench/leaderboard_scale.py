@@ -7,7 +7,7 @@
 For each backend and each size: a new migrated database into which that many won games are
 bulk-loaded (``bench.bulk``: real game states, scores 0..24, distinct ``finished_at``; then
 ANALYZE, and VACUUM on PostgreSQL), and its own server (``uvicorn --factory
-api.app:app_from_environment``). With all of them running, one client walks each board by
+api.http.app:app_from_environment``). With all of them running, one client walks each board by
 following ``next_cursor`` ``--depth`` times (or to its last page) and keeps that cursor, then
 times, one request at a time on keep-alive connections:
 
@@ -39,9 +39,9 @@ from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, event
 
-from api.app import create_app
+from api.http.app import create_app
 from api.settings import Settings
 from bench.bulk import BulkLoader
 from bench.harness import (
@@ -53,7 +53,7 @@ from bench.harness import (
 )
 from bench.loadgen import EndpointStats, HttpConnection, Recorder, run_async
 
-APP_FACTORY = "api.app:app_from_environment"
+APP_FACTORY = "api.http.app:app_from_environment"
 LIMIT = 100
 
 
@@ -65,6 +65,7 @@ class SizeResult:
     deep_cursor: str | None = None
     walk_seconds: float = 0.0
     recorder: Recorder = field(default_factory=Recorder)
+    plans: dict[str, list[str]] = field(default_factory=dict)  # the SQL, then its plan
 
     def stats(self, label: str) -> EndpointStats:
         return self.recorder.endpoints.get(label, EndpointStats())
@@ -144,14 +145,16 @@ def _leaderboard_statements(database_url: str, paths: list[str]) -> list[tuple[s
     app = create_app(Settings(database_url=database_url, migrate_on_start=False))
     captured: list[tuple[str, Any]] = []
 
-    def capture(statement: str, parameters: dict[str, Any]) -> None:
+    def capture(
+        _connection: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any
+    ) -> None:
         if "FROM scores" in statement:
             captured.append((statement, parameters))
 
     statements: list[tuple[str, Any]] = []
     with TestClient(app) as client:
-        listeners = app.state.database.reads.listeners  # the public reads (api.reads)
-        listeners.append(capture)
+        engine = app.state.database.read_engine
+        event.listen(engine, "before_cursor_execute", capture)
         try:
             for path in paths:
                 captured.clear()
@@ -160,7 +163,7 @@ def _leaderboard_statements(database_url: str, paths: list[str]) -> list[tuple[s
                     raise RuntimeError(f"GET {path}: {response.status_code} {response.text}")
                 statements.append(captured[-1])
         finally:
-            listeners.remove(capture)
+            event.remove(engine, "before_cursor_execute", capture)
     return statements
 
 
@@ -280,8 +283,8 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[SizeResult]:
         for result in results:
             print_size(backend, result)
         print_ratios(backend, results)
-        plans = leaderboard_plans(urls[-1], results[-1].deep_cursor)
-    for name, lines in plans.items():
+        results[-1].plans = leaderboard_plans(urls[-1], results[-1].deep_cursor)
+    for name, lines in results[-1].plans.items():
         print(f"[{backend}] plan of the leaderboard query at {results[-1].size}, {name}:")
         print(f"  SQL: {lines[0]}")
         for line in lines[1:]:

@@ -14,10 +14,10 @@ warnings.filterwarnings("ignore", message=".*httpx.*starlette.testclient.*")
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
-from api import services  # noqa: E402
-from api.app import create_app  # noqa: E402
-from api.db import Database  # noqa: E402
+from api.games.games import create_game  # noqa: E402
+from api.http.app import create_app  # noqa: E402
 from api.settings import Settings  # noqa: E402
+from api.store.database import Database  # noqa: E402
 from tests.support import databases  # noqa: E402
 
 BACKENDS = ["sqlite", "postgresql"]
@@ -103,7 +103,7 @@ def make_game(database: Database) -> MakeGame:
 
     def make(deck: list[str] | None = None, player: str = "tester") -> CreatedGame:
         with database.transaction(write=True) as session:
-            created = services.create_game(session, player, deck=deck)
+            created = create_game(session, player, deck=deck)
             session.flush()
             return CreatedGame(id=str(created.row.id), token=created.token)
 

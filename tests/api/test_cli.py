@@ -9,7 +9,7 @@ from sqlalchemy import create_engine, func, inspect, select
 from sqlalchemy.orm import Session
 
 from api import cli
-from api.models import IdempotencyKeyRow
+from api.store.models import IdempotencyKeyRow
 
 
 def test_migrate_creates_the_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -34,7 +34,8 @@ def test_prune_keys_deletes_only_keys_older_than_a_day(
             session.add(
                 IdempotencyKeyRow(
                     scope="games",
-                    key=key,
+                    key_hash=key,
+                    claim=key,
                     fingerprint="f" * 64,
                     status_code=201,
                     response_body="{}",
@@ -46,7 +47,7 @@ def test_prune_keys_deletes_only_keys_older_than_a_day(
     assert cli.main(["prune-keys", "--hours", "1", "--database-url", sqlite_url]) == 0
     assert "deleted 1 " in capsys.readouterr().out
     with Session(engine) as session:
-        assert session.scalars(select(IdempotencyKeyRow.key)).all() == ["young"]
+        assert session.scalars(select(IdempotencyKeyRow.key_hash)).all() == ["young"]
         assert session.scalar(select(func.count()).select_from(IdempotencyKeyRow)) == 1
     engine.dispose()
 

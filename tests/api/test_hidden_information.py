@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
-from api.db import Database
-from api.models import GameRow
+from api.store.database import Database
+from api.store.models import GameRow
 from engine import Game, replay
 
 

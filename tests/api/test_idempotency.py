@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
+import threading
 import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
-from api.db import Database
-from api.idempotency import fingerprint
-from api.models import GameRow, IdempotencyKeyRow, PlacementRow
+from api.errors import RequestInProgress
+from api.games.idempotency import StoredResponse, execute, fingerprint, key_hash, unmask
+from api.games.placements import PlacedCard, place_in
+from api.store import repository
+from api.store.database import Database
+from api.store.models import GameRow, IdempotencyKeyRow, PlacementRow
 from tests.conftest import CreatedGame, MakeGame
 
 
@@ -21,10 +26,14 @@ def count(database: Database, model: type[GameRow] | type[PlacementRow]) -> int:
         return int(session.scalar(select(func.count()).select_from(model)) or 0)
 
 
+def new_key() -> str:
+    return str(uuid.uuid4())
+
+
 def test_retrying_a_game_creation_returns_the_same_game(
     client: TestClient, database: Database
 ) -> None:
-    headers = {"Idempotency-Key": "create-1"}
+    headers = {"Idempotency-Key": new_key()}
     first = client.post("/games", json={"player": "ana"}, headers=headers)
     again = client.post("/games", json={"player": "ana"}, headers=headers)
     assert first.status_code == again.status_code == 201
@@ -36,21 +45,69 @@ def test_retrying_a_game_creation_returns_the_same_game(
     assert count(database, GameRow) == 1
 
 
-def test_the_stored_creation_never_holds_the_token_in_clear(
+def test_the_stored_creation_holds_neither_the_key_nor_the_token(
     client: TestClient, database: Database
 ) -> None:
-    token = client.post("/games", headers={"Idempotency-Key": "k"}).json()["token"]
+    key = new_key()
+    token = client.post("/games", headers={"Idempotency-Key": key}).json()["token"]
     with database.transaction(write=False) as session:
-        row = session.get(IdempotencyKeyRow, ("games", "k"))
+        row = session.get(IdempotencyKeyRow, ("games", key_hash(key)))
         assert row is not None and row.status_code == 201
-        assert token not in (row.response_body or "")
-        assert json.loads(row.response_body or "{}")["token"].startswith("masked:")
+        stored = json.dumps(
+            [getattr(row, c.key) for c in IdempotencyKeyRow.__table__.columns], default=str
+        )
+    assert key not in stored and token not in stored
+    masked = StoredResponse(201, (row.response_body or "").encode())
+    assert json.loads(masked.body)["token"].startswith("masked:")
+
+    # What the row holds does not undo the mask; only the key does.
+    def unmasked_with(guess: str) -> str | None:
+        try:
+            token_found: str = json.loads(unmask(masked, guess).body)["token"]
+        except UnicodeDecodeError:
+            return None
+        return token_found
+
+    for guess in (row.key_hash, row.scope, row.claim, row.fingerprint):
+        assert unmasked_with(guess) != token
+    assert unmasked_with(key) == token
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "create-1",  # guessable
+        "00000000-0000-0000-0000-000000000000",
+        str(uuid.uuid1()),  # time and host, not random
+        str(uuid.uuid5(uuid.NAMESPACE_DNS, "example.org")),
+        str(uuid.uuid4()).replace("-", "")[:31],
+    ],
+)
+def test_a_creation_key_that_could_be_guessed_is_refused(
+    client: TestClient, database: Database, key: str
+) -> None:
+    response = client.post("/games", json={"player": "ana"}, headers={"Idempotency-Key": key})
+    assert response.status_code == 422
+    problem = response.json()
+    assert problem["code"] == "invalid_request"
+    assert problem["errors"][0]["loc"] == ["header", "idempotency-key"]
+    assert "UUID (version 4)" in problem["errors"][0]["message"]
+    assert count(database, GameRow) == 0
+
+
+def test_two_clients_with_the_same_body_get_their_own_games(client: TestClient) -> None:
+    # Each client makes its own random key: nothing one of them sends reaches the other's game.
+    one = client.post("/games", json={"player": "ana"}, headers={"Idempotency-Key": new_key()})
+    two = client.post("/games", json={"player": "ana"}, headers={"Idempotency-Key": new_key()})
+    assert one.status_code == two.status_code == 201
+    assert one.json()["id"] != two.json()["id"]
+    assert one.json()["token"] != two.json()["token"]
 
 
 def test_same_key_with_another_body_is_422_idempotency_key_reused(
     client: TestClient, database: Database
 ) -> None:
-    headers = {"Idempotency-Key": "create-2"}
+    headers = {"Idempotency-Key": new_key()}
     assert client.post("/games", json={"player": "ana"}, headers=headers).status_code == 201
     response = client.post("/games", json={"player": "bob"}, headers=headers)
     assert response.status_code == 422
@@ -148,13 +205,12 @@ def test_malformed_keys_are_invalid_requests(
 ) -> None:
     game = make_game()
     raw_key = key.encode("utf-8")
-    created = client.post("/games", headers={"Idempotency-Key": raw_key})  # type: ignore[dict-item]
     placed = client.post(
         f"/games/{game.id}/placements",
         json={"row": 0, "col": 0},
-        headers={**game.auth, "Idempotency-Key": raw_key},  # type: ignore[dict-item]
+        headers={**game.auth, "Idempotency-Key": raw_key},
     )
-    for response in (created, placed):
+    for response in (placed,):
         assert response.status_code == 422
         problem = response.json()
         assert problem["code"] == "invalid_request"
@@ -168,7 +224,8 @@ def claim_origin_placement(database: Database, game: CreatedGame, key: str, age:
         session.add(
             IdempotencyKeyRow(
                 scope=f"game:{uuid.UUID(game.id).hex}",
-                key=key,
+                key_hash=key_hash(key),
+                claim=CRASHED_CLAIM,
                 fingerprint=fingerprint("POST", "placements", {"row": 0, "col": 0}),
                 status_code=None,
                 response_body=None,
@@ -177,3 +234,82 @@ def claim_origin_placement(database: Database, game: CreatedGame, key: str, age:
                 completed_at=None,
             )
         )
+
+
+CRASHED_CLAIM = "c" * 32
+
+
+@pytest.fixture
+def postgresql_only(backend: str) -> None:
+    # SQLite runs one write transaction at a time (BEGIN IMMEDIATE), so two takeovers cannot
+    # interleave there at all; PostgreSQL's row locks are what these tests are about.
+    if backend != "postgresql":
+        pytest.skip("a race of concurrent write transactions: PostgreSQL only")
+
+
+@pytest.mark.usefixtures("postgresql_only")
+def test_of_two_takeovers_racing_for_a_stale_claim_exactly_one_wins(
+    database: Database, make_game: MakeGame
+) -> None:
+    game = make_game()
+    claim_origin_placement(database, game, "crashed", age=timedelta(minutes=5))
+    scope, hashed = f"game:{uuid.UUID(game.id).hex}", key_hash("crashed")
+    both_saw_it_stale = threading.Barrier(2, timeout=30)
+    results: dict[str, bool] = {}
+
+    def take_over(claim: str) -> None:
+        with database.transaction(write=True) as session:
+            record = repository.get_idempotency_key(session, scope, hashed)
+            assert record is not None and record.claim == CRASHED_CLAIM
+            both_saw_it_stale.wait()
+            results[claim] = repository.take_over_idempotency_claim(
+                session, scope, hashed, record.claim, claim, datetime.now(UTC)
+            )
+
+    threads = [threading.Thread(target=take_over, args=(claim,)) for claim in ("a" * 32, "b" * 32)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(results.values()) == [False, True]
+    winner = next(claim for claim, won in results.items() if won)
+    with database.transaction(write=False) as session:
+        record = repository.get_idempotency_key(session, scope, hashed)
+    assert record is not None and record.claim == winner
+
+
+@pytest.mark.usefixtures("postgresql_only")
+def test_a_request_whose_claim_was_taken_over_stores_nothing(
+    database: Database, make_game: MakeGame
+) -> None:
+    game = make_game()
+    scope = f"game:{uuid.UUID(game.id).hex}"
+    taker = "t" * 32
+
+    def slow_work(session: Session) -> PlacedCard:
+        # While this request works, its claim goes stale and a retry takes it over (in a
+        # transaction of its own, as another process would).
+        with database.transaction(write=True) as other:
+            record = repository.get_idempotency_key(other, scope, key_hash("slow"))
+            assert record is not None
+            taken = repository.take_over_idempotency_claim(
+                other, scope, key_hash("slow"), record.claim, taker, datetime.now(UTC)
+            )
+            assert taken
+        return place_in(session, game.id, game.token, 0, 0, None)
+
+    with pytest.raises(RequestInProgress):
+        execute(
+            database,
+            scope=scope,
+            key="slow",
+            request_fingerprint=fingerprint("POST", "placements", {"row": 0, "col": 0}),
+            work=slow_work,
+            render=lambda placed: StoredResponse(201, b"{}"),
+            render_error=lambda exc: StoredResponse(exc.status, b"{}"),
+        )
+    assert count(database, PlacementRow) == 0  # its work was rolled back with the refusal
+    with database.transaction(write=False) as session:
+        record = repository.get_idempotency_key(session, scope, key_hash("slow"))
+    # The key is still the taker's: unanswered, not released by the request that lost it.
+    assert record is not None and record.claim == taker and record.status_code is None

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import json
 import random
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -11,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from api.db import Database
-from api.models import GameRow, ScoreRow
+from api.store.database import Database
+from api.store.models import GameRow, ScoreRow
 from tests.api.conformance import play_vector, won_vectors
 from tests.conftest import MakeGame
 
@@ -160,8 +164,6 @@ def test_default_limit_is_20(client: TestClient, database: Database) -> None:
         {"limit": 0},
         {"limit": 101},
         {"limit": "ten"},
-        {"cursor": "garbage"},
-        {"cursor": "W1siYSJdXQ"},
         {"cursor": "x" * 201},
     ],
 )
@@ -205,3 +207,89 @@ def test_every_statement_on_scores_bumps_the_revision_once_or_more(database: Dat
     with database.transaction(write=True) as session:
         session.execute(text("UPDATE scores SET player = 'q'"))
     assert revision() > after_insert
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _forged_payloads() -> list[Any]:
+    """Cursor payloads a client might make up: values beyond the columns' ranges, wrong
+    types, impossible timestamps, other listings, ranks of any size."""
+    game = uuid.uuid4().hex
+    when = "2026-01-01T00:00:00+00:00"
+    return [
+        [-(2**40), when, game, 1, False],  # beyond SMALLINT / SQLite's integer range
+        [2**63, when, game, 1, False],
+        [-(10**30), when, game, 1, False],
+        [1, when, game, 1, False],  # a negative score
+        [-25, when, game, 1, False],  # more than any game can score
+        ["-5", when, game, 1, False],
+        [-5.5, when, game, 1, False],
+        [True, when, game, 1, False],
+        [None, when, game, 1, False],
+        [-5, "0001-01-01T00:00:00+00:00", game, 1, False],  # out of range for timestamptz
+        [-5, "9999-12-31T23:59:59+14:00", game, 1, False],
+        [-5, "2026-01-01T00:00:00", game, 1, False],  # no zone
+        [-5, "yesterday", game, 1, False],
+        [-5, 20260101, game, 1, False],
+        [-5, when, "not-hex", 1, False],
+        [-5, when, 12, 1, False],
+        [-5, when, game, 10**40, False],  # a rank beyond any integer column
+        [-5, when, game, -3, False],
+        [-5, when, game, 0, False],
+        [-5, when, game, "1", False],
+        [-5, when, game, 1.5, False],
+        [-5, when, game, 1, True],  # the other listing
+        [-5, when, game, 1, "no"],
+        [-5, when, game, 1],
+        [-5, when, game, 1, False, "extra"],
+        {"sort_score": -5},
+    ]
+
+
+@pytest.mark.parametrize("signed", [False, True], ids=["unsigned", "signed-with-the-secret"])
+def test_forged_cursors_are_422_invalid_cursor_never_500(
+    client: TestClient, database: Database, signed: bool
+) -> None:
+    for score in range(25):
+        record_win(database, score % 20, T0 + timedelta(minutes=score))
+    secret: bytes = client.app.state.cursor_secret  # type: ignore[attr-defined]
+    real = client.get("/leaderboard", params={"limit": 5}).json()["next_cursor"]
+    payload, _, signature = real.partition(".")
+    forged: list[str] = [
+        "garbage",
+        "W1siYSJdXQ",
+        payload,  # unsigned
+        f"{payload}.",
+        f"{payload}.{signature[:-2]}",
+        f"{payload[:-4]}AAAA.{signature}",  # the payload changed under the signature
+        f".{signature}",
+        "é.é",
+    ]
+    for data in _forged_payloads():
+        raw = json.dumps(data).encode()
+        # Signed with the real secret: the fields are checked all the same.
+        mac = hmac.new(secret if signed else b"guess", raw, hashlib.sha256).digest()[:16]
+        forged.append(f"{_b64(raw)}.{_b64(mac)}")
+    assert len(forged) >= 30
+    revision_before = client.get("/leaderboard", params={"limit": 5}).json()
+    for cursor in forged:
+        response = client.get("/leaderboard", params={"limit": 5, "cursor": cursor})
+        assert response.status_code == 422, (cursor, response.text)
+        assert response.json()["code"] == "invalid_cursor"
+        assert response.headers["content-type"] == "application/problem+json"
+    assert client.get("/leaderboard", params={"limit": 5}).json() == revision_before
+
+
+def test_a_cursor_is_accepted_only_by_its_own_listing(
+    client: TestClient, database: Database
+) -> None:
+    for score in range(6):
+        record_win(database, score, T0 + timedelta(minutes=score))
+    default = client.get("/leaderboard", params={"limit": 2}).json()["next_cursor"]
+    answer = client.get(
+        "/leaderboard", params={"limit": 2, "cursor": default, "include_assisted": "true"}
+    )
+    assert answer.status_code == 422 and answer.json()["code"] == "invalid_cursor"
+    assert client.get("/leaderboard", params={"limit": 2, "cursor": default}).status_code == 200

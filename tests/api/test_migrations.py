@@ -12,8 +12,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
-from api import migrate
-from api.models import Base
+from api.store import migrate
+from api.store.models import Base
 from tests.support import databases
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -48,7 +48,7 @@ def test_the_readme_recipe_rejects_a_tampered_commitment(client: TestClient) -> 
     real_get = client.get
 
     def tampered(url: str) -> httpx.Response:
-        response = real_get(url)
+        response: httpx.Response = real_get(url)
         if url.endswith(game_id):
             body = response.json()
             body["deck_commitment"] = "0" * 64

@@ -16,9 +16,9 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from api import services
-from api.db import create_database
+from api.games.games import create_game
 from api.settings import Settings
+from api.store.database import create_database
 from tests.engine.factories import CONFORMANCE_PATH
 from tests.integrity.exchanges import Exchange, Recorder
 
@@ -108,7 +108,7 @@ def insert_games(database_url: str, lines: list[WinningLine], player: str) -> li
     try:
         for line in lines:
             with database.transaction(write=True) as session:
-                created = services.create_game(session, player, deck=line.deck)
+                created = create_game(session, player, deck=line.deck)
                 session.flush()
                 games.append(LiveGame(str(created.row.id), created.token, line))
     finally:
@@ -144,7 +144,7 @@ async def create_games(load: Load, count: int, rng: random.Random) -> list[LiveG
     """Create games over HTTP, each with a key sent to both servers at once."""
     created: list[LiveGame] = []
     for i in range(count):
-        request = KeyedRequest(None, f"create-{uuid.uuid4()}", {"player": f"load-{i}"}, {}, True)
+        request = KeyedRequest(None, str(uuid.uuid4()), {"player": f"load-{i}"}, {}, True)
         load.remember(request)
         while True:
             answers = await send_twice(load, request, "create", "/games")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+import httpx
 import pytest
 
 from tests.integrity import exchanges as checks
@@ -66,3 +67,39 @@ def test_concurrent_placements_through_two_servers_keep_every_game_a_replay(
             "idempotency_keys": keys,
         },
     )
+
+
+async def _race_with_if_match(base_urls: list[str], racers: int) -> list[httpx.Response]:
+    async with httpx.AsyncClient(timeout=60) as http:
+        created = await http.post(f"{base_urls[0]}/games", json={"player": "racer"})
+        assert created.status_code == 201, created.text
+        game = created.json()
+        headers = {"Authorization": f"Bearer {game['token']}", "If-Match": created.headers["etag"]}
+        start = asyncio.Event()
+
+        async def place(i: int) -> httpx.Response:
+            await start.wait()
+            return await http.post(
+                f"{base_urls[i % len(base_urls)]}/games/{game['id']}/placements",
+                json={"row": 0, "col": 0},
+                headers=headers,
+            )
+
+        tasks = [asyncio.create_task(place(i)) for i in range(racers)]
+        start.set()
+        return list(await asyncio.gather(*tasks))
+
+
+def test_of_placements_racing_with_the_same_if_match_one_is_201_the_rest_412(
+    servers: list[Server],
+) -> None:
+    racers = 16
+    answers = asyncio.run(_race_with_if_match([server.base_url for server in servers], racers))
+    statuses = sorted(answer.status_code for answer in answers)
+    assert statuses == [201] + [412] * (racers - 1), [a.text for a in answers]
+    for answer in answers:
+        if answer.status_code == 412:
+            problem = answer.json()
+            assert problem["code"] == "precondition_failed"
+            assert problem["current_version"] == 2
+            assert answer.headers["etag"] == '"v2"'

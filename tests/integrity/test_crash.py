@@ -21,8 +21,8 @@ import pytest
 from sqlalchemy import create_engine, select, update
 from sqlalchemy.orm import Session
 
-from api.idempotency import STALE_CLAIM, fingerprint
-from api.models import IdempotencyKeyRow
+from api.games.idempotency import STALE_CLAIM, fingerprint, key_hash
+from api.store.models import IdempotencyKeyRow
 from tests.integrity import exchanges as checks
 from tests.integrity.conftest import Report
 from tests.integrity.players import (
@@ -100,24 +100,26 @@ def _age_pending_claims(database_url: str) -> list[tuple[str, str, str]]:
         with Session(engine) as session, session.begin():
             pending = session.execute(
                 select(
-                    IdempotencyKeyRow.scope, IdempotencyKeyRow.key, IdempotencyKeyRow.fingerprint
+                    IdempotencyKeyRow.scope,
+                    IdempotencyKeyRow.key_hash,
+                    IdempotencyKeyRow.fingerprint,
                 ).where(IdempotencyKeyRow.status_code.is_(None))
             ).all()
-            for scope, key, _ in pending:
-                row = session.get(IdempotencyKeyRow, (scope, key))
+            for scope, hashed, _ in pending:
+                row = session.get(IdempotencyKeyRow, (scope, hashed))
                 assert row is not None
                 session.execute(
                     update(IdempotencyKeyRow)
-                    .where(IdempotencyKeyRow.scope == scope, IdempotencyKeyRow.key == key)
+                    .where(IdempotencyKeyRow.scope == scope, IdempotencyKeyRow.key_hash == hashed)
                     .values(created_at=row.created_at - STALE_CLAIM - timedelta(seconds=1))
                 )
     finally:
         engine.dispose()
-    return [(str(scope), str(key), str(claimed)) for scope, key, claimed in pending]
+    return [(str(scope), str(hashed), str(claimed)) for scope, hashed, claimed in pending]
 
 
 def _fingerprint(request: KeyedRequest) -> str:
-    """The fingerprint the service stores with a claim (api.routes.games)."""
+    """The fingerprint the service stores with a claim (api.http.routes.games)."""
     if request.game is None:
         return fingerprint("POST", "/games", request.body)
     return fingerprint("POST", "placements", request.body)
@@ -126,19 +128,20 @@ def _fingerprint(request: KeyedRequest) -> str:
 async def _take_over(load: Load, pending: list[tuple[str, str, str]]) -> None:
     """Send each request whose claim went stale again (the one that claimed it: a key may
     have been sent with other bodies): it must run now, not wait."""
-    for scope, key, claimed in pending:
+    for scope, hashed, claimed in pending:
         game_scope = scope.removeprefix("game:")
         request = next(
             (
                 r
                 for (s, k), sent in load.sent.items()
-                if k == key and (s == "games" or s.replace("-", "") == game_scope)
+                if key_hash(k) == hashed and (s == "games" or s.replace("-", "") == game_scope)
                 for r in sent
                 if _fingerprint(r) == claimed
             ),
             None,
         )
-        assert request is not None, f"no request sent with key {key} matches its claim"
+        assert request is not None, f"no request sent with key hash {hashed} matches its claim"
+        key = request.key
         path = f"{request.game.path}/placements" if request.game else "/games"
         answer = await load.recorder.send(
             "take_over", load.recorder.servers[0], "POST", path,

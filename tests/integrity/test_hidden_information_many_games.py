@@ -28,7 +28,7 @@ import pytest
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.orm import Session
 
-from api.models import GameRow
+from api.store.models import GameRow
 from engine import Game, replay
 from tests.integrity.conftest import Report
 from tests.integrity.players import insert_games, winning_lines
@@ -173,7 +173,7 @@ def _watch_winning(
 
 
 def _watch(client: httpx.Client, engine: Engine, watcher: Watcher, index: int) -> Watched:
-    headers = {"Idempotency-Key": f"hidden-{index}"} if index % 3 == 0 else {}
+    headers = {"Idempotency-Key": str(uuid.uuid4())} if index % 3 == 0 else {}
     created = client.post("/games", json={"player": f"hidden-{index}"}, headers=headers)
     assert created.status_code == 201, created.text
     body = created.json()

@@ -17,8 +17,8 @@ from typing import Any
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
 
-from api.fairness import deck_commitment
-from api.models import GameRow, IdempotencyKeyRow, PlacementRow, ScoreRow
+from api.games.credentials import deck_commitment
+from api.store.models import GameRow, IdempotencyKeyRow, PlacementRow, ScoreRow
 from engine import Game, Status
 
 
@@ -108,7 +108,7 @@ def _verify_stored_response(row: IdempotencyKeyRow, report: DatabaseReport) -> N
     if row.status_code != 201:
         return
     body: dict[str, Any] = json.loads(row.response_body or "{}")
-    where = f"idempotency key {row.scope}/{row.key}"
+    where = f"idempotency key {row.scope}/{row.key_hash}"
     if row.scope == "games":
         assert body["id"] in report.games, f"{where}: no game {body['id']}"
         assert str(body.get("token", "")).startswith("masked:"), f"{where}: token kept in clear"

@@ -22,8 +22,8 @@ import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from api import migrate
-from api.db import psycopg_conninfo
+from api.store import migrate
+from api.store.database import psycopg_conninfo
 
 ADMIN_URL = os.environ.get(
     "FOURSQUARE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -45,7 +45,7 @@ def postgres_unavailable_reason() -> str | None:
     return None
 
 
-def _admin_execute(statement: sql.Composable) -> None:
+def _admin_execute(statement: sql.Composed) -> None:
     with psycopg.connect(_admin_conninfo(), autocommit=True) as conn:
         conn.execute(statement)
 

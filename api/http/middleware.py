@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import problem_response
+from api.http.errors import problem_response
 
 
 class BodySizeLimit:

@@ -1,4 +1,4 @@
-"""SQLAlchemy 2 ORM models. All SQL that uses them lives in :mod:`api.repository`."""
+"""SQLAlchemy 2 ORM models. All SQL that uses them lives in :mod:`api.store.repository`."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ class GameRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64))
     seed: Mapped[str | None] = mapped_column(String(64))  # None for decks chosen by tests
     salt: Mapped[str] = mapped_column(String(64))  # secret until the game ends
-    deck_commitment: Mapped[str] = mapped_column(String(64))  # SHA-256, see api.fairness
+    deck_commitment: Mapped[str] = mapped_column(String(64))  # see api.games.credentials
     state: Mapped[str] = mapped_column(Text)  # engine state, JSON (see engine.Game.to_dict)
     version: Mapped[int] = mapped_column(Integer)  # bumped by every change
     status: Mapped[str] = mapped_column(String(16))
@@ -82,9 +82,12 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    # The game as GET /games/{id} shows it (GameOut as JSON), rendered whenever the row is
-    # written; NULL for games stored before migration 0005 (rendered from ``state`` instead).
+    # The game as GET /games/{id} shows it (GameOut as JSON), derived from the columns above
+    # whenever the row is written, and the format it was rendered in
+    # (api.games.views.PUBLIC_VIEW_FORMAT): a view of another format, or none (games stored
+    # before migration 0005), is rendered again from ``state`` when it is read.
     public_json: Mapped[str | None] = mapped_column(Text)
+    public_format: Mapped[str | None] = mapped_column(String(32))
 
 
 class PlacementRow(Base):
@@ -148,17 +151,32 @@ class IdempotencyKeyRow(Base):
     """A request made with an ``Idempotency-Key``: claimed while it runs, then its response.
 
     ``scope`` is ``"games"`` for game creation and ``"game:<id>"`` for placements on a game.
-    ``status_code`` is NULL while the first request is still running.
+    ``key_hash`` is the SHA-256 of the key (the key itself is never stored). ``claim`` names
+    the request that holds the key while it runs: only that request may complete or release
+    it, and a stale claim is taken over by replacing it. ``status_code`` is NULL while the
+    claiming request is still running.
     """
 
     __tablename__ = "idempotency_keys"
     __table_args__ = (Index("ix_idempotency_keys_created_at", "created_at"),)
 
     scope: Mapped[str] = mapped_column(String(48), primary_key=True)
-    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    claim: Mapped[str] = mapped_column(String(32))
     fingerprint: Mapped[str] = mapped_column(String(64))
     status_code: Mapped[int | None] = mapped_column(SmallInteger)
     response_body: Mapped[str | None] = mapped_column(Text)
     response_headers: Mapped[dict[str, str] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class ServiceSecretRow(Base):
+    """Secrets every process of the service shares, made by migration 0006 (random values), so
+    that several processes and replicas agree without configuration. A setting
+    (``FOURSQUARE_SECRET_KEY``) takes precedence when given."""
+
+    __tablename__ = "service_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))

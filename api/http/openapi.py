@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.errors import PROBLEM_MEDIA_TYPE
+from api.http.errors import PROBLEM_MEDIA_TYPE
 from api.schemas import Problem
 
 _DESCRIPTIONS = {
@@ -17,7 +17,8 @@ _DESCRIPTIONS = {
     412: "`precondition_failed`: `If-Match` does not match the game's current ETag.",
     413: "`payload_too_large`: the body is over the size limit.",
     422: "`invalid_request` (malformed input; see `errors`), a placement the rules forbid "
-    "(`not_adjacent`, `grid_too_large`, `pile_full`), or `idempotency_key_reused`.",
+    "(`not_adjacent`, `grid_too_large`, `pile_full`), `idempotency_key_reused`, or "
+    "`invalid_cursor` (a leaderboard cursor this service did not make).",
     503: "`database_busy`: the database is busy or unreachable; retry after `Retry-After` seconds.",
 }
 

@@ -2,32 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Request, Response, status
-from sqlalchemy.orm import Session
-from starlette.concurrency import run_in_threadpool
+import anyio.to_thread
+from fastapi import APIRouter, Body, Response, status
 
-from api import idempotency, services
-from api.conditional import etag, if_none_match_hits
-from api.db import Database
-from api.deps import DatabaseDep, SettingsDep, database_of
-from api.idempotency import StoredResponse
-from api.presenters import (
-    game_created,
-    placement_created_json,
-    placement_out,
-    position_out,
+from api.errors import ApiError
+from api.games import hints, idempotency, placements, views
+from api.games.conditional import etag, if_none_match_hits
+from api.games.games import (
+    LoadedGame,
+    NewGame,
+    authorize,
+    load_game,
+    new_game,
+    read_public_view,
+    store_new_game,
 )
-from api.responses import json_response
-from api.routes.docs import problems
-from api.routes.headers import (
-    AUTHORIZATION,
-    IDEMPOTENCY_KEY,
-    IF_MATCH,
-    IF_NONE_MATCH,
-    documented,
+from api.games.games import create_game as deal_and_store
+from api.games.idempotency import StoredResponse
+from api.games.views import game_created, placement_out, position_out
+from api.http.deps import (
+    CreationKey,
+    DatabaseDep,
+    IfMatch,
+    IfNoneMatch,
+    PlacementKey,
+    SettingsDep,
+    TokenDep,
 )
+from api.http.errors import PROBLEM_MEDIA_TYPE, api_error_response, json_response
+from api.http.openapi import problems
 from api.schemas import (
     GameCreate,
     GameCreated,
@@ -65,7 +71,6 @@ _REPLAYED_HEADER = {
         "at the new game. `deck_commitment` fixes the deal: the deck and the salt behind it are "
         "revealed when the game ends."
     ),
-    openapi_extra=documented(IDEMPOTENCY_KEY),
     responses={
         201: {
             "headers": {
@@ -106,41 +111,54 @@ _REPLAYED_HEADER = {
 )
 async def create_game(
     database: DatabaseDep,
-    request: Request,
+    idempotency_key: CreationKey = None,
     body: Annotated[GameCreate | None, Body()] = None,
 ) -> Response:
-    idempotency_key = IDEMPOTENCY_KEY.read(request)
     player = (body or GameCreate()).player
-
-    def work(session: Session) -> services.NewGame:
-        return services.create_game(session, player)
-
-    def render(created: services.NewGame) -> StoredResponse:
-        out = game_created(created.row, created.game, created.token)
-        return StoredResponse(
-            201,
-            out.model_dump_json().encode(),
-            {"Location": f"/games/{created.row.id}", "ETag": etag(created.row.version)},
-        )
-
     if idempotency_key is None:
         # Deal before taking a turn to write: the transaction only inserts.
-        created = services.new_game(player)
-        stored = await database.write(lambda session: services.store_new_game(session, created))
-        response = render(stored).to_response()
-        # Rendered: from here its engine state belongs to the games in play.
-        database.in_play.put(stored.row, stored.game)
-        return response
-    return await run_in_threadpool(
-        idempotency.execute,
-        database,
-        scope="games",
-        key=idempotency_key,
-        request_fingerprint=idempotency.fingerprint("POST", "/games", {"player": player}),
-        instance="/games",
-        work=work,
-        render=render,
+        created = new_game(player)
+        stored = await database.write(lambda session: store_new_game(session, created))
+        return _to_response(_created_response(stored))
+
+    def keyed() -> tuple[StoredResponse, bool]:
+        return idempotency.execute(
+            database,
+            scope="games",
+            key=idempotency_key,
+            request_fingerprint=idempotency.fingerprint("POST", "/games", {"player": player}),
+            work=lambda session: deal_and_store(session, player),
+            render=_created_response,
+            render_error=_error_response("/games"),
+        )
+
+    return _to_response(*await database.in_write_turn(keyed))
+
+
+def _created_response(created: NewGame) -> StoredResponse:
+    out = game_created(created.row, created.game, created.token)
+    return StoredResponse(
+        201,
+        out.model_dump_json().encode(),
+        {"Location": f"/games/{created.row.id}", "ETag": etag(created.row.version)},
     )
+
+
+def _error_response(instance: str) -> Callable[[ApiError], StoredResponse]:
+    def render(exc: ApiError) -> StoredResponse:
+        rendered = api_error_response(exc, instance)
+        return StoredResponse(
+            exc.status, bytes(rendered.body), dict(exc.headers), PROBLEM_MEDIA_TYPE
+        )
+
+    return render
+
+
+def _to_response(stored: StoredResponse, replayed: bool = False) -> Response:
+    headers = dict(stored.headers)
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return Response(stored.body, stored.status, headers=headers, media_type=stored.media_type)
 
 
 @router.get(
@@ -152,18 +170,16 @@ async def create_game(
         "score. Reading is public; the order of the stock is never shown while the game is in "
         "progress. Send the `ETag` back in `If-None-Match` to get `304` while nothing changed."
     ),
-    openapi_extra=documented(IF_NONE_MATCH),
     responses={
         200: {"headers": _ETAG_HEADER},
         304: {"description": "Not modified since the ETag in `If-None-Match`."},
         **problems(404, 503),
     },
 )
-async def read_game(game_id: str, request: Request) -> Response:
-    if_none_match = IF_NONE_MATCH.read(request)
-    # The version and the JSON stored with it (rendered when the game was written): the
-    # state, the token's hash and the rest of the row stay in the database.
-    version, body = await services.read_public_game(database_of(request).reads, game_id)
+async def read_game(
+    game_id: str, database: DatabaseDep, if_none_match: IfNoneMatch = None
+) -> Response:
+    version, body = await read_public_view(database, game_id)
     current = etag(version)
     if if_none_match_hits(if_none_match, current):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": current})
@@ -182,7 +198,6 @@ async def read_game(game_id: str, request: Request) -> Response:
         "`If-Match` with the ETag you last saw to be sure no other placement came first, and "
         "an `Idempotency-Key` to retry safely."
     ),
-    openapi_extra=documented(AUTHORIZATION, IF_MATCH, IDEMPOTENCY_KEY),
     responses={
         201: {
             "headers": {**_ETAG_HEADER, **_REPLAYED_HEADER},
@@ -192,7 +207,6 @@ async def read_game(game_id: str, request: Request) -> Response:
                     "description": "Place the next card at its first legal placement.",
                     "parameters": {
                         "game_id": "$request.path.game_id",
-                        "header.authorization": "$request.header.authorization",
                         "header.if-match": "$response.header.ETag",
                     },
                     "requestBody": "$response.body#/game/legal_placements/0",
@@ -210,66 +224,39 @@ async def place_card(
     game_id: str,
     body: PlacementIn,
     database: DatabaseDep,
-    request: Request,
+    token: TokenDep,
+    if_match: IfMatch = None,
+    idempotency_key: PlacementKey = None,
 ) -> Response:
-    authorization = AUTHORIZATION.read(request)
-    if_match = IF_MATCH.read(request)
-    idempotency_key = IDEMPOTENCY_KEY.read(request)
-    # The placement is decided on the game as read (or as this process last stored it),
-    # before the write transaction takes its connection (on SQLite, the write lock), and
-    # stored only if the game has not moved since.
     if idempotency_key is None:
-        placed = await services.place_card(
-            database, game_id, authorization, body.row, body.col, if_match
+        placed = await placements.place_card(database, game_id, token, body.row, body.col, if_match)
+        return _to_response(_placement_response(placed))
+
+    def keyed() -> tuple[StoredResponse, bool]:
+        # Only the game's player may replay its placements: the token is checked first.
+        with database.transaction(write=False) as session:
+            game = load_game(session, game_id)
+        authorize(game.row, token)
+        return idempotency.execute(
+            database,
+            scope=f"game:{game.row.id.hex}",
+            key=idempotency_key,
+            request_fingerprint=idempotency.fingerprint("POST", "placements", body.model_dump()),
+            work=lambda session: placements.place_in(
+                session, game_id, token, body.row, body.col, if_match
+            ),
+            render=_placement_response,
+            render_error=_error_response(f"/games/{game_id}/placements"),
         )
-        return _placement_response(placed).to_response()
-    return await run_in_threadpool(
-        _place_idempotently,
-        database,
-        game_id,
-        body,
-        authorization,
-        if_match,
-        idempotency_key,
+
+    return _to_response(*await database.in_write_turn(keyed))
+
+
+def _placement_response(placed: placements.PlacedCard) -> StoredResponse:
+    body = PlacementCreated.model_construct(
+        placement=placement_out(placed.placement), game=views.game_out(placed.row, placed.game)
     )
-
-
-def _place_idempotently(
-    database: Database,
-    game_id: str,
-    body: PlacementIn,
-    authorization: str | None,
-    if_match: str | None,
-    idempotency_key: str,
-) -> Response:
-    """A placement under an ``Idempotency-Key`` (see :mod:`api.idempotency`), in a worker
-    thread: claim the key, plan and store the placement with its response, or replay."""
-    with database.transaction(write=False) as session:
-        game_uuid = services.authorize_request(session, game_id, authorization)
-
-    def work(session: Session) -> services.PlacedCard:
-        with database.transaction(write=False) as read_session:
-            row = services.fetch_game(read_session, game_id)
-        plan = services.plan_placement(row, authorization, body.row, body.col, if_match)
-        return services.store_placement(session, plan)
-
-    # A keyed placement reads the game and keeps no copy: the one kept here goes stale.
-    database.in_play.discard(game_uuid)
-    return idempotency.execute(
-        database,
-        scope=f"game:{game_uuid.hex}",
-        key=idempotency_key,
-        request_fingerprint=idempotency.fingerprint("POST", "placements", body.model_dump()),
-        instance=f"/games/{game_id}/placements",
-        work=work,
-        render=_placement_response,
-    )
-
-
-def _placement_response(placed: services.PlacedCard) -> StoredResponse:
-    assert placed.row.public_json is not None  # rendered by plan_placement
-    body = placement_created_json(placed.placement, placed.row.public_json)
-    return StoredResponse(201, body, {"ETag": etag(placed.row.version)})
+    return StoredResponse(201, body.model_dump_json().encode(), {"ETag": etag(placed.row.version)})
 
 
 @router.get(
@@ -279,10 +266,12 @@ def _placement_response(placed: services.PlacedCard) -> StoredResponse:
     description="Every placement of the game, first to last, with what each one flipped.",
     responses=problems(404, 503),
 )
-async def list_placements(game_id: str, request: Request) -> Response:
-    game_uuid, rows = await services.history(database_of(request).reads, game_id)
+async def list_placements(game_id: str, database: DatabaseDep) -> Response:
+    game_uuid, rows = await placements.history(database, game_id)
     return json_response(
-        PlacementHistory(game_id=game_uuid, placements=[placement_out(row) for row in rows])
+        PlacementHistory.model_construct(
+            game_id=game_uuid, placements=[placement_out(row) for row in rows]
+        )
     )
 
 
@@ -297,25 +286,16 @@ async def list_placements(game_id: str, request: Request) -> Response:
         "A game that asked for a hint is marked `assisted` (its version goes up once) and its "
         "win is left off the default leaderboard."
     ),
-    openapi_extra=documented(AUTHORIZATION),
     responses={200: {"headers": _ETAG_HEADER}, **problems(401, 403, 404, 409, 503)},
 )
-def hint(
-    game_id: str,
-    database: DatabaseDep,
-    settings: SettingsDep,
-    request: Request,
+async def hint(
+    game_id: str, database: DatabaseDep, settings: SettingsDep, token: TokenDep
 ) -> Response:
-    authorization = AUTHORIZATION.read(request)
-    with database.transaction(write=False) as session:
-        loaded = services.load_game(session, game_id)
-        services.authorize(loaded.row, authorization)
-    advice = services.compute_hint(
-        loaded, Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
-    )
-    with database.transaction(write=True) as session:
-        version = services.mark_assisted(session, loaded)
-    database.in_play.discard(loaded.row.id)  # now assisted, at a later version
+    loaded: LoadedGame = await database.read(lambda session: load_game(session, game_id))
+    authorize(loaded.row, token)
+    budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
+    advice = await anyio.to_thread.run_sync(hints.compute_hint, loaded, budget)
+    version = await database.write(lambda session: hints.mark_assisted(session, loaded))
     best, *others = advice.estimates
     body = Hint(
         placement=position_out(best.position),

@@ -1,33 +1,35 @@
-"""Database engines, sessions and the public reads.
+"""Database engines and transactions: the one way the service reaches its database.
+
+Every statement goes through SQLAlchemy (its pool, its types, :mod:`api.store.repository`'s
+SQL) in a worker thread. Async routes hand their work over with :meth:`Database.read` and
+:meth:`Database.write`, which run it in one transaction and return when it has committed.
+
+Writes take turns: at most ``concurrent_writes`` write transactions run at once (one on
+SQLite, whose write lock is single; a few on PostgreSQL), and the others wait on the event
+loop, first come first served, for an ``anyio.CapacityLimiter`` rather than as threads
+queued on the connection pool, where each waiter holds a thread and is woken to contend for
+the GIL. Reads share the thread pool's default limiter.
 
 SQLite gets WAL mode and a busy timeout, and two engines: writes go through a one-connection
 pool whose transactions start with ``BEGIN IMMEDIATE`` (so a read-then-write transaction can
-never fail to upgrade its lock), while reads use a larger pool in autocommit mode. PostgreSQL
-uses one pool for both, reads in autocommit.
-
-Async routes run their write transactions with :meth:`Database.write`: writers wait their turn
-on the event loop, first come first served, and only as many enter the thread pool as can
-write at once (one on SQLite, whose write lock is single; the pool size on PostgreSQL). Waiting
-in threads instead (dozens of them queued on the connection pool, each woken to contend for
-the GIL) made both throughput and tail latency worse. The public reads run on the event loop
-itself: see :mod:`api.reads`.
+never fail to upgrade its lock), while reads use a larger pool and run each statement in
+autocommit (WAL readers see a consistent snapshot and are not blocked by the writer).
+PostgreSQL uses one pool for both, reads in autocommit.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import anyio.to_thread
+from anyio import CapacityLimiter
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
-from starlette.concurrency import run_in_threadpool
 
-from api.in_play import GamesInPlay
-from api.reads import PostgresReads, Reads, SqliteReads
 from api.settings import Settings
 
 T = TypeVar("T")
@@ -35,22 +37,18 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Database:
-    """The engines, session factories and public reads of one app instance, and the games
-    in play it stored last (:mod:`api.in_play`)."""
+    """The engines and session factories of one app instance."""
 
     url: str
     read_engine: Engine
     write_engine: Engine
     read_sessions: sessionmaker[Session]
     write_sessions: sessionmaker[Session]
-    reads: Reads
     concurrent_writes: int
-    in_play: GamesInPlay  # games this process stored last, for their next placement
-    _write_turns: asyncio.Semaphore = field(init=False, repr=False)
+    _write_turns: CapacityLimiter = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        # asyncio primitives bind to the running loop when first waited on, not here.
-        object.__setattr__(self, "_write_turns", asyncio.Semaphore(self.concurrent_writes))
+        object.__setattr__(self, "_write_turns", CapacityLimiter(self.concurrent_writes))
 
     @property
     def is_sqlite(self) -> bool:
@@ -63,23 +61,27 @@ class Database:
         with factory() as session, session.begin():
             yield session
 
+    async def read(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` on a read session in a worker thread."""
+        return await anyio.to_thread.run_sync(self._read_now, work)
+
     async def write(self, work: Callable[[Session], T]) -> T:
         """Run ``work`` in a write transaction in a worker thread, once it is this caller's
         turn (first come, first served); the transaction has committed when this returns."""
-        async with self._write_turns:
-            return await run_in_threadpool(self._write_now, work)
+        return await anyio.to_thread.run_sync(self._write_now, work, limiter=self._write_turns)
+
+    async def in_write_turn(self, work: Callable[[], T]) -> T:
+        """Run ``work`` in a worker thread during a write turn: for work that makes several
+        transactions of its own (an idempotent request's claim, work and record)."""
+        return await anyio.to_thread.run_sync(work, limiter=self._write_turns)
+
+    def _read_now(self, work: Callable[[Session], T]) -> T:
+        with self.transaction(write=False) as session:
+            return work(session)
 
     def _write_now(self, work: Callable[[Session], T]) -> T:
         with self.transaction(write=True) as session:
             return work(session)
-
-    async def open(self) -> None:
-        """Open what needs the event loop (the public reads); called by the app's lifespan."""
-        await self.reads.open()
-
-    async def close(self) -> None:
-        await self.reads.close()
-        self.dispose()
 
     def dispose(self) -> None:
         self.read_engine.dispose()
@@ -122,7 +124,8 @@ def _sqlite_engine(url: str, settings: Settings, *, immediate: bool, pool_size: 
 
 
 def psycopg_conninfo(url: str) -> str:
-    """A SQLAlchemy ``postgresql+psycopg://`` URL as psycopg's own connection string."""
+    """A SQLAlchemy ``postgresql+psycopg://`` URL as psycopg's own connection string (for
+    tools and tests that talk to the server directly)."""
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
@@ -134,7 +137,6 @@ def create_database(settings: Settings) -> Database:
             url, settings, immediate=False, pool_size=settings.db_pool_size
         )
         write_engine = _sqlite_engine(url, settings, immediate=True, pool_size=1)
-        reads: Reads = SqliteReads(read_engine)
         concurrent_writes = 1
     else:
         write_engine = create_engine(
@@ -143,16 +145,14 @@ def create_database(settings: Settings) -> Database:
             pool_size=settings.db_pool_size,
             max_overflow=settings.db_max_overflow,
             pool_timeout=settings.db_pool_timeout,
-            # No pre-ping (a round trip per request): a dropped connection fails its request
-            # with 503 and is then replaced; connections are recycled before servers drop them.
+            # No pre-ping (a round trip per request): a connection the server dropped fails
+            # its request with 503, and SQLAlchemy then invalidates the pool's older
+            # connections; connections are recycled before servers drop idle ones.
             pool_recycle=1800,
         )
         # Reads share the pool but run in autocommit: no BEGIN/COMMIT round trips for a
         # request that reads one game or one page with one SELECT.
         read_engine = write_engine.execution_options(isolation_level="AUTOCOMMIT")
-        reads = PostgresReads(
-            psycopg_conninfo(url), size=settings.db_read_pool_size, timeout=settings.db_pool_timeout
-        )
         concurrent_writes = min(settings.db_write_concurrency, settings.db_pool_size)
     return Database(
         url=url,
@@ -160,7 +160,5 @@ def create_database(settings: Settings) -> Database:
         write_engine=write_engine,
         read_sessions=sessionmaker(read_engine, expire_on_commit=False),
         write_sessions=sessionmaker(write_engine, expire_on_commit=False),
-        reads=reads,
         concurrent_writes=concurrent_writes,
-        in_play=GamesInPlay(settings.games_in_play),
     )

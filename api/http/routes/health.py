@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api import services
-from api.deps import DatabaseDep
-from api.routes.docs import problems
+from api.games.games import check_database
+from api.http.deps import DatabaseDep
+from api.http.openapi import problems
 from api.schemas import Health, Readiness
 
 router = APIRouter(tags=["health"])
@@ -27,7 +27,6 @@ async def healthz() -> Health:
     description="Answers 200 when the database answers a query, 503 otherwise.",
     responses=problems(503),
 )
-def readyz(database: DatabaseDep) -> Readiness:
-    with database.transaction(write=False) as session:
-        services.check_database(session)
+async def readyz(database: DatabaseDep) -> Readiness:
+    await database.read(check_database)
     return Readiness(status="ready", database=database.read_engine.dialect.name)

@@ -8,13 +8,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from api import migrate
-from api.db import Database, create_database
-from api.errors import install_error_handlers
-from api.middleware import BodySizeLimit
-from api.pages import PageCache
-from api.routes import games, health, leaderboard
+from api.games.leaderboard import PageCache, cursor_secret
+from api.http.errors import install_error_handlers
+from api.http.middleware import BodySizeLimit
+from api.http.routes import games, health, leaderboard
 from api.settings import Settings
+from api.store import migrate
+from api.store.database import Database, create_database
 
 DESCRIPTION = """
 Play **Foursquare**, Wil Su's one-player card game, over HTTP.
@@ -39,20 +39,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Process-wide: the event loop and the write threads hand the GIL over sooner (the
-        # Python default is 5 ms, which a write thread waited for on every database round
-        # trip while the loop was busy; see the README's Performance section).
+        # Process-wide: the event loop and the database threads hand the GIL over sooner
+        # (with Python's default of 5 ms, a thread waited that long for the GIL after each
+        # database round trip while the loop was busy).
         sys.setswitchinterval(settings.gil_switch_interval_ms / 1000)
         if settings.migrate_on_start:
             migrate.upgrade(settings.database_url)
         database: Database = create_database(settings)
-        await database.open()
+        configured = settings.secret_key.get_secret_value() if settings.secret_key else None
         app.state.database = database
+        app.state.cursor_secret = await database.read(
+            lambda session: cursor_secret(session, configured)
+        )
         app.state.leaderboard_pages = PageCache(settings.leaderboard_cache_pages)
         try:
             yield
         finally:
-            await database.close()
+            database.dispose()
 
     app = FastAPI(
         title="Foursquare Server",
@@ -74,5 +77,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def app_from_environment() -> FastAPI:
-    """Factory for ``uvicorn --factory api.app:app_from_environment``."""
+    """Factory for ``uvicorn --factory api.http.app:app_from_environment``."""
     return create_app()

@@ -1,0 +1,1 @@
+"""The game services: deal, play, read, rank, advise; idempotent retries."""

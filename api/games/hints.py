@@ -1,0 +1,44 @@
+"""Hints: the computer player's advice on a game in progress, which marks the game assisted."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from api.errors import GameIsOver, VersionConflict
+from api.games.games import LoadedGame, now, render
+from api.store import repository
+from engine.player.advice import Advice, Budget, Policy, advise
+
+
+def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
+    """The computer player's advice, from the public view only (it never sees the stock)."""
+    if loaded.game.is_over:
+        raise GameIsOver(f"the game is over ({loaded.game.status.value}); there is nothing to hint")
+    return advise(
+        loaded.game.public_view(),
+        policy=Policy.BEST,
+        seed=loaded.row.id.int & 0xFFFFFFFF,
+        budget=budget,
+    )
+
+
+def mark_assisted(session: Session, loaded: LoadedGame) -> int:
+    """Mark a game assisted (bumping its version), if it still is at the version read; return
+    its version."""
+    row = loaded.row
+    if row.assisted:
+        if repository.get_game_version(session, row.id) != row.version:
+            raise VersionConflict("the game changed while the hint was computed; ask again")
+        return row.version
+    after = render(
+        row._replace(assisted=True, version=row.version + 1, updated_at=now()), loaded.game
+    )
+    values = {
+        "assisted": True,
+        "updated_at": after.updated_at,
+        "public_json": after.public_json,
+        "public_format": after.public_format,
+    }
+    if not repository.update_game_if_version(session, row.id, row.version, values):
+        raise VersionConflict("the game changed while the hint was computed; ask again")
+    return after.version

@@ -1,0 +1,164 @@
+"""Placements: decide one on the game as read, store it if the game has not moved since."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from api.errors import PreconditionFailed, VersionConflict, engine_error
+from api.games.conditional import etag, if_match_allows
+from api.games.games import (
+    LoadedGame,
+    authorize,
+    dump_state,
+    fetch_game,
+    found,
+    game_of,
+    now,
+    parse_game_id,
+    render,
+)
+from api.games.views import flipped_json
+from api.store import repository
+from api.store.database import Database
+from api.store.repository import GameRecord, PlacementRecord, ScoreRecord
+from engine import EngineError, Game, PlacementResult, Status
+
+
+@dataclass(frozen=True)
+class PlacedCard(LoadedGame):
+    placement: PlacementRecord
+
+
+@dataclass(frozen=True)
+class PlannedPlacement:
+    """A placement decided on the game as read, not yet stored."""
+
+    row: GameRecord  # as read
+    after: GameRecord  # as it will be stored
+    game: Game  # after the placement
+    result: PlacementResult
+    values: dict[str, Any]  # the game's new column values
+    if_match: str | None  # the request's If-Match, if any
+
+
+def _refuse_if_match(if_match: str, version: int) -> PreconditionFailed:
+    current = etag(version)
+    return PreconditionFailed(
+        f"If-Match {if_match} does not match the game's current ETag {current}",
+        headers={"ETag": current},
+        current_version=version,
+    )
+
+
+def plan_placement(
+    game_row: GameRecord, token: str | None, row: int, col: int, if_match: str | None = None
+) -> PlannedPlacement:
+    """Authorise and play the placement in memory on the game as read: everything but the
+    write, so that no write lock is held meanwhile."""
+    authorize(game_row, token)
+    if if_match is not None and not if_match_allows(if_match, etag(game_row.version)):
+        raise _refuse_if_match(if_match, game_row.version)
+    game = game_of(game_row)
+    try:
+        result = game.place((row, col))
+    except EngineError as exc:
+        raise engine_error(exc) from None
+    moved = now()
+    after = render(
+        game_row._replace(
+            state=dump_state(game),
+            version=game_row.version + 1,
+            updated_at=moved,
+            finished_at=moved if result.status is not Status.IN_PROGRESS else None,
+        ),
+        game,
+    )
+    values: dict[str, Any] = {
+        "state": after.state,
+        "status": result.status.value,
+        "end_reason": result.end_reason.value if result.end_reason else None,
+        "score": result.score,
+        "placements_count": result.number,
+        "updated_at": moved,
+        "finished_at": after.finished_at,
+        "public_json": after.public_json,
+        "public_format": after.public_format,
+    }
+    return PlannedPlacement(game_row, after, game, result, values, if_match)
+
+
+def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
+    """Store a planned placement, if the game is still at the version it was planned on.
+
+    ``UPDATE games ... WHERE id = :id AND version = :v``: of two placements planned on the
+    same version, whichever writes second matches no row and stores nothing. It is told
+    ``412 precondition_failed`` if it sent ``If-Match`` (the ETag it named is no longer the
+    game's), and ``409 version_conflict`` otherwise.
+    """
+    game_row, result, values = plan.row, plan.result, plan.values
+    placement = PlacementRecord(
+        number=result.number,
+        row=result.position.row,
+        col=result.position.col,
+        card=result.card.code,
+        flipped=flipped_json(result),
+        status_after=result.status.value,
+        created_at=values["updated_at"],
+    )
+    if not repository.move_game(session, game_row.id, game_row.version, values, placement):
+        if plan.if_match is not None:
+            current = repository.get_game_version(session, game_row.id)
+            raise _refuse_if_match(plan.if_match, current or game_row.version)
+        raise VersionConflict(
+            "another change to this game was made at the same time; reload and retry"
+        )
+    if result.score is not None:
+        repository.insert_score(
+            session,
+            ScoreRecord(
+                game_id=game_row.id,
+                player=game_row.player,
+                score=result.score,
+                sort_score=-result.score,
+                finished_at=values["updated_at"],
+                assisted=game_row.assisted,
+            ),
+        )
+    return PlacedCard(row=plan.after, game=plan.game, placement=placement)
+
+
+def place_in(
+    session: Session, game_id: str, token: str | None, row: int, col: int, if_match: str | None
+) -> PlacedCard:
+    """Read, plan and store a placement in one transaction (idempotent requests, whose
+    claim is held meanwhile)."""
+    plan = plan_placement(fetch_game(session, game_id), token, row, col, if_match)
+    return store_placement(session, plan)
+
+
+async def place_card(
+    database: Database,
+    game_id: str,
+    token: str | None,
+    row: int,
+    col: int,
+    if_match: str | None = None,
+) -> PlacedCard:
+    """Place the current card: read the game, decide on it with no transaction open, then
+    store it with the guarded update."""
+    game_uuid = parse_game_id(game_id)
+    game_row = found(await database.read(lambda s: repository.get_game(s, game_uuid)), game_id)
+    plan = plan_placement(game_row, token, row, col, if_match)
+    return await database.write(lambda session: store_placement(session, plan))
+
+
+async def history(database: Database, game_id: str) -> tuple[uuid.UUID, list[PlacementRecord]]:
+    """A game's placements in order, or 404."""
+    game_uuid = parse_game_id(game_id)
+    return game_uuid, found(
+        await database.read(lambda s: repository.get_history(s, game_uuid)), game_id
+    )

@@ -1,0 +1,1 @@
+"""The HTTP layer: the app factory, routes, problem responses, middleware."""

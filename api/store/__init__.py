@@ -1,0 +1,1 @@
+"""Storage: engines and transactions, the ORM models, all SQL, migrations."""

@@ -1,0 +1,381 @@
+"""All the service's SQL, and the records it returns.
+
+Functions here take a session and never commit: the caller's transaction
+(:meth:`api.store.database.Database.read` or ``write``) does. Reads and writes use the same
+tables and the same column types, so a value read back is converted exactly as it was
+written (UUIDs, UTC timestamps, JSON). Statements are SQLAlchemy Core on the ORM models'
+tables: the requests read and write a few columns at a time, not whole objects.
+"""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from datetime import datetime
+from typing import Any, NamedTuple, cast
+
+from sqlalchemy import (
+    Insert,
+    Table,
+    Update,
+    bindparam,
+    delete,
+    insert,
+    select,
+    text,
+    tuple_,
+    update,
+)
+from sqlalchemy.orm import Session
+
+from api.store.models import (
+    GameRow,
+    IdempotencyKeyRow,
+    LeaderboardRevisionRow,
+    PlacementRow,
+    ScoreRow,
+    ServiceSecretRow,
+)
+
+
+class GameRecord(NamedTuple):
+    """The columns of a game that requests use."""
+
+    id: uuid.UUID
+    player: str
+    token_hash: str
+    salt: str
+    deck_commitment: str
+    state: str  # engine state, JSON (see engine.Game.to_dict); holds the secret stock
+    version: int
+    assisted: bool
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    public_json: str | None  # GameOut as JSON, rendered when the row was written
+    public_format: str | None  # the format public_json was rendered in
+
+
+class PublicView(NamedTuple):
+    """What ``GET /games/{id}`` needs of a game: its version and its stored view."""
+
+    version: int
+    public_format: str | None
+    public_json: str | None
+
+
+class PlacementRecord(NamedTuple):
+    """One row of ``placements`` (without its game id)."""
+
+    number: int
+    row: int
+    col: int
+    card: str
+    flipped: list[dict[str, Any]]
+    status_after: str
+    created_at: datetime
+
+
+class ScoreRecord(NamedTuple):
+    """One row of ``scores``: a won game on the leaderboard."""
+
+    game_id: uuid.UUID
+    player: str
+    score: int
+    sort_score: int
+    finished_at: datetime
+    assisted: bool
+
+
+class IdempotencyRecord(NamedTuple):
+    """A claimed ``Idempotency-Key`` and, once its request is done, the response."""
+
+    claim: str
+    fingerprint: str
+    status_code: int | None
+    response_body: str | None
+    response_headers: dict[str, str] | None
+    created_at: datetime
+
+
+LeaderboardKey = tuple[int, datetime, uuid.UUID]  # (sort_score, finished_at, game_id)
+
+_games = cast(Table, GameRow.__table__)
+_placements = cast(Table, PlacementRow.__table__)
+_scores = cast(Table, ScoreRow.__table__)
+_keys = cast(Table, IdempotencyKeyRow.__table__)
+_revision = cast(Table, LeaderboardRevisionRow.__table__)
+_secrets = cast(Table, ServiceSecretRow.__table__)
+
+# Statements with parameters are built once: SQLAlchemy then finds their compiled form in its
+# cache without walking a new statement (and its values) on every request.
+_GAME = select(*(_games.c[name] for name in GameRecord._fields)).where(
+    _games.c.id == bindparam("id")
+)
+_PUBLIC_VIEW = select(*(_games.c[name] for name in PublicView._fields)).where(
+    _games.c.id == bindparam("id")
+)
+_VERSION = select(_games.c.version).where(_games.c.id == bindparam("id"))
+# A history in one statement: no row at all if the game does not exist, one row of NULLs if
+# it has no placements yet.
+_HISTORY = (
+    select(*(_placements.c[name] for name in PlacementRecord._fields))
+    .select_from(_games.outerjoin(_placements, _placements.c.game_id == _games.c.id))
+    .where(_games.c.id == bindparam("id"))
+    .order_by(_placements.c.number)
+)
+_REVISION = select(_revision.c.revision).where(_revision.c.id == 1)
+_INSERT_GAME = insert(_games)
+_INSERT_PLACEMENT = insert(_placements)
+_INSERT_SCORE = insert(_scores)
+
+
+def get_game(session: Session, game_id: uuid.UUID) -> GameRecord | None:
+    row = session.execute(_GAME, {"id": game_id}).first()
+    return None if row is None else GameRecord(*row)
+
+
+def get_public_view(session: Session, game_id: uuid.UUID) -> PublicView | None:
+    row = session.execute(_PUBLIC_VIEW, {"id": game_id}).first()
+    return None if row is None else PublicView(*row)
+
+
+def get_game_version(session: Session, game_id: uuid.UUID) -> int | None:
+    version: int | None = session.execute(_VERSION, {"id": game_id}).scalar()
+    return version
+
+
+def get_history(session: Session, game_id: uuid.UUID) -> list[PlacementRecord] | None:
+    """The game's placements in order, or None if there is no such game."""
+    rows = session.execute(_HISTORY, {"id": game_id}).all()
+    if not rows:
+        return None
+    return [PlacementRecord(*row) for row in rows if row[0] is not None]
+
+
+@functools.cache
+def _update_game_statement(columns: tuple[str, ...], bump: bool) -> Update:
+    values: dict[str, Any] = {column: bindparam(f"new_{column}") for column in columns}
+    if bump:
+        values["version"] = bindparam("new_version")
+    return (
+        update(_games)
+        .where(_games.c.id == bindparam("key_id"), _games.c.version == bindparam("key_version"))
+        .values(**values)
+    )
+
+
+def _update_game_parameters(
+    game_id: uuid.UUID, version: int, values: dict[str, Any]
+) -> tuple[tuple[str, ...], dict[str, Any]]:
+    columns = tuple(sorted(values))
+    parameters = {f"new_{column}": values[column] for column in columns}
+    parameters |= {"key_id": game_id, "key_version": version, "new_version": version + 1}
+    return columns, parameters
+
+
+def update_game_if_version(
+    session: Session, game_id: uuid.UUID, version: int, values: dict[str, Any]
+) -> bool:
+    """``UPDATE games SET ..., version = :v + 1 WHERE id = :id AND version = :v``; True if the
+    game was still at ``version``."""
+    columns, parameters = _update_game_parameters(game_id, version, values)
+    result = session.connection().execute(_update_game_statement(columns, True), parameters)
+    return result.rowcount == 1
+
+
+def store_public_view(
+    session: Session, game_id: uuid.UUID, version: int, public_format: str, public_json: str
+) -> bool:
+    """Replace a game's stored view with one rendered anew, if the game is still at
+    ``version`` (the view is derived data: the version does not change)."""
+    values = {"public_format": public_format, "public_json": public_json}
+    columns, parameters = _update_game_parameters(game_id, version, values)
+    result = session.connection().execute(_update_game_statement(columns, False), parameters)
+    return result.rowcount == 1
+
+
+@functools.cache
+def _move_statement(columns: tuple[str, ...]) -> Insert:
+    """PostgreSQL: the guarded UPDATE of a game and the INSERT of its placement as one
+    statement; the placement is inserted (and returned) only if the update matched."""
+    moved = _update_game_statement(columns, True).returning(_games.c.id).cte("moved")
+    names = list(PlacementRecord._fields)
+    values = (bindparam(f"placement_{name}", type_=_placements.c[name].type) for name in names)
+    return (
+        insert(_placements)
+        .from_select(["game_id", *names], select(moved.c.id, *values))
+        .returning(_placements.c.number)
+    )
+
+
+def move_game(
+    session: Session,
+    game_id: uuid.UUID,
+    version: int,
+    values: dict[str, Any],
+    placement: PlacementRecord,
+) -> bool:
+    """Store a placement: the game's new ``values`` if it is still at ``version`` (see
+    :func:`update_game_if_version`) and the placement's row; False, and nothing stored, if the
+    game had moved on. One round trip on PostgreSQL, two elsewhere."""
+    connection = session.connection()
+    if connection.dialect.name != "postgresql":
+        if not update_game_if_version(session, game_id, version, values):
+            return False
+        insert_placement(session, game_id, placement)
+        return True
+    columns, parameters = _update_game_parameters(game_id, version, values)
+    parameters |= {f"placement_{name}": value for name, value in placement._asdict().items()}
+    return connection.execute(_move_statement(columns), parameters).first() is not None
+
+
+def insert_game(session: Session, values: dict[str, Any]) -> None:
+    session.connection().execute(_INSERT_GAME, values)
+
+
+def insert_placement(session: Session, game_id: uuid.UUID, placement: PlacementRecord) -> None:
+    session.connection().execute(_INSERT_PLACEMENT, {"game_id": game_id, **placement._asdict()})
+
+
+def insert_score(session: Session, score: ScoreRecord) -> None:
+    session.connection().execute(_INSERT_SCORE, score._asdict())
+
+
+# ---------------------------------------------------------------- leaderboard
+
+
+@functools.cache
+def _leaderboard_statement(include_assisted: bool, after: bool) -> Any:
+    """One range scan of ``ix_scores_leaderboard``, or of
+    ``ix_scores_leaderboard_by_assistance`` for the default listing (unassisted games)."""
+    statement = select(*(_scores.c[name] for name in ScoreRecord._fields))
+    if not include_assisted:
+        statement = statement.where(_scores.c.assisted == bindparam("assisted"))
+    if after:
+        key = tuple_(_scores.c.sort_score, _scores.c.finished_at, _scores.c.game_id)
+        statement = statement.where(
+            key
+            > tuple_(
+                bindparam("sort_score", type_=_scores.c.sort_score.type),
+                bindparam("finished_at", type_=_scores.c.finished_at.type),
+                bindparam("game_id", type_=_scores.c.game_id.type),
+            )
+        )
+    return statement.order_by(_scores.c.sort_score, _scores.c.finished_at, _scores.c.game_id).limit(
+        bindparam("limit")
+    )
+
+
+def leaderboard(
+    session: Session, after: LeaderboardKey | None, limit: int, *, include_assisted: bool
+) -> list[ScoreRecord]:
+    """Won games in leaderboard order, after the key ``after`` (exclusive)."""
+    parameters: dict[str, Any] = {"limit": limit}
+    if not include_assisted:
+        parameters["assisted"] = False
+    if after is not None:
+        parameters["sort_score"], parameters["finished_at"], parameters["game_id"] = after
+    statement = _leaderboard_statement(include_assisted, after is not None)
+    return [ScoreRecord(*row) for row in session.execute(statement, parameters)]
+
+
+def leaderboard_revision(session: Session) -> int:
+    """A number the database bumps whenever ``scores`` changes (migration 0004's triggers)."""
+    return int(session.execute(_REVISION).scalar_one())
+
+
+# ---------------------------------------------------------------- idempotency keys
+
+
+def insert_idempotency_claim(
+    session: Session, scope: str, key_hash: str, claim: str, fingerprint: str, now: datetime
+) -> None:
+    """Claim a key that nobody holds (an IntegrityError if somebody does)."""
+    session.execute(
+        insert(_keys).values(
+            scope=scope, key_hash=key_hash, claim=claim, fingerprint=fingerprint, created_at=now
+        )
+    )
+
+
+def get_idempotency_key(session: Session, scope: str, key_hash: str) -> IdempotencyRecord | None:
+    row = session.execute(
+        select(*(_keys.c[name] for name in IdempotencyRecord._fields)).where(
+            _keys.c.scope == scope, _keys.c.key_hash == key_hash
+        )
+    ).first()
+    return None if row is None else IdempotencyRecord(*row)
+
+
+def take_over_idempotency_claim(
+    session: Session, scope: str, key_hash: str, stale_claim: str, claim: str, now: datetime
+) -> bool:
+    """Replace a stale claim by ours, if it is still the one we saw and still unanswered;
+    of two requests that saw the same stale claim, exactly one gets True."""
+    result = session.execute(
+        update(_keys)
+        .where(
+            _keys.c.scope == scope,
+            _keys.c.key_hash == key_hash,
+            _keys.c.claim == stale_claim,
+            _keys.c.status_code.is_(None),
+        )
+        .values(claim=claim, created_at=now)
+    )
+    return int(result.rowcount) == 1  # type: ignore[attr-defined]
+
+
+def complete_idempotency_claim(
+    session: Session,
+    scope: str,
+    key_hash: str,
+    claim: str,
+    status: int,
+    body: str,
+    headers: dict[str, str],
+    now: datetime,
+) -> bool:
+    """Store the response of the request holding ``claim``; False if it no longer holds it."""
+    result = session.execute(
+        update(_keys)
+        .where(
+            _keys.c.scope == scope,
+            _keys.c.key_hash == key_hash,
+            _keys.c.claim == claim,
+            _keys.c.status_code.is_(None),
+        )
+        .values(status_code=status, response_body=body, response_headers=headers, completed_at=now)
+    )
+    return int(result.rowcount) == 1  # type: ignore[attr-defined]
+
+
+def release_idempotency_claim(session: Session, scope: str, key_hash: str, claim: str) -> None:
+    """Forget an unanswered claim, if it is still ``claim`` (never somebody else's)."""
+    session.execute(
+        delete(_keys).where(
+            _keys.c.scope == scope,
+            _keys.c.key_hash == key_hash,
+            _keys.c.claim == claim,
+            _keys.c.status_code.is_(None),
+        )
+    )
+
+
+def delete_idempotency_keys_before(session: Session, cutoff: datetime) -> int:
+    result = session.execute(delete(_keys).where(_keys.c.created_at < cutoff))
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- the rest
+
+
+def get_service_secret(session: Session, name: str) -> str | None:
+    value: str | None = session.execute(
+        select(_secrets.c.value).where(_secrets.c.name == name)
+    ).scalar()
+    return value
+
+
+def ping(session: Session) -> None:
+    session.execute(text("SELECT 1"))
