@@ -15,6 +15,7 @@ from api.middleware import BodySizeLimit
 from api.pages import PageCache
 from api.routes import games, health, leaderboard
 from api.settings import Settings
+from api.web import install_web
 
 DESCRIPTION = """
 Play **Foursquare**, Wil Su's one-player card game, over HTTP.
@@ -63,6 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # operationIds are the route functions' names (create_game, place_card, ...), so that
         # clients and OpenAPI links can name them.
         generate_unique_id_function=lambda route: route.name,
+        docs_url=None,  # served by install_web, from the package's own files
+        redoc_url=None,
     )
     app.state.settings = settings
     install_error_handlers(app)
@@ -70,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(leaderboard.router)
     app.include_router(health.router)
+    install_web(app)
     return app
 
 
