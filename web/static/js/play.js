@@ -70,6 +70,9 @@ function render({ animate = false } = {}) {
   if (!saved || !game) return;
 
   const playing = game.status === "in_progress";
+  // What is drawn, for tests and styles: the game's version and status as the API sent them.
+  $("game").dataset.version = String(game.version);
+  $("game").dataset.status = game.status;
   const current = $("current-card");
   current.replaceChildren();
   if (game.current_card) {
@@ -97,7 +100,6 @@ function render({ animate = false } = {}) {
     legal: playing ? game.legal_placements : [],
     currentCard: game.current_card,
     onPlace: place,
-    disabled: busy,
     placed: lastPlacement,
     flipped: lastPlacement ? lastPlacement.flipped : [],
     hint: hint ? hint.placement : null,
@@ -107,7 +109,7 @@ function render({ animate = false } = {}) {
     "aria-label",
     playing ? `Grid: choose where to place the ${cardName(game.current_card)}` : "Grid",
   );
-  if (focusAt && !busy) {
+  if (focusAt) {
     const same = board.querySelector(
       `.cell[data-row="${focusAt.row}"][data-col="${focusAt.col}"] button`,
     );
@@ -158,26 +160,34 @@ async function start(player) {
 
 async function place(position) {
   if (busy || !game || game.status !== "in_progress") return;
-  busy = true;
-  render();
+  // While the placement is in flight the board stays as drawn (and keeps the focus); a
+  // second click is ignored.
+  setBusy(true);
   try {
     const answer = await api.placeCard(saved.id, saved.token, position, game.version);
     clearNotice();
     game = answer.game;
     lastPlacement = answer.placement;
     hint = null;
-    busy = false;
+    setBusy(false);
     render({ animate: true });
   } catch (error) {
     showError(error);
-    busy = false;
     if (STALE_CODES.has(error.code)) {
       // Show the notice, then draw the game as it is now.
       const fresh = await api.getGame(saved.id).catch(() => null);
       if (fresh) game = fresh;
     }
+    setBusy(false);
     render();
   }
+}
+
+function setBusy(value) {
+  busy = value;
+  $("board").setAttribute("aria-busy", String(value));
+  $("hint-button").disabled = value || !game || game.status !== "in_progress";
+  $("new-game-button").disabled = value;
 }
 
 async function askHint() {
@@ -193,9 +203,8 @@ async function askHint() {
     });
     if (!ok) return;
   }
-  busy = true;
+  setBusy(true);
   $("hint-text").textContent = "Thinking…";
-  render();
   try {
     const advice = await api.getHint(saved.id, saved.token);
     const fresh = await api.getGame(saved.id); // the game is now assisted (a new version)
@@ -210,7 +219,7 @@ async function askHint() {
     $("hint-text").textContent = "";
     showError(error);
   } finally {
-    busy = false;
+    setBusy(false);
     render();
   }
 }
