@@ -60,7 +60,7 @@ def test_a_whole_game_played_by_clicks_shows_what_the_api_says(
         reason = {"too_many_face_down": "More than four piles", "stock_exhausted": "stock ran out"}
         expect(end).to_contain_text(reason[game["end_reason"]])
     expect(page.locator("#current-card")).to_have_attribute("aria-label", re.compile("^No current"))
-    page.screenshot(path=screenshot_dir / "3-end.png")
+    page.screenshot(path=screenshot_dir / "3-end.png", full_page=True)
     if moves < 6:  # a game lost early still leaves a mid-game picture
         shutil.copy(screenshot_dir / "3-end.png", screenshot_dir / "2-mid-game.png")
     if os.environ.get("FOURSQUARE_UPDATE_SCREENSHOT") == "1":
