@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.api.conformance import won_vectors
 from tests.support.server import Server
@@ -65,8 +65,9 @@ def test_the_page_fits_and_every_control_is_reachable(
                 page.locator(f'#board .cell[data-row="{row}"][data-col="{col}"] button').tap()
         else:
             place_by_click(page, row, col)
-    assert page.locator("#board .board-row").count() == 5
-    assert page.locator("#board .board-row").first.locator(".cell").count() == 5
+    expect(page.locator("#game")).to_have_attribute("data-version", str(len(WIDEST) + 1))
+    expect(page.locator("#board .board-row")).to_have_count(5)
+    expect(page.locator("#board .board-row").first.locator(".cell")).to_have_count(5)
     assert_fits_and_reachable(page, "mid-game")
     page.goto(server.base_url + "/#/leaderboard")
     page.locator("#leaderboard-body tr").first.wait_for()

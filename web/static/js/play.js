@@ -213,7 +213,8 @@ async function askHint() {
     hint = advice;
     const chance = Math.round(advice.win_probability * 100);
     $("hint-text").textContent =
-      `Hint: place the ${cardName(game.current_card)} at ${positionText(advice.placement)} ` +
+      `Hint: place the ${cardName(game.current_card)} at ${positionText(advice.placement)}, ` +
+      "marked on the grid " +
       `(win chance about ${chance} %, expected score ${advice.expected_score.toFixed(1)}).`;
   } catch (error) {
     $("hint-text").textContent = "";
