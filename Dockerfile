@@ -10,6 +10,7 @@ COPY pyproject.toml README.md alembic.ini ./
 COPY engine ./engine
 COPY api ./api
 COPY migrations ./migrations
+COPY web ./web
 RUN pip install . \
     && useradd --system --uid 10001 --home-dir /app foursquare \
     && mkdir -p /data && chown foursquare /data

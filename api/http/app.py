@@ -12,6 +12,7 @@ from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
 from api.http.middleware import BodySizeLimit
 from api.http.routes import games, health, leaderboard
+from api.http.web import install_web
 from api.settings import Settings
 from api.store import migrate
 from api.store.database import Database, create_database
@@ -66,6 +67,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # operationIds are the route functions' names (create_game, place_card, ...), so that
         # clients and OpenAPI links can name them.
         generate_unique_id_function=lambda route: route.name,
+        docs_url=None,  # served by install_web, from the package's own files
+        redoc_url=None,
     )
     app.state.settings = settings
     install_error_handlers(app)
@@ -73,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(leaderboard.router)
     app.include_router(health.router)
+    install_web(app)
     return app
 
 

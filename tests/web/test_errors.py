@@ -1,0 +1,118 @@
+"""Every API error is shown with its problem's title and detail; a 503 is retried after
+its Retry-After, and the page says so."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.support.server import Server
+from tests.web.pages import assert_page_shows, place_button, start_game
+
+pytestmark = pytest.mark.slow
+
+
+def problem(status: int, code: str, title: str, detail: str, **extra: object) -> str:
+    return json.dumps(
+        {
+            "type": f"urn:foursquare:problem:{code}",
+            "title": title,
+            "status": status,
+            "detail": detail,
+            "code": code,
+            **extra,
+        }
+    )
+
+
+def test_a_503_is_shown_and_retried_after_its_retry_after(
+    desktop: Page, server: Server, api: httpx.Client
+) -> None:
+    created = start_game(desktop, server.base_url, "patient")
+    attempts: list[str] = []
+
+    def busy_once(route: Route) -> None:
+        attempts.append(route.request.headers.get("idempotency-key", ""))
+        if len(attempts) == 1:
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "1"},
+                content_type="application/problem+json",
+                body=problem(503, "database_busy", "Database busy", "Try again shortly (test)."),
+            )
+        else:
+            route.fallback()
+
+    desktop.route(re.compile(r".*/games/[^/]+/placements$"), busy_once)
+    place_button(desktop, 0, 0).click()
+    notice = desktop.get_by_role("alert")
+    expect(notice).to_contain_text("Database busy")
+    expect(notice).to_contain_text("Try again shortly (test).")
+    expect(notice).to_contain_text("Retrying automatically in 1 second")
+    # The retry goes through: the notice goes away and the card is placed, once.
+    expect(notice).to_be_hidden(timeout=5_000)
+    game = api.get(f"/games/{created['id']}").json()
+    assert game["placements_count"] == 1
+    assert_page_shows(desktop, game)
+    assert len(attempts) == 2 and attempts[0] == attempts[1] != ""  # one Idempotency-Key
+
+
+def test_an_error_is_shown_with_its_title_and_detail(desktop: Page, server: Server) -> None:
+    def refuse(route: Route) -> None:
+        route.fulfill(
+            status=422,
+            content_type="application/problem+json",
+            body=problem(
+                422,
+                "invalid_request",
+                "Invalid request",
+                "1 field is invalid (test)",
+                errors=[{"loc": ["query", "limit"], "message": "too large", "type": "x"}],
+            ),
+        )
+
+    desktop.route(re.compile(r".*/leaderboard\?.*"), refuse)
+    desktop.goto(server.base_url + "/#/leaderboard")
+    notice = desktop.get_by_role("alert")
+    expect(notice).to_contain_text("Invalid request")
+    expect(notice).to_contain_text("(422)")
+    expect(notice).to_contain_text("1 field is invalid (test)")
+    expect(notice).to_contain_text("query.limit: too large")
+    desktop.unroute(re.compile(r".*/leaderboard\?.*"))
+    notice.get_by_role("button", name="Try again").click()
+    expect(notice).to_be_hidden()
+    expect(desktop.get_by_text("No won games yet.")).to_be_visible()
+
+
+def test_a_saved_game_that_is_gone_is_said_so(desktop: Page, server: Server) -> None:
+    desktop.goto(server.base_url + "/")
+    saved = json.dumps({"id": "00000000-0000-0000-0000-000000000000", "token": "x", "player": "a"})
+    desktop.evaluate("saved => localStorage.setItem('foursquare.game', saved)", saved)
+    desktop.reload()
+    notice = desktop.get_by_role("alert")
+    expect(notice).to_contain_text("Game not found")
+    expect(notice).to_contain_text("(404)")
+    expect(desktop.get_by_role("button", name="Start a game")).to_be_visible()
+    assert desktop.evaluate("() => localStorage.getItem('foursquare.game')") is None
+
+
+def test_a_refused_placement_is_shown_and_the_game_drawn_again(
+    desktop: Page, server: Server, api: httpx.Client
+) -> None:
+    created = start_game(desktop, server.base_url, "raced")
+    # Another client (the same player elsewhere) places first: the page's If-Match is stale.
+    token = created["token"]
+    placed = api.post(
+        f"/games/{created['id']}/placements",
+        json={"row": 0, "col": 0},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert placed.status_code == 201
+    place_button(desktop, 0, 0).click()
+    notice = desktop.get_by_role("alert")
+    expect(notice).to_contain_text("Precondition failed")
+    assert_page_shows(desktop, api.get(f"/games/{created['id']}").json())

@@ -1,0 +1,79 @@
+"""The page on a phone and on a desktop: no horizontal scrolling, every control reachable."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.api.conformance import won_vectors
+from tests.support.server import Server
+from tests.web.conftest import DESKTOP, PHONE, open_context
+from tests.web.pages import place_by_click, play_through_api, start_game, store_game
+
+pytestmark = pytest.mark.slow
+
+# Five piles spanning three rows and three columns: the board shows 5 x 5 cells (the piles
+# and the new piles around them), the widest it gets. No five placements can lose.
+WIDEST = [(0, 0), (0, 1), (0, -1), (1, 0), (-1, 0)]
+CONTROLS = "button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])"
+
+
+def assert_fits_and_reachable(page: Page, where: str) -> None:
+    widths = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], f"{where}: horizontal scrolling ({widths})"
+    controls = page.locator(CONTROLS).filter(visible=True)
+    count = controls.count()
+    assert count > 0
+    viewport = page.viewport_size
+    assert viewport is not None
+    for index in range(count):
+        control = controls.nth(index)
+        control.focus()  # a skip link shows itself when focused
+        control.scroll_into_view_if_needed()
+        box = control.bounding_box()
+        assert box is not None, f"{where}: control {index} has no box"
+        name = control.evaluate("e => e.getAttribute('aria-label') || e.textContent || e.id")
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5, (where, name)
+        assert box["width"] >= 24 and box["height"] >= 24, (where, name, box)
+        if control.is_enabled():
+            control.click(trial=True)  # visible, stable, enabled and not covered
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390x844", "1280x800"])
+def test_the_page_fits_and_every_control_is_reachable(
+    browser: Browser, server: Server, api: httpx.Client, viewport: dict[str, int]
+) -> None:
+    # A won game with the longest name there can be, for the leaderboard's rows.
+    vector = won_vectors()[1]
+    won_id, token = store_game(server.database_url, vector["deck"], "W" * 32)
+    play_through_api(api, won_id, token, [(s["row"], s["col"]) for s in vector["steps"]])
+    mobile = viewport == PHONE
+    context, watcher = open_context(
+        browser, server, viewport, reduced_motion="reduce", has_touch=mobile, is_mobile=mobile
+    )
+    page = context.new_page()
+    page.goto(server.base_url + "/")
+    assert_fits_and_reachable(page, "start")
+    created = start_game(page, server.base_url, "a name of thirty-two characters!")
+    for row, col in WIDEST:
+        if mobile:
+            # A tap, as on a phone.
+            with page.expect_response(lambda r: r.url.endswith("/placements")):
+                page.locator(f'#board .cell[data-row="{row}"][data-col="{col}"] button').tap()
+        else:
+            place_by_click(page, row, col)
+    expect(page.locator("#game")).to_have_attribute("data-version", str(len(WIDEST) + 1))
+    expect(page.locator("#board .board-row")).to_have_count(5)
+    expect(page.locator("#board .board-row").first.locator(".cell")).to_have_count(5)
+    assert_fits_and_reachable(page, "mid-game")
+    page.goto(server.base_url + "/#/leaderboard")
+    page.locator("#leaderboard-body tr").first.wait_for()
+    assert_fits_and_reachable(page, "leaderboard")
+    page.goto(f"{server.base_url}/#/games/{created['id']}")
+    page.get_by_text("Step 5 of 5").wait_for()
+    assert_fits_and_reachable(page, "replay")
+    context.close()
+    watcher.check()

@@ -1,0 +1,175 @@
+// The public HTTP API, and nothing else: this page is a client like any other.
+//
+// Every failure becomes an ApiProblem carrying the problem+json `title` and `detail`. A 503
+// (or a 409 `request_in_progress`) with `Retry-After` is retried automatically after that
+// delay, a few times, and the listener set with `onRetry` is told so; writes carry an
+// `Idempotency-Key`, so a retry never places a card twice.
+
+const MAX_RETRIES = 5;
+const MAX_RETRY_AFTER_SECONDS = 60;
+
+/** An error answer of the API (or no answer at all: `status` 0). */
+export class ApiProblem extends Error {
+  constructor({ status, title, detail = "", code = null, errors = null, retryAfter = null }) {
+    super(detail ? `${title}: ${detail}` : title);
+    this.name = "ApiProblem";
+    this.status = status;
+    this.title = title;
+    this.detail = detail;
+    this.code = code;
+    this.errors = errors;
+    this.retryAfter = retryAfter;
+  }
+
+  /** Read a non-2xx response: problem+json if it is one, its status text otherwise. */
+  static async fromResponse(response) {
+    const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
+    let body = null;
+    const type = response.headers.get("Content-Type") || "";
+    if (type.includes("json")) {
+      try {
+        body = await response.json();
+      } catch {
+        body = null;
+      }
+    }
+    if (body && typeof body === "object") {
+      return new ApiProblem({
+        status: response.status,
+        title: String(body.title || response.statusText || `HTTP ${response.status}`),
+        detail: body.detail ? String(body.detail) : "",
+        code: body.code ? String(body.code) : null,
+        errors: Array.isArray(body.errors) ? body.errors : null,
+        retryAfter,
+      });
+    }
+    return new ApiProblem({
+      status: response.status,
+      title: response.statusText || `HTTP ${response.status}`,
+      detail: "The server's answer was not a problem document.",
+      retryAfter,
+    });
+  }
+}
+
+/** Seconds to wait from a Retry-After header (delta-seconds or an HTTP date), or null. */
+export function parseRetryAfter(value) {
+  if (value === null || value.trim() === "") return null;
+  let seconds = Number(value);
+  if (!Number.isFinite(seconds)) {
+    const date = Date.parse(value);
+    if (Number.isNaN(date)) return null;
+    seconds = (date - Date.now()) / 1000;
+  }
+  return Math.min(Math.max(Math.ceil(seconds), 0), MAX_RETRY_AFTER_SECONDS);
+}
+
+let retryListener = { retrying() {}, recovered() {} };
+
+/** Be told when a request is retried after Retry-After (`retrying(problem, seconds,
+ * attempt, maxAttempts)`) and when a retried request finally got an answer (`recovered()`). */
+export function onRetry(listener) {
+  retryListener = listener;
+}
+
+function sleep(milliseconds) {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}
+
+function isRetryable(problem) {
+  return (
+    problem.retryAfter !== null &&
+    (problem.status === 503 || problem.code === "request_in_progress")
+  );
+}
+
+/** A new Idempotency-Key (a UUID). */
+export function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  // A version 4 UUID by hand where randomUUID is missing (pages not served over HTTPS):
+  // the service takes only those as a game creation's key.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+async function request(method, path, { body, headers = {} } = {}) {
+  const init = {
+    method,
+    // Revalidate GETs every time (the API sends ETags), so the page never draws a stale game.
+    cache: "no-cache",
+    headers: { Accept: "application/json, application/problem+json", ...headers },
+  };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  for (let attempt = 1; ; attempt++) {
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch {
+      if (attempt > 1) retryListener.recovered();
+      throw new ApiProblem({
+        status: 0,
+        title: "Network error",
+        detail: "The server could not be reached. Check the connection and try again.",
+      });
+    }
+    if (response.ok) {
+      const data = await response.json();
+      if (attempt > 1) retryListener.recovered();
+      return data;
+    }
+    const problem = await ApiProblem.fromResponse(response);
+    if (isRetryable(problem) && attempt <= MAX_RETRIES) {
+      retryListener.retrying(problem, problem.retryAfter, attempt, MAX_RETRIES);
+      await sleep(problem.retryAfter * 1000);
+      continue;
+    }
+    if (attempt > 1) retryListener.recovered();
+    throw problem;
+  }
+}
+
+const gamePath = (id) => `/games/${encodeURIComponent(id)}`;
+const bearer = (token) => ({ Authorization: `Bearer ${token}` });
+
+/** POST /games: a new game and its token. */
+export function createGame(player) {
+  const body = player ? { player } : {};
+  return request("POST", "/games", { body, headers: { "Idempotency-Key": newKey() } });
+}
+
+/** GET /games/{id}. */
+export function getGame(id) {
+  return request("GET", gamePath(id));
+}
+
+/** POST /games/{id}/placements, only on the version the page drew (If-Match). */
+export function placeCard(id, token, position, version) {
+  return request("POST", `${gamePath(id)}/placements`, {
+    body: { row: position.row, col: position.col },
+    headers: { ...bearer(token), "If-Match": `"v${version}"`, "Idempotency-Key": newKey() },
+  });
+}
+
+/** GET /games/{id}/placements: the history, in order. */
+export function getPlacements(id) {
+  return request("GET", `${gamePath(id)}/placements`);
+}
+
+/** GET /games/{id}/hint (marks the game assisted). */
+export function getHint(id, token) {
+  return request("GET", `${gamePath(id)}/hint`, { headers: bearer(token) });
+}
+
+/** GET /leaderboard. */
+export function getLeaderboard({ limit = 20, cursor = null, includeAssisted = false } = {}) {
+  const query = new URLSearchParams({ limit: String(limit) });
+  if (cursor) query.set("cursor", cursor);
+  if (includeAssisted) query.set("include_assisted", "true");
+  return request("GET", `/leaderboard?${query}`);
+}

@@ -1,0 +1,60 @@
+// Cards as the API sends them ({rank, suit, code}), drawn as elements.
+
+const SUITS = {
+  clubs: { symbol: "\u2663", colour: "black" },
+  diamonds: { symbol: "\u2666", colour: "red" },
+  hearts: { symbol: "\u2665", colour: "red" },
+  spades: { symbol: "\u2660", colour: "black" },
+};
+const SUIT_BY_LETTER = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+
+export function rankText(rank) {
+  return rank === 1 ? "A" : String(rank);
+}
+
+/** "Ace of spades", "10 of clubs". */
+export function cardName(card) {
+  return `${card.rank === 1 ? "Ace" : card.rank} of ${card.suit}`;
+}
+
+/** "10♣". */
+export function cardShort(card) {
+  return `${rankText(card.rank)}${SUITS[card.suit].symbol}`;
+}
+
+/** A card from its code ("10C"), as the API would send it. */
+export function cardFromCode(code) {
+  const rank = code.slice(0, -1) === "A" ? 1 : Number(code.slice(0, -1));
+  return { rank, suit: SUIT_BY_LETTER[code.slice(-1)], code };
+}
+
+function span(className, text) {
+  const element = document.createElement("span");
+  element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+/** A face-up card. The caller labels it (the element itself is presentational). */
+export function faceUpCard(card) {
+  const suit = SUITS[card.suit];
+  const element = document.createElement("div");
+  element.className = `card face-up ${suit.colour}`;
+  element.dataset.code = card.code;
+  const corner = span("corner", "");
+  corner.append(span("rank", rankText(card.rank)), span("suit", suit.symbol));
+  element.append(corner, span("pip", suit.symbol));
+  const bottom = corner.cloneNode(true);
+  bottom.className = "corner corner-bottom";
+  element.append(bottom);
+  element.setAttribute("aria-hidden", "true");
+  return element;
+}
+
+/** A card back. */
+export function cardBack() {
+  const element = document.createElement("div");
+  element.className = "card face-down";
+  element.setAttribute("aria-hidden", "true");
+  return element;
+}

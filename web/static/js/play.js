@@ -1,0 +1,292 @@
+// Playing a game: start one under a name, place the current card, ask for a hint, see the end.
+// The page draws only what the API answered (after a placement, the `game` that came back);
+// the game's id and token are kept in localStorage, so a reload picks the game up again.
+
+import * as api from "./api.js";
+import { enableArrowKeys, renderBoard } from "./board.js";
+import { cardName, cardShort, faceUpCard } from "./cards.js";
+import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+const SAVED_GAME = "foursquare.game";
+const SAVED_PLAYER = "foursquare.player";
+const FACE_DOWN_LIMIT = 4;
+const END_REASONS = {
+  too_many_face_down: "More than four piles were face down at once.",
+  stock_exhausted: "The stock ran out before the grid was full and face up.",
+};
+// Codes after which the page's copy of the game may be out of date: read it again.
+const STALE_CODES = new Set(["version_conflict", "precondition_failed", "game_over"]);
+
+let saved = null; // {id, token, player}: the game being played, as kept in localStorage
+let game = null; // the game as the API last answered
+let lastPlacement = null; // the placement that produced `game`, for its marks
+let hint = null; // the hint for the current card, if one was asked
+let busy = false;
+let loaded = false;
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage disabled: play on, without surviving a reload
+  }
+}
+
+function readSaved() {
+  try {
+    const value = JSON.parse(storage()?.getItem(SAVED_GAME) || "null");
+    if (value && typeof value.id === "string" && typeof value.token === "string") return value;
+  } catch {
+    // a damaged entry is as good as none
+  }
+  return null;
+}
+
+function save(value) {
+  saved = value;
+  if (value) storage()?.setItem(SAVED_GAME, JSON.stringify(value));
+  else storage()?.removeItem(SAVED_GAME);
+}
+
+function positionText(position) {
+  return `row ${position.row}, column ${position.col}`;
+}
+
+function describePlacement(placement, piles) {
+  const moved = `${cardShort(placement.card)} placed at ${positionText(placement)}.`;
+  if (placement.flipped.length === 0) return `${moved} Nothing flipped.`;
+  const flips = placement.flipped.map((flip) => {
+    const pile = piles.find((p) => p.row === flip.row && p.col === flip.col);
+    const top = pile ? cardShort(pile.cards[pile.cards.length - 1]) : "a card";
+    return `${top} at ${positionText(flip)} ${flip.face_up ? "face up" : "face down"}`;
+  });
+  return `${moved} Flipped: ${flips.join("; ")}.`;
+}
+
+function render({ animate = false } = {}) {
+  $("start-form").hidden = Boolean(saved);
+  $("game").hidden = !(saved && game);
+  if (!saved || !game) return;
+
+  const playing = game.status === "in_progress";
+  // What is drawn, for tests and styles: the game's version and status as the API sent them.
+  $("game").dataset.version = String(game.version);
+  $("game").dataset.status = game.status;
+  const current = $("current-card");
+  current.replaceChildren();
+  if (game.current_card) {
+    current.append(faceUpCard(game.current_card));
+    current.setAttribute("aria-label", `Current card: ${cardName(game.current_card)}`);
+    current.dataset.code = game.current_card.code;
+  } else {
+    current.setAttribute("aria-label", "No current card: the game is over");
+    delete current.dataset.code;
+  }
+  $("stock-count").textContent = String(game.stock_count);
+  $("face-down-count").textContent = `${game.face_down_count} / ${FACE_DOWN_LIMIT}`;
+  $("face-down-box").classList.toggle("warn", game.face_down_count >= FACE_DOWN_LIMIT);
+  $("face-down-box").classList.toggle("over", game.face_down_count > FACE_DOWN_LIMIT);
+  $("game-player").textContent = game.player;
+  $("assisted-badge").hidden = !game.assisted;
+  $("hint-button").disabled = busy || !playing;
+
+  // Keep the keyboard focus on the grid across a redraw (the clicked button is replaced).
+  const board = $("board");
+  const focused = document.activeElement?.closest?.(".cell");
+  const focusAt = focused && board.contains(focused) ? { ...focused.dataset } : null;
+  renderBoard(board, {
+    piles: game.piles,
+    legal: playing ? game.legal_placements : [],
+    currentCard: game.current_card,
+    onPlace: place,
+    placed: lastPlacement,
+    flipped: lastPlacement ? lastPlacement.flipped : [],
+    hint: hint ? hint.placement : null,
+    animate,
+  });
+  board.setAttribute(
+    "aria-label",
+    playing ? `Grid: choose where to place the ${cardName(game.current_card)}` : "Grid",
+  );
+  if (focusAt) {
+    const same = board.querySelector(
+      `.cell[data-row="${focusAt.row}"][data-col="${focusAt.col}"] button`,
+    );
+    (same || board.querySelector("button"))?.focus();
+  }
+
+  $("last-move").textContent = lastPlacement ? describePlacement(lastPlacement, game.piles) : "";
+  if (!hint) $("hint-text").textContent = "";
+
+  const ended = !playing;
+  const panel = $("end-panel");
+  const wasHidden = panel.hidden;
+  panel.hidden = !ended;
+  if (ended) {
+    $("end-title").textContent = game.status === "won" ? "You won!" : "Game lost";
+    $("end-detail").textContent =
+      game.status === "won"
+        ? `Score ${game.score}: ${game.score} cards were left in the stock.`
+        : END_REASONS[game.end_reason] || `The game ended (${game.end_reason}).`;
+    $("end-replay-link").href = `#/games/${encodeURIComponent(game.id)}`;
+    if (wasHidden && focusAt) $("play-again-button").focus();
+  }
+}
+
+async function start(player) {
+  if (busy) return;
+  busy = true;
+  $("start-button").disabled = true;
+  $("play-again-button").disabled = true;
+  try {
+    const created = await guarded(() => api.createGame(player));
+    if (!created) return;
+    clearNotice();
+    const { token, ...state } = created;
+    save({ id: state.id, token, player: state.player });
+    game = state;
+    lastPlacement = null;
+    hint = null;
+  } finally {
+    busy = false;
+    $("start-button").disabled = false;
+    $("play-again-button").disabled = false;
+    render();
+  }
+  const firstCell = $("board").querySelector("button");
+  if (firstCell && !$("game").hidden) firstCell.focus();
+}
+
+async function place(position) {
+  if (busy || !game || game.status !== "in_progress") return;
+  // While the placement is in flight the board stays as drawn (and keeps the focus); a
+  // second click is ignored.
+  setBusy(true);
+  try {
+    const answer = await api.placeCard(saved.id, saved.token, position, game.version);
+    clearNotice();
+    game = answer.game;
+    lastPlacement = answer.placement;
+    hint = null;
+    setBusy(false);
+    render({ animate: true });
+  } catch (error) {
+    showError(error);
+    if (STALE_CODES.has(error.code)) {
+      // Show the notice, then draw the game as it is now.
+      const fresh = await api.getGame(saved.id).catch(() => null);
+      if (fresh) game = fresh;
+    }
+    setBusy(false);
+    render();
+  }
+}
+
+function setBusy(value) {
+  busy = value;
+  $("board").setAttribute("aria-busy", String(value));
+  $("hint-button").disabled = value || !game || game.status !== "in_progress";
+  $("new-game-button").disabled = value;
+}
+
+async function askHint() {
+  if (busy || !game || game.status !== "in_progress") return;
+  if (!game.assisted) {
+    const ok = await confirmDialog({
+      title: "Ask for a hint?",
+      text:
+        "The computer player will suggest a placement. Asking marks this game as assisted: " +
+        "if you win, it is left out of the default leaderboard (it shows only with " +
+        "“Include assisted games”).",
+      confirm: "Ask for a hint",
+    });
+    if (!ok) return;
+  }
+  setBusy(true);
+  $("hint-text").textContent = "Thinking…";
+  try {
+    const advice = await api.getHint(saved.id, saved.token);
+    const fresh = await api.getGame(saved.id); // the game is now assisted (a new version)
+    clearNotice();
+    game = fresh;
+    hint = advice;
+    const chance = Math.round(advice.win_probability * 100);
+    $("hint-text").textContent =
+      `Hint: place the ${cardName(game.current_card)} at ${positionText(advice.placement)}, ` +
+      "marked on the grid " +
+      `(win chance about ${chance} %, expected score ${advice.expected_score.toFixed(1)}).`;
+  } catch (error) {
+    $("hint-text").textContent = "";
+    showError(error);
+  } finally {
+    setBusy(false);
+    render();
+  }
+}
+
+async function newGame() {
+  if (game && game.status === "in_progress") {
+    const ok = await confirmDialog({
+      title: "Leave this game?",
+      text: "It stays unfinished on the server; you cannot come back to it from this page.",
+      confirm: "Leave and start over",
+    });
+    if (!ok) return;
+  }
+  save(null);
+  game = null;
+  lastPlacement = null;
+  hint = null;
+  clearNotice();
+  render();
+  $("player-name").focus();
+}
+
+/** Wire the play view's controls; called once. */
+export function installPlay() {
+  $("player-name").value = storage()?.getItem(SAVED_PLAYER) || "";
+  $("start-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const player = $("player-name").value.trim();
+    storage()?.setItem(SAVED_PLAYER, player);
+    start(player);
+  });
+  $("play-again-button").addEventListener("click", () => {
+    const player = saved?.player || $("player-name").value.trim();
+    start(player === "anonymous" ? "" : player);
+  });
+  $("new-game-button").addEventListener("click", newGame);
+  $("hint-button").addEventListener("click", askHint);
+  enableArrowKeys($("board"));
+  saved = readSaved();
+}
+
+/** Read the saved game from the API (after a reload of the page). */
+async function loadSaved() {
+  $("game").setAttribute("aria-busy", "true");
+  try {
+    game = await api.getGame(saved.id);
+    lastPlacement = null;
+    hint = null;
+  } catch (error) {
+    if (error.status === 404) {
+      save(null); // the game is gone: start a new one, with the notice saying why
+      showError(error);
+    } else {
+      showError(error, { label: "Try again", run: loadSaved });
+    }
+  } finally {
+    $("game").removeAttribute("aria-busy");
+    render();
+  }
+}
+
+/** The play view became visible: load the saved game the first time. */
+export async function showPlay() {
+  if (!loaded && saved) {
+    loaded = true;
+    await loadSaved();
+  }
+  render();
+}

@@ -1,0 +1,147 @@
+// One game, stepped through: the board after each placement is rebuilt in the browser from
+// the history (`GET /games/{id}/placements`: each placement and the piles it flipped), and a
+// finished game's deal can be verified (see verify.js).
+
+import * as api from "./api.js";
+import { renderBoard } from "./board.js";
+import { cardShort } from "./cards.js";
+import { clearNotice, showError } from "./ui.js";
+import { faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
+
+const $ = (id) => document.getElementById(id);
+const FACE_DOWN_LIMIT = 4;
+const DECK_SIZE = 40;
+const END_REASONS = {
+  too_many_face_down: "more than four piles face down",
+  stock_exhausted: "the stock ran out",
+};
+
+let game = null;
+let placements = [];
+let boards = [[]];
+let step = 0;
+let requested = null; // the id whose view is wanted (a newer navigation wins)
+
+function summary() {
+  const count = placements.length === 1 ? "1 placement" : `${placements.length} placements`;
+  let result = "in progress";
+  if (game.status === "won") result = `won with a score of ${game.score}`;
+  if (game.status === "lost") result = `lost: ${END_REASONS[game.end_reason] || game.end_reason}`;
+  const assisted = game.assisted ? ", assisted (hints were asked)" : "";
+  return `${game.player}: ${result}; ${count}${assisted}.`;
+}
+
+function stepText() {
+  if (step === 0) return `Step 0 of ${placements.length}: before the first card.`;
+  const placement = placements[step - 1];
+  const flips = placement.flipped.length;
+  const flipped = flips === 0 ? "nothing flipped" : flips === 1 ? "1 pile flipped" : `${flips} piles flipped`;
+  const after = placement.status_after === "in_progress" ? "" : `; the game is ${placement.status_after}`;
+  return (
+    `Step ${step} of ${placements.length}: ${cardShort(placement.card)} at row ${placement.row}, ` +
+    `column ${placement.col}; ${flipped}${after}.`
+  );
+}
+
+function render() {
+  const placement = step > 0 ? placements[step - 1] : null;
+  renderBoard($("replay-board"), {
+    piles: boards[step],
+    placed: placement,
+    flipped: placement ? placement.flipped : [],
+    animate: true,
+  });
+  $("replay-board").setAttribute("aria-label", `Grid after step ${step}`);
+  $("replay-step-text").textContent = stepText();
+  const down = faceDownCount(boards[step]);
+  // The stock after `step` placements: the rest of the deck, less the next (current) card.
+  const playing = step === 0 || placement.status_after === "in_progress";
+  $("replay-stock").textContent = String(DECK_SIZE - step - (playing ? 1 : 0));
+  $("replay-face-down").textContent = `${down} / ${FACE_DOWN_LIMIT}`;
+  $("replay-range").value = String(step);
+  $("replay-first").disabled = step === 0;
+  $("replay-previous").disabled = step === 0;
+  $("replay-next").disabled = step === placements.length;
+  $("replay-last").disabled = step === placements.length;
+}
+
+function goTo(target) {
+  step = Math.min(Math.max(target, 0), placements.length);
+  render();
+}
+
+function renderVerifySection() {
+  $("replay-commitment").textContent = game.deck_commitment;
+  $("verify-results").replaceChildren();
+  const finished = Boolean(game.reveal);
+  $("verify-button").disabled = !finished;
+  $("verify-button").title = finished ? "" : "The deck is revealed when the game ends.";
+  if (!finished) addResult({ name: "Not yet", ok: null, detail: "The deck is revealed when the game ends." });
+}
+
+function addResult(check) {
+  const item = document.createElement("li");
+  item.className = check.ok === null ? "pending" : check.ok ? "ok" : "fail";
+  const mark = document.createElement("strong");
+  mark.textContent = check.ok === null ? `${check.name}: ` : `${check.name}: ${check.ok ? "✓ passed" : "✗ failed"}. `;
+  item.append(mark, check.detail);
+  $("verify-results").append(item);
+}
+
+async function verify() {
+  $("verify-button").disabled = true;
+  $("verify-results").replaceChildren();
+  try {
+    const checks = await verifyDeal(game, placements);
+    const all = checks.every((check) => check.ok);
+    addResult({
+      name: "Verdict",
+      ok: all,
+      detail: all ? "This deal was fixed before the first card, and the game was played on it by the rules." : "See the failed checks below.",
+    });
+    checks.forEach(addResult);
+  } catch (error) {
+    showError(error);
+  } finally {
+    $("verify-button").disabled = !game.reveal;
+  }
+}
+
+/** Wire the view's controls; called once. */
+export function installReplay() {
+  $("replay-first").addEventListener("click", () => goTo(0));
+  $("replay-previous").addEventListener("click", () => goTo(step - 1));
+  $("replay-next").addEventListener("click", () => goTo(step + 1));
+  $("replay-last").addEventListener("click", () => goTo(placements.length));
+  $("replay-range").addEventListener("input", (event) => goTo(Number(event.target.value)));
+  $("verify-button").addEventListener("click", verify);
+}
+
+/** The view became visible for game `id` (`#/games/{id}`): read it and its history. */
+export async function showReplay(id) {
+  requested = id;
+  $("replay-heading").textContent = "Game";
+  $("replay-summary").textContent = "Loading…";
+  $("replay-board").replaceChildren();
+  $("verify-results").replaceChildren();
+  try {
+    const [fresh, history] = await Promise.all([api.getGame(id), api.getPlacements(id)]);
+    if (requested !== id) return;
+    clearNotice();
+    game = fresh;
+    placements = history.placements;
+    boards = replayHistory(placements);
+  } catch (error) {
+    if (requested !== id) return;
+    $("replay-summary").textContent = "This game could not be read.";
+    showError(error, { label: "Try again", run: () => showReplay(id) });
+    return;
+  }
+  $("replay-heading").textContent = `Game of ${game.player}`;
+  const matches = sameGrid(boards[placements.length], game.piles);
+  $("replay-summary").textContent =
+    summary() + (matches ? "" : " The replayed history does not give the game's grid!");
+  $("replay-range").max = String(placements.length);
+  renderVerifySection();
+  goTo(placements.length);
+}
