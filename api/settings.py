@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from typing import Annotated
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -19,6 +21,11 @@ class Settings(BaseSettings):
         default=None,
         description="Signs leaderboard cursors. Unset: a random secret that migration 0006 "
         "stored in the database, shared by every process on it.",
+    )
+    cors_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Origins whose pages may call the API from a browser (comma-separated, or "
+        "'*' for any). Empty by default: the web client is served from the API's own origin.",
     )
     migrate_on_start: bool = Field(
         default=True, description="Apply pending Alembic migrations when the service starts."
@@ -59,3 +66,10 @@ class Settings(BaseSettings):
     hint_max_ms: float = Field(
         default=2000, gt=0, description="Wall-clock cap on one hint, in milliseconds."
     )
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [origin.strip() for origin in value.split(",") if origin.strip()]
+        return value

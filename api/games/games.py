@@ -147,8 +147,8 @@ def authorize(row: GameRecord, token: str | None) -> None:
         raise InvalidToken("this token does not authorise placements on this game")
 
 
-async def read_public_view(database: Database, game_id: str) -> tuple[int, str]:
-    """A game's version and its public view as JSON, or 404.
+async def read_public_view(database: Database, game_id: str) -> tuple[int, bool, str]:
+    """A game's version, whether it is over, and its public view as JSON; or 404.
 
     The view stored with the game if it is in the current format; otherwise (a schema or
     rendering change since it was stored, or a game stored before views were) it is rendered
@@ -159,7 +159,7 @@ async def read_public_view(database: Database, game_id: str) -> tuple[int, str]:
         await database.read(lambda s: repository.get_public_view(s, game_uuid)), game_id
     )
     if view.public_format == views.PUBLIC_VIEW_FORMAT and view.public_json is not None:
-        return view.version, view.public_json
+        return view.version, view.status != "in_progress", view.public_json
     row = found(await database.read(lambda s: repository.get_game(s, game_uuid)), game_id)
     row = render(row, game_of(row))
     assert row.public_json is not None
@@ -170,7 +170,7 @@ async def read_public_view(database: Database, game_id: str) -> tuple[int, str]:
                 s, row.id, row.version, views.PUBLIC_VIEW_FORMAT, row.public_json or ""
             )
         )
-    return row.version, row.public_json
+    return row.version, view.status != "in_progress", row.public_json
 
 
 def check_database(session: Session) -> None:

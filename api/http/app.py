@@ -7,10 +7,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 
 from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
-from api.http.middleware import BodySizeLimit
+from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
+from api.http.openapi import install_openapi
 from api.http.routes import games, health, leaderboard
 from api.http.web import install_web
 from api.settings import Settings
@@ -69,14 +71,44 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         generate_unique_id_function=lambda route: route.name,
         docs_url=None,  # served by install_web, from the package's own files
         redoc_url=None,
+        # Starlette's redirect to the other form of a path builds an absolute URL from the
+        # request's Host header; a path with a stray slash is a plain 404 instead.
+        redirect_slashes=False,
     )
     app.state.settings = settings
     install_error_handlers(app)
+    app.add_middleware(JsonBodiesOnly)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(HeadAsGet)
+    if settings.cors_origins:
+        # Outermost, so that preflights and every answer (errors too) carry the CORS headers.
+        # Bearer tokens travel in a header, never a cookie: no credentials mode.
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "HEAD", "POST"],
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "If-Match",
+                "If-None-Match",
+                "Idempotency-Key",
+            ],
+            expose_headers=[
+                "ETag",
+                "Location",
+                "Retry-After",
+                "Idempotent-Replayed",
+                "WWW-Authenticate",
+            ],
+            allow_credentials=False,
+            max_age=600,
+        )
     app.include_router(games.router)
     app.include_router(leaderboard.router)
     app.include_router(health.router)
     install_web(app)
+    install_openapi(app)
     return app
 
 

@@ -1,4 +1,4 @@
-"""ASGI middleware."""
+"""ASGI middleware: body limits, JSON bodies only, HEAD wherever GET."""
 
 from __future__ import annotations
 
@@ -65,3 +65,53 @@ class BodySizeLimit:
             instance=scope.get("path"),
         )
         await response(scope, receive, send)
+
+
+_JSON_TYPES = (b"application/json", b"application/problem+json")
+
+
+class JsonBodiesOnly:
+    """Refuse a request body that is not JSON with 415 (FastAPI would read it as a string
+    and answer a 422 about dictionaries). A request without a body passes."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers", ()))
+        media_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        has_body = headers.get(b"content-length", b"0") != b"0" or b"transfer-encoding" in headers
+        if has_body and media_type not in _JSON_TYPES and not media_type.endswith(b"+json"):
+            response = problem_response(
+                415,
+                "unsupported_media_type",
+                "Unsupported media type",
+                "request bodies must be JSON (Content-Type: application/json)",
+                instance=scope.get("path"),
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class HeadAsGet:
+    """Answer ``HEAD`` wherever ``GET`` is answered: the same status and headers, no body
+    (RFC 9110 section 9.3.2). FastAPI routes declare GET alone."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
 
 from api.http.errors import PROBLEM_MEDIA_TYPE
 from api.schemas import Problem
@@ -23,6 +27,29 @@ _DESCRIPTIONS = {
 }
 
 
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait before retrying.",
+        "schema": {"type": "integer"},
+    }
+}
+_HEADERS: dict[int, dict[str, Any]] = {
+    401: {
+        "WWW-Authenticate": {
+            "description": '`Bearer realm="foursquare"`',
+            "schema": {"type": "string"},
+        }
+    },
+    409: {
+        "Retry-After": {
+            "description": "With `request_in_progress`: seconds to wait before retrying.",
+            "schema": {"type": "integer"},
+        }
+    },
+    503: _RETRY_AFTER,
+}
+
+
 def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses=`` entry declaring problem+json errors for these statuses."""
     return {
@@ -30,6 +57,36 @@ def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
             "model": Problem,
             "description": _DESCRIPTIONS[status],
             "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+            **({"headers": _HEADERS[status]} if status in _HEADERS else {}),
         }
         for status in statuses
     }
+
+
+def install_openapi(app: FastAPI) -> None:
+    """The app's OpenAPI document without the responses that never happen: FastAPI lists a
+    ``422 HTTPValidationError`` on every route with parameters, but this service answers
+    malformed input with its own problem (declared by the routes where it can happen)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = get_openapi(
+                title=app.title,
+                version=app.version,
+                summary=app.summary,
+                description=app.description,
+                routes=app.routes,
+            )
+            for item in document.get("paths", {}).values():
+                for operation in item.values():
+                    responses = operation.get("responses", {})
+                    if "HTTPValidationError" in json.dumps(responses.get("422", {})):
+                        del responses["422"]
+            schemas = document.get("components", {}).get("schemas", {})
+            for unused in ("HTTPValidationError", "ValidationError"):
+                if unused not in json.dumps(document["paths"]):
+                    schemas.pop(unused, None)
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

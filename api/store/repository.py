@@ -60,6 +60,7 @@ class PublicView(NamedTuple):
     """What ``GET /games/{id}`` needs of a game: its version and its stored view."""
 
     version: int
+    status: str
     public_format: str | None
     public_json: str | None
 

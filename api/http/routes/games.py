@@ -48,8 +48,18 @@ from engine.player.advice import Budget
 
 router = APIRouter(prefix="/games", tags=["games"])
 
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+
 _ETAG_HEADER = {
     "ETag": {"description": 'The game\'s version, e.g. `"v3"`.', "schema": {"type": "string"}}
+}
+_CACHE_HEADER = {
+    "Cache-Control": {
+        "description": "`public, max-age=31536000, immutable` once the game is over (it never "
+        "changes again); `no-cache` before (revalidate with the ETag).",
+        "schema": {"type": "string"},
+    }
 }
 _REPLAYED_HEADER = {
     "Idempotent-Replayed": {
@@ -171,7 +181,7 @@ def _to_response(stored: StoredResponse, replayed: bool = False) -> Response:
         "progress. Send the `ETag` back in `If-None-Match` to get `304` while nothing changed."
     ),
     responses={
-        200: {"headers": _ETAG_HEADER},
+        200: {"headers": {**_ETAG_HEADER, **_CACHE_HEADER}},
         304: {"description": "Not modified since the ETag in `If-None-Match`."},
         **problems(404, 503),
     },
@@ -179,11 +189,12 @@ def _to_response(stored: StoredResponse, replayed: bool = False) -> Response:
 async def read_game(
     game_id: str, database: DatabaseDep, if_none_match: IfNoneMatch = None
 ) -> Response:
-    version, body = await read_public_view(database, game_id)
-    current = etag(version)
-    if if_none_match_hits(if_none_match, current):
-        return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers={"ETag": current})
-    return Response(body, media_type="application/json", headers={"ETag": current})
+    version, over, body = await read_public_view(database, game_id)
+    # A finished game never changes again; a game in progress is revalidated with its ETag.
+    headers = {"ETag": etag(version), "Cache-Control": IMMUTABLE if over else REVALIDATE}
+    if if_none_match_hits(if_none_match, headers["ETag"]):
+        return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 @router.post(
@@ -264,15 +275,24 @@ def _placement_response(placed: placements.PlacedCard) -> StoredResponse:
     response_model=PlacementHistory,
     summary="Read a game's history",
     description="Every placement of the game, first to last, with what each one flipped.",
-    responses=problems(404, 503),
+    responses={
+        200: {"headers": {**_ETAG_HEADER, **_CACHE_HEADER}},
+        304: {"description": "Not modified since the ETag in `If-None-Match`."},
+        **problems(404, 503),
+    },
 )
-async def list_placements(game_id: str, database: DatabaseDep) -> Response:
+async def list_placements(
+    game_id: str, database: DatabaseDep, if_none_match: IfNoneMatch = None
+) -> Response:
     game_uuid, rows = await placements.history(database, game_id)
-    return json_response(
-        PlacementHistory.model_construct(
-            game_id=game_uuid, placements=[placement_out(row) for row in rows]
-        )
+    # A history only ever grows by one placement at a time: its length names it.
+    headers = {"ETag": f'"p{len(rows)}"', "Cache-Control": REVALIDATE}
+    if if_none_match_hits(if_none_match, headers["ETag"]):
+        return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
+    history = PlacementHistory.model_construct(
+        game_id=game_uuid, placements=[placement_out(row) for row in rows]
     )
+    return json_response(history, headers=headers)
 
 
 @router.get(
