@@ -43,6 +43,13 @@ def run_migrations_online() -> None:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
             connection.commit()
+        if connection.dialect.name == "sqlite":
+            # WAL is a property of the file, and switching to it takes the write lock. Made
+            # here, once, by the schema's owner: servers that open a file still in rollback
+            # mode switch it on their first connection, and two of them starting together
+            # deadlock on that lock upgrade (one fails at once with "database is locked").
+            connection.execute(text("PRAGMA journal_mode=WAL"))
+            connection.commit()
         try:
             context.configure(
                 connection=connection,

@@ -102,7 +102,7 @@ def make_game(database: Database) -> MakeGame:
     (something the public API deliberately cannot do)."""
 
     def make(deck: list[str] | None = None, player: str = "tester") -> CreatedGame:
-        with database.transaction(write=True) as session:
+        with database.transaction() as session:
             created = create_game(session, player, deck=deck)
             session.flush()
             return CreatedGame(id=str(created.row.id), token=created.token)

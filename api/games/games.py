@@ -26,7 +26,7 @@ from api.games.credentials import (
 )
 from api.store import repository
 from api.store.database import Database
-from api.store.repository import GameRecord, PublicView
+from api.store.repository import Executor, GameRecord, PublicView
 from engine import Card, Game
 
 T = TypeVar("T")
@@ -127,13 +127,13 @@ def create_game(
     return store_new_game(session, new_game(player, deck=deck))
 
 
-def fetch_game(session: Session, game_id: str | uuid.UUID) -> GameRecord:
+def fetch_game(session: Executor, game_id: str | uuid.UUID) -> GameRecord:
     """A game as stored, or 404."""
     game_uuid = game_id if isinstance(game_id, uuid.UUID) else parse_game_id(game_id)
     return found(repository.get_game(session, game_uuid), game_id)
 
 
-def load_game(session: Session, game_id: str | uuid.UUID) -> LoadedGame:
+def load_game(session: Executor, game_id: str | uuid.UUID) -> LoadedGame:
     """A game as stored and its engine state, or 404."""
     row = fetch_game(session, game_id)
     return LoadedGame(row=row, game=game_of(row))
@@ -173,5 +173,5 @@ async def read_public_view(database: Database, game_id: str) -> tuple[int, bool,
     return row.version, view.status != "in_progress", row.public_json
 
 
-def check_database(session: Session) -> None:
+def check_database(session: Executor) -> None:
     repository.ping(session)

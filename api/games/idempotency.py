@@ -91,7 +91,7 @@ def execute(
     if replay is not None:
         return unmask(replay, key), True
     try:
-        with database.transaction(write=True) as session:
+        with database.transaction() as session:
             response = render(work(session))
             _complete(session, scope, hashed, claim, _mask(response, key))
         return response, False
@@ -101,7 +101,7 @@ def execute(
         if exc.status >= 500 or exc.code in _UNSTORED_CODES:
             _release(database, scope, hashed, claim)
         else:
-            with database.transaction(write=True) as session:
+            with database.transaction() as session:
                 _complete(session, scope, hashed, claim, render_error(exc))
         raise
     except BaseException:
@@ -116,7 +116,7 @@ def _claim(
     for _ in range(3):
         now = datetime.now(UTC)
         try:
-            with database.transaction(write=True) as session:
+            with database.transaction() as session:
                 record = repository.get_idempotency_key(session, scope, hashed)
                 if record is None:
                     repository.insert_idempotency_claim(
@@ -170,7 +170,7 @@ def _complete(
 
 
 def _release(database: Database, scope: str, hashed: str, claim: str) -> None:
-    with database.transaction(write=True) as session:
+    with database.transaction() as session:
         repository.release_idempotency_claim(session, scope, hashed, claim)
 
 
@@ -208,5 +208,5 @@ def _dumps(body: Any) -> bytes:
 def purge(database: Database, older_than: timedelta = RETENTION) -> int:
     """Delete keys claimed more than ``older_than`` ago (never less than 24 hours)."""
     cutoff = datetime.now(UTC) - max(older_than, RETENTION)
-    with database.transaction(write=True) as session:
+    with database.transaction() as session:
         return repository.delete_idempotency_keys_before(session, cutoff)

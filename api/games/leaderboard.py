@@ -21,13 +21,11 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy.orm import Session
-
 from api.errors import InvalidCursor
 from api.schemas import Leaderboard, LeaderboardEntry
 from api.store import repository
 from api.store.database import Database
-from api.store.repository import LeaderboardKey, ScoreRecord
+from api.store.repository import Executor, LeaderboardKey, ScoreRecord
 
 CURSOR_SECRET_NAME = "cursor"
 _MAX_SCORE = 24  # 40 cards, at least 16 placed to win
@@ -43,7 +41,7 @@ class RankedScore:
     score: ScoreRecord
 
 
-def cursor_secret(session: Session, configured: str | None) -> bytes:
+def cursor_secret(session: Executor, configured: str | None) -> bytes:
     """The key that signs cursors: the setting if given, else the random one migration 0006
     stored in the database (so every process and replica on one database agrees)."""
     if configured:

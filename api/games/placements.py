@@ -148,12 +148,12 @@ async def place_card(
     col: int,
     if_match: str | None = None,
 ) -> PlacedCard:
-    """Place the current card: read the game, decide on it with no transaction open, then
-    store it with the guarded update."""
-    game_uuid = parse_game_id(game_id)
-    game_row = found(await database.read(lambda s: repository.get_game(s, game_uuid)), game_id)
-    plan = plan_placement(game_row, token, row, col, if_match)
-    return await database.write(lambda session: store_placement(session, plan))
+    """Place the current card: read the game, decide, and store it with the guarded update,
+    in one write transaction (one hop to a worker thread)."""
+    parse_game_id(game_id)  # 404 for an id that is no UUID, before taking a write turn
+    return await database.write(
+        lambda session: place_in(session, game_id, token, row, col, if_match)
+    )
 
 
 async def history(database: Database, game_id: str) -> tuple[uuid.UUID, list[PlacementRecord]]:

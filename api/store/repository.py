@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
+    Connection,
     Insert,
     Table,
     Update,
@@ -100,6 +101,8 @@ class IdempotencyRecord(NamedTuple):
 
 
 LeaderboardKey = tuple[int, datetime, uuid.UUID]  # (sort_score, finished_at, game_id)
+# What a read runs on: a read connection, or the session of the transaction it is part of.
+Executor = Session | Connection
 
 _games = cast(Table, GameRow.__table__)
 _placements = cast(Table, PlacementRow.__table__)
@@ -131,22 +134,22 @@ _INSERT_PLACEMENT = insert(_placements)
 _INSERT_SCORE = insert(_scores)
 
 
-def get_game(session: Session, game_id: uuid.UUID) -> GameRecord | None:
+def get_game(session: Executor, game_id: uuid.UUID) -> GameRecord | None:
     row = session.execute(_GAME, {"id": game_id}).first()
     return None if row is None else GameRecord(*row)
 
 
-def get_public_view(session: Session, game_id: uuid.UUID) -> PublicView | None:
+def get_public_view(session: Executor, game_id: uuid.UUID) -> PublicView | None:
     row = session.execute(_PUBLIC_VIEW, {"id": game_id}).first()
     return None if row is None else PublicView(*row)
 
 
-def get_game_version(session: Session, game_id: uuid.UUID) -> int | None:
+def get_game_version(session: Executor, game_id: uuid.UUID) -> int | None:
     version: int | None = session.execute(_VERSION, {"id": game_id}).scalar()
     return version
 
 
-def get_history(session: Session, game_id: uuid.UUID) -> list[PlacementRecord] | None:
+def get_history(session: Executor, game_id: uuid.UUID) -> list[PlacementRecord] | None:
     """The game's placements in order, or None if there is no such game."""
     rows = session.execute(_HISTORY, {"id": game_id}).all()
     if not rows:
@@ -269,7 +272,7 @@ def _leaderboard_statement(include_assisted: bool, after: bool) -> Any:
 
 
 def leaderboard(
-    session: Session, after: LeaderboardKey | None, limit: int, *, include_assisted: bool
+    session: Executor, after: LeaderboardKey | None, limit: int, *, include_assisted: bool
 ) -> list[ScoreRecord]:
     """Won games in leaderboard order, after the key ``after`` (exclusive)."""
     parameters: dict[str, Any] = {"limit": limit}
@@ -281,7 +284,7 @@ def leaderboard(
     return [ScoreRecord(*row) for row in session.execute(statement, parameters)]
 
 
-def leaderboard_revision(session: Session) -> int:
+def leaderboard_revision(session: Executor) -> int:
     """A number the database bumps whenever ``scores`` changes (migration 0004's triggers)."""
     return int(session.execute(_REVISION).scalar_one())
 
@@ -371,12 +374,12 @@ def delete_idempotency_keys_before(session: Session, cutoff: datetime) -> int:
 # ---------------------------------------------------------------- the rest
 
 
-def get_service_secret(session: Session, name: str) -> str | None:
+def get_service_secret(session: Executor, name: str) -> str | None:
     value: str | None = session.execute(
         select(_secrets.c.value).where(_secrets.c.name == name)
     ).scalar()
     return value
 
 
-def ping(session: Session) -> None:
+def ping(session: Executor) -> None:
     session.execute(text("SELECT 1"))

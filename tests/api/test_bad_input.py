@@ -92,7 +92,7 @@ def test_database_errors_never_carry_the_values_they_were_given(client: TestClie
         status_after="in_progress",
         created_at=datetime.now(UTC),
     )
-    with pytest.raises(DBAPIError) as caught, database.transaction(write=True) as session:
+    with pytest.raises(DBAPIError) as caught, database.transaction() as session:
         session.execute(statement)
     assert "SECRET" not in str(caught.value)
     assert "parameters hidden" in str(caught.value)

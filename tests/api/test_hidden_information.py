@@ -51,7 +51,7 @@ def test_walking_a_whole_game_never_reveals_a_card_before_it_is_drawn(
     created = client.post("/games", json={"player": "watcher"})
     game_id, token = created.json()["id"], created.json()["token"]
     commitment = created.json()["deck_commitment"]
-    with database.transaction(write=False) as session:
+    with database.transaction() as session:
         row = session.get(GameRow, uuid.UUID(game_id))
         assert row is not None and row.seed
         seed, salt = row.seed, row.salt

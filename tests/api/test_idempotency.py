@@ -22,7 +22,7 @@ from tests.conftest import CreatedGame, MakeGame
 
 
 def count(database: Database, model: type[GameRow] | type[PlacementRow]) -> int:
-    with database.transaction(write=False) as session:
+    with database.reading() as session:
         return int(session.scalar(select(func.count()).select_from(model)) or 0)
 
 
@@ -50,7 +50,7 @@ def test_the_stored_creation_holds_neither_the_key_nor_the_token(
 ) -> None:
     key = new_key()
     token = client.post("/games", headers={"Idempotency-Key": key}).json()["token"]
-    with database.transaction(write=False) as session:
+    with database.transaction() as session:
         row = session.get(IdempotencyKeyRow, ("games", key_hash(key)))
         assert row is not None and row.status_code == 201
         stored = json.dumps(
@@ -220,7 +220,7 @@ def test_malformed_keys_are_invalid_requests(
 
 def claim_origin_placement(database: Database, game: CreatedGame, key: str, age: timedelta) -> None:
     """Store an unfinished claim of ``key`` for placing a card at (0, 0), made ``age`` ago."""
-    with database.transaction(write=True) as session:
+    with database.transaction() as session:
         session.add(
             IdempotencyKeyRow(
                 scope=f"game:{uuid.UUID(game.id).hex}",
@@ -239,15 +239,12 @@ def claim_origin_placement(database: Database, game: CreatedGame, key: str, age:
 CRASHED_CLAIM = "c" * 32
 
 
-@pytest.fixture
-def postgresql_only(backend: str) -> None:
-    # SQLite runs one write transaction at a time (BEGIN IMMEDIATE), so two takeovers cannot
-    # interleave there at all; PostgreSQL's row locks are what these tests are about.
-    if backend != "postgresql":
-        pytest.skip("a race of concurrent write transactions: PostgreSQL only")
+# SQLite runs one write transaction at a time (BEGIN IMMEDIATE), so two takeovers cannot
+# interleave there at all; PostgreSQL's row locks are what these tests are about.
+postgresql_only = pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 
 
-@pytest.mark.usefixtures("postgresql_only")
+@postgresql_only
 def test_of_two_takeovers_racing_for_a_stale_claim_exactly_one_wins(
     database: Database, make_game: MakeGame
 ) -> None:
@@ -258,7 +255,7 @@ def test_of_two_takeovers_racing_for_a_stale_claim_exactly_one_wins(
     results: dict[str, bool] = {}
 
     def take_over(claim: str) -> None:
-        with database.transaction(write=True) as session:
+        with database.transaction() as session:
             record = repository.get_idempotency_key(session, scope, hashed)
             assert record is not None and record.claim == CRASHED_CLAIM
             both_saw_it_stale.wait()
@@ -273,12 +270,12 @@ def test_of_two_takeovers_racing_for_a_stale_claim_exactly_one_wins(
         thread.join(timeout=60)
     assert sorted(results.values()) == [False, True]
     winner = next(claim for claim, won in results.items() if won)
-    with database.transaction(write=False) as session:
+    with database.transaction() as session:
         record = repository.get_idempotency_key(session, scope, hashed)
     assert record is not None and record.claim == winner
 
 
-@pytest.mark.usefixtures("postgresql_only")
+@postgresql_only
 def test_a_request_whose_claim_was_taken_over_stores_nothing(
     database: Database, make_game: MakeGame
 ) -> None:
@@ -289,7 +286,7 @@ def test_a_request_whose_claim_was_taken_over_stores_nothing(
     def slow_work(session: Session) -> PlacedCard:
         # While this request works, its claim goes stale and a retry takes it over (in a
         # transaction of its own, as another process would).
-        with database.transaction(write=True) as other:
+        with database.transaction() as other:
             record = repository.get_idempotency_key(other, scope, key_hash("slow"))
             assert record is not None
             taken = repository.take_over_idempotency_claim(
@@ -309,7 +306,7 @@ def test_a_request_whose_claim_was_taken_over_stores_nothing(
             render_error=lambda exc: StoredResponse(exc.status, b"{}"),
         )
     assert count(database, PlacementRow) == 0  # its work was rolled back with the refusal
-    with database.transaction(write=False) as session:
+    with database.transaction() as session:
         record = repository.get_idempotency_key(session, scope, key_hash("slow"))
     # The key is still the taker's: unanswered, not released by the request that lost it.
     assert record is not None and record.claim == taker and record.status_code is None

@@ -26,7 +26,7 @@ T0 = datetime(2026, 1, 1, tzinfo=UTC)
 def record_win(database: Database, score: int, finished_at: datetime, player: str = "p") -> str:
     """Store a won game and its score row directly (the shape a real win leaves)."""
     game_id = uuid.uuid4()
-    with database.transaction(write=True) as session:
+    with database.transaction() as session:
         session.add(
             GameRow(
                 id=game_id,
@@ -190,21 +190,21 @@ def test_a_cached_page_is_served_until_the_scores_change(
     record_win(database, 12, T0 + timedelta(seconds=1))
     assert [entry["score"] for entry in client.get("/leaderboard").json()["entries"]] == [12, 10]
 
-    with database.transaction(write=True) as session:
+    with database.transaction() as session:
         session.execute(text("DELETE FROM scores WHERE score = 12"))
     assert [entry["score"] for entry in client.get("/leaderboard").json()["entries"]] == [10]
 
 
 def test_every_statement_on_scores_bumps_the_revision_once_or_more(database: Database) -> None:
     def revision() -> int:
-        with database.transaction(write=False) as session:
+        with database.reading() as session:
             return int(session.scalar(text("SELECT revision FROM leaderboard_revision")) or 0)
 
     before = revision()
     record_win(database, 5, T0)
     after_insert = revision()
     assert after_insert > before
-    with database.transaction(write=True) as session:
+    with database.transaction() as session:
         session.execute(text("UPDATE scores SET player = 'q'"))
     assert revision() > after_insert
 

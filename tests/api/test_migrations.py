@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -64,3 +65,14 @@ def test_alembic_command_line_works_on_its_own(empty_url: str) -> None:
             [*alembic, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
         )
         assert result.returncode == 0, result.stderr
+
+
+def test_a_migrated_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:
+    # Servers starting together on a file still in rollback mode would each switch it to WAL
+    # on their first connection and deadlock on the lock upgrade; migrating switches it once.
+    path = tmp_path / "fresh.db"
+    migrate.upgrade(f"sqlite:///{path}")
+    with sqlite3.connect(path) as connection:
+        # Bytes 18 and 19 of the header are 2 for WAL (1 for a rollback journal).
+        assert path.read_bytes()[18:20] == b"\x02\x02"
+        assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)

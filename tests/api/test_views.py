@@ -30,14 +30,14 @@ def settings(database_url: str) -> Settings:
 
 
 def rendered_from_state(database: Database, game_id: str) -> dict[str, Any]:
-    with database.transaction(write=False) as session:
+    with database.reading() as session:
         loaded = load_game(session, game_id)
     data: dict[str, Any] = json.loads(views.game_out(loaded.row, loaded.game).model_dump_json())
     return data
 
 
 def stored_row(database: Database, game_id: str) -> GameRecord:
-    with database.transaction(write=False) as session:
+    with database.reading() as session:
         row = get_game(session, parse_game_id(game_id))
     assert row is not None
     return row
@@ -78,7 +78,7 @@ def test_a_game_stored_without_a_view_is_rendered_from_its_state_and_stored(
 ) -> None:
     game = make_game()
     before = client.get(f"/games/{game.id}").json()
-    with database.transaction(write=True) as session:
+    with database.transaction() as session:
         session.execute(text("UPDATE games SET public_json = NULL, public_format = NULL"))
     assert client.get(f"/games/{game.id}").json() == before
     assert stored(database, game.id) == before  # stored again by the read

@@ -107,7 +107,7 @@ def insert_games(database_url: str, lines: list[WinningLine], player: str) -> li
     games = []
     try:
         for line in lines:
-            with database.transaction(write=True) as session:
+            with database.transaction() as session:
                 created = create_game(session, player, deck=line.deck)
                 session.flush()
                 games.append(LiveGame(str(created.row.id), created.token, line))

@@ -151,7 +151,7 @@ def store_game(database_url: str, deck: list[str], player: str) -> tuple[str, st
     server's database; returns its id and token."""
     database = create_database(Settings(database_url=database_url, migrate_on_start=False))
     try:
-        with database.transaction(write=True) as session:
+        with database.transaction() as session:
             created = create_game(session, player, deck=deck)
             session.flush()
             return str(created.row.id), created.token

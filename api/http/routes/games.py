@@ -245,8 +245,8 @@ async def place_card(
 
     def keyed() -> tuple[StoredResponse, bool]:
         # Only the game's player may replay its placements: the token is checked first.
-        with database.transaction(write=False) as session:
-            game = load_game(session, game_id)
+        with database.reading() as connection:
+            game = load_game(connection, game_id)
         authorize(game.row, token)
         return idempotency.execute(
             database,
