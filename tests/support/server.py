@@ -59,7 +59,9 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}")
+                raise RuntimeError(
+                    f"the server exited with {self.process.returncode}{self._log_tail()}"
+                )
             try:
                 if httpx.get(f"{self.base_url}/readyz", timeout=1).status_code == 200:
                     return
@@ -68,6 +70,13 @@ class Server:
             time.sleep(0.1)
         self.stop()
         raise RuntimeError("the server did not become ready in time")
+
+    def _log_tail(self, lines: int = 40) -> str:
+        """The end of the server's log, so that a failed start says why."""
+        if self.log_path is None or not self.log_path.exists():
+            return " (no log kept)"
+        tail = self.log_path.read_text(errors="replace").splitlines()[-lines:]
+        return ":\n" + "\n".join(tail)
 
     def kill(self) -> None:
         """SIGKILL the whole process group, as a crash would."""
