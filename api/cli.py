@@ -1,4 +1,4 @@
-"""The ``foursquare`` console command: serve, migrate, prune-keys, simulate."""
+"""The ``foursquare`` console command: serve, migrate, prune-keys, expire, simulate."""
 
 from __future__ import annotations
 
@@ -62,6 +62,31 @@ def _prune_keys(args: argparse.Namespace) -> int:
     return 0
 
 
+def _expire(args: argparse.Namespace) -> int:
+    from datetime import timedelta
+
+    from api.games import expiry
+    from api.settings import Settings
+    from api.store.database import create_database
+
+    overrides: dict[str, object] = {}
+    if args.database_url:
+        overrides["database_url"] = args.database_url
+    if args.hours is not None:
+        overrides["abandon_after_hours"] = args.hours
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    database = create_database(settings)
+    try:
+        ended = expiry.expire_untouched(database, timedelta(hours=settings.abandon_after_hours))
+    finally:
+        database.dispose()
+    print(
+        f"ended {ended} games in progress untouched for {settings.abandon_after_hours:g} hours "
+        "(abandoned)"
+    )
+    return 0
+
+
 def _simulate(argv: Sequence[str]) -> int:
     from engine.player.simulate import main as simulate
 
@@ -94,6 +119,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     prune.add_argument("--hours", type=float, default=24.0, help="at least 24")
     prune.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
     prune.set_defaults(run=_prune_keys)
+
+    expire = commands.add_parser(
+        "expire", help="end games in progress left untouched too long, as abandoned"
+    )
+    expire.add_argument(
+        "--hours", type=float, help="overrides FOURSQUARE_ABANDON_AFTER_HOURS (default 168)"
+    )
+    expire.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
+    expire.set_defaults(run=_expire)
 
     commands.add_parser(
         "simulate",

@@ -66,6 +66,12 @@ class Settings(BaseSettings):
     hint_max_ms: float = Field(
         default=2000, gt=0, description="Wall-clock cap on one hint, in milliseconds."
     )
+    abandon_after_hours: float = Field(
+        default=168,
+        gt=0,
+        description="A game in progress untouched (no placement, no hint) this long ends as "
+        "lost, abandoned, when `foursquare expire` runs.",
+    )
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -65,6 +65,8 @@ class GameRow(Base):
     """One game: its public summary columns and its full engine state (secret deck included)."""
 
     __tablename__ = "games"
+    # Games in progress untouched since a cutoff, for ``foursquare expire`` (migration 0007).
+    __table_args__ = (Index("ix_games_status_updated_at", "status", "updated_at"),)
 
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
     player: Mapped[str] = mapped_column(String(32))

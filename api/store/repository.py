@@ -128,6 +128,14 @@ _HISTORY = (
     .where(_games.c.id == bindparam("id"))
     .order_by(_placements.c.number)
 )
+# Games in progress untouched since a cutoff, oldest first: a range scan of
+# ix_games_status_updated_at (migration 0007).
+_UNTOUCHED = (
+    select(*(_games.c[name] for name in GameRecord._fields))
+    .where(_games.c.status == "in_progress", _games.c.updated_at < bindparam("cutoff"))
+    .order_by(_games.c.updated_at, _games.c.id)
+    .limit(bindparam("limit"))
+)
 _REVISION = select(_revision.c.revision).where(_revision.c.id == 1)
 _INSERT_GAME = insert(_games)
 _INSERT_PLACEMENT = insert(_placements)
@@ -155,6 +163,12 @@ def get_history(session: Executor, game_id: uuid.UUID) -> list[PlacementRecord] 
     if not rows:
         return None
     return [PlacementRecord(*row) for row in rows if row[0] is not None]
+
+
+def games_untouched_since(session: Executor, cutoff: datetime, limit: int) -> list[GameRecord]:
+    """Up to ``limit`` games in progress last changed before ``cutoff``, oldest first."""
+    rows = session.execute(_UNTOUCHED, {"cutoff": cutoff, "limit": limit})
+    return [GameRecord(*row) for row in rows]
 
 
 @functools.cache
