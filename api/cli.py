@@ -9,8 +9,7 @@ from collections.abc import Sequence
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
+    from api.http import server
     from api.settings import Settings
     from api.store import migrate
 
@@ -21,9 +20,9 @@ def _serve(args: argparse.Namespace) -> int:
         # Migrate once here, so that several workers do not race to do it.
         migrate.upgrade(settings.database_url)
         os.environ["FOURSQUARE_MIGRATE_ON_START"] = "false"
-    uvicorn.run(
-        "api.http.app:app_from_environment",
-        factory=True,
+    # gunicorn supervising uvicorn workers, so that no worker outlives the command (why:
+    # api/http/server.py).
+    server.serve(
         host=args.host,
         port=args.port,
         workers=args.workers,
