@@ -72,6 +72,12 @@ class Settings(BaseSettings):
         description="A game in progress untouched (no placement, no hint) this long ends as "
         "lost, abandoned, when `foursquare expire` runs.",
     )
+    expire_every_minutes: float = Field(
+        default=0,
+        ge=0,
+        description="Each server process also ends abandoned games this often (0: never; "
+        "run `foursquare expire` from cron instead).",
+    )
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -16,6 +16,8 @@ write lock (SQLite's is the whole database) only for its UPDATEs.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,6 +31,8 @@ from api.store.database import Database
 from api.store.repository import GameRecord
 
 BATCH = 200  # games decided and stored per write transaction
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -100,3 +104,22 @@ async def expire_untouched_async(database: Database, untouched_for: timedelta) -
     """:func:`expire_untouched` from the event loop: in a worker thread, during a write turn
     (so that the server's own writes keep their first-come order)."""
     return await database.in_write_turn(lambda: expire_untouched(database, untouched_for))
+
+
+async def expire_periodically(
+    database: Database, every: timedelta, untouched_for: timedelta
+) -> None:
+    """The server's own expiry (``FOURSQUARE_EXPIRE_EVERY_MINUTES``), until cancelled. Every
+    worker of every replica runs it; the version guard makes that safe, at the price of some
+    repeated reads."""
+    while True:
+        await asyncio.sleep(every.total_seconds())
+        try:
+            ended = await expire_untouched_async(database, untouched_for)
+        except Exception:
+            # A busy or unreachable database (or a bug) must not end the loop for good: the
+            # next round tries again, and the log says why this one failed.
+            logger.exception("expiring abandoned games failed")
+        else:
+            if ended:
+                logger.info("ended %d games untouched for %s (abandoned)", ended, untouched_for)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,6 +18,8 @@ from api.errors import ApiError, VersionConflict
 from api.games import expiry, placements
 from api.games.credentials import deck_commitment
 from api.games.views import PUBLIC_VIEW_FORMAT
+from api.http.app import create_app
+from api.settings import Settings
 from api.store import repository
 from api.store.database import Database
 from api.store.models import GameRow, ScoreRow
@@ -198,3 +201,19 @@ def test_placements_racing_expiries_either_land_or_are_refused_never_both(
         assert view["placements_count"] == landed[game.id]
         assert view["status"] in {"won", "lost"}
         assert (view["end_reason"] == "abandoned") == bool(state.get("abandoned"))
+
+
+def test_the_server_can_expire_games_itself(database_url: str) -> None:
+    settings = Settings(
+        database_url=database_url,
+        migrate_on_start=False,
+        expire_every_minutes=0.01,  # every 0.6 s
+        abandon_after_hours=1 / 3600,  # untouched for a second
+    )
+    with TestClient(create_app(settings)) as client:
+        created = client.post("/games", json={"player": "idle"}).json()
+        end = time.monotonic() + 60
+        while client.get(f"/games/{created['id']}").json()["status"] == "in_progress":
+            assert time.monotonic() < end, "the idle game was not expired within 60 s"
+            time.sleep(0.1)
+        assert client.get(f"/games/{created['id']}").json()["end_reason"] == "abandoned"
