@@ -217,3 +217,9 @@ def test_the_server_can_expire_games_itself(database_url: str) -> None:
             assert time.monotonic() < end, "the idle game was not expired within 60 s"
             time.sleep(0.1)
         assert client.get(f"/games/{created['id']}").json()["end_reason"] == "abandoned"
+
+
+def test_the_openapi_document_lists_abandoned_as_an_end_reason(client: TestClient) -> None:
+    game_out = client.get("/openapi.json").json()["components"]["schemas"]["GameOut"]
+    (choices,) = [kind for kind in game_out["properties"]["end_reason"]["anyOf"] if "enum" in kind]
+    assert choices["enum"] == ["too_many_face_down", "stock_exhausted", "abandoned"]
