@@ -92,6 +92,17 @@ def _simulate(argv: Sequence[str]) -> int:
     return simulate(argv)
 
 
+def _positive_hours(text: str) -> float:
+    """An ``--hours`` value: argparse reports a bad one as a usage error, not a traceback."""
+    try:
+        hours = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not hours > 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return hours
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["simulate"]:
@@ -123,7 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "expire", help="end games in progress left untouched too long, as abandoned"
     )
     expire.add_argument(
-        "--hours", type=float, help="overrides FOURSQUARE_ABANDON_AFTER_HOURS (default 168)"
+        "--hours",
+        type=_positive_hours,
+        help="overrides FOURSQUARE_ABANDON_AFTER_HOURS (default 168)",
     )
     expire.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
     expire.set_defaults(run=_expire)
