@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import databases
+from tests.support import databases, private_postgres
 from tests.support.server import Server
 
 Report = Callable[[str, dict[str, Any]], Path]
@@ -55,6 +55,19 @@ def postgres_url(
         pytest.skip(_postgres_status)
     with _templates.database("postgresql", tmp_path) as url:
         yield url
+
+
+@pytest.fixture
+def private_postgres_cluster() -> Iterator[private_postgres.PrivateCluster]:
+    """A PostgreSQL cluster of the test's own, which it may stop and start (never the shared
+    one). Skips when PostgreSQL's binaries are missing, unless PostgreSQL is required."""
+    reason = private_postgres.unavailable_reason()
+    if reason is not None:
+        if databases.REQUIRE_POSTGRES:
+            pytest.fail(f"FOURSQUARE_TEST_REQUIRE_POSTGRES is set but {reason}")
+        pytest.skip(reason)
+    with private_postgres.private_cluster() as cluster:
+        yield cluster
 
 
 @pytest.fixture
