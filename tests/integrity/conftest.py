@@ -11,9 +11,19 @@ from typing import Any
 import pytest
 
 from tests.support import databases, private_postgres
+from tests.support.proxy import Proxy, haproxy_binary
 from tests.support.server import Server
 
 Report = Callable[[str, dict[str, Any]], Path]
+
+# The ways clients reach the servers: each server directly (on both backends), and through
+# HAProxy round-robin over the two (on PostgreSQL, the production deployment). Used as
+# ``@ROUTES`` on tests taking the ``entry`` fixture.
+ROUTES = pytest.mark.parametrize(
+    ("backend", "route"),
+    [("sqlite", "direct"), ("postgresql", "direct"), ("postgresql", "proxy")],
+    indirect=True,
+)
 
 
 @pytest.fixture
@@ -35,6 +45,44 @@ def servers(database_url: str, tmp_path: Path) -> Iterator[list[Server]]:
     finally:
         for server in started:
             server.stop()
+
+
+@pytest.fixture
+def route(request: pytest.FixtureRequest) -> str:
+    """``direct`` or ``proxy`` (see ROUTES)."""
+    name: str = getattr(request, "param", "direct")
+    return name
+
+
+@pytest.fixture
+def entry(route: str, servers: list[Server], tmp_path: Path) -> Iterator[Proxy | None]:
+    """With the ``proxy`` route, HAProxy running deploy/haproxy.cfg over ``servers``."""
+    if route == "direct":
+        yield None
+        return
+    if haproxy_binary() is None:
+        if databases.REQUIRE_POSTGRES:  # CI installs it (.ci/run)
+            pytest.fail("haproxy is not installed (apt-get install -y haproxy)")
+        pytest.skip("haproxy is not installed (apt-get install -y haproxy)")
+    proxy = Proxy(servers, tmp_path / "haproxy.log")
+    proxy.start()
+    try:
+        yield proxy
+    finally:
+        proxy.stop()
+
+
+def entry_urls(servers: list[Server], proxy: Proxy | None) -> list[str]:
+    """The base URLs clients send requests to."""
+    return [proxy.base_url] if proxy else [server.base_url for server in servers]
+
+
+def check_both_replicas_served(proxy: Proxy, at_least: int) -> dict[str, int]:
+    """Every replica served at least ``at_least`` requests through the proxy (its log)."""
+    served = proxy.requests_by_replica()
+    for name in ("replica1", "replica2"):
+        assert served[name] >= at_least, f"{name} served {served[name]} requests: {served}"
+    return dict(served)
 
 
 @pytest.fixture
@@ -71,11 +119,11 @@ def private_postgres_cluster() -> Iterator[private_postgres.PrivateCluster]:
 
 
 @pytest.fixture
-def report(tmp_path: Path, backend: str) -> Report:
+def report(tmp_path: Path, backend: str, route: str) -> Report:
     """Print a test's figures and write them to ``<tmp_path>/<name>.json``."""
 
     def write(name: str, data: dict[str, Any]) -> Path:
-        data = {"backend": backend, **data}
+        data = {"backend": backend, "route": route, **data}
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps(data, indent=2, sort_keys=True))
         print(f"\n{name} [{backend}] ({path}):\n{json.dumps(data, indent=2, sort_keys=True)}")

@@ -250,3 +250,39 @@ def test_a_database_restart_mid_load_answers_503_then_recovers_losing_nothing(
         f"{busy_after} 503s sent after the start; {acknowledged} placements acknowledged, "
         f"{stored} stored; answers {dict(sorted(statuses.items()))}"
     )
+
+
+def test_a_database_restart_while_idle_costs_one_503_then_the_pool_is_renewed(
+    private_postgres_cluster: PrivateCluster, tmp_path: Path
+) -> None:
+    """No pre-ping (api.store.database): after a restart each pooled connection is dead, the
+    first request to use one gets a 503, and SQLAlchemy then drops every older connection of
+    the pool, so that one 503 is the whole cost, not one per pooled connection."""
+    cluster = private_postgres_cluster
+    url = cluster.create_database("foursquare")
+    migrate.upgrade(url)
+    server = Server(
+        url, log_path=tmp_path / "server.log", extra_env={"FOURSQUARE_MIGRATE_ON_START": "false"}
+    )
+    server.start()
+    try:
+        with httpx.Client(base_url=server.base_url, timeout=CLIENT_TIMEOUT) as http:
+
+            async def fill_the_pool() -> None:
+                async with httpx.AsyncClient(base_url=server.base_url, timeout=60) as client:
+                    answers = await asyncio.gather(
+                        *(client.post("/games", json={"player": "idle"}) for _ in range(16))
+                    )
+                assert all(answer.status_code == 201 for answer in answers)
+
+            asyncio.run(fill_the_pool())
+            cluster.stop("fast")
+            cluster.start()
+            answers = [http.post("/games", json={"player": "idle"}) for _ in range(10)]
+    finally:
+        server.stop()
+    labels = [f"{a.status_code} {a.json().get('code', '')}".strip() for a in answers]
+    assert set(labels) <= {"201", "503 database_busy"}, labels
+    assert labels.count("503 database_busy") <= 1, labels
+    assert labels[-1] == "201", labels
+    print(f"\nrequests after an idle restart: {labels}")
