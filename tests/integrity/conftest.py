@@ -126,7 +126,9 @@ def report(tmp_path: Path, backend: str, route: str) -> Report:
         data = {"backend": backend, "route": route, **data}
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps(data, indent=2, sort_keys=True))
-        print(f"\n{name} [{backend}] ({path}):\n{json.dumps(data, indent=2, sort_keys=True)}")
+        print(
+            f"\n{name} [{backend}, {route}] ({path}):\n{json.dumps(data, indent=2, sort_keys=True)}"
+        )
         return path
 
     return write

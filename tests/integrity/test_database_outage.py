@@ -148,7 +148,7 @@ async def _run(server: Server, cluster: PrivateCluster, mode: str) -> dict[str, 
     ) as http:
         players = [asyncio.create_task(_player(http, outage, i)) for i in range(CLIENTS)]
         try:
-            await _wait_for(lambda: len(outage.created()) >= 30, 60, "30 placements before")
+            await _wait_for(lambda: len(outage.created()) >= 20, 60, "20 placements before")
             went_down = time.monotonic()
             await asyncio.to_thread(cluster.stop, mode)
             down = time.monotonic()
@@ -161,7 +161,7 @@ async def _run(server: Server, cluster: PrivateCluster, mode: str) -> dict[str, 
             )
             recovered = min(a.received for a in outage.created(after=starting))
             settled = len(outage.created())
-            await _wait_for(lambda: len(outage.created()) >= settled + 30, 60, "30 placements")
+            await _wait_for(lambda: len(outage.created()) >= settled + 20, 60, "20 placements")
         finally:
             outage.stop.set()
             await asyncio.gather(*players, return_exceptions=True)

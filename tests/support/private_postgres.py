@@ -99,14 +99,6 @@ class PrivateCluster:
         it quits at once and replays its WAL on the next start, as after a crash."""
         self._pg_ctl("-m", mode, "-w", "-t", "60", "stop")
 
-    def accepts_connections(self) -> bool:
-        try:
-            with psycopg.connect(psycopg_conninfo(self.url()), connect_timeout=2) as conn:
-                conn.execute("SELECT 1")
-        except psycopg.Error:
-            return False
-        return True
-
     def create_database(self, name: str) -> str:
         with psycopg.connect(psycopg_conninfo(self.url()), autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
