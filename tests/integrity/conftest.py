@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,8 +61,16 @@ def entry(route: str, servers: list[Server], tmp_path: Path) -> Iterator[Proxy |
     if route == "direct":
         yield None
         return
+    with running_proxy(servers, tmp_path) as proxy:
+        yield proxy
+
+
+@contextmanager
+def running_proxy(servers: list[Server], tmp_path: Path) -> Iterator[Proxy]:
+    """HAProxy over ``servers``; skips without haproxy, or fails where PostgreSQL is required
+    (CI installs it: .ci/run)."""
     if haproxy_binary() is None:
-        if databases.REQUIRE_POSTGRES:  # CI installs it (.ci/run)
+        if databases.REQUIRE_POSTGRES:
             pytest.fail("haproxy is not installed (apt-get install -y haproxy)")
         pytest.skip("haproxy is not installed (apt-get install -y haproxy)")
     proxy = Proxy(servers, tmp_path / "haproxy.log")
