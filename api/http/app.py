@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
+from api.games.advice_pool import AdvicePool
 from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
 from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
@@ -55,9 +56,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lambda session: cursor_secret(session, configured)
         )
         app.state.leaderboard_pages = PageCache(settings.leaderboard_cache_pages)
+        app.state.advice_pool = AdvicePool(settings.hint_workers, settings.hint_queue)
         try:
             yield
         finally:
+            app.state.advice_pool.close()
             database.dispose()
 
     app = FastAPI(
