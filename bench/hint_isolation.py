@@ -249,27 +249,27 @@ def describe(name: str, phase: Phase) -> str:
     return line
 
 
-async def measure(server: Server, args: argparse.Namespace) -> int:
+async def measure(server: Server, args: argparse.Namespace) -> tuple[Phase, Phase]:
+    """The quiet and the hints phases of every round, each kind merged."""
     quiet, hinted = [], []
     for round_ in range(args.rounds):
         quiet.append(await run_phase(server, args, hints=False, seed=round_))
         hinted.append(await run_phase(server, args, hints=True, seed=round_))
-    before, during = merge(quiet), merge(hinted)
-    print(describe("quiet", before))
-    print(describe("hints", during))
-    p99_quiet = percentile_ms(before.placements_ns, 0.99)
-    p99_hints = percentile_ms(during.placements_ns, 0.99)
-    ratio = p99_hints / max(p99_quiet, 1e-9)
-    met = ratio <= GOAL_RATIO
-    print(
-        f"placement p99 with hints / without: {p99_hints:.2f} / {p99_quiet:.2f} ms = "
-        f"{ratio:.2f} (goal <= {GOAL_RATIO}: {'met' if met else 'MISSED'})"
-    )
-    failed = before.placement_errors + during.placement_errors + during.hint_errors
-    return 0 if met and not failed else 1
+    return merge(quiet), merge(hinted)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def run(args: argparse.Namespace) -> tuple[Phase, Phase]:
+    """Serve ``args.checkout`` on a throwaway database and measure both phases."""
+    with throwaway_database(args.backend, args.postgres_url) as url:
+        server = Server(args.checkout.resolve(), url, _free_port())
+        server.start()
+        try:
+            return run_async(measure(server, args))
+        finally:
+            server.stop()
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -281,7 +281,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=2.0, help="unrecorded time per phase")
     parser.add_argument("--rounds", type=int, default=2, help="quiet + hints phase pairs")
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
     checkout = args.checkout.resolve()
     commit = subprocess.run(
         ["git", "-C", str(checkout), "log", "-1", "--format=%h %s"],
@@ -297,13 +301,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"client on {loop_name()}, {os.cpu_count()} CPUs; hint settings: "
         f"{', '.join(hint_env) or 'defaults'}"
     )
-    with throwaway_database(args.backend, args.postgres_url) as url:
-        server = Server(checkout, url, _free_port())
-        server.start()
-        try:
-            return run_async(measure(server, args))
-        finally:
-            server.stop()
+    before, during = run(args)
+    print(describe("quiet", before))
+    print(describe("hints", during))
+    p99_quiet = percentile_ms(before.placements_ns, 0.99)
+    p99_hints = percentile_ms(during.placements_ns, 0.99)
+    ratio = p99_hints / max(p99_quiet, 1e-9)
+    met = ratio <= GOAL_RATIO
+    print(
+        f"placement p99 with hints / without: {p99_hints:.2f} / {p99_quiet:.2f} ms = "
+        f"{ratio:.2f} (goal <= {GOAL_RATIO}: {'met' if met else 'MISSED'})"
+    )
+    failed = before.placement_errors + during.placement_errors + during.hint_errors
+    return 0 if met and not failed else 1
 
 
 if __name__ == "__main__":
