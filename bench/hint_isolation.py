@@ -6,8 +6,9 @@ non-stop, against a real ``foursquare serve``, both measured in the same run.
 
 The server is ``python -m api.cli serve`` (one uvicorn worker) run from ``--checkout`` (by
 default this repository; point it at a worktree of another commit to measure that one, e.g.
-``git worktree add /tmp/fs-main main``), on a throwaway database. Each round runs two phases,
-each ``--warmup`` seconds unrecorded then ``--seconds`` recorded:
+``git worktree add /tmp/fs-main main``), on a throwaway database. Each round runs two phases (in
+this order in even rounds, the other way round in odd ones), each ``--warmup`` seconds
+unrecorded then ``--seconds`` recorded:
 
     quiet   --placers clients play whole games (create, then place the current card at a
             random legal placement until the game ends); only the placements are timed.
@@ -251,10 +252,13 @@ def describe(name: str, phase: Phase) -> str:
 
 async def measure(server: Server, args: argparse.Namespace) -> tuple[Phase, Phase]:
     """The quiet and the hints phases of every round, each kind merged."""
-    quiet, hinted = [], []
+    quiet: list[Phase] = []
+    hinted: list[Phase] = []
     for round_ in range(args.rounds):
-        quiet.append(await run_phase(server, args, hints=False, seed=round_))
-        hinted.append(await run_phase(server, args, hints=True, seed=round_))
+        # Odd rounds run the hints phase first, so that neither phase always follows the other.
+        for hints in (False, True) if round_ % 2 == 0 else (True, False):
+            phase = await run_phase(server, args, hints=hints, seed=round_)
+            (hinted if hints else quiet).append(phase)
     return merge(quiet), merge(hinted)
 
 
