@@ -11,8 +11,11 @@ threads copies locks that may be held and sockets that both processes would then
 spawned worker is a fresh interpreter that inherits none of it. ``forkserver`` is as safe,
 but its fork server is one process per server process that outlives the pool (it stays until
 the server exits), so shutting the pool down would not leave the server without children;
-spawn's extra start-up cost (a fresh interpreter, ~0.5 s) is paid once per worker, at its
-first hint, and again only if a worker dies.
+spawn's extra start-up cost (a fresh interpreter, under a second) is paid once per worker, at
+its first hint, and again only if a worker dies. Like every spawned process, a worker imports
+the server's ``__main__`` module first: ``foursquare serve``, ``python -m api.cli`` and
+``uvicorn``/``gunicorn`` are safe; a home-made launcher script must keep its start under
+``if __name__ == "__main__":``.
 
 The bound lives on the event loop: a count of the jobs handed to the executor and not yet
 finished (running or waiting for a worker). The executor's own queue is unbounded, so a
