@@ -78,6 +78,18 @@ class Settings(BaseSettings):
         description="Each server process also ends abandoned games this often (0: never; "
         "run `foursquare expire` from cron instead).",
     )
+    hint_workers: int = Field(
+        default=1,
+        ge=1,
+        description="Worker processes computing hints, per server process (hints never run "
+        "on the process answering requests, so they cannot slow its placements).",
+    )
+    hint_queue: int = Field(
+        default=4,
+        ge=0,
+        description="Hints that may wait for a free worker, per server process; beyond "
+        "that a hint gets 503 `hints_busy` with Retry-After.",
+    )
 
     @field_validator("cors_origins", mode="before")
     @classmethod

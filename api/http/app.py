@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from api.games import expiry
+from api.games.advice_pool import AdvicePool
 from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
 from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lambda session: cursor_secret(session, configured)
         )
         app.state.leaderboard_pages = PageCache(settings.leaderboard_cache_pages)
+        app.state.advice_pool = AdvicePool(settings.hint_workers, settings.hint_queue)
         expiring = (
             asyncio.create_task(
                 expiry.expire_periodically(
@@ -77,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 expiring.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await expiring  # a round in progress finishes its batch first
+            app.state.advice_pool.close()
             database.dispose()
 
     app = FastAPI(
