@@ -29,6 +29,9 @@ def _serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         log_level=args.log_level,
         access_log=not args.no_access_log,
+        # The client address comes from FOURSQUARE_TRUSTED_PROXIES alone (api/http/ratelimit.py):
+        # uvicorn's own X-Forwarded-For handling trusts 127.0.0.1 by default.
+        proxy_headers=False,
     )
     return 0
 
