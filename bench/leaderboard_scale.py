@@ -142,9 +142,7 @@ def _leaderboard_statements(database_url: str, paths: list[str]) -> list[tuple[s
     from the app itself (in this process, through Starlette's test client)."""
     from fastapi.testclient import TestClient  # needs httpx, a test dependency
 
-    app = create_app(
-        Settings(database_url=database_url, migrate_on_start=False, rate_limit_enabled=False)
-    )
+    app = create_app(Settings(database_url=database_url, migrate_on_start=False))
     captured: list[tuple[str, Any]] = []
 
     def capture(

@@ -134,7 +134,7 @@ class Client:
 async def run(backend: str, kind: str, requests: int, admin_url: str) -> None:
     """Start the app on a new database, send ``WARMUP + requests`` requests of ``kind``."""
     with throwaway_database(backend, admin_url) as url:
-        settings = Settings(database_url=url, migrate_on_start=False, rate_limit_enabled=False)
+        settings = Settings(database_url=url, migrate_on_start=False)
         if kind in ("leaderboard", "page"):
             loader = BulkLoader(url, seed=1)
             loader.load(WON_GAMES)
