@@ -201,12 +201,6 @@ class RateLimiter:
             outcomes.append(Outcome(policy, allowed, max(0, stats.remaining), reset))
         return outcomes
 
-    async def reset(self) -> None:
-        """Forget every counter (the shared ones: every key under the prefix)."""
-        await self.local.storage.reset()
-        if self.shared is not None:
-            await self.shared.storage.reset()
-
 
 def rate_limit_fields(outcomes: Sequence[Outcome]) -> dict[str, str]:
     """``RateLimit-Policy`` and ``RateLimit`` (draft-ietf-httpapi-ratelimit-headers-10):
