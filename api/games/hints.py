@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from api import metrics
 from api.errors import GameIsOver, VersionConflict
 from api.games.games import LoadedGame, now, render
 from api.store import repository
@@ -14,12 +15,13 @@ def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
     """The computer player's advice, from the public view only (it never sees the stock)."""
     if loaded.game.is_over:
         raise GameIsOver(f"the game is over ({loaded.game.status.value}); there is nothing to hint")
-    return advise(
-        loaded.game.public_view(),
-        policy=Policy.BEST,
-        seed=loaded.row.id.int & 0xFFFFFFFF,
-        budget=budget,
-    )
+    with metrics.timing_hint():
+        return advise(
+            loaded.game.public_view(),
+            policy=Policy.BEST,
+            seed=loaded.row.id.int & 0xFFFFFFFF,
+            budget=budget,
+        )
 
 
 def mark_assisted(session: Session, loaded: LoadedGame) -> int:

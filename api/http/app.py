@@ -12,9 +12,11 @@ from fastapi.middleware.cors import CORSMiddleware
 from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
 from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
+from api.http.observe import install_observability, observing
 from api.http.openapi import install_openapi
 from api.http.routes import games, health, leaderboard
 from api.http.web import install_web
+from api.logs import configure_logging
 from api.settings import Settings
 from api.store import migrate
 from api.store.database import Database, create_database
@@ -56,7 +58,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.leaderboard_pages = PageCache(settings.leaderboard_cache_pages)
         try:
-            yield
+            async with observing(settings, database):
+                yield
         finally:
             database.dispose()
 
@@ -109,9 +112,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     install_web(app)
     install_openapi(app)
+    install_observability(app, settings)
     return app
 
 
 def app_from_environment() -> FastAPI:
-    """Factory for ``uvicorn --factory api.http.app:app_from_environment``."""
-    return create_app()
+    """Factory for ``uvicorn --factory api.http.app:app_from_environment``: the service as
+    deployed, logging as its settings say (tests build apps with :func:`create_app`)."""
+    settings = Settings()
+    configure_logging(settings)
+    return create_app(settings)

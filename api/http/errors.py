@@ -16,6 +16,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.errors import RETRY_AFTER_SECONDS, ApiError, ServiceUnavailable, problem_type
+from api.http.observe import current_request_id
 from api.schemas import FieldError, Problem
 
 log = logging.getLogger("foursquare.api")
@@ -53,6 +54,7 @@ def problem_response(
         detail=detail,
         code=code,
         instance=instance,
+        request_id=current_request_id(),
         **extra,
     )
     return JSONResponse(
