@@ -44,13 +44,14 @@ def _timestamp(record: logging.LogRecord) -> str:
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, logger, message, then the record's fields."""
+    """One JSON object per line: time, level, logger, pid, message, then the record's fields."""
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
             "time": _timestamp(record),
             "level": record.levelname.lower(),
             "logger": record.name,
+            "pid": record.process,  # which worker, when several serve
             "message": record.getMessage(),
         }
         fields = getattr(record, "fields", None)
