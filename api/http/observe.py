@@ -169,12 +169,11 @@ class RequestObserver:
 
 
 def _pools(database: Database) -> dict[str, QueuePool]:
-    engines = (
-        {"main": database.read_engine}
-        if database.read_engine is database.write_engine
-        else {"read": database.read_engine, "write": database.write_engine}
-    )
-    return {name: e.pool for name, e in engines.items() if isinstance(e.pool, QueuePool)}
+    read, write = database.read_engine.pool, database.write_engine.pool
+    # PostgreSQL: reads and writes share one pool (the read engine is the write engine with
+    # autocommit); SQLite: a pool each.
+    pools = {"main": read} if read is write else {"read": read, "write": write}
+    return {name: pool for name, pool in pools.items() if isinstance(pool, QueuePool)}
 
 
 async def _sample_pools(database: Database) -> None:

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from api import metrics
-from api.logs import JsonFormatter, TextFormatter
+from api.logs import JsonFormatter, TextFormatter, formatter_class
 from tests.support.server import Server, free_port, running_server
 
 T = TypeVar("T")
@@ -245,6 +245,30 @@ def test_a_rate_limiter_counts_its_refusals(client: TestClient) -> None:
     metrics.rate_limited("ip")
     metrics.rate_limited("ip")
     assert refused() == before + 2
+
+
+def test_the_pool_gauges_name_each_pool(client: TestClient, backend: str) -> None:
+    names = {"postgresql": ["main"], "sqlite": ["read", "write"]}[backend]
+
+    def sampled() -> bool:
+        scraped = samples(client.get("/metrics").text)
+        sizes = [value(scraped, "foursquare_db_pool_size", pool=name) for name in names]
+        return all(sizes) and all(
+            (("foursquare_db_pool_checked_out", frozenset({("pool", name)})) in scraped)
+            for name in names
+        )
+
+    wait_for(sampled, "the pool gauges")
+
+
+def test_log_format_auto_is_text_on_a_terminal_and_json_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert formatter_class("auto") is TextFormatter
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert formatter_class("auto") is JsonFormatter
+    assert formatter_class("text") is TextFormatter
 
 
 def test_problems_document_their_request_id(client: TestClient) -> None:
