@@ -18,7 +18,9 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from api import metrics
+from api.http.app import create_app
 from api.logs import JsonFormatter, TextFormatter, formatter_class
+from api.settings import Settings
 from tests.support.server import Server, free_port, running_server
 
 T = TypeVar("T")
@@ -269,6 +271,29 @@ def test_log_format_auto_is_text_on_a_terminal_and_json_otherwise(
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
     assert formatter_class("auto") is JsonFormatter
     assert formatter_class("text") is TextFormatter
+
+
+def test_an_unexpected_error_is_a_500_with_its_request_id(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(settings)
+
+    @app.get("/games/{game_id}/explode")
+    async def explode(game_id: str) -> None:
+        raise RuntimeError("a bug")
+
+    caplog.set_level(logging.INFO, logger="foursquare.access")
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.get("/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/explode")
+    assert answer.status_code == 500
+    assert answer.json()["code"] == "internal_error"
+    assert answer.json()["request_id"] == answer.headers["x-request-id"]
+    [line] = [r for r in caplog.records if r.name == "foursquare.access"]
+    fields = line.fields  # type: ignore[attr-defined]
+    assert fields["status"] == 500
+    assert fields["request_id"] == answer.headers["x-request-id"]
+    assert fields["route"] == "/games/{game_id}/explode"
+    assert fields["game_id"] == "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80"
 
 
 def test_problems_document_their_request_id(client: TestClient) -> None:
