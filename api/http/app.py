@@ -103,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "Retry-After",
                 "Idempotent-Replayed",
                 "WWW-Authenticate",
+                "X-Request-ID",
             ],
             allow_credentials=False,
             max_age=600,
