@@ -57,6 +57,13 @@ def _route_template(route: BaseRoute) -> str:
     return f"{path}/{{path}}" if isinstance(route, Mount) else path
 
 
+def route_of(scope: Scope) -> str:
+    """The template of the route that answers a request, for logs that must not quote the
+    path as sent (``unmatched`` before routing or for a 404)."""
+    route = scope.get("route")
+    return _route_template(route) if route is not None else UNMATCHED
+
+
 class RequestObserver:
     """Request id, log line and metrics of every HTTP request (see the module docstring)."""
 

@@ -294,6 +294,8 @@ def test_an_unexpected_error_is_a_500_with_its_request_id(
     assert fields["request_id"] == answer.headers["x-request-id"]
     assert fields["route"] == "/games/{game_id}/explode"
     assert fields["game_id"] == "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80"
+    [error] = [r for r in caplog.records if r.name == "foursquare.api"]
+    assert error.getMessage() == "unexpected error on /games/{game_id}/explode"
 
 
 def test_problems_document_their_request_id(client: TestClient) -> None:
