@@ -10,25 +10,31 @@ from collections.abc import Sequence
 
 def _serve(args: argparse.Namespace) -> int:
     from api.http import server
+    from api.observability import serving_metrics
     from api.settings import Settings
     from api.store import migrate
 
     if args.database_url:
         os.environ["FOURSQUARE_DATABASE_URL"] = args.database_url
+    # The options reach the workers (which read Settings) through their environment.
+    if args.log_level:
+        os.environ["FOURSQUARE_LOG_LEVEL"] = args.log_level
+    if args.no_access_log:
+        os.environ["FOURSQUARE_ACCESS_LOG"] = "false"
     settings = Settings()
     if settings.migrate_on_start:
         # Migrate once here, so that several workers do not race to do it.
         migrate.upgrade(settings.database_url)
         os.environ["FOURSQUARE_MIGRATE_ON_START"] = "false"
     # gunicorn supervising uvicorn workers, so that no worker outlives the command (why:
-    # api/http/server.py).
-    server.serve(
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        log_level=args.log_level,
-        access_log=not args.no_access_log,
-    )
+    # api/http/server.py). The metrics directory the workers share (and the metrics port)
+    # must be in place before they start; every worker logs through api.logs; the access
+    # logs of gunicorn and uvicorn (whole URLs, query strings included) stay off for good:
+    # api.http.observe writes the request line instead.
+    with serving_metrics(settings, args.host):
+        server.serve(
+            host=args.host, port=args.port, workers=args.workers, log_level=settings.log_level
+        )
     return 0
 
 
@@ -115,8 +121,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
     serve.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
-    serve.add_argument("--log-level", default="info")
-    serve.add_argument("--no-access-log", action="store_true")
+    serve.add_argument(
+        "--log-level",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="overrides FOURSQUARE_LOG_LEVEL (default info)",
+    )
+    serve.add_argument(
+        "--no-access-log", action="store_true", help="no request lines (FOURSQUARE_ACCESS_LOG)"
+    )
     serve.set_defaults(run=_serve)
 
     migrate = commands.add_parser("migrate", help="apply (or undo) database migrations")

@@ -387,6 +387,7 @@ class Problem(_Out):
                     "detail": "(2, 0) is not adjacent to any pile",
                     "code": "not_adjacent",
                     "instance": "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/placements",
+                    "request_id": "4f6c2b1e9a8d4c7b8e5f3a2d1c0b9a87",
                 }
             ]
         }
@@ -403,4 +404,9 @@ class Problem(_Out):
     )
     current_version: int | None = Field(
         default=None, description="For `precondition_failed`: the game's version now."
+    )
+    request_id: str | None = Field(
+        default=None,
+        description="The request's id, as in the `X-Request-ID` response header and the "
+        "server's log line (a replayed idempotent response keeps its first request's id).",
     )

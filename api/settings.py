@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from limits import parse_many
 from pydantic import Field, IPvAnyNetwork, SecretStr, field_validator
@@ -154,6 +154,29 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    # Observability (api/metrics.py, api/logs.py, api/http/observe.py).
+    metrics: bool = Field(
+        default=True, description="Serve Prometheus metrics at /metrics (on|off)."
+    )
+    metrics_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65535,
+        description="Serve /metrics on this port instead of the API's (foursquare serve only; "
+        "the API port then answers 404 there).",
+    )
+    log_format: Literal["auto", "json", "text"] = Field(
+        default="auto",
+        description="Log lines as JSON, as text, or (auto) text on a terminal and JSON otherwise.",
+    )
+    log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
+        default="info", description="foursquare serve --log-level overrides it."
+    )
+    access_log: bool = Field(
+        default=True,
+        description="One line per request (foursquare serve --no-access-log turns it off).",
+    )
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from api.http.app import create_app
 from api.http.deps import DatabaseDep
+from api.logs import configure_logging
 from api.settings import Settings
 from api.store.database import Database
 
@@ -113,3 +114,11 @@ def create_bench_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(router)
     return app
+
+
+def create_logged_bench_app() -> FastAPI:
+    """:func:`create_bench_app`, logging as the deployed service does (api.logs, as
+    ``app_from_environment``): what the request line costs (http_load.py --request-log)."""
+    settings = Settings()
+    configure_logging(settings)
+    return create_bench_app(settings)

@@ -65,6 +65,7 @@ from bench.loadgen import (
 )
 
 APP_FACTORY = "bench.app:create_bench_app"
+LOGGED_APP_FACTORY = "bench.app:create_logged_bench_app"
 
 HEALTHZ = "GET /healthz"
 WRITE = "POST /bench/write"
@@ -444,9 +445,14 @@ def run_backend(backend: str, args: argparse.Namespace) -> BackendReport:
             seconds = loader.load(args.seed_scores)
             loader.close()
             print(f"[{backend}] bulk-loaded {args.seed_scores} won games in {seconds:.1f} s")
-        with running_server(APP_FACTORY, url, workers=args.workers) as server:
+        factory, env = APP_FACTORY, {}
+        if args.request_log:
+            # The service's request line on: JSON to the server's log file, as deployed.
+            factory = LOGGED_APP_FACTORY
+            env = {"FOURSQUARE_LOG_LEVEL": "info", "FOURSQUARE_LOG_FORMAT": "json"}
+        with running_server(factory, url, workers=args.workers, extra_env=env) as server:
             print(
-                f"[{backend}] server: uvicorn --factory {APP_FACTORY}, {args.workers} "
+                f"[{backend}] server: uvicorn --factory {factory}, {args.workers} "
                 f"worker(s), pid {server.pids()[0]}, RSS {server.rss_bytes() / 2**20:.1f} MiB"
             )
             report: BackendReport = run_async(LoadRun(server, args).run())
@@ -486,6 +492,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "ratio to the floors of the same round (drift on a shared machine hits both alike)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the clients' choices")
+    parser.add_argument(
+        "--request-log",
+        action="store_true",
+        help="log a line per request as the service does (default: warnings only)",
+    )
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
     args = parser.parse_args(argv)
     unknown = set(args.phases) - set(PHASES)

@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from api.logs import configure_logging  # noqa: E402
 from api.settings import Settings  # noqa: E402
 from bench.app import create_bench_app  # noqa: E402
 from bench.bulk import BulkLoader  # noqa: E402
@@ -131,10 +132,16 @@ class Client:
     page = leaderboard  # the same request, run with the page cache off
 
 
-async def run(backend: str, kind: str, requests: int, admin_url: str) -> None:
+async def run(
+    backend: str, kind: str, requests: int, admin_url: str, request_log: bool = False
+) -> None:
     """Start the app on a new database, send ``WARMUP + requests`` requests of ``kind``."""
     with throwaway_database(backend, admin_url) as url:
         settings = Settings(database_url=url, migrate_on_start=False)
+        if request_log:
+            # As the deployed service logs: a JSON line per request, to stderr.
+            settings = settings.model_copy(update={"log_format": "json", "log_level": "info"})
+            configure_logging(settings)
         if kind in ("leaderboard", "page"):
             loader = BulkLoader(url, seed=1)
             loader.load(WON_GAMES)
@@ -161,11 +168,12 @@ async def run(backend: str, kind: str, requests: int, admin_url: str) -> None:
         await lifespan
 
 
-def _instructions(backend: str, kind: str, requests: int, admin_url: str) -> int:
+def _instructions(backend: str, kind: str, requests: int, admin_url: str, request_log: bool) -> int:
     command = [
         "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
         sys.executable, __file__, "--inner", "--backend", backend, "--kinds", kind,
         "--requests", str(requests), "--postgres-url", admin_url,
+        *(["--request-log"] if request_log else []),
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, env=os.environ, check=False)
     found = re.search(r"Collected : (\d+)", done.stderr)
@@ -174,11 +182,14 @@ def _instructions(backend: str, kind: str, requests: int, admin_url: str) -> int
     return int(found.group(1))
 
 
-def measure(backend: str, kind: str, requests: int, admin_url: str) -> float:
+def measure(
+    backend: str, kind: str, requests: int, admin_url: str, request_log: bool = False
+) -> float:
     """Instructions of one request: two runs that differ by ``requests`` requests."""
     with ThreadPoolExecutor(2) as runs:  # the two runs side by side: counts do not mind
         base, more = runs.map(
-            lambda n: _instructions(backend, kind, n, admin_url), (50, 50 + requests)
+            lambda n: _instructions(backend, kind, n, admin_url, request_log),
+            (50, 50 + requests),
         )
     return (more - base) / requests
 
@@ -192,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
     parser.add_argument("--no-valgrind", action="store_true", help="run once, count nothing")
+    parser.add_argument(
+        "--request-log", action="store_true", help="log a JSON line per request, as deployed"
+    )
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     kinds = args.kinds.split(",")
@@ -201,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.inner or args.no_valgrind:
         for backend in backends_of(args.backend, args.postgres_url):
             for kind in kinds:
-                asyncio.run(run(backend, kind, args.requests, args.postgres_url))
+                asyncio.run(run(backend, kind, args.requests, args.postgres_url, args.request_log))
                 if args.no_valgrind:
                     print(f"[{backend}] {kind}: {WARMUP + args.requests} requests answered")
         return 0
@@ -210,7 +224,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"instructions per request (callgrind; {args.requests} requests after {WARMUP})")
     for backend in backends_of(args.backend, args.postgres_url):
-        counts = {kind: measure(backend, kind, args.requests, args.postgres_url) for kind in kinds}
+        counts = {
+            kind: measure(backend, kind, args.requests, args.postgres_url, args.request_log)
+            for kind in kinds
+        }
         for kind, count in counts.items():
             floor = counts.get("write" if kind in ("create", "place") else "healthz")
             ratio = ""

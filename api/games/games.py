@@ -5,15 +5,17 @@ from __future__ import annotations
 import contextlib
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
+from api import metrics
 from api.errors import GameNotFound, InvalidToken, MissingToken
 from api.games import views
 from api.games.credentials import (
@@ -115,8 +117,15 @@ def new_game(player: str, *, deck: Sequence[Card | str] | None = None) -> NewGam
     return NewGame(row=row, game=game, token=token, values=values)
 
 
+def after_commit(session: Session, action: Callable[[], None]) -> None:
+    """Run ``action`` once ``session``'s transaction has committed, and never if it rolls
+    back: the metrics count what was stored, not what was attempted."""
+    event.listen(session, "after_commit", lambda _session: action(), once=True)
+
+
 def store_new_game(session: Session, game: NewGame) -> NewGame:
     repository.insert_game(session, game.values)
+    after_commit(session, metrics.game_created)
     return game
 
 

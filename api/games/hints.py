@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from api import metrics
 from api.errors import GameIsOver, VersionConflict
 from api.games.advice_pool import AdvicePool
 from api.games.games import LoadedGame, now, render
@@ -23,13 +24,15 @@ def _question(loaded: LoadedGame) -> tuple[PublicView, int]:
 def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
     """The computer player's advice, computed in this process."""
     view, seed = _question(loaded)
-    return advise(view, policy=Policy.BEST, seed=seed, budget=budget)
+    with metrics.timing_hint():
+        return advise(view, policy=Policy.BEST, seed=seed, budget=budget)
 
 
 async def pooled_hint(pool: AdvicePool, loaded: LoadedGame, budget: Budget) -> Advice:
     """The same advice as :func:`compute_hint`, computed in one of ``pool``'s workers."""
     view, seed = _question(loaded)
-    return await pool.advise(view, seed=seed, budget=budget)
+    with metrics.timing_hint():  # its time in the pool, waiting included
+        return await pool.advise(view, seed=seed, budget=budget)
 
 
 def mark_assisted(session: Session, loaded: LoadedGame) -> int:

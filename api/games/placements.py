@@ -8,10 +8,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from api import metrics
 from api.errors import PreconditionFailed, VersionConflict, engine_error
 from api.games.conditional import etag, if_match_allows
 from api.games.games import (
     LoadedGame,
+    after_commit,
     authorize,
     dump_state,
     fetch_game,
@@ -116,6 +118,8 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
         raise VersionConflict(
             "another change to this game was made at the same time; reload and retry"
         )
+    status = result.status.value
+    after_commit(session, lambda: metrics.card_placed(status))
     if result.score is not None:
         repository.insert_score(
             session,

@@ -17,10 +17,12 @@ from api.games.advice_pool import AdvicePool
 from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
 from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
+from api.http.observe import install_observability, observing
 from api.http.openapi import install_openapi
 from api.http.ratelimit import RateLimiter, RateLimitHeaders
 from api.http.routes import games, health, leaderboard
 from api.http.web import install_web
+from api.logs import configure_logging
 from api.settings import Settings
 from api.store import migrate
 from api.store.database import Database, create_database
@@ -75,7 +77,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             else None
         )
         try:
-            yield
+            async with observing(settings, database):
+                yield
         finally:
             if expiring is not None:
                 expiring.cancel()
@@ -127,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "WWW-Authenticate",
                 "RateLimit",
                 "RateLimit-Policy",
+                "X-Request-ID",
             ],
             allow_credentials=False,
             max_age=600,
@@ -136,9 +140,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     install_web(app)
     install_openapi(app)
+    install_observability(app, settings)
     return app
 
 
 def app_from_environment() -> FastAPI:
-    """Factory for ``uvicorn --factory api.http.app:app_from_environment``."""
-    return create_app()
+    """Factory for ``uvicorn --factory api.http.app:app_from_environment``: the service as
+    deployed, logging as its settings say (tests build apps with :func:`create_app`)."""
+    settings = Settings()
+    configure_logging(settings)
+    return create_app(settings)

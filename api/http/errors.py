@@ -16,6 +16,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.errors import RETRY_AFTER_SECONDS, ApiError, ServiceUnavailable, problem_type
+from api.http.observe import current_request_id, route_of
 from api.schemas import FieldError, Problem
 
 log = logging.getLogger("foursquare.api")
@@ -53,6 +54,7 @@ def problem_response(
         detail=detail,
         code=code,
         instance=instance,
+        request_id=current_request_id(),
         **extra,
     )
     return JSONResponse(
@@ -140,7 +142,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(PoolTimeoutError)
     async def _pool_timeout(request: Request, exc: PoolTimeoutError) -> JSONResponse:
-        log.warning("database pool exhausted on %s", request.url.path)
+        log.warning("database pool exhausted on %s", route_of(request.scope))
         return _busy(request)
 
     @app.exception_handler(DBAPIError)
@@ -148,14 +150,14 @@ def install_error_handlers(app: FastAPI) -> None:
         if isinstance(exc, OperationalError):
             # Lock timeouts (SQLite under load), a server restarting, a dropped connection:
             # all worth retrying.
-            log.warning("database unavailable on %s: %s", request.url.path, exc.orig)
+            log.warning("database unavailable on %s: %s", route_of(request.scope), exc.orig)
             return _busy(request)
-        log.error("database error on %s", request.url.path, exc_info=exc)
+        log.error("database error on %s", route_of(request.scope), exc_info=exc)
         return _internal(request)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.error("unexpected error on %s", request.url.path, exc_info=exc)
+        log.error("unexpected error on %s", route_of(request.scope), exc_info=exc)
         return _internal(request)
 
 

@@ -29,6 +29,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api import metrics
 from api.errors import RateLimited
 from api.settings import Settings
 
@@ -237,8 +238,7 @@ def rate_limit(category: Category) -> Callable[[Request], Awaitable[None]]:
             holder.update(fields)
         refused = [outcome for outcome in outcomes if not outcome.allowed]
         if refused:
-            # Metrics hook: count the refusal here, e.g.
-            # foursquare_rate_limited_total{category, dimension}.inc() (one per request).
+            metrics.rate_limited(category)  # one per refused request, by route category
             retry_after = max(outcome.reset_seconds for outcome in refused)
             names = ", ".join(outcome.policy.name for outcome in refused)
             raise RateLimited(

@@ -85,7 +85,16 @@ class Application(BaseApplication):  # type: ignore[misc]
         return app_from_environment()
 
 
-def serve(host: str, port: int, workers: int, log_level: str, access_log: bool) -> None:
+def _child_exit(_server: Any, worker: Any) -> None:
+    # A worker that died (or was replaced) must not keep its pool gauges in the sums that
+    # /metrics reports (api.metrics; the import is here, in the master, only once the
+    # metrics directory is set).
+    from api import metrics
+
+    metrics.process_exited(worker.pid)
+
+
+def serve(host: str, port: int, workers: int, log_level: str) -> None:
     """Serve until SIGTERM or SIGINT (gunicorn's master runs in this process)."""
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     Application(
@@ -96,8 +105,11 @@ def serve(host: str, port: int, workers: int, log_level: str, access_log: bool) 
             "graceful_timeout": GRACEFUL_TIMEOUT,
             "keepalive": 5,  # uvicorn's default keep-alive, as before (gunicorn's is 2 s)
             "loglevel": log_level,
-            "accesslog": "-" if access_log else None,
+            # No access log: it would write whole URLs (query strings too); the app writes
+            # one line per request (api/http/observe.py).
+            "accesslog": None,
             "errorlog": "-",
             "proc_name": "foursquare",
+            "child_exit": _child_exit,
         }
     ).run()

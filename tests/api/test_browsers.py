@@ -73,7 +73,7 @@ def test_answers_to_an_allowed_origin_expose_the_headers_clients_need(
     exposed = {
         h.strip().lower() for h in created.headers["access-control-expose-headers"].split(",")
     }
-    assert {"etag", "location", "retry-after", "idempotent-replayed"} <= exposed
+    assert {"etag", "location", "retry-after", "idempotent-replayed", "x-request-id"} <= exposed
 
 
 def test_another_origin_is_refused(cors_client: TestClient, client: TestClient) -> None:

@@ -77,6 +77,7 @@ def test_error_responses_follow_rfc_9457(client: TestClient, make_game: MakeGame
         "detail": "(1, 1) is not (0, 0): the first card goes at (0, 0)",
         "code": "not_adjacent",
         "instance": f"/games/{game.id}/placements",
+        "request_id": response.headers["x-request-id"],
     }
 
 

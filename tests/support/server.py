@@ -34,6 +34,8 @@ class Server:
     workers: int = 1
     extra_env: dict[str, str] = field(default_factory=dict)
     log_path: Path | None = None
+    log_level: str = "warning"
+    access_log: bool = False  # one line per request (at info: set log_level too)
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -50,7 +52,8 @@ class Server:
         command = [
             sys.executable, "-m", "api.cli", "serve",
             "--host", "127.0.0.1", "--port", str(self.port), "--workers", str(self.workers),
-            "--log-level", "warning", "--no-access-log",
+            "--log-level", self.log_level,
+            *([] if self.access_log else ["--no-access-log"]),
         ]  # fmt: skip
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
