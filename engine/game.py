@@ -447,6 +447,16 @@ class Game:
             return _LOSS
         return _PLAYING
 
+    def bitboards(self) -> tuple[int, int, int, int, int]:
+        """``(occupied, face_up, open, legal, placed)``: the masks of :attr:`occupied_mask`,
+        :attr:`face_up_mask`, :attr:`open_mask` and :meth:`legal_mask`, and
+        :attr:`placements_count`, in one call.
+
+        Why it exists: a search reads all of them at every position it scores, and on Python
+        3.11 one method call costs a fraction of five property reads.
+        """
+        return self._occupied, self._up, self._open, self.legal_mask(), self._placed
+
     @property
     def occupied_mask(self) -> int:
         """The cells holding a pile."""

@@ -19,8 +19,8 @@ any machine. Everything is estimated as a pair ``(p, e)``: the probability of wi
 expected score with losses counted as 0; decisions maximise ``model.win_weight * p + e``.
 
 Simulated games use the engine's public fast path: :meth:`Game.copy`,
-:meth:`Game.place_cell`, :meth:`Game.legal_mask` and the other cell masks of :mod:`engine.grid`,
-and :attr:`Game.top_ranks`. To put a card of rank ``r`` next, the search takes
+:meth:`Game.place_cell`, :meth:`Game.legal_mask` and :meth:`Game.bitboards` (cell masks of
+:mod:`engine.grid`), and :attr:`Game.top_ranks`. To put a card of rank ``r`` next, the search takes
 :meth:`Game.with_next_card` of an unseen card of that rank once per node and rank, then copies
 that game for each placement: the rules only read ranks, so which card of the rank it draws
 makes no difference, and the suits of hypothetical cards never reach the caller.
@@ -346,14 +346,13 @@ class Searcher:
         ``changed`` marks the cells whose top card differs from the root grid's; ``top`` is
         ``game.top_ranks`` (or a list equal to it).
         """
-        occupied = game.occupied_mask
-        up = game.face_up_mask
+        occupied, up, open_cells, legal, placed = game.bitboards()
         down = occupied & ~up
         acc = [0] * _SLOTS
         used = 0
         rows = self._rows
         cols = self._cols
-        for cell in cells_of(game.legal_mask()):
+        for cell in cells_of(legal):
             bit = 1 << cell
             # A line's summary depends on its piles, which are face up, and the ranks of those;
             # only the changed cells can differ from the root grid, so they join the key.
@@ -410,9 +409,9 @@ class Searcher:
                 used |= 1 << other
         situation = (
             down.bit_count(),
-            (down & ~game.open_mask).bit_count(),
+            (down & ~open_cells).bit_count(),
             occupied.bit_count(),
-            game.placements_count + 1,
+            placed + 1,
         )
         options = self._options.get(situation)
         if options is None:

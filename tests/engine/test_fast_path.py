@@ -28,6 +28,13 @@ def check_reads(game: Game) -> None:
         assert ranks[cell] == (pile.top.rank if pile else 0)
         assert game.pile_height(cell) == (len(pile.cards) if pile else 0)
     assert positions_of(game.legal_mask()) == game.legal_placements()
+    assert game.bitboards() == (
+        game.occupied_mask,
+        game.face_up_mask,
+        game.open_mask,
+        game.legal_mask(),
+        game.placements_count,
+    )
 
 
 def test_place_cell_plays_exactly_like_place() -> None:
