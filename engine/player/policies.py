@@ -44,11 +44,7 @@ def greedy_cell(game: Game) -> int:
         status = child.place_cell(cell)
         if status is _WON:
             return cell
-        if status is _LOST:
-            face_down = 5
-        else:
-            occupied, up, _, _, _ = child.bitboards()
-            face_down = (occupied & ~up).bit_count()
+        face_down = 5 if status is _LOST else child.face_down_count
         if face_down > best_down:
             continue  # the pile height only breaks ties
         height = game.pile_height(cell)
