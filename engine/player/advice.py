@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.cards import Card
 from engine.errors import GameOver
 from engine.game import Game, PublicView, Status
 from engine.grid import POSITION, Position
@@ -188,16 +189,16 @@ def choose(
     game, _ = _game_from(view)
     if policy is Policy.RANDOM:
         return _position(policies.random_cell(game, random.Random(seed))), 0
-    return _position(policies.greedy_cell(game)), game._legal_mask().bit_count()
+    return _position(policies.greedy_cell(game)), game.legal_mask().bit_count()
 
 
-def _game_from(view: PublicView) -> tuple[Game, list[int]]:
+def _game_from(view: PublicView) -> tuple[Game, list[Card]]:
     """A game with the view's grid and its unseen cards in card order (never the real stock),
-    and the ranks of those cards."""
+    and those cards."""
     if view.status is not Status.IN_PROGRESS or view.current_card is None:
         raise GameOver(f"the game is over ({view.status.value}); there is no placement to advise")
     unseen = view.unseen_cards()
-    return Game.from_view(view, unseen), [card.rank for card in unseen]
+    return Game.from_view(view, unseen), unseen
 
 
 def _calibrated(wins: Sequence[float], scores: Sequence[float]) -> tuple[list[float], list[float]]:

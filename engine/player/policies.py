@@ -1,9 +1,10 @@
 """The one-step policies, ``random`` and ``greedy``, and Monte Carlo rollouts that estimate
 what a placement is worth when the game goes on with one of them.
 
-They work on a :class:`Game` through the engine's private fast path and look at nothing but
-the grid and the current card, which are public. A rollout game's stock is a random order of
-the unseen cards, drawn by the caller's seeded generator.
+They work on a :class:`Game` through the engine's fast path (:meth:`Game.legal_mask`,
+:meth:`Game.place_cell`, the cell masks) and look at nothing but the grid and the current card,
+which are public. A rollout game is a :meth:`Game.redeal` of the unseen cards: the current card
+first, then a random order of the others, drawn by the caller's seeded generator.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.game import Game
+from engine.game import Game, Status
 from engine.grid import cells_of
 
 __all__ = ["Chooser", "RolloutResult", "greedy_cell", "random_cell", "rollouts"]
 
-_DECK_SIZE = 40
-_LOST = 2
+_PLAYING = Status.IN_PROGRESS
+_WON = Status.WON
+_LOST = Status.LOST
 UNCAPPED_ROUNDS = 64  # rollouts per cell when the budget has no cap at all
 
 Chooser = Callable[[Game, random.Random], int]
@@ -28,7 +30,7 @@ Chooser = Callable[[Game, random.Random], int]
 
 def random_cell(game: Game, rng: random.Random) -> int:
     """A uniformly random legal cell."""
-    return rng.choice(cells_of(game._legal_mask()))
+    return rng.choice(cells_of(game.legal_mask()))
 
 
 def greedy_cell(game: Game) -> int:
@@ -36,19 +38,18 @@ def greedy_cell(game: Game) -> int:
     last); ties go to a new pile rather than a stacked card, then to the lower pile, then to
     the first cell in row-then-column order."""
     best_cell = -1
-    best_key = (99, 0, 0)
-    occupied = game._occupied
-    piles = game._piles
-    for cell in cells_of(game._legal_mask()):
+    best_down = best_height = 99
+    for cell in cells_of(game.legal_mask()):
         child = game.copy()
-        child._apply(cell)
-        status = child._status
-        if status == 1:
+        status = child.place_cell(cell)
+        if status is _WON:
             return cell
-        face_down = 5 if status == _LOST else (child._occupied & ~child._up).bit_count()
-        key = (face_down, len(piles[cell]) if occupied >> cell & 1 else 0, 0)
-        if key < best_key:
-            best_cell, best_key = cell, key
+        face_down = 5 if status is _LOST else child.face_down_count
+        if face_down > best_down:
+            continue  # the pile height only breaks ties
+        height = game.pile_height(cell)
+        if face_down < best_down or height < best_height:
+            best_cell, best_down, best_height = cell, face_down, height
     return best_cell
 
 
@@ -80,9 +81,8 @@ def rollouts(
     compared on the same futures. Rounds continue while the effort budget and the deadline
     allow; there is always at least one.
     """
-    cells = cells_of(game._legal_mask())
-    head = game._deck[: game._placed + 1]
-    stock = game._deck[game._placed + 1 :]
+    cells = cells_of(game.legal_mask())
+    current, *stock = [card.index for card in game.deck[game.placements_count :]]
     probes = chooser is not random_cell
     wins = [0] * len(cells)
     scores = [0] * len(cells)
@@ -91,20 +91,19 @@ def rollouts(
     while True:
         order = stock.copy()
         rng.shuffle(order)
-        deck = head + order
+        dealt = game.redeal([current, *order])
         for i, cell in enumerate(cells):
-            child = game.copy()
-            child._deck = deck
-            child._apply(cell)
+            child = dealt.copy()
+            status = child.place_cell(cell)
             placements += 1
-            while not child._status:
+            while status is _PLAYING:
                 if probes:
-                    placements += child._legal_mask().bit_count()
-                child._apply(chooser(child, rng))
+                    placements += child.legal_mask().bit_count()
+                status = child.place_cell(chooser(child, rng))
                 placements += 1
-            if child._status == 1:
+            if status is _WON:
                 wins[i] += 1
-                scores[i] += _DECK_SIZE - child._placed
+                scores[i] += child.stock_count
         rounds += 1
         per_round = placements / rounds
         if max_placements is not None and placements + per_round > max_placements:

@@ -8,8 +8,8 @@ cards, and only its rank matters for the rules. The search therefore needs no sa
   have that rank, and for each rank takes the best placement (the player will see the card);
 * a **leaf** looks one placement further without playing it: for every legal cell and every
   rank it works out from the row and column alone how many face-down piles that placement would
-  leave (:func:`_leaf`), keeps the best cell per rank and scores the outcomes with a small model
-  of the win chance and the final score (:class:`Model`).
+  leave (:meth:`Searcher.leaf`, :func:`line_summary`), keeps the best cell per rank and scores
+  the outcomes with a small model of the win chance and the final score (:class:`Model`).
 
 Stage 1 scores each placement by its leaf; stage 2 adds one chance step and reply (two
 placements deep, plus the analytic third); stage 3 deepens the few most promising placements by
@@ -18,10 +18,12 @@ exact cost in simulated placements fits the budget, so an effort budget gives th
 any machine. Everything is estimated as a pair ``(p, e)``: the probability of winning and the
 expected score with losses counted as 0; decisions maximise ``model.win_weight * p + e``.
 
-Simulated games use the engine's private fast path: :meth:`Game.copy`, :meth:`Game._apply` and
-the bit masks of :mod:`engine.grid`. To put a card of rank ``r`` next, a copy's ``_deck`` is
-swapped for a deck made of one card of that rank: the rules only read ranks, and the suits of
-hypothetical cards never reach the caller.
+Simulated games use the engine's public fast path: :meth:`Game.copy`,
+:meth:`Game.place_cell`, :meth:`Game.legal_mask` and :meth:`Game.bitboards` (cell masks of
+:mod:`engine.grid`), and :attr:`Game.top_ranks`. To put a card of rank ``r`` next, the search takes
+:meth:`Game.with_next_card` of an unseen card of that rank once per node and rank, then copies
+that game for each placement: the rules only read ranks, so which card of the rank it draws
+makes no difference, and the suits of hypothetical cards never reach the caller.
 """
 
 from __future__ import annotations
@@ -30,19 +32,19 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.game import Game
+from engine.cards import Card
+from engine.game import Game, Status
 from engine.grid import COL_OTHERS, ROW_OTHERS, cells_of
 
-__all__ = ["DEFAULT_MODEL", "Model", "SearchResult", "Searcher"]
+__all__ = ["DEFAULT_MODEL", "Model", "SearchResult", "Searcher", "line_summary"]
 
 _RANKS = range(1, 11)
 _ALL_RANKS = (1 << 10) - 1  # bit r - 1 stands for rank r
 _FULL_GRID = 16
 _DECK_SIZE = 40
 _MAX_FACE_DOWN = 4
-
-# _RANK_DECKS[r]: a deck whose every card has rank r (card index 4 * (r - 1) is rank r, clubs).
-_RANK_DECKS: list[list[int]] = [[]] + [[4 * (rank - 1)] * _DECK_SIZE for rank in _RANKS]
+_PLAYING = Status.IN_PROGRESS
+_WON = Status.WON
 
 # An option of the analytic ply: delta (change of the face-down count, -7..6) and whether it
 # adds a pile. Its slot in the accumulator is (delta + 7) * 2 + (0 if it adds a pile else 1).
@@ -112,16 +114,16 @@ class _OutOfTime(Exception):
 class Searcher:
     """One decision's search: build it from a game whose grid is the public one, then run it.
 
-    ``unseen`` lists the ranks of the unseen cards; the stock order inside ``game`` is never
-    read (every hypothetical card comes from ``_RANK_DECKS``). ``deepen_moves`` and
-    ``deepen_replies`` shape stage 3: how many leading placements it deepens and how many of
-    the best replies to each next rank it follows.
+    ``unseen`` lists the unseen cards, which are the cards of the stock inside ``game``; the
+    order of that stock is never read (each hypothetical next card is chosen by its rank in
+    :meth:`_value`). ``deepen_moves`` and ``deepen_replies`` shape stage 3: how many leading
+    placements it deepens and how many of the best replies to each next rank it follows.
     """
 
     def __init__(
         self,
         game: Game,
-        unseen: Sequence[int],
+        unseen: Sequence[Card],
         model: Model = DEFAULT_MODEL,
         *,
         deepen_moves: int = 2,
@@ -132,9 +134,12 @@ class Searcher:
         self.deepen_moves = deepen_moves
         self.deepen_replies = deepen_replies
         counts = [0] * 11
-        for rank in unseen:
-            counts[rank] += 1
+        by_rank: list[list[int]] = [[] for _ in counts]
+        for card in unseen:
+            counts[card.rank] += 1
+            by_rank[card.rank].append(card.index)
         self.counts = counts
+        self._by_rank = by_rank
         self.placements = 0
         self.leaves = 0
         self._deadline = float("inf")
@@ -159,11 +164,11 @@ class Searcher:
         limit = max_placements if max_placements is not None else 1 << 62
         game = self.game
         counts = self.counts
-        cells = cells_of(game._legal_mask())
+        cells = cells_of(game.legal_mask())
         children: list[Game] = []
         for cell in cells:
             child = game.copy()
-            child._apply(cell)
+            child.place_cell(cell)
             children.append(child)
         self.placements += len(cells)
         values = [
@@ -190,7 +195,7 @@ class Searcher:
         # A placement that ends the game is valued exactly: it ranks with the deepest.
         deepest = max(depths)
         depths = [
-            deepest if child._status else d for child, d in zip(children, depths, strict=True)
+            deepest if child.is_over else d for child, d in zip(children, depths, strict=True)
         ]
         return SearchResult(
             cells=tuple(cells),
@@ -207,7 +212,7 @@ class Searcher:
 
     def _stage2_cost(self, children: Sequence[Game]) -> int:
         ranks = self._ranks_left()
-        return sum(ranks * child._legal_mask().bit_count() for child in children)
+        return sum(ranks * child.legal_mask().bit_count() for child in children)
 
     def _stage3_moves(
         self, children: Sequence[Game], values: Sequence[tuple[float, float]]
@@ -215,7 +220,7 @@ class Searcher:
         """The placements stage 3 deepens: the best few by their stage-2 utility."""
         weight = self.model.win_weight
         order = sorted(
-            (i for i, child in enumerate(children) if not child._status),
+            (i for i, child in enumerate(children) if not child.is_over),
             key=lambda i: (-(weight * values[i][0] + values[i][1]), i),
         )
         return order[: self.deepen_moves] if len(order) > 1 else []
@@ -224,7 +229,7 @@ class Searcher:
         ranks = self._ranks_left()
         cost = 0
         for i in deep:
-            width = children[i]._legal_mask().bit_count()
+            width = children[i].legal_mask().bit_count()
             # Every reply to every rank, then every rank again behind the best replies, whose
             # own options are taken to be as many as the placement's (an estimate).
             cost += ranks * width * (1 + self.deepen_replies * ranks)
@@ -244,38 +249,40 @@ class Searcher:
     ) -> tuple[float, float]:
         """``(p, e)`` of ``game`` after a placement, ``depth`` chance steps deep; ``changed``
         marks the cells placed on since the root."""
-        status = game._status
-        if status:
-            return (1.0, float(_DECK_SIZE - game._placed)) if status == 1 else (0.0, 0.0)
+        if game.is_over:
+            return (1.0, float(game.stock_count)) if game.status is _WON else (0.0, 0.0)
         if depth == 0:
             self.leaves += 1
-            return self._leaf(game, self._table(counts), changed)
+            return self.leaf(game, self.rank_chances(counts), changed, game.top_ranks)
         weight = self.model.win_weight
         total = sum(counts)
-        legal = cells_of(game._legal_mask())
+        legal = cells_of(game.legal_mask())
+        # The children's top ranks: a placement changes only the rank of its own cell, so one
+        # list kept up to date here stands for every child's (cheaper than a snapshot each).
+        tops = game.top_ranks
+        top = list(tops)
         sum_p = sum_e = 0.0
         for rank in _RANKS:
             k = counts[rank]
             if not k:
                 continue
-            deck = _RANK_DECKS[rank]
+            # Every card of this rank drawn on the way here is one of by_rank[rank][k:].
+            drawn = game.with_next_card(self._by_rank[rank][k - 1])
             counts[rank] = k - 1
             best_u = -1.0
             best_p = best_e = 0.0
             if depth == 1:
-                table = self._table(counts)
-                leaf = self._leaf
+                table = self.rank_chances(counts)
+                leaf = self.leaf
                 for cell in legal:
-                    child = game.copy()
-                    child._deck = deck
-                    child._apply(cell)
-                    status = child._status
-                    if status:
-                        p, e = (
-                            (1.0, float(_DECK_SIZE - child._placed)) if status == 1 else (0.0, 0.0)
-                        )
+                    child = drawn.copy()
+                    status = child.place_cell(cell)
+                    if status is not _PLAYING:
+                        p, e = (1.0, float(child.stock_count)) if status is _WON else (0.0, 0.0)
                     else:
-                        p, e = leaf(child, table, changed | 1 << cell)
+                        top[cell] = rank
+                        p, e = leaf(child, table, changed | 1 << cell, top)
+                        top[cell] = tops[cell]
                     u = weight * p + e
                     if u > best_u:
                         best_u, best_p, best_e = u, p, e
@@ -284,22 +291,20 @@ class Searcher:
                 # Deeper: rank the replies by their leaf, then look further behind the best few.
                 if time.perf_counter() > self._deadline:
                     raise _OutOfTime
-                table = self._table(counts)
+                table = self.rank_chances(counts)
                 scored: list[tuple[float, int, Game]] = []
                 for cell in legal:
-                    child = game.copy()
-                    child._deck = deck
-                    child._apply(cell)
-                    status = child._status
-                    if status:
-                        p, e = (
-                            (1.0, float(_DECK_SIZE - child._placed)) if status == 1 else (0.0, 0.0)
-                        )
+                    child = drawn.copy()
+                    status = child.place_cell(cell)
+                    if status is not _PLAYING:
+                        p, e = (1.0, float(child.stock_count)) if status is _WON else (0.0, 0.0)
                         u = weight * p + e
                         if u > best_u:
                             best_u, best_p, best_e = u, p, e
                         continue
-                    p, e = self._leaf(child, table, changed | 1 << cell)
+                    top[cell] = rank
+                    p, e = self.leaf(child, table, changed | 1 << cell, top)
+                    top[cell] = tops[cell]
                     scored.append((weight * p + e, cell, child))
                 self.leaves += len(scored)
                 scored.sort(key=lambda item: (-item[0], item[1]))
@@ -314,7 +319,7 @@ class Searcher:
             sum_e += k * best_e
         return sum_p / total, sum_e / total
 
-    def _table(self, counts: list[int]) -> list[float]:
+    def rank_chances(self, counts: list[int]) -> list[float]:
         """``table[mask]``: the chance that the next card's rank is in ``mask``."""
         key = tuple(counts)
         table = self._tables.get(key)
@@ -330,23 +335,24 @@ class Searcher:
 
     # ------------------------------------------------------------------ leaf
 
-    def _leaf(self, game: Game, table: list[float], changed: int) -> tuple[float, float]:
+    def leaf(
+        self, game: Game, table: list[float], changed: int, top: Sequence[int]
+    ) -> tuple[float, float]:
         """Look one placement ahead analytically and score the outcomes with the model.
 
         For a cell, a line (its row or its column) is summed up by the ranks that do not
         trigger a flip there and by how the face-down count changes if one does. The best
         outcome for each rank over all legal cells is then weighted by the chance of that rank.
-        ``changed`` marks the cells whose top card differs from the root grid's.
+        ``changed`` marks the cells whose top card differs from the root grid's; ``top`` is
+        ``game.top_ranks`` (or a list equal to it).
         """
-        occupied = game._occupied
-        up = game._up
-        top = game._top
+        occupied, up, open_cells, legal, placed = game.bitboards()
         down = occupied & ~up
         acc = [0] * _SLOTS
         used = 0
         rows = self._rows
         cols = self._cols
-        for cell in cells_of(game._legal_mask()):
+        for cell in cells_of(legal):
             bit = 1 << cell
             # A line's summary depends on its piles, which are face up, and the ranks of those;
             # only the changed cells can differ from the root grid, so they join the key.
@@ -361,7 +367,7 @@ class Searcher:
                 key |= top[at] << (_RANK_SHIFT + 4 * (at & 7))
             row = rows.get(key)
             if row is None:
-                row = rows[key] = _line(others, up, top)
+                row = rows[key] = line_summary(others, up, top)
             others = occupied & COL_OTHERS[cell]
             faced = others & up
             key = others | faced << _KEY_SHIFT
@@ -373,7 +379,7 @@ class Searcher:
                 key |= top[at] << (_RANK_SHIFT + 4 * (at >> 3))
             col = cols.get(key)
             if col is None:
-                col = cols[key] = _line(others, up, top)
+                col = cols[key] = line_summary(others, up, top)
             safe_row, flip_row = row
             safe_col, flip_col = col
             if not occupied & bit:
@@ -403,9 +409,9 @@ class Searcher:
                 used |= 1 << other
         situation = (
             down.bit_count(),
-            (down & ~game._open).bit_count(),
+            (down & ~open_cells).bit_count(),
             occupied.bit_count(),
-            game._placed + 1,
+            placed + 1,
         )
         options = self._options.get(situation)
         if options is None:
@@ -455,7 +461,7 @@ class Searcher:
         return [(slot, p, e) for _, slot, p, e in options]
 
 
-def _line(others: int, up: int, top: list[int]) -> tuple[int, int]:
+def line_summary(others: int, up: int, top: Sequence[int]) -> tuple[int, int]:
     """A line's other piles as (ranks that flip nothing, change of the face-down count if a
     placed card does flip them)."""
     if not others:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
 from engine import Game, Status
 from engine.grid import COL_OTHERS, ROW_OTHERS, cells_of
-from engine.player.search import _RANK_DECKS, Searcher, SearchResult, _line
+from engine.player.search import Searcher, SearchResult, line_summary
 
 LOST = Status.LOST
 
@@ -27,24 +28,28 @@ def grids(deals: range, per_deal: int = 6) -> list[Game]:
     return games
 
 
+def unseen_by_rank(game: Game) -> dict[int, int]:
+    """One unseen card (current card or stock) of each rank that has one, as card numbers."""
+    return {card.rank: card.index for card in game.deck[game.placements_count :]}
+
+
 def test_the_line_summaries_predict_every_placement_of_every_rank() -> None:
     checked = 0
     for game in grids(range(40)):
-        occupied, up, top = game._occupied, game._up, game._top
-        before = (occupied & ~up).bit_count()
-        for cell in cells_of(game._legal_mask()):
-            safe_row, flip_row = _line(occupied & ROW_OTHERS[cell], up, top)
-            safe_col, flip_col = _line(occupied & COL_OTHERS[cell], up, top)
+        occupied, up, top = game.occupied_mask, game.face_up_mask, game.top_ranks
+        before = game.face_down_count
+        for cell in cells_of(game.legal_mask()):
+            safe_row, flip_row = line_summary(occupied & ROW_OTHERS[cell], up, top)
+            safe_col, flip_col = line_summary(occupied & COL_OTHERS[cell], up, top)
             fixes = -1 if (occupied & ~up) >> cell & 1 else 0
-            for rank in range(1, 11):
+            for rank, card in unseen_by_rank(game).items():
                 bit = 1 << (rank - 1)
                 predicted = fixes
                 predicted += 0 if safe_row & bit else flip_row
                 predicted += 0 if safe_col & bit else flip_col
-                trial = game.copy()
-                trial._deck = _RANK_DECKS[rank]
-                trial._apply(cell)
-                assert (trial._occupied & ~trial._up).bit_count() - before == predicted
+                trial = game.with_next_card(card)
+                trial.place_cell(cell)
+                assert trial.face_down_count - before == predicted
                 checked += 1
     assert checked > 1000
 
@@ -52,24 +57,22 @@ def test_the_line_summaries_predict_every_placement_of_every_rank() -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_leaf_values_do_not_depend_on_what_the_cache_saw_before(seed: int) -> None:
     game = grids(range(seed, seed + 1), per_deal=20)[8]
-    unseen = [card.rank for card in game.public_view().unseen_cards()]
+    unseen = game.public_view().unseen_cards()
     children = []
-    for cell in cells_of(game._legal_mask()):
+    for cell in cells_of(game.legal_mask()):
         child = game.copy()
-        child._apply(cell)
-        if not child._status:
-            for reply in cells_of(child._legal_mask()):
-                grandchild = child.copy()
-                grandchild._deck = _RANK_DECKS[1 + reply % 10]
-                grandchild._apply(reply)
-                if not grandchild._status:
+        if child.place_cell(cell) is Status.IN_PROGRESS:
+            cards = list(unseen_by_rank(child).values())
+            for reply in cells_of(child.legal_mask()):
+                grandchild = child.with_next_card(cards[reply % len(cards)])
+                if grandchild.place_cell(reply) is Status.IN_PROGRESS:
                     children.append((grandchild, 1 << cell | 1 << reply))
     assert len(children) > 20
 
     def values(order: list[tuple[Game, int]]) -> dict[int, tuple[float, float]]:
         searcher = Searcher(game, unseen)
-        table = searcher._table(searcher.counts)
-        return {id(g): searcher._leaf(g, table, changed) for g, changed in order}
+        table = searcher.rank_chances(searcher.counts)
+        return {id(g): searcher.leaf(g, table, changed, g.top_ranks) for g, changed in order}
 
     assert values(children) == values(children[::-1])
 
@@ -85,3 +88,23 @@ def test_deeper_estimates_rank_first_then_utility_then_cell() -> None:
         win_weight=40.0,
     )
     assert result.ranking() == [1, 2, 3, 0]
+
+
+def test_every_leaf_gets_the_top_ranks_of_its_own_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The search keeps one list of top ranks up to date instead of a snapshot per child.
+    leaf = Searcher.leaf
+    seen = 0
+
+    def checked(
+        self: Searcher, game: Game, table: list[float], changed: int, top: Sequence[int]
+    ) -> tuple[float, float]:
+        nonlocal seen
+        seen += 1
+        assert tuple(top) == game.top_ranks
+        return leaf(self, game, table, changed, top)
+
+    monkeypatch.setattr(Searcher, "leaf", checked)
+    for game in grids(range(2), per_deal=1)[:3]:
+        result = Searcher(game, game.public_view().unseen_cards()).run(12_000)
+        assert max(result.depth) == 3
+    assert seen > 1000
