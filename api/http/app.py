@@ -13,7 +13,7 @@ from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
 from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
 from api.http.openapi import install_openapi
-from api.http.routes import games, health, leaderboard
+from api.http.routes import games, health, leaderboard, players
 from api.http.web import install_web
 from api.settings import Settings
 from api.store import migrate
@@ -106,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
     app.include_router(games.router)
     app.include_router(leaderboard.router)
+    app.include_router(players.router)
     app.include_router(health.router)
     install_web(app)
     install_openapi(app)
