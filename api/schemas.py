@@ -218,7 +218,8 @@ class GameCreate(_In):
         description=(
             "1 to 32 characters, at least one of them not a space; no control, format or "
             "separator characters and no spaces but U+0020. Leading and trailing spaces are "
-            "trimmed."
+            "trimmed. A registered player's name (in any case or width) needs their key "
+            "(`409 name_taken` without it); with a key, omit it or give the key's name."
         ),
     )
 

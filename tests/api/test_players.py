@@ -297,3 +297,25 @@ def test_won_games_of_a_player_count_in_stats_and_on_the_leaderboard(
     assert stats["win_rate"] == 1.0
     entries = client.get("/leaderboard").json()["entries"]
     assert sorted(e["player"] for e in entries) == ["ana"] * 3
+
+
+def test_a_keyed_game_creation_is_replayed_for_the_same_player_only(client: TestClient) -> None:
+    ana, bob = register(client, "ana"), register(client, "bob")
+    idempotency = {"Idempotency-Key": "1b4e28ba-2fa1-41d2-883f-0016d3cca427"}
+    first = client.post("/games", headers=bearer(ana) | idempotency)
+    again = client.post("/games", headers=bearer(ana) | idempotency)
+    assert first.status_code == again.status_code == 201
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.json()["id"] == first.json()["id"] and first.json()["player"] == "ana"
+    assert client.get("/players/ana").json()["stats"]["games_played"] == 1
+    other = client.post("/games", headers=bearer(bob) | idempotency)
+    assert other.status_code == 422 and problem_code(other) == "idempotency_key_reused"
+    guest = client.post("/games", headers=idempotency)
+    assert guest.status_code == 422 and problem_code(guest) == "idempotency_key_reused"
+    # A guest under a registered name, keyed: refused, and nothing stored.
+    taken = client.post(
+        "/games",
+        json={"player": "ANA"},
+        headers={"Idempotency-Key": "2c5f39cb-3fb2-42e3-994f-1127e4ddb538"},
+    )
+    assert taken.status_code == 409 and problem_code(taken) == "name_taken"

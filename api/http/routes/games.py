@@ -169,7 +169,12 @@ async def create_game(
     if idempotency_key is None:
         # Deal before taking a turn to write: the transaction only inserts (and counts the
         # game in its player's stats).
-        who = await database.read(lambda session: players.identify(session, key, requested))
+        # A guest's name is checked in the write (store_new_game); only a key needs a read.
+        who = (
+            players.Identity(requested or "anonymous", None)
+            if key is None
+            else await database.read(lambda session: players.identify(session, key, requested))
+        )
         created = new_game(who.name, player_id=who.player_id)
         stored = await database.write(lambda session: store_new_game(session, created))
         return _to_response(_created_response(stored))
