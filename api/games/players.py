@@ -115,7 +115,13 @@ def register(session: Session, raw_name: str) -> Registered:
 
 def find_player(session: Executor, name: str) -> PlayerRecord:
     """The account of a name (in any case or width), or 404."""
-    player = repository.get_player_by_name_key(session, name_key(name))
+    key = name_key(name)
+    # A name no account can have is not looked up at all.
+    player = (
+        None
+        if ACCOUNT_NAME.fullmatch(key) is None
+        else repository.get_player_by_name_key(session, key)
+    )
     if player is None:
         raise PlayerNotFound(f"there is no player {name[:64]!r}")
     return player
