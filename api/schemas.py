@@ -13,6 +13,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    WithJsonSchema,
 )
 
 from engine.grid import WINDOW_RADIUS
@@ -432,11 +433,17 @@ class PlayerCreate(_In):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ana"}]})
 
-    name: str = Field(
-        max_length=64,
+    # The pattern is documented (and fuzzed) but checked by the service, which answers a name
+    # outside it with its own code, invalid_player_name, rather than invalid_request.
+    name: Annotated[
+        str,
+        WithJsonSchema(
+            {"type": "string", "pattern": "^[A-Za-z0-9_-]{3,24}$", "minLength": 3, "maxLength": 24}
+        ),
+    ] = Field(
         description=(
-            "After Unicode NFKC normalisation, 3 to 24 ASCII letters, digits, `_` or `-` "
-            "(full-width letters count as their ASCII forms). Unique ignoring case; else "
+            "3 to 24 ASCII letters, digits, `_` or `-`, unique ignoring case (and width: once "
+            "`ana` is registered, no guest can play as `ANA` or in full-width letters). Else "
             "`422 invalid_player_name` or `409 name_taken`."
         ),
     )

@@ -1,12 +1,11 @@
 """Player accounts: names, secret keys, stats and the games page.
 
-Names. An account's name is taken after Unicode NFKC normalisation and must then be 3 to 24
-ASCII letters, digits, ``_`` or ``-``: full-width letters register as their ASCII forms, and
-anything else (other scripts, invisible or format characters such as U+200B or U+00AD) is
-refused, so
-no two account names can look alike except by case. ASCII only is deliberate: allowing other
-scripts would need confusable detection (Cyrillic U+0430 looks like Latin ``a``) to keep
-look-alike accounts apart.
+Names. An account's name is 3 to 24 ASCII letters, digits, ``_`` or ``-``, exactly as sent
+(``422 invalid_player_name`` otherwise): ASCII is its own NFKC form, so a name in any other
+form (full-width letters, other scripts, invisible or format characters such as U+200B or
+U+00AD) is refused rather than silently rewritten, and the OpenAPI pattern is the whole rule.
+ASCII only is deliberate: allowing other scripts would need confusable detection (Cyrillic
+U+0430 looks like Latin ``a``) to keep look-alike accounts apart.
 
 Names are compared by :func:`name_key`, the NFKC caseless form with format characters removed,
 unique among accounts. Guests (games without a key) keep free-form names, but one whose key
@@ -71,13 +70,18 @@ def name_key(name: str) -> str:
 
 def account_name(raw: str) -> str:
     """The name an account is registered under, or ``422 invalid_player_name``."""
-    name = unicodedata.normalize("NFKC", raw)
-    if ACCOUNT_NAME.fullmatch(name) is None:
-        raise InvalidPlayerName(
-            f"{raw[:64]!r} is not a valid player name: after NFKC normalisation a name is 3 to "
-            "24 ASCII letters, digits, '_' or '-'"
+    if ACCOUNT_NAME.fullmatch(raw) is None:
+        normal = unicodedata.normalize("NFKC", raw)
+        hint = (
+            f" (write it as {normal!r})"
+            if normal != raw and ACCOUNT_NAME.fullmatch(normal) is not None
+            else ""
         )
-    return name
+        raise InvalidPlayerName(
+            f"{raw[:64]!r} is not a valid player name: a name is 3 to 24 ASCII letters, "
+            f"digits, '_' or '-'{hint}"
+        )
+    return raw
 
 
 def now() -> datetime:

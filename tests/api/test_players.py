@@ -68,13 +68,17 @@ def test_registration_shows_the_key_once_and_the_page_shows_no_secret(client: Te
 
 def test_names_are_unique_ignoring_case_and_width(client: TestClient) -> None:
     register(client, "ana")
-    for taken in ["ana", "ANA", "Ana", "\uff41\uff4e\uff41", "\uff21\uff2e\uff21"]:
+    for taken in ["ana", "ANA", "Ana"]:
         response = client.post("/players", json={"name": taken})
         assert response.status_code == 409 and problem_code(response) == "name_taken", taken
-    # Full-width letters register as their NFKC (ASCII) form.
-    response = client.post("/players", json={"name": "\uff22\uff2f\uff22"})
-    assert response.status_code == 201 and response.json()["name"] == "BOB"
-    assert client.get("/players/\uff42\uff4f\uff42").json()["name"] == "BOB"
+    # Full-width letters are refused, not rewritten (the name is exactly the documented
+    # pattern); the answer names the ASCII form.
+    for wide, ascii_form in [("\uff41\uff4e\uff41", "ana"), ("\uff22\uff2f\uff22", "BOB")]:
+        response = client.post("/players", json={"name": wide})
+        assert response.status_code == 422 and problem_code(response) == "invalid_player_name"
+        assert f"write it as {ascii_form!r}" in response.json()["detail"]
+    # Pages are found by any case or width of the name.
+    assert client.get("/players/\uff41\uff4e\uff41").json()["name"] == "ana"
 
 
 @pytest.mark.parametrize(
@@ -90,6 +94,9 @@ def test_names_are_unique_ignoring_case_and_width(client: TestClient) -> None:
         "ana!",
         "an\u202eana",  # bidi override
         "\u00e9ric",  # a non-ASCII letter
+        "\uff41\uff4e\uff41",  # full-width
+        "a" * 65,
+        "\ufb01x",  # the ligature fi: NFKC would make it "fix", still refused
         "",
     ],
 )

@@ -77,6 +77,9 @@ _REPLAYED_HEADER = {
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreated,
     summary="Start a game",
+    # The player's key is optional (guests play without one): FastAPI lists the PlayerKey
+    # requirement, and this adds the empty one ("or nothing") after it.
+    openapi_extra={"security": [{}]},
     description=(
         "Deals a fresh, secretly shuffled deck and draws the first card. The answer holds the "
         "game and its `token`, which authorises placements and is shown only in this response "
