@@ -19,5 +19,5 @@ USER foursquare
 EXPOSE 8000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
     CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"
-# `foursquare serve` applies pending migrations, then starts uvicorn.
+# `foursquare serve` applies pending migrations, then starts gunicorn with uvicorn workers.
 CMD ["foursquare", "serve", "--host", "0.0.0.0", "--port", "8000", "--no-access-log"]

@@ -1,4 +1,4 @@
-"""The ``foursquare`` console command: serve, migrate, prune-keys, simulate."""
+"""The ``foursquare`` console command: serve, migrate, prune-keys, expire, simulate."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from collections.abc import Sequence
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
+    from api.http import server
     from api.settings import Settings
     from api.store import migrate
 
@@ -21,9 +20,9 @@ def _serve(args: argparse.Namespace) -> int:
         # Migrate once here, so that several workers do not race to do it.
         migrate.upgrade(settings.database_url)
         os.environ["FOURSQUARE_MIGRATE_ON_START"] = "false"
-    uvicorn.run(
-        "api.http.app:app_from_environment",
-        factory=True,
+    # gunicorn supervising uvicorn workers, so that no worker outlives the command (why:
+    # api/http/server.py).
+    server.serve(
         host=args.host,
         port=args.port,
         workers=args.workers,
@@ -62,10 +61,46 @@ def _prune_keys(args: argparse.Namespace) -> int:
     return 0
 
 
+def _expire(args: argparse.Namespace) -> int:
+    from datetime import timedelta
+
+    from api.games import expiry
+    from api.settings import Settings
+    from api.store.database import create_database
+
+    overrides: dict[str, object] = {}
+    if args.database_url:
+        overrides["database_url"] = args.database_url
+    if args.hours is not None:
+        overrides["abandon_after_hours"] = args.hours
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    database = create_database(settings)
+    try:
+        ended = expiry.expire_untouched(database, timedelta(hours=settings.abandon_after_hours))
+    finally:
+        database.dispose()
+    print(
+        f"ended {ended} games in progress untouched for {settings.abandon_after_hours:g} hours "
+        "(abandoned)"
+    )
+    return 0
+
+
 def _simulate(argv: Sequence[str]) -> int:
     from engine.player.simulate import main as simulate
 
     return simulate(argv)
+
+
+def _positive_hours(text: str) -> float:
+    """An ``--hours`` value: argparse reports a bad one as a usage error, not a traceback."""
+    try:
+        hours = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not hours > 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return hours
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,6 +129,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     prune.add_argument("--hours", type=float, default=24.0, help="at least 24")
     prune.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
     prune.set_defaults(run=_prune_keys)
+
+    expire = commands.add_parser(
+        "expire", help="end games in progress left untouched too long, as abandoned"
+    )
+    expire.add_argument(
+        "--hours",
+        type=_positive_hours,
+        help="overrides FOURSQUARE_ABANDON_AFTER_HOURS (default 168)",
+    )
+    expire.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
+    expire.set_defaults(run=_expire)
 
     commands.add_parser(
         "simulate",

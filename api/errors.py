@@ -110,6 +110,13 @@ class ServiceUnavailable(ApiError):
         super().__init__(detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
+class HintsBusy(ApiError):
+    status, code, title = 503, "hints_busy", "Hints busy"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
 def engine_error(error: EngineError) -> ApiError:
     """The API error for an engine error raised by a placement."""
     if isinstance(error, GameOver):

@@ -29,7 +29,7 @@ PLAYER_NAME_PATTERN = f"^ *[^ {_NAME_FORBIDDEN}][^{_NAME_FORBIDDEN}]*$"
 
 SuitName = Literal["clubs", "diamonds", "hearts", "spades"]
 StatusName = Literal["in_progress", "won", "lost"]
-EndReasonName = Literal["too_many_face_down", "stock_exhausted"]
+EndReasonName = Literal["too_many_face_down", "stock_exhausted", "abandoned"]
 
 
 def _whole_number(value: object) -> object:
@@ -159,7 +159,10 @@ class GameOut(_Out):
     id: uuid.UUID
     player: str
     status: StatusName
-    end_reason: EndReasonName | None = Field(description="Why the game was lost; null otherwise.")
+    end_reason: EndReasonName | None = Field(
+        description="Why the game was lost (abandoned: left untouched too long, see "
+        "`foursquare expire`); null otherwise."
+    )
     score: int | None = Field(description="Cards left in the stock when won; null until won.")
     current_card: CardOut | None = Field(
         description="The card drawn and waiting to be placed; null once the game is over."

@@ -66,6 +66,30 @@ class Settings(BaseSettings):
     hint_max_ms: float = Field(
         default=2000, gt=0, description="Wall-clock cap on one hint, in milliseconds."
     )
+    abandon_after_hours: float = Field(
+        default=168,
+        gt=0,
+        description="A game in progress untouched (no placement, no hint) this long ends as "
+        "lost, abandoned, when `foursquare expire` runs.",
+    )
+    expire_every_minutes: float = Field(
+        default=0,
+        ge=0,
+        description="Each server process also ends abandoned games this often (0: never; "
+        "run `foursquare expire` from cron instead).",
+    )
+    hint_workers: int = Field(
+        default=1,
+        ge=1,
+        description="Worker processes computing hints, per server process (hints never run "
+        "on the process answering requests, so they cannot slow its placements).",
+    )
+    hint_queue: int = Field(
+        default=4,
+        ge=0,
+        description="Hints that may wait for a free worker, per server process; beyond "
+        "that a hint gets 503 `hints_busy` with Retry-After.",
+    )
 
     @field_validator("cors_origins", mode="before")
     @classmethod

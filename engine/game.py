@@ -78,6 +78,9 @@ class EndReason(StrEnum):
 
     TOO_MANY_FACE_DOWN = "too_many_face_down"
     STOCK_EXHAUSTED = "stock_exhausted"
+    # Not a rule of the game: the service ends a game left untouched for a long time
+    # (:meth:`Game.abandon`), so that the game reveals its deck and stops counting as open.
+    ABANDONED = "abandoned"
 
 
 _STATUS = (Status.IN_PROGRESS, Status.WON, Status.LOST)
@@ -311,6 +314,14 @@ class Game:
             DECK_SIZE - number if status == _WON else None,
         )
 
+    def abandon(self) -> None:
+        """End a game in progress as lost, ``abandoned`` (the service does, to games left
+        untouched too long); a game already over raises :class:`GameOver` and is unchanged."""
+        if self._status != _IN_PROGRESS:
+            raise GameOver(f"the game is over ({self.status.value}); it cannot be abandoned")
+        self._status, self._end_reason = _LOST, EndReason.ABANDONED
+        self._legal = -1
+
     def copy(self) -> Game:
         """An independent copy (cheap: a few ints and two short lists)."""
         other = Game.__new__(Game)
@@ -437,10 +448,11 @@ class Game:
         """The whole state as JSON-able data, the secret deck order included.
 
         ``{"format": 1, "deck": [codes], "placed": n, "piles": [{"row", "col", "cards",
-        "face_up"}]}``; status, score and the rest follow from these.
+        "face_up"}]}``, plus ``"abandoned": true`` for an abandoned game (the one ending that
+        does not follow from the grid); status, score and the rest follow from these.
         """
         up = self._up
-        return {
+        state: dict[str, Any] = {
             "format": STATE_FORMAT,
             "deck": [_CODE[i] for i in self._deck],
             "placed": self._placed,
@@ -454,6 +466,9 @@ class Game:
                 for cell in cells_of(self._occupied)
             ],
         }
+        if self._end_reason is EndReason.ABANDONED:
+            state["abandoned"] = True
+        return state
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
@@ -469,11 +484,18 @@ class Game:
                 (Position(p["row"], p["col"]), [Card.parse(c) for c in p["cards"]], p["face_up"])
                 for p in data["piles"]
             ]
+            abandoned = data.get("abandoned", False)
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, InvalidState):
                 raise
             raise InvalidState(f"malformed state: {exc}") from exc
+        if type(abandoned) is not bool:
+            raise InvalidState(f"abandoned must be true or false, not {abandoned!r}")
         game._load(placed, piles)
+        if abandoned:
+            if game.is_over:
+                raise InvalidState(f"a game that ended {game.status.value} cannot be abandoned")
+            game.abandon()
         return game
 
     def _load(
@@ -551,6 +573,7 @@ class Game:
             tuple(self._deck),
             self._placed,
             self._up,
+            self._end_reason is EndReason.ABANDONED,
             tuple((cell, self._piles[cell]) for cell in cells),
         )
 

@@ -5,21 +5,31 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from api.errors import GameIsOver, VersionConflict
+from api.games.advice_pool import AdvicePool
 from api.games.games import LoadedGame, now, render
 from api.store import repository
+from engine.game import PublicView
 from engine.player.advice import Advice, Budget, Policy, advise
 
 
-def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
-    """The computer player's advice, from the public view only (it never sees the stock)."""
+def _question(loaded: LoadedGame) -> tuple[PublicView, int]:
+    """What the computer player is told: the public view (never the stock's order) and a seed
+    fixed by the game, so that the same state always gets the same advice."""
     if loaded.game.is_over:
         raise GameIsOver(f"the game is over ({loaded.game.status.value}); there is nothing to hint")
-    return advise(
-        loaded.game.public_view(),
-        policy=Policy.BEST,
-        seed=loaded.row.id.int & 0xFFFFFFFF,
-        budget=budget,
-    )
+    return loaded.game.public_view(), loaded.row.id.int & 0xFFFFFFFF
+
+
+def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
+    """The computer player's advice, computed in this process."""
+    view, seed = _question(loaded)
+    return advise(view, policy=Policy.BEST, seed=seed, budget=budget)
+
+
+async def pooled_hint(pool: AdvicePool, loaded: LoadedGame, budget: Budget) -> Advice:
+    """The same advice as :func:`compute_hint`, computed in one of ``pool``'s workers."""
+    view, seed = _question(loaded)
+    return await pool.advise(view, seed=seed, budget=budget)
 
 
 def mark_assisted(session: Session, loaded: LoadedGame) -> int:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
+from api.games import expiry
+from api.games.advice_pool import AdvicePool
 from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
 from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
@@ -55,9 +60,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lambda session: cursor_secret(session, configured)
         )
         app.state.leaderboard_pages = PageCache(settings.leaderboard_cache_pages)
+        app.state.advice_pool = AdvicePool(settings.hint_workers, settings.hint_queue)
+        expiring = (
+            asyncio.create_task(
+                expiry.expire_periodically(
+                    database,
+                    timedelta(minutes=settings.expire_every_minutes),
+                    timedelta(hours=settings.abandon_after_hours),
+                )
+            )
+            if settings.expire_every_minutes
+            else None
+        )
         try:
             yield
         finally:
+            if expiring is not None:
+                expiring.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await expiring  # a round in progress finishes its batch first
+            app.state.advice_pool.close()
             database.dispose()
 
     app = FastAPI(

@@ -10,6 +10,7 @@ from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import AfterValidator, StringConstraints, WithJsonSchema
 
+from api.games.advice_pool import AdvicePool
 from api.games.leaderboard import PageCache
 from api.settings import Settings
 from api.store.database import Database
@@ -30,6 +31,11 @@ async def get_leaderboard_pages(request: Request) -> PageCache:
     return pages
 
 
+async def get_advice_pool(request: Request) -> AdvicePool:
+    pool: AdvicePool = request.app.state.advice_pool
+    return pool
+
+
 async def get_cursor_secret(request: Request) -> bytes:
     secret: bytes = request.app.state.cursor_secret
     return secret
@@ -39,6 +45,7 @@ DatabaseDep = Annotated[Database, Depends(get_database)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LeaderboardPagesDep = Annotated[PageCache, Depends(get_leaderboard_pages)]
 CursorSecretDep = Annotated[bytes, Depends(get_cursor_secret)]
+AdvicePoolDep = Annotated[AdvicePool, Depends(get_advice_pool)]
 
 # The game's token as an HTTP bearer credential: the OpenAPI document then declares the
 # security scheme, so "Authorize" in /docs and generated clients send it. A missing or

@@ -24,7 +24,9 @@ _DESCRIPTIONS = {
     422: "`invalid_request` (malformed input; see `errors`), a placement the rules forbid "
     "(`not_adjacent`, `grid_too_large`, `pile_full`), `idempotency_key_reused`, or "
     "`invalid_cursor` (a leaderboard cursor this service did not make).",
-    503: "`database_busy`: the database is busy or unreachable; retry after `Retry-After` seconds.",
+    503: "`database_busy`: the database is busy or unreachable; `hints_busy` (hints only): "
+    "every hint worker is busy and the hint queue is full, or a worker stopped; retry after "
+    "`Retry-After` seconds.",
 }
 
 

@@ -65,8 +65,12 @@ class GameRow(Base):
     """One game: its public summary columns and its full engine state (secret deck included)."""
 
     __tablename__ = "games"
-    # A player's games page, newest first: one range scan per page.
-    __table_args__ = (Index("ix_games_player_games", "player_id", "created_at", "id"),)
+    __table_args__ = (
+        # Games in progress untouched since a cutoff, for ``foursquare expire`` (migration 0007).
+        Index("ix_games_status_updated_at", "status", "updated_at"),
+        # A player's games page, newest first: one range scan per page (migration 0008).
+        Index("ix_games_player_games", "player_id", "created_at", "id"),
+    )
 
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
     player: Mapped[str] = mapped_column(String(32))

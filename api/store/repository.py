@@ -167,10 +167,11 @@ _PLAYER_KEY_HASH = (
     .scalar_subquery()
     .label("player_key_hash")
 )
-_GAME = select(
+_GAME_COLUMNS = (
     *(_games.c[name] for name in GameRecord._fields if name != "player_key_hash"),
     _PLAYER_KEY_HASH,
-).where(_games.c.id == bindparam("id"))
+)
+_GAME = select(*_GAME_COLUMNS).where(_games.c.id == bindparam("id"))
 _PUBLIC_VIEW = select(*(_games.c[name] for name in PublicView._fields)).where(
     _games.c.id == bindparam("id")
 )
@@ -182,6 +183,14 @@ _HISTORY = (
     .select_from(_games.outerjoin(_placements, _placements.c.game_id == _games.c.id))
     .where(_games.c.id == bindparam("id"))
     .order_by(_placements.c.number)
+)
+# Games in progress untouched since a cutoff, oldest first: a range scan of
+# ix_games_status_updated_at (migration 0007).
+_UNTOUCHED = (
+    select(*_GAME_COLUMNS)
+    .where(_games.c.status == "in_progress", _games.c.updated_at < bindparam("cutoff"))
+    .order_by(_games.c.updated_at, _games.c.id)
+    .limit(bindparam("limit"))
 )
 _REVISION = select(_revision.c.revision).where(_revision.c.id == 1)
 _INSERT_GAME = insert(_games)
@@ -210,6 +219,12 @@ def get_history(session: Executor, game_id: uuid.UUID) -> list[PlacementRecord] 
     if not rows:
         return None
     return [PlacementRecord(*row) for row in rows if row[0] is not None]
+
+
+def games_untouched_since(session: Executor, cutoff: datetime, limit: int) -> list[GameRecord]:
+    """Up to ``limit`` games in progress last changed before ``cutoff``, oldest first."""
+    rows = session.execute(_UNTOUCHED, {"cutoff": cutoff, "limit": limit})
+    return [GameRecord._make(row) for row in rows]
 
 
 @functools.cache

@@ -57,3 +57,13 @@ def test_simulate_is_a_foursquare_command(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "won " in out and "of 2" in out
     assert "time per decision" in out
+
+
+@pytest.mark.parametrize("hours", ["0", "-3", "soon"])
+def test_expire_refuses_a_bad_hours_value_as_a_usage_error(
+    hours: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["expire", "--hours", hours])
+    assert exited.value.code == 2
+    assert "argument --hours" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""Migration 0007 (players) goes up and down over a database with games and scores, and keeps
+"""Migration 0008 (players) goes up and down over a database with games and scores, and keeps
 them: a game of an account becomes a guest's game when accounts are removed."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def test_players_migration_keeps_games_and_scores_both_ways(empty_url: str) -> N
     before = counts(empty_url)
     assert before == (3, len(line.positions), 1)
 
-    migrate.downgrade(empty_url, "0006")
+    migrate.downgrade(empty_url, "0007")
     assert counts(empty_url) == before
     migrate.upgrade(empty_url)
     assert counts(empty_url) == before

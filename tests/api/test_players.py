@@ -326,3 +326,21 @@ def test_a_keyed_game_creation_is_replayed_for_the_same_player_only(client: Test
         headers={"Idempotency-Key": "2c5f39cb-3fb2-42e3-994f-1127e4ddb538"},
     )
     assert taken.status_code == 409 and problem_code(taken) == "name_taken"
+
+
+def test_an_abandoned_game_counts_as_a_loss_and_ends_the_streak(
+    client: TestClient, database: Database
+) -> None:
+    from datetime import timedelta
+
+    from api.games import expiry
+
+    key = register(client, "ana")
+    client.post("/games", headers=bearer(key))
+    client.post("/games", json={"player": "guest"})
+    assert expiry.expire_untouched(database, timedelta(0)) == 2
+    stats = client.get("/players/ana").json()["stats"]
+    assert stats["games_lost"] == 1 and stats["games_in_progress"] == 0
+    assert stats["current_streak"] == 0 and stats["win_rate"] == 0.0
+    [game] = client.get("/players/ana/games", params={"status": "lost"}).json()["games"]
+    assert game["end_reason"] == "abandoned"

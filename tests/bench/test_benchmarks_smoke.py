@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import http_load, leaderboard_scale, request_cost
+from bench import hint_isolation, http_load, leaderboard_scale, request_cost
 
 pytestmark = pytest.mark.slow
 
@@ -75,3 +75,18 @@ def test_request_cost_sends_every_kind_of_request(
     assert exit_code == 0, out
     for kind in request_cost.KINDS:
         assert f"[{backend}] {kind}: 80 requests answered" in out
+
+
+def test_hint_isolation_times_placements_with_and_without_hints(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # SQLite only: what it measures is the server process's CPU, not the database. Small
+    # hints, so that some start within the short recorded window even on a loaded machine.
+    monkeypatch.setenv("FOURSQUARE_HINT_PLACEMENTS", "300")
+    args = hint_isolation.parse_args(
+        ["--seconds", "2", "--warmup", "1", "--rounds", "1", "--placers", "2", "--hinters", "2"]
+    )
+    quiet, hinted = hint_isolation.run(args)
+    assert quiet.placements_ns and hinted.placements_ns
+    assert not quiet.hints and hinted.hints > 0
+    assert quiet.placement_errors == hinted.placement_errors == hinted.hint_errors == 0

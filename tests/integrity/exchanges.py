@@ -29,6 +29,9 @@ UNSTORED_CODES = frozenset(
     }
 )
 TRANSPORT_ERRORS = (httpx.TransportError,)
+# Errors HAProxy answers itself (deploy/haproxy.cfg): a replica died mid-request (502), none
+# is ready (503), none answered in time (504).
+PROXY_CODES = frozenset({"bad_gateway", "service_unavailable", "gateway_timeout"})
 
 
 @dataclass
@@ -150,15 +153,20 @@ class Recorder:
 # ----------------------------------------------------------------------------- checks
 
 
-def check_problems(exchanges: Iterable[Exchange]) -> None:
-    """No 500 ever; every error is problem+json with a code; every 503 says when to retry."""
+def check_problems(exchanges: Iterable[Exchange], *, proxy_errors: bool = False) -> None:
+    """No 500 ever; every error is problem+json with a code; every 503 says when to retry.
+    With ``proxy_errors`` (servers killed behind a proxy), the proxy's own 502/503/504 may
+    come too, and must say when to retry; without, none may."""
     for exchange in exchanges:
         if exchange.status is None or exchange.status < 400:
             continue
         assert exchange.status != 500, exchange.describe() + f" {exchange.body}"
         assert exchange.headers.get("content-type", "").startswith(PROBLEM), exchange.describe()
         assert exchange.code, exchange.describe()
-        if exchange.status == 503:
+        if exchange.code in PROXY_CODES:
+            assert proxy_errors, exchange.describe()
+            assert int(exchange.headers["retry-after"]) >= 0, exchange.describe()
+        elif exchange.status == 503:
             assert exchange.code == "database_busy", exchange.describe()
             assert int(exchange.headers["retry-after"]) >= 0, exchange.describe()
         if exchange.code == "precondition_failed":

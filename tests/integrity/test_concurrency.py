@@ -4,7 +4,8 @@
 with ``If-Match``, and with ``Idempotency-Key`` (one key sent to both servers at the same time,
 keys reused for another body, and every keyed request sent again once the games are over).
 Afterwards the database is checked row by row (:mod:`tests.integrity.verify`) and every answer
-against it (:mod:`tests.integrity.exchanges`).
+against it (:mod:`tests.integrity.exchanges`). On PostgreSQL the same runs again with the
+clients talking to HAProxy (deploy/haproxy.cfg) that spreads their requests over both servers.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import httpx
 import pytest
 
 from tests.integrity import exchanges as checks
-from tests.integrity.conftest import Report
+from tests.integrity.conftest import ROUTES, Report, check_both_replicas_served, entry_urls
 from tests.integrity.players import Load, client, create_games, retry_keyed
 from tests.integrity.verify import verify_database
+from tests.support.proxy import Proxy
 from tests.support.server import Server
 
 CLIENTS = 24
@@ -36,11 +38,13 @@ async def _run(load: Load, seed: int) -> None:
         await load.recorder.close()
 
 
+@ROUTES
 def test_concurrent_placements_through_two_servers_keep_every_game_a_replay(
-    database_url: str, servers: list[Server], report: Report
+    database_url: str, servers: list[Server], entry: Proxy | None, report: Report
 ) -> None:
-    load = Load(checks.Recorder([server.base_url for server in servers]))
+    load = Load(checks.Recorder(entry_urls(servers, entry)))
     asyncio.run(_run(load, seed=4))
+    served = check_both_replicas_served(entry, at_least=100) if entry else None
     for server in servers:
         server.stop()
 
@@ -60,6 +64,7 @@ def test_concurrent_placements_through_two_servers_keep_every_game_a_replay(
         {
             "clients": CLIENTS,
             "servers": len(servers),
+            "requests_by_replica": served,
             **checks.figures(exchanges),
             "games_verified": len(stored.games),
             "games_by_status": stored.by_status,
@@ -90,11 +95,12 @@ async def _race_with_if_match(base_urls: list[str], racers: int) -> list[httpx.R
         return list(await asyncio.gather(*tasks))
 
 
+@ROUTES
 def test_of_placements_racing_with_the_same_if_match_one_is_201_the_rest_412(
-    servers: list[Server],
+    servers: list[Server], entry: Proxy | None
 ) -> None:
     racers = 16
-    answers = asyncio.run(_race_with_if_match([server.base_url for server in servers], racers))
+    answers = asyncio.run(_race_with_if_match(entry_urls(servers, entry), racers))
     statuses = sorted(answer.status_code for answer in answers)
     assert statuses == [201] + [412] * (racers - 1), [a.text for a in answers]
     for answer in answers:
@@ -103,3 +109,5 @@ def test_of_placements_racing_with_the_same_if_match_one_is_201_the_rest_412(
             assert problem["code"] == "precondition_failed"
             assert problem["current_version"] == 2
             assert answer.headers["etag"] == '"v2"'
+    if entry:
+        check_both_replicas_served(entry, at_least=racers // 2 - 1)

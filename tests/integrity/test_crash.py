@@ -6,7 +6,10 @@ winning decks of the conformance vectors (whose winning placements they send, wi
 other, then of both, is SIGKILLed and started again on the same port; the clients carry on
 until every game is over. Then the database must hold only whole placements, every won game
 exactly once on the leaderboard and in the scores table, and each key claimed by a killed
-process must be taken over once it is stale.
+process must be taken over once it is stale. On PostgreSQL the same runs again with the clients
+talking to HAProxy (deploy/haproxy.cfg) in front of the two servers: it must route around the
+dead one, and its own errors (502 when a server dies mid-request, 503 while none is up) are
+problem+json with Retry-After.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from sqlalchemy.orm import Session
 from api.games.idempotency import STALE_CLAIM, fingerprint, key_hash
 from api.store.models import IdempotencyKeyRow
 from tests.integrity import exchanges as checks
-from tests.integrity.conftest import Report
+from tests.integrity.conftest import ROUTES, Report, check_both_replicas_served, entry_urls
 from tests.integrity.players import (
     KeyedRequest,
     Load,
@@ -36,6 +39,7 @@ from tests.integrity.players import (
     winning_lines,
 )
 from tests.integrity.verify import verify_database
+from tests.support.proxy import Proxy
 from tests.support.server import Server
 
 CLIENTS = 24
@@ -152,19 +156,21 @@ async def _take_over(load: Load, pending: list[tuple[str, str, str]]) -> None:
         assert not answer.replayed, answer.describe()
 
 
+@ROUTES
 def test_killing_servers_mid_load_loses_nothing_and_doubles_nothing(
-    database_url: str, servers: list[Server], report: Report, tmp_path: Path
+    database_url: str, servers: list[Server], entry: Proxy | None, report: Report, tmp_path: Path
 ) -> None:
-    load = Load(checks.Recorder([server.base_url for server in servers]))
+    load = Load(checks.Recorder(entry_urls(servers, entry)))
     kills: list[str] = []
     pending, entries = asyncio.run(_run(load, servers, database_url, kills))
     assert len(kills) == len(KILLS)
+    served = check_both_replicas_served(entry, at_least=100) if entry else None
     for server in servers:
         server.stop()
 
     stored = verify_database(database_url)
     exchanges = load.recorder.exchanges
-    checks.check_problems(exchanges)
+    checks.check_problems(exchanges, proxy_errors=entry is not None)
     acknowledged = checks.check_accepted(exchanges, stored, all_acknowledged=False)
     keys = checks.check_replays(exchanges)
 
@@ -189,6 +195,7 @@ def test_killing_servers_mid_load_loses_nothing_and_doubles_nothing(
         {
             "clients": CLIENTS,
             "kills": kills,
+            "requests_by_replica": served,
             **checks.figures(exchanges),
             "games_verified": len(stored.games),
             "games_by_status": stored.by_status,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated
 
-import anyio.to_thread
 from fastapi import APIRouter, Body, Response, status
 from sqlalchemy.orm import Session
 
@@ -26,6 +25,7 @@ from api.games.games import create_game as deal_and_store
 from api.games.idempotency import StoredResponse
 from api.games.views import game_created, placement_out, position_out
 from api.http.deps import (
+    AdvicePoolDep,
     CreationKey,
     DatabaseDep,
     IfMatch,
@@ -375,12 +375,16 @@ async def list_placements(
     responses={200: {"headers": _ETAG_HEADER}, **problems(401, 403, 404, 409, 503)},
 )
 async def hint(
-    game_id: str, database: DatabaseDep, settings: SettingsDep, token: TokenDep
+    game_id: str,
+    database: DatabaseDep,
+    settings: SettingsDep,
+    pool: AdvicePoolDep,
+    token: TokenDep,
 ) -> Response:
     loaded: LoadedGame = await database.read(lambda session: load_game(session, game_id))
     authorize(loaded.row, token)
     budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
-    advice = await anyio.to_thread.run_sync(hints.compute_hint, loaded, budget)
+    advice = await hints.pooled_hint(pool, loaded, budget)
     version = await database.write(lambda session: hints.mark_assisted(session, loaded))
     best, *others = advice.estimates
     body = Hint(

@@ -14,6 +14,7 @@ const FACE_DOWN_LIMIT = 4;
 const END_REASONS = {
   too_many_face_down: "More than four piles were face down at once.",
   stock_exhausted: "The stock ran out before the grid was full and face up.",
+  abandoned: "The game was left untouched too long and was ended.",
 };
 // Codes after which the page's copy of the game may be out of date: read it again.
 const STALE_CODES = new Set(["version_conflict", "precondition_failed", "game_over"]);

@@ -14,6 +14,7 @@ const DECK_SIZE = 40;
 const END_REASONS = {
   too_many_face_down: "more than four piles face down",
   stock_exhausted: "the stock ran out",
+  abandoned: "it was left untouched too long",
 };
 
 let game = null;
