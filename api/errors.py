@@ -117,6 +117,15 @@ class HintsBusy(ApiError):
         super().__init__(detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
+class RateLimited(ApiError):
+    """A rate limit is used up (see api/http/ratelimit.py); nothing was done."""
+
+    status, code, title = 429, "rate_limited", "Too many requests"
+
+    def __init__(self, detail: str, *, retry_after: int, headers: dict[str, str]) -> None:
+        super().__init__(detail, headers={**headers, "Retry-After": str(retry_after)})
+
+
 def engine_error(error: EngineError) -> ApiError:
     """The API error for an engine error raised by a placement."""
     if isinstance(error, GameOver):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field, SecretStr, field_validator
+from limits import parse_many
+from pydantic import Field, IPvAnyNetwork, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -90,6 +91,69 @@ class Settings(BaseSettings):
         description="Hints that may wait for a free worker, per server process; beyond "
         "that a hint gets 503 `hints_busy` with Retry-After.",
     )
+
+    rate_limit_enabled: bool = Field(
+        default=True, description="Refuse requests over the rate limits below with 429."
+    )
+    # Each limit is the `limits` library's notation, several joined by ';' ("30/minute;500/hour").
+    # The credential limits apply to requests with a Bearer credential (the game's token), one
+    # count per credential; the address limits to every request, one count per client address
+    # (generous: many players may share one address behind a NAT).
+    rate_limit_create: str = Field(
+        default="30/minute", description="Game creations per credential."
+    )
+    rate_limit_create_per_address: str = Field(default="30/minute")
+    rate_limit_place: str = Field(default="120/minute", description="Placements per credential.")
+    rate_limit_place_per_address: str = Field(default="1200/minute")
+    rate_limit_hint: str = Field(default="30/minute", description="Hints per credential.")
+    rate_limit_hint_per_address: str = Field(default="120/minute")
+    rate_limit_read: str = Field(default="600/minute", description="Reads per credential.")
+    rate_limit_read_per_address: str = Field(default="3000/minute")
+    rate_limit_key_prefix: str = Field(
+        default="foursquare-ratelimit", description="Prefix of the rate-limit keys in Redis."
+    )
+    redis_url: str | None = Field(
+        default=None,
+        description="redis://host:port/db: rate-limit counters shared by every replica. Unset: "
+        "each process counts on its own.",
+    )
+    trusted_proxies: Annotated[list[IPvAnyNetwork], NoDecode] = Field(
+        default_factory=list,
+        description="Addresses or CIDRs of the reverse proxies whose X-Forwarded-For names the "
+        "client (comma-separated). Empty: the socket peer is the client.",
+    )
+
+    @field_validator(
+        "rate_limit_create",
+        "rate_limit_create_per_address",
+        "rate_limit_place",
+        "rate_limit_place_per_address",
+        "rate_limit_hint",
+        "rate_limit_hint_per_address",
+        "rate_limit_read",
+        "rate_limit_read_per_address",
+    )
+    @classmethod
+    def _rate_limits(cls, value: str) -> str:
+        try:
+            parse_many(value)
+        except ValueError as error:
+            raise ValueError(f"not a rate limit like '30/minute': {value!r}") from error
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, value: str | None) -> str | None:
+        if value and not value.startswith(("redis://", "rediss://", "redis+unix://")):
+            raise ValueError("must start with redis://, rediss:// or redis+unix://")
+        return value or None
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _comma_separated_networks(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+# The suite is a load generator on one address (fuzzing, races, whole games by the hundred),
+# not a client the rate limits are meant for: they are off in every app and server it builds
+# unless a test turns them on (tests/api/test_rate_limits.py, tests/integrity/
+# test_rate_limits_shared.py). The defaults stay what production should run.
+os.environ.setdefault("FOURSQUARE_RATE_LIMIT_ENABLED", "false")
 
 warnings.filterwarnings("ignore", message=".*httpx.*starlette.testclient.*")
 

@@ -18,6 +18,7 @@ from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
 from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
 from api.http.openapi import install_openapi
+from api.http.ratelimit import RateLimiter, RateLimitHeaders
 from api.http.routes import games, health, leaderboard, players
 from api.http.web import install_web
 from api.settings import Settings
@@ -60,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lambda session: cursor_secret(session, configured)
         )
         app.state.leaderboard_pages = PageCache(settings.leaderboard_cache_pages)
+        app.state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
         app.state.advice_pool = AdvicePool(settings.hint_workers, settings.hint_queue)
         expiring = (
             asyncio.create_task(
@@ -102,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(JsonBodiesOnly)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(RateLimitHeaders)
     if settings.cors_origins:
         # Outermost, so that preflights and every answer (errors too) carry the CORS headers.
         # Bearer tokens travel in a header, never a cookie: no credentials mode.
@@ -122,6 +125,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "Retry-After",
                 "Idempotent-Replayed",
                 "WWW-Authenticate",
+                "RateLimit",
+                "RateLimit-Policy",
             ],
             allow_credentials=False,
             max_age=600,

@@ -24,6 +24,8 @@ _DESCRIPTIONS = {
     422: "`invalid_request` (malformed input; see `errors`), a placement the rules forbid "
     "(`not_adjacent`, `grid_too_large`, `pile_full`), `idempotency_key_reused`, or "
     "`invalid_cursor` (a leaderboard cursor this service did not make).",
+    429: "`rate_limited`: a rate limit of this client address or credential is used up; "
+    "nothing was done. Retry after `Retry-After` seconds (`RateLimit` says which limit).",
     503: "`database_busy`: the database is busy or unreachable; `hints_busy` (hints only): "
     "every hint worker is busy and the hint queue is full, or a worker stopped; retry after "
     "`Retry-After` seconds.",
@@ -48,6 +50,20 @@ _HEADERS: dict[int, dict[str, Any]] = {
             "description": "With `request_in_progress`: seconds to wait before retrying.",
             "schema": {"type": "integer"},
         }
+    },
+    429: {
+        **_RETRY_AFTER,
+        "RateLimit-Policy": {
+            "description": "The limits counted (draft-ietf-httpapi-ratelimit-headers): "
+            '`"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a '
+            "limited route.",
+            "schema": {"type": "string"},
+        },
+        "RateLimit": {
+            "description": 'What is left of each: `"place-credential";r=0;t=12` (requests '
+            "left, seconds until one frees up).",
+            "schema": {"type": "string"},
+        },
     },
     503: _RETRY_AFTER,
 }

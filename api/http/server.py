@@ -41,6 +41,10 @@ HEARTBEAT_SECONDS = 0.5
 class Worker(UvicornWorker):  # type: ignore[misc]
     """A uvicorn worker that leaves, gracefully, when its gunicorn master has died."""
 
+    # The client address comes from FOURSQUARE_TRUSTED_PROXIES alone (api/http/ratelimit.py):
+    # uvicorn's own X-Forwarded-For handling would trust 127.0.0.1 and rewrite the peer.
+    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "proxy_headers": False}
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # uvicorn-worker beats every `timeout` seconds (30 by default): the parent check

@@ -83,11 +83,20 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _hint_workers(pid: int) -> list[int]:
-    """The server's hint workers: the children that multiprocessing spawned to run jobs (its
-    resource tracker is a child too, but runs ``resource_tracker``)."""
-    workers = []
+def _descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (the server is gunicorn's master: hint workers are
+    children of its uvicorn workers)."""
+    found = []
     for child in _children(pid):
+        found += [child, *_descendants(child)]
+    return found
+
+
+def _hint_workers(pid: int) -> list[int]:
+    """The server's hint workers: the processes that multiprocessing spawned to run jobs (its
+    resource tracker is one too, but runs ``resource_tracker``)."""
+    workers = []
+    for child in _descendants(pid):
         try:
             command = Path(f"/proc/{child}/cmdline").read_bytes()
         except OSError:
@@ -209,7 +218,7 @@ def test_stopping_the_server_leaves_no_hint_worker_behind(one_worker_server: Ser
     with httpx.Client(base_url=one_worker_server.base_url, timeout=DEADLINE) as http:
         assert _hint(http, _new_game(http)).status_code == 200
     pid = one_worker_server.pid()
-    children = _children(pid)
+    children = _descendants(pid)
     assert _hint_workers(pid)
     # SIGTERM to the server alone (not its process group, which would kill the workers
     # directly): its shutdown must stop them.

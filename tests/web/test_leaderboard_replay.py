@@ -141,3 +141,29 @@ def test_a_tampered_reveal_fails_the_verification(
     expect(results).to_contain_text("Commitment: ✗ failed")
     expect(results).to_contain_text("Cards played: ✗ failed")
     expect(results).to_contain_text("Deck: ✓ passed")
+
+
+def test_the_verify_button_waits_for_the_game_to_be_read(
+    desktop: Page, server: Server, won_games: list[tuple[str, dict[str, Any]]]
+) -> None:
+    # A click while the game was still loading once verified nothing (a TypeError on null).
+    game_id, _vector = won_games[0]
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    desktop.route(f"{server.base_url}/games/{game_id}", hold)
+    desktop.goto(f"{server.base_url}/#/games/{game_id}")
+    expect(desktop.locator("#replay-summary")).to_have_text("Loading…")
+    button = desktop.get_by_role("button", name="Verify the deal")
+    expect(button).to_be_disabled()
+    for _ in range(1200):  # the handler runs while Playwright dispatches events; 60 s at most
+        if held:
+            break
+        desktop.wait_for_timeout(50)
+    assert held, "the game's request never reached the route handler"
+    held[0].continue_()
+    expect(button).to_be_enabled()
+    button.click()
+    expect(desktop.locator("#verify-results")).to_contain_text("Verdict: ✓ passed")

@@ -37,6 +37,7 @@ from api.http.deps import (
 )
 from api.http.errors import PROBLEM_MEDIA_TYPE, api_error_response, json_response
 from api.http.openapi import problem_example, problems
+from api.http.ratelimit import limited_by
 from api.schemas import (
     GameCreate,
     GameCreated,
@@ -130,6 +131,7 @@ _REPLAYED_HEADER = {
             409,
             413,
             422,
+            429,
             503,
             descriptions={
                 403: "`invalid_token`: the bearer is not a registered player's current key.",
@@ -160,6 +162,7 @@ _REPLAYED_HEADER = {
             },
         ),
     },
+    dependencies=[limited_by("create")],
 )
 async def create_game(
     database: DatabaseDep,
@@ -249,8 +252,9 @@ def _to_response(stored: StoredResponse, replayed: bool = False) -> Response:
     responses={
         200: {"headers": {**_ETAG_HEADER, **_CACHE_HEADER}},
         304: {"description": "Not modified since the ETag in `If-None-Match`."},
-        **problems(404, 503),
+        **problems(404, 429, 503),
     },
+    dependencies=[limited_by("read")],
 )
 async def read_game(
     game_id: str, database: DatabaseDep, if_none_match: IfNoneMatch = None
@@ -294,8 +298,9 @@ async def read_game(
                 },
             },
         },
-        **problems(401, 403, 404, 409, 412, 413, 422, 503),
+        **problems(401, 403, 404, 409, 412, 413, 422, 429, 503),
     },
+    dependencies=[limited_by("place")],
 )
 async def place_card(
     game_id: str,
@@ -344,8 +349,9 @@ def _placement_response(placed: placements.PlacedCard) -> StoredResponse:
     responses={
         200: {"headers": {**_ETAG_HEADER, **_CACHE_HEADER}},
         304: {"description": "Not modified since the ETag in `If-None-Match`."},
-        **problems(404, 503),
+        **problems(404, 429, 503),
     },
+    dependencies=[limited_by("read")],
 )
 async def list_placements(
     game_id: str, database: DatabaseDep, if_none_match: IfNoneMatch = None
@@ -372,7 +378,8 @@ async def list_placements(
         "A game that asked for a hint is marked `assisted` (its version goes up once) and its "
         "win is left off the default leaderboard."
     ),
-    responses={200: {"headers": _ETAG_HEADER}, **problems(401, 403, 404, 409, 503)},
+    responses={200: {"headers": _ETAG_HEADER}, **problems(401, 403, 404, 409, 429, 503)},
+    dependencies=[limited_by("hint")],
 )
 async def hint(
     game_id: str,

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Response
 from api.games.leaderboard import cached_page
 from api.http.deps import CursorSecretDep, DatabaseDep, LeaderboardPagesDep
 from api.http.openapi import problems
+from api.http.ratelimit import limited_by
 from api.schemas import Leaderboard
 
 router = APIRouter(tags=["leaderboard"])
@@ -24,7 +25,8 @@ router = APIRouter(tags=["leaderboard"])
         "Games whose player asked for a hint are left out unless `include_assisted=true`; "
         "a cursor belongs to the listing it came from (else `422 invalid_cursor`)."
     ),
-    responses=problems(422, 503),
+    responses=problems(422, 429, 503),
+    dependencies=[limited_by("read")],
 )
 async def read_leaderboard(
     database: DatabaseDep,

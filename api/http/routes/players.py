@@ -18,6 +18,7 @@ from api.games import players
 from api.http.deps import CursorSecretDep, DatabaseDep, PlayerKeyDep
 from api.http.errors import json_response
 from api.http.openapi import problem_example, problems
+from api.http.ratelimit import limited_by
 from api.schemas import (
     PlayerCreate,
     PlayerCreated,
@@ -85,6 +86,7 @@ def _player_out(player: PlayerRecord, stats: PlayerStatsRecord) -> PlayerOut:
             409,
             413,
             422,
+            429,
             503,
             descriptions={
                 409: "`name_taken`: an account has this name (ignoring case and width), or "
@@ -107,6 +109,7 @@ def _player_out(player: PlayerRecord, stats: PlayerStatsRecord) -> PlayerOut:
             },
         ),
     },
+    dependencies=[limited_by("create")],
 )
 async def create_player(body: PlayerCreate, database: DatabaseDep) -> Response:
     registered = await database.write(lambda session: players.register(session, body.name))
@@ -131,7 +134,8 @@ async def create_player(body: PlayerCreate, database: DatabaseDep) -> Response:
         "updated in the same transaction as the game that starts or ends, so they always "
         "equal a count of the player's games. The name matches in any case or width."
     ),
-    responses=problems(404, 503, descriptions=_NOT_FOUND, examples=_EXAMPLE_NOT_FOUND),
+    responses=problems(404, 429, 503, descriptions=_NOT_FOUND, examples=_EXAMPLE_NOT_FOUND),
+    dependencies=[limited_by("read")],
 )
 async def read_player(name: str, database: DatabaseDep) -> Response:
     found = await database.read(lambda session: players.profile(session, name))
@@ -151,6 +155,7 @@ async def read_player(name: str, database: DatabaseDep) -> Response:
         401,
         403,
         404,
+        429,
         503,
         descriptions={
             401: "`missing_token`: no `Authorization: Bearer <key>` header.",
@@ -173,6 +178,7 @@ async def read_player(name: str, database: DatabaseDep) -> Response:
             **_EXAMPLE_NOT_FOUND,
         },
     ),
+    dependencies=[limited_by("create")],
 )
 async def rotate_player_key(name: str, database: DatabaseDep, key: PlayerKeyDep) -> Response:
     rotated = await database.write(lambda session: players.rotate_key(session, name, key))
@@ -191,6 +197,7 @@ async def rotate_player_key(name: str, database: DatabaseDep, key: PlayerKeyDep)
     responses=problems(
         404,
         422,
+        429,
         503,
         descriptions={
             **_NOT_FOUND,
@@ -208,6 +215,7 @@ async def rotate_player_key(name: str, database: DatabaseDep, key: PlayerKeyDep)
             },
         },
     ),
+    dependencies=[limited_by("read")],
 )
 async def list_player_games(
     name: str,

@@ -125,6 +125,9 @@ export async function showReplay(id) {
   $("replay-summary").textContent = "Loading…";
   $("replay-board").replaceChildren();
   $("verify-results").replaceChildren();
+  // Until this game is read there is nothing to verify (a click would verify the last game
+  // shown, or nothing at all on a first visit).
+  $("verify-button").disabled = true;
   try {
     const [fresh, history] = await Promise.all([api.getGame(id), api.getPlacements(id)]);
     if (requested !== id) return;
