@@ -87,6 +87,22 @@ class InvalidCursor(ApiError):
     status, code, title = 422, "invalid_cursor", "Invalid cursor"
 
 
+class PlayerNotFound(ApiError):
+    status, code, title = 404, "player_not_found", "Player not found"
+
+
+class NameTaken(ApiError):
+    status, code, title = 409, "name_taken", "Name taken"
+
+
+class InvalidPlayerName(ApiError):
+    status, code, title = 422, "invalid_player_name", "Invalid player name"
+
+
+class PlayerNameMismatch(ApiError):
+    status, code, title = 422, "player_name_mismatch", "Player name mismatch"
+
+
 class ServiceUnavailable(ApiError):
     status, code, title = 503, "database_busy", "Database busy"
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import uuid
 from collections.abc import Sequence
 
 TOKEN_BYTES = 32
@@ -50,3 +51,31 @@ def deck_commitment(deck_codes: Sequence[str], salt: str) -> str:
     'f8dfeca7ce360fac'
     """
     return hashlib.sha256(f"{salt}:{','.join(deck_codes)}".encode()).hexdigest()
+
+
+# A player's key names its player, so that a request bearing only the key (POST /games) finds
+# the account by its primary key and then compares the key's hash in constant time, exactly
+# like a game's token; no lookup is ever made by a secret.
+PLAYER_KEY_PREFIX = "fsp"
+
+
+def new_player_key(player_id: uuid.UUID) -> str:
+    """A fresh secret key for a player: ``fsp.<player id, hex>.<256 random bits>``."""
+    return f"{PLAYER_KEY_PREFIX}.{player_id.hex}.{new_token()}"
+
+
+def player_key_owner(key: str) -> uuid.UUID | None:
+    """The player a key claims to belong to (not yet checked), or None if it is no player key."""
+    prefix, _, rest = key.partition(".")
+    player_hex, _, secret = rest.partition(".")
+    if prefix != PLAYER_KEY_PREFIX or len(player_hex) != 32 or not secret:
+        return None
+    try:
+        return uuid.UUID(hex=player_hex)
+    except ValueError:
+        return None
+
+
+def player_key_matches(key: str, player_id: uuid.UUID, key_hash: str) -> bool:
+    """Whether ``key`` is the current key of the player ``player_id`` (hash stored)."""
+    return player_key_owner(key) == player_id and token_matches(key, key_hash)

@@ -74,10 +74,16 @@ def plan_expiry(rows: Sequence[GameRecord], at: datetime) -> list[PlannedExpiry]
 def store_expiry(session: Session, plans: Sequence[PlannedExpiry]) -> int:
     """Store the planned endings of the games still at the version they were read at; return
     how many were ended (a game changed since is skipped: it is no longer untouched)."""
-    return sum(
-        repository.update_game_if_version(session, plan.row.id, plan.row.version, plan.values)
-        for plan in plans
-    )
+    ended = 0
+    for plan in plans:
+        if repository.update_game_if_version(session, plan.row.id, plan.row.version, plan.values):
+            ended += 1
+            if plan.row.player_id is not None:
+                # A loss in the player's stats, in the transaction that ends the game.
+                repository.count_game_finished(
+                    session, plan.row.player_id, None, plan.values["finished_at"]
+                )
+    return ended
 
 
 def expire_untouched(database: Database, untouched_for: timedelta, *, batch: int = BATCH) -> int:

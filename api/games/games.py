@@ -17,13 +17,14 @@ from sqlalchemy.orm import Session
 
 from api import metrics
 from api.errors import GameNotFound, InvalidToken, MissingToken
-from api.games import views
+from api.games import players, views
 from api.games.credentials import (
     deck_commitment,
     hash_token,
     new_salt,
     new_seed,
     new_token,
+    player_key_matches,
     token_matches,
 )
 from api.store import repository
@@ -82,9 +83,15 @@ def found(what: T | None, game_id: str | uuid.UUID) -> T:
     return what
 
 
-def new_game(player: str, *, deck: Sequence[Card | str] | None = None) -> NewGame:
+def new_game(
+    player: str,
+    *,
+    deck: Sequence[Card | str] | None = None,
+    player_id: uuid.UUID | None = None,
+) -> NewGame:
     """Deal a game from a fresh secret seed, or from ``deck`` (tests and puzzles only: the
-    public API has no way to choose a deck); nothing is stored yet."""
+    public API has no way to choose a deck), for the account ``player_id`` (named ``player``)
+    or a guest; nothing is stored yet."""
     seed = None if deck is not None else new_seed()
     game = Game(deck) if deck is not None else Game.from_seed(seed)  # type: ignore[arg-type]
     token = new_token()
@@ -104,10 +111,15 @@ def new_game(player: str, *, deck: Sequence[Card | str] | None = None) -> NewGam
         finished_at=None,
         public_json=None,
         public_format=None,
+        player_id=player_id,
+        player_key_hash=None,  # not needed: the game's creator holds its token
     )
     row = render(row, game)
-    # The record, and the columns no request reads back.
-    values: dict[str, Any] = row._asdict() | {
+    # The record (but the account's key hash, which is not a column of games), and the
+    # columns no request reads back.
+    values: dict[str, Any] = row._asdict()
+    del values["player_key_hash"]
+    values |= {
         "seed": seed,
         "status": game.status.value,
         "end_reason": None,
@@ -124,16 +136,26 @@ def after_commit(session: Session, action: Callable[[], None]) -> None:
 
 
 def store_new_game(session: Session, game: NewGame) -> NewGame:
+    """Store a dealt game, counted in its player's stats in the same transaction; a guest's
+    name is checked again here against accounts registered since it was first checked."""
+    if game.row.player_id is None:
+        players.check_guest_name(session, game.row.player)
     repository.insert_game(session, game.values)
+    if game.row.player_id is not None:
+        repository.count_game_started(session, game.row.player_id, game.row.created_at)
     after_commit(session, metrics.game_created)
     return game
 
 
 def create_game(
-    session: Session, player: str, *, deck: Sequence[Card | str] | None = None
+    session: Session,
+    player: str,
+    *,
+    deck: Sequence[Card | str] | None = None,
+    player_id: uuid.UUID | None = None,
 ) -> NewGame:
     """Deal a game and store it."""
-    return store_new_game(session, new_game(player, deck=deck))
+    return store_new_game(session, new_game(player, deck=deck, player_id=player_id))
 
 
 def fetch_game(session: Executor, game_id: str | uuid.UUID) -> GameRecord:
@@ -149,11 +171,21 @@ def load_game(session: Executor, game_id: str | uuid.UUID) -> LoadedGame:
 
 
 def authorize(row: GameRecord, token: str | None) -> None:
-    """Check a request's bearer token against the game's stored hash."""
+    """Check a request's bearer token: the game's token, or the current key of the account
+    that plays it (both compared with stored hashes in constant time)."""
     if token is None:
-        raise MissingToken("send the game's token as 'Authorization: Bearer <token>'")
-    if not token_matches(token, row.token_hash):
-        raise InvalidToken("this token does not authorise placements on this game")
+        raise MissingToken(
+            "send the game's token or its player's key as 'Authorization: Bearer <token>'"
+        )
+    if token_matches(token, row.token_hash):
+        return
+    if (
+        row.player_id is not None
+        and row.player_key_hash is not None
+        and player_key_matches(token, row.player_id, row.player_key_hash)
+    ):
+        return
+    raise InvalidToken("this token does not authorise placements on this game")
 
 
 async def read_public_view(database: Database, game_id: str) -> tuple[int, bool, str]:

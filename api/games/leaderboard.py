@@ -10,11 +10,6 @@ with a leaked secret cannot reach the database with a value out of its columns' 
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import hmac
-import json
 import uuid
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -22,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from api.errors import InvalidCursor
+from api.games.cursors import open_cursor, seal_cursor
 from api.schemas import Leaderboard, LeaderboardEntry
 from api.store import repository
 from api.store.database import Database
@@ -30,7 +26,6 @@ from api.store.repository import Executor, LeaderboardKey, ScoreRecord
 CURSOR_SECRET_NAME = "cursor"
 _MAX_SCORE = 24  # 40 cards, at least 16 placed to win
 _MAX_RANK = 2**62
-_SIGNATURE_BYTES = 16
 _EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 _LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
@@ -52,40 +47,25 @@ def cursor_secret(session: Executor, configured: str | None) -> bytes:
     return stored.encode()
 
 
-def _b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def _sign(secret: bytes, payload: bytes) -> bytes:
-    return hmac.new(secret, payload, hashlib.sha256).digest()[:_SIGNATURE_BYTES]
-
-
 def encode_cursor(secret: bytes, key: LeaderboardKey, rank: int, include_assisted: bool) -> str:
     sort_score, finished_at, game_id = key
-    payload = json.dumps(
-        [sort_score, finished_at.isoformat(), game_id.hex, rank, include_assisted],
-        separators=(",", ":"),
-    ).encode()
-    return f"{_b64(payload)}.{_b64(_sign(secret, payload))}"
+    return seal_cursor(
+        secret, [sort_score, finished_at.isoformat(), game_id.hex, rank, include_assisted]
+    )
 
 
 def decode_cursor(secret: bytes, cursor: str, include_assisted: bool) -> tuple[LeaderboardKey, int]:
     """The key and rank a cursor of this listing names; :class:`InvalidCursor` for anything
     this service did not make, or made for the other listing."""
     invalid = InvalidCursor("not a cursor of this leaderboard listing; start again without one")
+    fields = open_cursor(secret, cursor)
+    if fields is None:
+        raise invalid
     try:
-        encoded_payload, _, encoded_signature = cursor.partition(".")
-        payload, signature = _unb64(encoded_payload), _unb64(encoded_signature)
-        if not hmac.compare_digest(signature, _sign(secret, payload)):
-            raise invalid
-        sort_score, finished_at, game_id, rank, listing = json.loads(payload)
+        sort_score, finished_at, game_id, rank, listing = fields
         finished = datetime.fromisoformat(finished_at)
         key = (sort_score, finished, uuid.UUID(hex=game_id))
-    except (ValueError, TypeError, AttributeError, binascii.Error, OverflowError):
+    except (ValueError, TypeError, AttributeError, OverflowError):
         raise invalid from None
     valid = (
         type(sort_score) is int

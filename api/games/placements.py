@@ -132,6 +132,11 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
                 assisted=game_row.assisted,
             ),
         )
+    if result.status is not Status.IN_PROGRESS and game_row.player_id is not None:
+        # In the transaction that ends the game: the stats always equal a recount.
+        repository.count_game_finished(
+            session, game_row.player_id, result.score, values["updated_at"]
+        )
     return PlacedCard(row=plan.after, game=plan.game, placement=placement)
 
 
@@ -140,7 +145,14 @@ def place_in(
 ) -> PlacedCard:
     """Read, plan and store a placement in one transaction (idempotent requests, whose
     claim is held meanwhile)."""
-    plan = plan_placement(fetch_game(session, game_id), token, row, col, if_match)
+    game_row = fetch_game(session, game_id)
+    plan = plan_placement(game_row, token, row, col, if_match)
+    if plan.result.status is not Status.IN_PROGRESS and game_row.player_id is not None:
+        # A player's winning streak follows the order their games end in. Stamp the end
+        # while holding their stats row (locked until this transaction commits), so that
+        # the order of ``finished_at`` is the order in which the stats counted the games.
+        repository.lock_player_stats(session, game_row.player_id)
+        plan = plan_placement(game_row, token, row, col, if_match)
     return store_placement(session, plan)
 
 

@@ -20,7 +20,7 @@ from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
 from api.http.observe import install_observability, observing
 from api.http.openapi import install_openapi
 from api.http.ratelimit import RateLimiter, RateLimitHeaders
-from api.http.routes import games, health, leaderboard
+from api.http.routes import games, health, leaderboard, players
 from api.http.web import install_web
 from api.logs import configure_logging
 from api.settings import Settings
@@ -137,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
     app.include_router(games.router)
     app.include_router(leaderboard.router)
+    app.include_router(players.router)
     app.include_router(health.router)
     install_web(app)
     install_openapi(app)

@@ -52,7 +52,13 @@ AdvicePoolDep = Annotated[AdvicePool, Depends(get_advice_pool)]
 # malformed header is left to the service, which answers 401 missing_token.
 game_token = HTTPBearer(
     scheme_name="GameToken",
-    description="The `token` returned when the game was created.",
+    description="The `token` returned when the game was created, or the `key` of the "
+    "registered player whose game it is.",
+    auto_error=False,
+)
+player_key = HTTPBearer(
+    scheme_name="PlayerKey",
+    description="A registered player's `key` (from `POST /players` or a rotation).",
     auto_error=False,
 )
 
@@ -64,6 +70,15 @@ async def get_token(
 
 
 TokenDep = Annotated[str | None, Depends(get_token)]
+
+
+async def get_player_key(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(player_key)],
+) -> str | None:
+    return credentials.credentials if credentials is not None else None
+
+
+PlayerKeyDep = Annotated[str | None, Depends(get_player_key)]
 
 IfMatch = Annotated[
     str | None,

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from api.errors import ApiError, problem_type
 from api.http.errors import PROBLEM_MEDIA_TYPE
 from api.schemas import Problem
 
@@ -68,13 +69,41 @@ _HEADERS: dict[int, dict[str, Any]] = {
 }
 
 
-def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The ``responses=`` entry declaring problem+json errors for these statuses."""
+def problem_example(error: type[ApiError], detail: str, instance: str) -> dict[str, Any]:
+    """An OpenAPI example of the problem an error class answers with."""
+    return {
+        "summary": error.title,
+        "value": {
+            "type": problem_type(error.code),
+            "title": error.title,
+            "status": error.status,
+            "detail": detail,
+            "code": error.code,
+            "instance": instance,
+        },
+    }
+
+
+def problems(
+    *statuses: int,
+    descriptions: dict[int, str] | None = None,
+    examples: dict[int, dict[str, dict[str, Any]]] | None = None,
+) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` entry declaring problem+json errors for these statuses;
+    ``descriptions`` replaces the shared description of a status on routes with other codes,
+    and ``examples`` (by status, then name; see :func:`problem_example`) shows them."""
+    described = _DESCRIPTIONS | (descriptions or {})
+    shown = examples or {}
     return {
         status: {
             "model": Problem,
-            "description": _DESCRIPTIONS[status],
-            "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+            "description": described[status],
+            "content": {
+                PROBLEM_MEDIA_TYPE: {
+                    "schema": {"$ref": "#/components/schemas/Problem"},
+                    **({"examples": shown[status]} if status in shown else {}),
+                }
+            },
             **({"headers": _HEADERS[status]} if status in _HEADERS else {}),
         }
         for status in statuses

@@ -65,8 +65,12 @@ class GameRow(Base):
     """One game: its public summary columns and its full engine state (secret deck included)."""
 
     __tablename__ = "games"
-    # Games in progress untouched since a cutoff, for ``foursquare expire`` (migration 0007).
-    __table_args__ = (Index("ix_games_status_updated_at", "status", "updated_at"),)
+    __table_args__ = (
+        # Games in progress untouched since a cutoff, for ``foursquare expire`` (migration 0007).
+        Index("ix_games_status_updated_at", "status", "updated_at"),
+        # A player's games page, newest first: one range scan per page (migration 0008).
+        Index("ix_games_player_games", "player_id", "created_at", "id"),
+    )
 
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
     player: Mapped[str] = mapped_column(String(32))
@@ -90,6 +94,46 @@ class GameRow(Base):
     # before migration 0005), is rendered again from ``state`` when it is read.
     public_json: Mapped[str | None] = mapped_column(Text)
     public_format: Mapped[str | None] = mapped_column(String(32))
+    # The account that played the game; NULL for a guest's game (``player`` is then free text
+    # that no account's name folds to, see api.games.players).
+    player_id: Mapped[uuid.UUID | None] = mapped_column(
+        Uuid, ForeignKey("players.id", ondelete="RESTRICT")
+    )
+
+
+class PlayerRow(Base):
+    """A registered player. ``name`` is the name as registered (after NFKC normalisation);
+    ``name_key`` its caseless form (api.games.players.name_key), unique, so that no two
+    accounts and no guest can use names that differ only in case or width. The secret key is
+    stored only as its SHA-256 (``key_hash``), like a game's token."""
+
+    __tablename__ = "players"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+    name_key: Mapped[str] = mapped_column(String(24), unique=True)
+    key_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PlayerStatsRow(Base):
+    """A player's all-time figures, updated with atomic ``SET x = x + ...`` statements in the
+    transaction that creates or ends one of their games, so they always equal a recount.
+    One row per player (a later leaderboard window can key a table like it by period)."""
+
+    __tablename__ = "player_stats"
+
+    player_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    games_played: Mapped[int] = mapped_column(Integer)  # started, whatever their status
+    games_won: Mapped[int] = mapped_column(Integer)
+    games_lost: Mapped[int] = mapped_column(Integer)
+    won_score_total: Mapped[int] = mapped_column(Integer)  # for the mean winning score
+    best_score: Mapped[int | None] = mapped_column(SmallInteger)
+    current_streak: Mapped[int] = mapped_column(Integer)  # wins since the last loss
+    longest_streak: Mapped[int] = mapped_column(Integer)
+    last_played_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class PlacementRow(Base):

@@ -10,13 +10,17 @@ import pytest
 from fastapi.testclient import TestClient
 
 ROUTES = {
-    ("post", "/games"): {413, 422, 503},
+    ("post", "/games"): {403, 409, 413, 422, 503},
     ("get", "/games/{game_id}"): {404, 503},
     ("post", "/games/{game_id}/placements"): {401, 403, 404, 409, 413, 422, 503},
     ("get", "/games/{game_id}/placements"): {404, 503},
     ("get", "/games/{game_id}/hint"): {401, 403, 404, 409, 503},
     ("get", "/leaderboard"): {422, 503},
     ("get", "/readyz"): {503},
+    ("post", "/players"): {409, 413, 422, 503},
+    ("get", "/players/{name}"): {404, 503},
+    ("post", "/players/{name}/key"): {401, 403, 404, 503},
+    ("get", "/players/{name}/games"): {404, 422, 503},
     ("get", "/healthz"): set(),
 }
 
@@ -63,8 +67,34 @@ def test_request_and_response_examples_are_given(spec: dict[str, Any]) -> None:
         "Leaderboard",
         "Problem",
         "CardOut",
+        "PlayerCreate",
+        "PlayerCreated",
+        "PlayerOut",
+        "PlayerKey",
+        "PlayerGames",
     ):
         assert schemas[name].get("examples"), name
+
+
+# Each error code of the player routes is shown with an example problem.
+PROBLEM_EXAMPLES = {
+    ("post", "/players", "409"): "name_taken",
+    ("post", "/players", "422"): "invalid_player_name",
+    ("get", "/players/{name}", "404"): "player_not_found",
+    ("post", "/players/{name}/key", "401"): "missing_token",
+    ("post", "/players/{name}/key", "403"): "invalid_token",
+    ("get", "/players/{name}/games", "422"): "invalid_cursor",
+    ("post", "/games", "409"): "name_taken",
+    ("post", "/games", "422"): "player_name_mismatch",
+}
+
+
+def test_player_errors_are_documented_with_examples(spec: dict[str, Any]) -> None:
+    for (method, path, status), code in PROBLEM_EXAMPLES.items():
+        declared = spec["paths"][path][method]["responses"][status]
+        assert f"`{code}`" in declared["description"], (path, status)
+        example = declared["content"]["application/problem+json"]["examples"][code]["value"]
+        assert example["code"] == code and example["status"] == int(status), (path, status)
 
 
 def test_docs_pages_are_served(client: TestClient) -> None:
@@ -81,6 +111,7 @@ HEADERS = {
     ("get", "/games/{game_id}/hint"): [],
 }
 AUTHENTICATED = {("post", "/games/{game_id}/placements"), ("get", "/games/{game_id}/hint")}
+PLAYER_AUTHENTICATED = {("post", "/players/{name}/key")}
 
 
 def _string_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -124,10 +155,15 @@ def test_the_game_token_is_an_http_bearer_security_scheme(spec: dict[str, Any]) 
     schemes = spec["components"]["securitySchemes"]
     assert schemes["GameToken"]["type"] == "http"
     assert schemes["GameToken"]["scheme"] == "bearer"
+    assert schemes["PlayerKey"]["type"] == "http"
     for path, item in spec["paths"].items():
         for method, operation in item.items():
             security = operation.get("security")
             if (method, path) in AUTHENTICATED:
                 assert security == [{"GameToken": []}], (method, path)
+            elif (method, path) == ("post", "/games"):  # a key, or none (a guest)
+                assert security == [{"PlayerKey": []}, {}], (method, path)
+            elif (method, path) in PLAYER_AUTHENTICATED:
+                assert security == [{"PlayerKey": []}], (method, path)
             else:
                 assert security is None, (method, path)

@@ -29,6 +29,10 @@ LIMITED_ROUTES = {
     ("/games/{game_id}/placements", "get"),
     ("/games/{game_id}/hint", "get"),
     ("/leaderboard", "get"),
+    ("/players", "post"),
+    ("/players/{name}", "get"),
+    ("/players/{name}/key", "post"),
+    ("/players/{name}/games", "get"),
 }
 
 

@@ -198,7 +198,7 @@ def deliberate(failure: Failure, case: Case[Any], response: Response) -> str | N
     code = problem.get("code")
     if code in STATEFUL_CODES or (code in RULE_CODES and _path_of(case) == PLACEMENTS):
         return f"deliberate: {code}"
-    if code == "invalid_cursor" and _path_of(case) == "/leaderboard":
+    if code == "invalid_cursor" and _path_of(case) in {"/leaderboard", "/players/{name}/games"}:
         return "deliberate: opaque cursor"
     return None
 

@@ -99,8 +99,10 @@ def test_docs_authorize_and_try_it_out_place_a_card(browser: Browser, server: Se
     page = context.new_page()
     page.goto(server.base_url + "/docs")
     page.locator("button.authorize").first.click()
-    page.locator(".auth-container input").first.fill(game["token"])
-    page.locator(".modal-ux button.authorize").first.click()
+    # The dialog lists each bearer scheme (GameToken, PlayerKey): the game's token goes in its own.
+    scheme = page.locator(".auth-container", has_text="GameToken")
+    scheme.locator("input").first.fill(game["token"])
+    scheme.locator("button.authorize").first.click()
     page.locator(".modal-ux button.btn-done").first.click()
     operation = page.locator("#operations-games-place_card")
     operation.locator(".opblock-summary").first.click()

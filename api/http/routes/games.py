@@ -6,10 +6,12 @@ from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Response, status
+from sqlalchemy.orm import Session
 
-from api.errors import ApiError
-from api.games import hints, idempotency, placements, views
+from api.errors import ApiError, NameTaken, PlayerNameMismatch
+from api.games import hints, idempotency, placements, players, views
 from api.games.conditional import etag, if_none_match_hits
+from api.games.credentials import player_key_owner
 from api.games.games import (
     LoadedGame,
     NewGame,
@@ -29,11 +31,12 @@ from api.http.deps import (
     IfMatch,
     IfNoneMatch,
     PlacementKey,
+    PlayerKeyDep,
     SettingsDep,
     TokenDep,
 )
 from api.http.errors import PROBLEM_MEDIA_TYPE, api_error_response, json_response
-from api.http.openapi import problems
+from api.http.openapi import problem_example, problems
 from api.http.ratelimit import limited_by
 from api.schemas import (
     GameCreate,
@@ -75,12 +78,18 @@ _REPLAYED_HEADER = {
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreated,
     summary="Start a game",
+    # The player's key is optional (guests play without one): FastAPI lists the PlayerKey
+    # requirement, and this adds the empty one ("or nothing") after it.
+    openapi_extra={"security": [{}]},
     description=(
         "Deals a fresh, secretly shuffled deck and draws the first card. The answer holds the "
         "game and its `token`, which authorises placements and is shown only in this response "
         "(and in replays of it under the same `Idempotency-Key`). The `Location` header points "
         "at the new game. `deck_commitment` fixes the deal: the deck and the salt behind it are "
-        "revealed when the game ends."
+        "revealed when the game ends. With a registered player's key as "
+        "`Authorization: Bearer <key>`, the game is that player's (its `player` is the "
+        "account's name, and the key also authorises its placements and hints); without "
+        "one it is a guest's, under any name that is no account's."
     ),
     responses={
         201: {
@@ -117,29 +126,87 @@ _REPLAYED_HEADER = {
                 },
             },
         },
-        **problems(409, 413, 422, 429, 503),
+        **problems(
+            403,
+            409,
+            413,
+            422,
+            429,
+            503,
+            descriptions={
+                403: "`invalid_token`: the bearer is not a registered player's current key.",
+                409: "`name_taken`: a guest's `player` is a registered player's name "
+                "(ignoring case, width and invisible characters); `request_in_progress`: a "
+                "request with the same `Idempotency-Key` is still running.",
+                422: "`invalid_request` (malformed input; see `errors`), "
+                "`player_name_mismatch` (a `player` other than the key's account), or "
+                "`idempotency_key_reused`.",
+            },
+            examples={
+                409: {
+                    "name_taken": problem_example(
+                        NameTaken,
+                        "'ANA' is a registered player's name: send their key as "
+                        "'Authorization: Bearer <key>', or play under another name",
+                        "/games",
+                    )
+                },
+                422: {
+                    "player_name_mismatch": problem_example(
+                        PlayerNameMismatch,
+                        "the key belongs to 'ana', not 'bob': omit 'player' or send the "
+                        "account's name",
+                        "/games",
+                    )
+                },
+            },
+        ),
     },
     dependencies=[limited_by("create")],
 )
 async def create_game(
     database: DatabaseDep,
+    key: PlayerKeyDep,
     idempotency_key: CreationKey = None,
     body: Annotated[GameCreate | None, Body()] = None,
 ) -> Response:
-    player = (body or GameCreate()).player
+    # The body's name if it gave one (an absent name means "the key's account", or a guest).
+    requested = body.player if body is not None and "player" in body.model_fields_set else None
     if idempotency_key is None:
-        # Deal before taking a turn to write: the transaction only inserts.
-        created = new_game(player)
+        # Deal before taking a turn to write: the transaction only inserts (and counts the
+        # game in its player's stats).
+        # A guest's name is checked in the write (store_new_game); only a key needs a read.
+        who = (
+            players.Identity(requested or "anonymous", None)
+            if key is None
+            else await database.read(lambda session: players.identify(session, key, requested))
+        )
+        created = new_game(who.name, player_id=who.player_id)
         stored = await database.write(lambda session: store_new_game(session, created))
         return _to_response(_created_response(stored))
+
+    def create_for(session: Session) -> NewGame:
+        who = players.identify(session, key, requested)
+        return deal_and_store(session, who.name, player_id=who.player_id)
+
+    # The key's account is part of the request: the same Idempotency-Key sent with another
+    # player's key (or none) is another request.
+    owner = player_key_owner(key) if key is not None else None
+    player = requested if requested is not None else "anonymous"
 
     def keyed() -> tuple[StoredResponse, bool]:
         return idempotency.execute(
             database,
             scope="games",
             key=idempotency_key,
-            request_fingerprint=idempotency.fingerprint("POST", "/games", {"player": player}),
-            work=lambda session: deal_and_store(session, player),
+            request_fingerprint=idempotency.fingerprint(
+                "POST",
+                "/games",
+                {"player": player}
+                if key is None
+                else {"player": requested, "account": owner.hex if owner else None},
+            ),
+            work=create_for,
             render=_created_response,
             render_error=_error_response("/games"),
         )
