@@ -223,7 +223,8 @@ class CpuUse:
         )
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A port nothing listens on now (the OS picks it), for a server about to start."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
@@ -241,7 +242,7 @@ class ServerProcess:
     app_factory: str
     database_url: str
     workers: int = 1
-    port: int = field(default_factory=_free_port)
+    port: int = field(default_factory=free_port)
     extra_env: dict[str, str] = field(default_factory=dict)
     process: subprocess.Popen[bytes] | None = None
     _log: Path | None = None

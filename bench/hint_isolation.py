@@ -29,7 +29,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -45,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.harness import (
     DEFAULT_POSTGRES_ADMIN_URL,
     cpu_seconds,
+    free_port,
     process_tree,
     throwaway_database,
 )
@@ -54,13 +54,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PLACE = "POST /games/{id}/placements"
 HINT = "GET /games/{id}/hint"
 GOAL_RATIO = 1.5
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -265,7 +258,7 @@ async def measure(server: Server, args: argparse.Namespace) -> tuple[Phase, Phas
 def run(args: argparse.Namespace) -> tuple[Phase, Phase]:
     """Serve ``args.checkout`` on a throwaway database and measure both phases."""
     with throwaway_database(args.backend, args.postgres_url) as url:
-        server = Server(args.checkout.resolve(), url, _free_port())
+        server = Server(args.checkout.resolve(), url, free_port())
         server.start()
         try:
             return run_async(measure(server, args))
