@@ -233,17 +233,22 @@ def free_port() -> int:
 
 @dataclass
 class ServerProcess:
-    """``uvicorn --factory APP_FACTORY`` as its own process group on 127.0.0.1.
+    """``uvicorn --factory APP_FACTORY`` (or, with no factory, the service's own ``foursquare
+    serve``: gunicorn and its uvicorn workers) from ``checkout``, as its own process group on
+    127.0.0.1.
 
     Warnings only, no access log; the migrations are applied beforehand (by
     :func:`throwaway_database`), so the app does not run them (``MIGRATE_ON_START=false``).
     """
 
-    app_factory: str
+    app_factory: str | None
     database_url: str
     workers: int = 1
     port: int = field(default_factory=free_port)
     extra_env: dict[str, str] = field(default_factory=dict)
+    # Another checkout's code (a "before" to compare with): on PYTHONPATH ahead of this venv's
+    # editable install.
+    checkout: Path = ROOT
     process: subprocess.Popen[bytes] | None = None
     _log: Path | None = None
 
@@ -261,19 +266,23 @@ class ServerProcess:
             **os.environ,
             "FOURSQUARE_DATABASE_URL": self.database_url,
             "FOURSQUARE_MIGRATE_ON_START": "false",
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(self.checkout),
             **self.extra_env,
         }
+        runner = (
+            ["uvicorn", "--factory", self.app_factory] if self.app_factory else ["api.cli", "serve"]
+        )
         command = [
-            sys.executable, "-m", "uvicorn", "--factory", self.app_factory,
+            sys.executable, "-m", *runner,
             "--host", self.host, "--port", str(self.port), "--workers", str(self.workers),
             "--log-level", "warning", "--no-access-log",
         ]  # fmt: skip
         handle, name = tempfile.mkstemp(prefix="foursquare-bench-server-", suffix=".log")
         self._log = Path(name)
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=handle, stderr=handle, start_new_session=True
-        )
+            command, cwd=self.checkout, env=env, stdout=handle, stderr=handle,
+            start_new_session=True,
+        )  # fmt: skip
         os.close(handle)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -28,13 +28,9 @@ import asyncio
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,9 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import (
     DEFAULT_POSTGRES_ADMIN_URL,
+    ServerProcess,
     cpu_seconds,
-    free_port,
-    process_tree,
     throwaway_database,
 )
 from bench.loadgen import HttpConnection, Recorder, loop_name, run_async
@@ -56,59 +51,21 @@ HINT = "GET /games/{id}/hint"
 GOAL_RATIO = 1.5
 
 
-@dataclass
-class Server:
-    """``python -m api.cli serve`` from ``checkout``, as its own process group."""
+def _is_hint_worker(pid: int) -> bool:
+    """A process that multiprocessing spawned to run hints (its resource tracker is one too,
+    but runs ``resource_tracker``)."""
+    try:
+        return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
-    checkout: Path
-    database_url: str
-    port: int
-    process: subprocess.Popen[bytes] | None = None
-    log: Path = field(default_factory=lambda: Path(tempfile.mkstemp(suffix=".log")[1]))
 
-    def start(self) -> None:
-        env = {
-            **os.environ,
-            "FOURSQUARE_DATABASE_URL": self.database_url,
-            "PYTHONPATH": str(self.checkout),  # ahead of this venv's editable install
-        }
-        command = [
-            sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1",
-            "--port", str(self.port), "--log-level", "warning", "--no-access-log",
-        ]  # fmt: skip
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                command, cwd=self.checkout, env=env, stdout=log, stderr=log, start_new_session=True
-            )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited:\n{self.log.read_text()[-3000:]}")
-            try:
-                url = f"http://127.0.0.1:{self.port}/readyz"
-                with urllib.request.urlopen(url, timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except (urllib.error.URLError, OSError):
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("the server did not become ready in time")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-        self.log.unlink(missing_ok=True)
-
-    def cpu(self) -> tuple[float, float]:
-        """CPU seconds of the server process alone, and of its children (hint workers)."""
-        assert self.process is not None
-        tree = process_tree(self.process.pid)
-        own = cpu_seconds(tree[:1])
-        return own, cpu_seconds(tree[1:])
+def server_cpu(server: ServerProcess) -> tuple[float, float]:
+    """CPU seconds of the server's processes (gunicorn's master and its uvicorn worker), and
+    of its hint workers."""
+    pids = server.pids()
+    workers = [pid for pid in pids if _is_hint_worker(pid)]
+    return cpu_seconds([pid for pid in pids if pid not in workers]), cpu_seconds(workers)
 
 
 @dataclass
@@ -167,7 +124,9 @@ async def hinter(port: int, recorder: Recorder, stop: asyncio.Event) -> None:
     await http.close()
 
 
-async def run_phase(server: Server, args: argparse.Namespace, hints: bool, seed: int) -> Phase:
+async def run_phase(
+    server: ServerProcess, args: argparse.Namespace, hints: bool, seed: int
+) -> Phase:
     recorder, stop = Recorder(), asyncio.Event()
     tasks = [
         asyncio.create_task(placer(server.port, recorder, stop, seed * 100 + i))
@@ -178,12 +137,12 @@ async def run_phase(server: Server, args: argparse.Namespace, hints: bool, seed:
             asyncio.create_task(hinter(server.port, recorder, stop)) for _ in range(args.hinters)
         ]
     await asyncio.sleep(args.warmup)
-    own_before, workers_before = server.cpu()
+    own_before, workers_before = server_cpu(server)
     begin = time.perf_counter()
     recorder.start()
     await asyncio.sleep(args.seconds)
     recorder.active = False
-    own_after, workers_after = server.cpu()
+    own_after, workers_after = server_cpu(server)
     wall = time.perf_counter() - begin
     stop.set()
     await asyncio.gather(*tasks)
@@ -243,7 +202,7 @@ def describe(name: str, phase: Phase) -> str:
     return line
 
 
-async def measure(server: Server, args: argparse.Namespace) -> tuple[Phase, Phase]:
+async def measure(server: ServerProcess, args: argparse.Namespace) -> tuple[Phase, Phase]:
     """The quiet and the hints phases of every round, each kind merged."""
     quiet: list[Phase] = []
     hinted: list[Phase] = []
@@ -258,7 +217,7 @@ async def measure(server: Server, args: argparse.Namespace) -> tuple[Phase, Phas
 def run(args: argparse.Namespace) -> tuple[Phase, Phase]:
     """Serve ``args.checkout`` on a throwaway database and measure both phases."""
     with throwaway_database(args.backend, args.postgres_url) as url:
-        server = Server(args.checkout.resolve(), url, free_port())
+        server = ServerProcess(None, url, checkout=args.checkout.resolve())
         server.start()
         try:
             return run_async(measure(server, args))
