@@ -25,7 +25,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from api.games.games import dump_state, game_of, now, render
+from api.clock import now
+from api.games.games import dump_state, game_of, render
 from api.store import repository
 from api.store.database import Database
 from api.store.repository import GameRecord

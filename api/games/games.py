@@ -7,7 +7,6 @@ import json
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import event
@@ -16,6 +15,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from api import metrics
+from api.clock import now
 from api.errors import GameNotFound, InvalidToken, MissingToken
 from api.games import players, views
 from api.games.credentials import (
@@ -33,10 +33,6 @@ from api.store.repository import Executor, GameRecord, PublicView
 from engine import Card, Game
 
 T = TypeVar("T")
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
 
 
 def dump_state(game: Game) -> str:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from api import metrics
+from api.clock import now
 from api.errors import GameIsOver, VersionConflict
 from api.games.advice_pool import AdvicePool
-from api.games.games import LoadedGame, now, render
+from api.games.games import LoadedGame, render
 from api.store import repository
 from engine.game import PublicView
 from engine.player.advice import Advice, Budget, Policy, advise

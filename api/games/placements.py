@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from api import metrics
+from api.clock import now
 from api.errors import PreconditionFailed, VersionConflict, engine_error
 from api.games.conditional import etag, if_match_allows
 from api.games.games import (
@@ -19,7 +20,6 @@ from api.games.games import (
     fetch_game,
     found,
     game_of,
-    now,
     parse_game_id,
     render,
 )

@@ -19,11 +19,12 @@ import re
 import unicodedata
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from api.clock import now
 from api.errors import (
     InvalidCursor,
     InvalidPlayerName,
@@ -82,10 +83,6 @@ def account_name(raw: str) -> str:
             f"digits, '_' or '-'{hint}"
         )
     return raw
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)
