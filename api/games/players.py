@@ -10,7 +10,10 @@ U+0430 looks like Latin ``a``) to keep look-alike accounts apart.
 Names are compared by :func:`name_key`, the NFKC caseless form with format characters removed,
 unique among accounts. Guests (games without a key) keep free-form names, but one whose key
 equals an account's is refused (``409 name_taken``), so a name on the leaderboard that belongs
-to an account is that account's.
+to an account is that account's. So is a guest name that only looks like an account's: with its
+letters from other scripts replaced by the Latin letters Unicode lists them as confusable with
+(UTS #39's confusables data, from the ``confusable_homoglyphs`` package), Cyrillic ``\u0430na``
+is ``ana``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
+from confusable_homoglyphs import confusables
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -152,10 +156,29 @@ def rotate_key(session: Session, name: str, key: str | None) -> Registered:
     return Registered(player._replace(key_hash=hash_token(fresh)), fresh)
 
 
+def latin_lookalike(key: str) -> str:
+    """``key`` with each non-ASCII character that Unicode lists as confusable with ASCII
+    letters or digits replaced by them (lower-cased), others kept.
+
+    >>> latin_lookalike("\u0430n\u0430")  # Cyrillic a, Latin n, Cyrillic a
+    'ana'
+    """
+    out: list[str] = []
+    for char in key:
+        found = not char.isascii() and confusables.is_confusable(char, preferred_aliases=["latin"])
+        glyphs = [glyph["c"] for entry in found or () for glyph in entry["homoglyphs"]]
+        latin = next((glyph for glyph in glyphs if glyph.isascii() and glyph.isalnum()), char)
+        out.append(latin.lower())
+    return "".join(out)
+
+
 def check_guest_name(session: Executor, name: str) -> None:
     """``409 name_taken`` if a guest's name is an account's (in any case, width or with
-    invisible characters). Only names that fold to a possible account name cost a query."""
+    invisible characters), or looks like one (:func:`latin_lookalike`). Only names that fold
+    to a possible account name cost a query."""
     key = name_key(name)
+    if not key.isascii():
+        key = latin_lookalike(key)
     if ACCOUNT_NAME.fullmatch(key) is None or key in RESERVED_NAMES:
         return
     if repository.name_key_taken(session, key):

@@ -124,6 +124,10 @@ def test_the_guests_default_name_cannot_be_registered(client: TestClient) -> Non
         ("an\u00ada", 409, "name_taken"),  # soft hyphen inside
         ("an\u200ba", 422, "invalid_request"),  # zero-width space: no guest name holds one
         ("\u212bna", 201, None),  # Angstrom sign folds to a non-ASCII letter: another name
+        ("\u0430n\u0430", 409, "name_taken"),  # Cyrillic a: looks like "ana"
+        ("\u0391N\u0391", 409, "name_taken"),  # Greek capital alpha
+        ("\u0430n\u0430\u00ad", 409, "name_taken"),  # look-alike and invisible
+        ("\u0430n\u0430s", 201, None),  # looks like "anas", which nobody registered
         ("anabel", 201, None),
     ],
 )
