@@ -332,6 +332,20 @@ def test_a_keyed_game_creation_is_replayed_for_the_same_player_only(client: Test
     assert taken.status_code == 409 and problem_code(taken) == "name_taken"
 
 
+def test_a_keyed_creation_is_not_replayed_to_a_key_rotated_out_since(client: TestClient) -> None:
+    old = register(client, "ana")
+    idempotency = {"Idempotency-Key": "3d6a4adc-40c3-43f4-aa5f-2238f5eec649"}
+    first = client.post("/games", headers=bearer(old) | idempotency)
+    assert first.status_code == 201
+    new = client.post("/players/ana/key", headers=bearer(old)).json()["key"]
+    replay = client.post("/games", headers=bearer(old) | idempotency)
+    assert replay.status_code == 403 and problem_code(replay) == "invalid_token"
+    assert first.json()["token"] not in replay.text and first.json()["id"] not in replay.text
+    again = client.post("/games", headers=bearer(new) | idempotency)
+    assert again.status_code == 201 and again.headers["idempotent-replayed"] == "true"
+    assert again.json()["id"] == first.json()["id"]
+
+
 def test_an_abandoned_game_counts_as_a_loss_and_ends_the_streak(
     client: TestClient, database: Database
 ) -> None:

@@ -192,6 +192,10 @@ async def create_game(
     # The key's account is part of the request: the same Idempotency-Key sent with another
     # player's key (or none) is another request.
     owner = player_key_owner(key) if key is not None else None
+    if key is not None:
+        # A replay hands back the game's token, so it needs the account's current key, like
+        # the first request: a key rotated out since is refused, not replayed to.
+        await database.read(lambda session: players.authenticate(session, key))
     player = requested if requested is not None else "anonymous"
 
     def keyed() -> tuple[StoredResponse, bool]:
