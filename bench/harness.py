@@ -4,14 +4,10 @@ and what that process group costs (resident memory, CPU time) as ``/proc`` repor
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +20,7 @@ from sqlalchemy.engine import make_url
 
 from api.store import migrate
 from api.store.database import psycopg_conninfo
+from bench.processes import free_port, stop_group, wait_until_ready
 
 # The load generators are one address hammering the service, not what the rate limits are
 # for: every bench app and server runs without them (in-process apps and, through the
@@ -223,14 +220,6 @@ class CpuUse:
         )
 
 
-def free_port() -> int:
-    """A port nothing listens on now (the OS picks it), for a server about to start."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @dataclass
 class ServerProcess:
     """``uvicorn --factory APP_FACTORY`` (or, with no factory, the service's own ``foursquare
@@ -284,32 +273,18 @@ class ServerProcess:
             start_new_session=True,
         )  # fmt: skip
         os.close(handle)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(
-                    f"the server exited with {self.process.returncode}:\n{self.log_tail()}"
-                )
-            try:
-                url = f"http://{self.host}:{self.port}/readyz"
-                with urllib.request.urlopen(url, timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except (urllib.error.URLError, OSError):
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("the server did not become ready in time")
+        wait_until_ready(
+            self.process,
+            f"http://{self.host}:{self.port}/readyz",
+            timeout=timeout,
+            name="the server",
+            log_tail=self.log_tail,
+        )
 
     def stop(self) -> str:
         """Stop the process group; return what the server logged (warnings and errors)."""
-        if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=20)
+        if self.process is not None:
+            stop_group(self.process)
         log = self.log_tail(lines=10_000)
         if self._log is not None:
             self._log.unlink(missing_ok=True)

@@ -20,7 +20,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from api.http.app import create_app
 from api.logs import JsonFormatter, TextFormatter, formatter_class
 from api.settings import Settings
-from tests.support.server import Server, free_port, running_server
+from bench.processes import free_port
+from tests.support.server import Server, running_server
 
 T = TypeVar("T")
 DEADLINE = 60.0

@@ -13,14 +13,12 @@ import os
 import re
 import shutil
 import subprocess
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
-
-from tests.support.server import ROOT, Server, free_port
+from bench.processes import free_port, stop_group, wait_until_ready
+from tests.support.server import ROOT, Server
 
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
 # The replicas' names in deploy/haproxy.cfg, in the order of FOURSQUARE_REPLICA_1, _2.
@@ -63,31 +61,24 @@ class Proxy:
         log = open(self.log_path, "ab")  # noqa: SIM115 (the process keeps it)
         # -db: stay in the foreground, no daemon; the test owns the process.
         self.process = subprocess.Popen(
-            [binary, "-db", "-f", str(CONFIG)], env=env, stdout=log, stderr=log
+            [binary, "-db", "-f", str(CONFIG)],
+            env=env,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(
-                    f"haproxy exited with {self.process.returncode}: {self.log_path.read_text()}"
-                )
-            try:
-                if httpx.get(f"{self.base_url}/readyz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("haproxy did not pass a request to a ready replica in time")
+        # Ready once it has passed a request to a ready replica.
+        wait_until_ready(
+            self.process,
+            f"{self.base_url}/readyz",
+            timeout=timeout,
+            name="haproxy",
+            log_tail=lambda: self.log_path.read_text(errors="replace")[-4000:],
+        )
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        if self.process:
+            stop_group(self.process, timeout=10)
 
     def requests_by_replica(self) -> Counter[str]:
         """How many requests each replica served, from the proxy's log."""

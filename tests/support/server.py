@@ -1,28 +1,19 @@
-"""Real uvicorn processes for tests and benchmarks (``foursquare serve``)."""
+"""Real ``foursquare serve`` processes for tests (started and stopped by
+:mod:`bench.processes`, like the benchmarks' servers)."""
 
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
+from bench.processes import free_port, kill_group, stop_group, wait_until_ready
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -59,41 +50,28 @@ class Server:
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(
-                    f"the server exited with {self.process.returncode}{self._log_tail()}"
-                )
-            try:
-                if httpx.get(f"{self.base_url}/readyz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("the server did not become ready in time")
+        wait_until_ready(
+            self.process,
+            f"{self.base_url}/readyz",
+            timeout=timeout,
+            name="the server",
+            log_tail=self._log_tail,
+        )
 
     def _log_tail(self, lines: int = 40) -> str:
         """The end of the server's log, so that a failed start says why."""
         if self.log_path is None or not self.log_path.exists():
-            return " (no log kept)"
-        tail = self.log_path.read_text(errors="replace").splitlines()[-lines:]
-        return ":\n" + "\n".join(tail)
+            return "(no log kept)"
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
 
     def kill(self) -> None:
         """SIGKILL the whole process group, as a crash would."""
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=30)
+        if self.process:
+            kill_group(self.process)
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.process:
+            stop_group(self.process)
 
     def pid(self) -> int:
         assert self.process is not None

@@ -52,13 +52,16 @@ def chromium_path() -> str | None:
     return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running in the main
+# thread while it is open, and tests outside tests/web that run after these (any order, e.g.
+# `pytest tests/web tests/integrity`) call asyncio.run(), which refuses to run inside it.
+@pytest.fixture(scope="package")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     path = chromium_path()
     if path is None:

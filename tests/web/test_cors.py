@@ -13,7 +13,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.server import Server, free_port, running_server
+from bench.processes import free_port
+from tests.support.server import Server, running_server
 from tests.web.conftest import DESKTOP, SERVER_ENV, open_context
 
 pytestmark = pytest.mark.slow
