@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
@@ -19,10 +19,13 @@ from sqlalchemy import (
     Insert,
     Table,
     Update,
+    and_,
     bindparam,
     case,
     delete,
+    func,
     insert,
+    or_,
     select,
     text,
     tuple_,
@@ -62,6 +65,8 @@ class GameRecord(NamedTuple):
     # Read with the game (not a column of games): the key hash of that account, so that its
     # key authorises the game's requests without another round trip.
     player_key_hash: str | None
+    # The UTC day whose daily challenge this is (api.games.challenges); None otherwise.
+    challenge_date: date | None = None
 
 
 class PublicView(NamedTuple):
@@ -71,6 +76,7 @@ class PublicView(NamedTuple):
     status: str
     public_format: str | None
     public_json: str | None
+    challenge_date: date | None  # a challenge game's view depends on whether its day closed
 
 
 class PlacementRecord(NamedTuple):
@@ -167,9 +173,8 @@ _PLAYER_KEY_HASH = (
     .scalar_subquery()
     .label("player_key_hash")
 )
-_GAME_COLUMNS = (
-    *(_games.c[name] for name in GameRecord._fields if name != "player_key_hash"),
-    _PLAYER_KEY_HASH,
+_GAME_COLUMNS = tuple(
+    _PLAYER_KEY_HASH if name == "player_key_hash" else _games.c[name] for name in GameRecord._fields
 )
 _GAME = select(*_GAME_COLUMNS).where(_games.c.id == bindparam("id"))
 _PUBLIC_VIEW = select(*(_games.c[name] for name in PublicView._fields)).where(
@@ -601,6 +606,90 @@ def release_idempotency_claim(session: Session, scope: str, key_hash: str, claim
 def delete_idempotency_keys_before(session: Session, cutoff: datetime) -> int:
     result = session.execute(delete(_keys).where(_keys.c.created_at < cutoff))
     return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- the daily challenge
+
+
+class ChallengeEntryRecord(NamedTuple):
+    """A won game of one day's challenge, as its board lists it."""
+
+    game_id: uuid.UUID
+    player: str
+    score: int
+    finished_at: datetime
+    assisted: bool
+
+
+ChallengeBoardKey = tuple[int, datetime, uuid.UUID]  # (score, finished_at, game_id)
+
+_CHALLENGE_GAME = select(_games.c.id).where(
+    _games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type),
+    _games.c.player_id == bindparam("player"),
+)
+_CHALLENGE_COUNTS = select(
+    func.count(),
+    func.coalesce(func.sum(case((_games.c.status == "won", 1), else_=0)), 0),
+).where(_games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type))
+_CHALLENGE_DATE = select(_games.c.challenge_date).where(_games.c.id == bindparam("id"))
+
+
+def challenge_game_id(session: Executor, player_id: uuid.UUID, day: date) -> uuid.UUID | None:
+    """The player's game of ``day``'s challenge, if they started one."""
+    found: uuid.UUID | None = session.execute(
+        _CHALLENGE_GAME, {"day": day, "player": player_id}
+    ).scalar()
+    return found
+
+
+def challenge_counts(session: Executor, day: date) -> tuple[int, int]:
+    """How many games of ``day``'s challenge were started, and how many are won: a range
+    scan of ``uq_games_challenge_date``."""
+    played, won = session.execute(_CHALLENGE_COUNTS, {"day": day}).one()
+    return int(played), int(won)
+
+
+def get_challenge_date(session: Executor, game_id: uuid.UUID) -> date | None:
+    """The challenge day of a game (None for an ordinary game, or no game)."""
+    day: date | None = session.execute(_CHALLENGE_DATE, {"id": game_id}).scalar()
+    return day
+
+
+@functools.cache
+def _challenge_board_statement(after: bool) -> Any:
+    """The day's won, unassisted challenge games, best score first, earlier finish first.
+
+    A range scan of ``uq_games_challenge_date`` for the day, sorted: a day's challenge holds
+    at most one game per player, so the sort is over that day's games only."""
+    columns = (_games.c[name] for name in ChallengeEntryRecord._fields[1:])
+    statement = select(_games.c.id, *columns).where(
+        _games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type),
+        _games.c.status == "won",
+        _games.c.assisted == bindparam("assisted"),
+    )
+    if after:
+        score = bindparam("score", type_=_games.c.score.type)
+        later = tuple_(_games.c.finished_at, _games.c.id) > tuple_(
+            bindparam("finished_at", type_=_games.c.finished_at.type),
+            bindparam("game_id", type_=_games.c.id.type),
+        )
+        statement = statement.where(
+            or_(_games.c.score < score, and_(_games.c.score == score, later))
+        )
+    return statement.order_by(_games.c.score.desc(), _games.c.finished_at, _games.c.id).limit(
+        bindparam("limit")
+    )
+
+
+def challenge_board(
+    session: Executor, day: date, after: ChallengeBoardKey | None, limit: int
+) -> list[ChallengeEntryRecord]:
+    """``day``'s challenge board after the key ``after`` (exclusive)."""
+    parameters: dict[str, Any] = {"day": day, "assisted": False, "limit": limit}
+    if after is not None:
+        parameters["score"], parameters["finished_at"], parameters["game_id"] = after
+    statement = _challenge_board_statement(after is not None)
+    return [ChallengeEntryRecord(*row) for row in session.execute(statement, parameters)]
 
 
 # ---------------------------------------------------------------- the rest

@@ -6,8 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
+from api.games import challenges
 from api.games.leaderboard import cached_page
 from api.http.deps import CursorSecretDep, DatabaseDep, LeaderboardPagesDep
+from api.http.errors import json_response
 from api.http.openapi import problems
 from api.http.ratelimit import limited_by
 from api.schemas import Leaderboard
@@ -23,9 +25,22 @@ router = APIRouter(tags=["leaderboard"])
         "Won games, best score first and, on equal scores, earlier finish first. Page with "
         "`next_cursor`: paging never skips or repeats an entry, even while new wins arrive. "
         "Games whose player asked for a hint are left out unless `include_assisted=true`; "
-        "a cursor belongs to the listing it came from (else `422 invalid_cursor`)."
+        "a cursor belongs to the listing it came from (else `422 invalid_cursor`). With "
+        "`challenge=YYYY-MM-DD`, the board of that day's daily challenge: its won games "
+        "ranked the same way, paged with cursors of that day's board."
     ),
-    responses=problems(422, 429, 503),
+    responses=problems(
+        404,
+        422,
+        429,
+        503,
+        descriptions={
+            404: "`challenge_not_open`: `challenge` names a day still to come.",
+            422: "`invalid_request` (malformed input; see `errors`), `invalid_cursor` (a "
+            "cursor of another listing, or not this service's), or `invalid_challenge_date` "
+            "(`challenge` is no `YYYY-MM-DD` date from 2026-01-01 on).",
+        },
+    ),
     dependencies=[limited_by("read")],
 )
 async def read_leaderboard(
@@ -40,6 +55,17 @@ async def read_leaderboard(
         bool,
         Query(description="Also list games in which the player asked for hints."),
     ] = False,
+    challenge: Annotated[
+        str | None,
+        Query(
+            max_length=10,
+            description="`YYYY-MM-DD` (or `today`): that day's daily challenge board instead "
+            "(its won games; challenge games have no hints).",
+        ),
+    ] = None,
 ) -> Response:
+    if challenge is not None:
+        board = await challenges.board_page(database, secret, challenge, limit, cursor)
+        return json_response(board)
     body = await cached_page(database, pages, secret, limit, cursor, include_assisted)
     return Response(body, media_type="application/json")
