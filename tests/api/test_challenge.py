@@ -15,6 +15,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 
 from api import clock
 from api.games.challenge_days import daily_deal
@@ -32,7 +33,9 @@ DEAL = daily_deal(SECRET.encode(), DAY)
 
 @pytest.fixture
 def app(database_url: str) -> FastAPI:
-    settings = Settings(database_url=database_url, migrate_on_start=False, challenge_secret=SECRET)
+    settings = Settings(
+        database_url=database_url, migrate_on_start=False, challenge_secret=SecretStr(SECRET)
+    )
     return create_app(settings)
 
 
@@ -49,7 +52,10 @@ def register(client: TestClient, name: str) -> dict[str, str]:
 
 
 def start(client: TestClient, auth: dict[str, str], **headers: str) -> httpx.Response:
-    return client.post("/games", json={"challenge": "daily"}, headers={**auth, **headers})
+    response: httpx.Response = client.post(
+        "/games", json={"challenge": "daily"}, headers={**auth, **headers}
+    )
+    return response
 
 
 def commitment_of(reveal: dict[str, Any]) -> str:
@@ -61,7 +67,7 @@ def line(deck: tuple[str, ...], detour: int | None = None) -> list[tuple[int, in
     """The computer player's placements on ``deck`` (it sees only the public state), taking
     its second choice at placement ``detour`` for another line of play."""
     game = Game(list(deck))
-    positions = []
+    positions: list[tuple[int, int]] = []
     while not game.is_over:
         advice = advise(game.public_view(), policy=Policy.BEST, budget=Budget(placements=300))
         options = advice.estimates
