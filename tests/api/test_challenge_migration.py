@@ -36,13 +36,14 @@ def snapshot(url: str) -> tuple[int, int, int, list[str]]:
     engine = create_engine(url)
     try:
         with engine.connect() as connection:
-            count = lambda table: connection.execute(  # noqa: E731
-                text(f"SELECT count(*) FROM {table}")
-            ).scalar_one()
+            counts = [
+                int(connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one())
+                for table in ("games", "placements", "scores")
+            ]
             commitments = connection.execute(
                 text("SELECT deck_commitment FROM games ORDER BY deck_commitment")
             ).scalars()
-            return count("games"), count("placements"), count("scores"), list(commitments)
+            return counts[0], counts[1], counts[2], list(commitments)
     finally:
         engine.dispose()
 
