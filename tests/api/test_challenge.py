@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -61,6 +63,17 @@ def start(client: TestClient, auth: dict[str, str], **headers: str) -> httpx.Res
 def commitment_of(reveal: dict[str, Any]) -> str:
     recipe = f"{reveal['salt']}:{','.join(reveal['deck'])}"
     return hashlib.sha256(recipe.encode()).hexdigest()
+
+
+def readme_recipe(client: TestClient) -> Any:
+    """The README's recipe that checks a closed day's reveal, pointed at the test app."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"<!-- verify-challenge -->\n```python\n(.*?)```", readme, re.DOTALL)
+    assert match, "the README lost its challenge verification recipe"
+    namespace: dict[str, Any] = {}
+    exec(compile(match.group(1), "README.md", "exec"), namespace)
+    namespace["httpx"] = type("H", (), {"get": staticmethod(lambda url: client.get(url))})
+    return namespace["verify_day"]
 
 
 def line(deck: tuple[str, ...], detour: int | None = None) -> list[tuple[int, int]]:
@@ -258,6 +271,7 @@ def test_the_deal_stays_sealed_until_the_day_closes_then_verifies(
     assert commitment_of(reveal) == opened.json()["deck_commitment"] == DEAL.commitment
     day = client.get("/challenges/2026-12-01").json()
     assert day["closed"] is True and day["reveal"] == reveal and day["played"] == 1
+    assert readme_recipe(client)("", "2026-12-01") is True
     assert day["won"] == (1 if last["status"] == "won" else 0)
     history = client.get(f"/games/{game_id}/placements")
     assert history.status_code == 200
