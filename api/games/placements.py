@@ -194,11 +194,12 @@ async def history(
     or 404."""
     game_uuid = parse_game_id(game_id)
 
-    def read(session: Connection) -> tuple[list[PlacementRecord] | None, bool]:
-        private = is_sealed(repository.get_challenge_date(session, game_uuid))
+    def read(session: Connection) -> tuple[list[PlacementRecord], bool]:
+        rows, day = found(repository.get_history_and_challenge_date(session, game_uuid), game_id)
+        private = is_sealed(day)
         if private:
             authorize_private_read(found(repository.get_game(session, game_uuid), game_id), token)
-        return repository.get_history(session, game_uuid), private
+        return rows, private
 
     rows, private = await database.read(read)
-    return game_uuid, found(rows, game_id), private
+    return game_uuid, rows, private

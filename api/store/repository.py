@@ -220,10 +220,24 @@ def get_game_version(session: Executor, game_id: uuid.UUID) -> int | None:
 
 def get_history(session: Executor, game_id: uuid.UUID) -> list[PlacementRecord] | None:
     """The game's placements in order, or None if there is no such game."""
-    rows = session.execute(_HISTORY, {"id": game_id}).all()
+    found = get_history_and_challenge_date(session, game_id)
+    return None if found is None else found[0]
+
+
+# The same, with the game's challenge day (whether its history is private), in one statement.
+_HISTORY_AND_DAY = _HISTORY.add_columns(_games.c.challenge_date)
+
+
+def get_history_and_challenge_date(
+    session: Executor, game_id: uuid.UUID
+) -> tuple[list[PlacementRecord], date | None] | None:
+    """The game's placements in order and its challenge day (None for an ordinary game), or
+    None if there is no such game."""
+    rows = session.execute(_HISTORY_AND_DAY, {"id": game_id}).all()
     if not rows:
         return None
-    return [PlacementRecord(*row) for row in rows if row[0] is not None]
+    history = [PlacementRecord(*row[:-1]) for row in rows if row[0] is not None]
+    return history, rows[0][-1]
 
 
 def games_untouched_since(session: Executor, cutoff: datetime, limit: int) -> list[GameRecord]:
@@ -631,7 +645,6 @@ _CHALLENGE_COUNTS = select(
     func.count(),
     func.coalesce(func.sum(case((_games.c.status == "won", 1), else_=0)), 0),
 ).where(_games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type))
-_CHALLENGE_DATE = select(_games.c.challenge_date).where(_games.c.id == bindparam("id"))
 
 
 def challenge_game_id(session: Executor, player_id: uuid.UUID, day: date) -> uuid.UUID | None:
@@ -647,12 +660,6 @@ def challenge_counts(session: Executor, day: date) -> tuple[int, int]:
     scan of ``uq_games_challenge_date``."""
     played, won = session.execute(_CHALLENGE_COUNTS, {"day": day}).one()
     return int(played), int(won)
-
-
-def get_challenge_date(session: Executor, game_id: uuid.UUID) -> date | None:
-    """The challenge day of a game (None for an ordinary game, or no game)."""
-    day: date | None = session.execute(_CHALLENGE_DATE, {"id": game_id}).scalar()
-    return day
 
 
 @functools.cache
