@@ -240,7 +240,7 @@ def test_the_deal_stays_sealed_until_the_day_closes_then_verifies(
     )
     assert replayed.headers.get("Idempotent-Replayed") == "true"
     responses += [replayed, client.get("/challenges/today"), client.get("/leaderboard")]
-    responses.append(client.get("/players/ana/games"))
+    responses += [client.get("/players/ana/games"), client.get("/leaderboard?challenge=today")]
     played = set(DEAL.deck[: len(positions)])
     for response in responses:
         body = response.json()

@@ -13,13 +13,14 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from api import clock
+from api.errors import ChallengeAlreadyPlayed
 from api.games.challenge_days import daily_deal
 from api.games.challenges import new_challenge_game, store_challenge_game
 from api.games.games import create_game, store_new_game
 from api.games.placements import place_in
 from api.games.players import Identity, register
 from api.settings import Settings
-from api.store import migrate
+from api.store import migrate, repository
 from api.store.database import create_database
 from tests.integrity.players import winning_lines
 from tests.support import databases
@@ -115,5 +116,25 @@ def test_the_database_refuses_a_second_challenge_game_of_a_player_and_day(
             with database.transaction() as session:
                 create_game(session, "ana", player_id=ana.id)
                 create_game(session, "ana", player_id=ana.id)
+    finally:
+        database.dispose()
+
+
+def test_a_race_the_check_cannot_see_is_told_challenge_already_played(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = create_database(Settings(database_url=database_url, migrate_on_start=False))
+    try:
+        with clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)):
+            with database.transaction() as session:
+                ana = register(session, "ana").player
+                who = Identity("ana", ana.id)
+                store_challenge_game(session, new_challenge_game(SECRET, who))
+            # As if the first game were not committed yet when the second request checked.
+            monkeypatch.setattr(repository, "challenge_game_id", lambda *_: None)
+            with pytest.raises(ChallengeAlreadyPlayed), database.transaction() as session:
+                store_challenge_game(session, new_challenge_game(SECRET, who))
+            with database.reading() as connection:
+                assert repository.challenge_counts(connection, date(2026, 12, 1)) == (1, 0)
     finally:
         database.dispose()

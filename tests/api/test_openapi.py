@@ -98,6 +98,8 @@ PROBLEM_EXAMPLES = {
     ("get", "/games/{game_id}/hint", "403"): "challenge_no_hints",
     ("get", "/challenges/{day}", "404"): "challenge_not_open",
     ("get", "/challenges/{day}", "422"): "invalid_challenge_date",
+    ("get", "/leaderboard", "404"): "challenge_not_open",
+    ("get", "/leaderboard", "422"): "invalid_challenge_date",
 }
 
 

@@ -6,11 +6,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
+from api.errors import ChallengeNotOpen, InvalidChallengeDate, InvalidCursor
 from api.games import challenges
 from api.games.leaderboard import cached_page
 from api.http.deps import CursorSecretDep, DatabaseDep, LeaderboardPagesDep
 from api.http.errors import json_response
-from api.http.openapi import problems
+from api.http.openapi import problem_example, problems
 from api.http.ratelimit import limited_by
 from api.schemas import Leaderboard
 
@@ -39,6 +40,28 @@ router = APIRouter(tags=["leaderboard"])
             422: "`invalid_request` (malformed input; see `errors`), `invalid_cursor` (a "
             "cursor of another listing, or not this service's), or `invalid_challenge_date` "
             "(`challenge` is no `YYYY-MM-DD` date from 2026-01-01 on).",
+        },
+        examples={
+            404: {
+                "challenge_not_open": problem_example(
+                    ChallengeNotOpen,
+                    "the challenge of 2026-12-05 opens at 2026-12-05T00:00:00+00:00; "
+                    "today's is 2026-12-01",
+                    "/leaderboard",
+                )
+            },
+            422: {
+                "invalid_cursor": problem_example(
+                    InvalidCursor,
+                    "not a cursor of this challenge board; start again without one",
+                    "/leaderboard",
+                ),
+                "invalid_challenge_date": problem_example(
+                    InvalidChallengeDate,
+                    "'2026-02-30' is not a challenge date: send 'today' or a date as YYYY-MM-DD",
+                    "/leaderboard",
+                ),
+            },
         },
     ),
     dependencies=[limited_by("read")],
