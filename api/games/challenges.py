@@ -14,6 +14,7 @@ player and day, so of two concurrent requests exactly one inserts its game.
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import date, datetime
 
@@ -47,6 +48,19 @@ SECRET_NAME = "challenge"
 # The first day a challenge can be asked about; earlier dates are refused as nonsense rather
 # than computed (this feature did not exist then).
 FIRST_DAY = date(2026, 1, 1)
+# ``today`` or a real date from FIRST_DAY to 2099-12-31, as a regular expression, so that the
+# OpenAPI document states exactly what is accepted (a client or a fuzzer reading it never
+# sends a well-formed request that is refused as malformed): days of each month, and
+# February 29 of leap years only. Days after today are well-formed but not open yet (404).
+_YEAR = "(202[6-9]|20[3-9][0-9])"
+_LEAP_YEAR = "(2028|20(3[26]|4[048]|5[26]|6[048]|7[26]|8[048]|9[26]))"
+_MONTH_DAY = (
+    "((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])"
+    "|(0[469]|11)-(0[1-9]|[12][0-9]|30)"
+    "|02-(0[1-9]|1[0-9]|2[0-8]))"
+)
+DAY_PATTERN = re.compile(f"today|{_YEAR}-{_MONTH_DAY}|{_LEAP_YEAR}-02-29", re.ASCII)
+DAY_SCHEMA_PATTERN = f"^({DAY_PATTERN.pattern})$"
 _CURSOR_KIND = "challenge_board"
 _MAX_SCORE = 24
 
@@ -64,22 +78,16 @@ def challenge_secret(session: Executor, configured: str | None) -> bytes:
 
 def parse_day(raw: str) -> date:
     """A challenge day from a URL or query: ``today`` or ``YYYY-MM-DD``, from
-    :data:`FIRST_DAY` to today (``422 invalid_challenge_date`` for anything malformed or
-    earlier, ``404 challenge_not_open`` for a day still to come)."""
+    :data:`FIRST_DAY` to today (``422 invalid_challenge_date`` for anything that does not
+    match :data:`DAY_PATTERN`, ``404 challenge_not_open`` for a day still to come)."""
     if raw == "today":
         return today()
-    try:
-        day = date.fromisoformat(raw) if len(raw) == 10 else None
-    except ValueError:
-        day = None
-    if day is None:
+    if DAY_PATTERN.fullmatch(raw) is None:
         raise InvalidChallengeDate(
-            f"{raw[:32]!r} is not a challenge date: send 'today' or a date as YYYY-MM-DD"
+            f"{raw[:32]!r} is not a challenge date: send 'today' or a date from "
+            f"{FIRST_DAY.isoformat()} on as YYYY-MM-DD"
         )
-    if day < FIRST_DAY:
-        raise InvalidChallengeDate(
-            f"there is no challenge before {FIRST_DAY.isoformat()}: {day.isoformat()} is too early"
-        )
+    day = date.fromisoformat(raw)  # the pattern admits real dates only
     if day > today():
         raise ChallengeNotOpen(
             f"the challenge of {day.isoformat()} opens at {opens_at(day).isoformat()}; "

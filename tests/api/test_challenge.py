@@ -9,7 +9,7 @@ import json
 import re
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from pydantic import SecretStr
 
 from api import clock
 from api.games.challenge_days import daily_deal
+from api.games.challenges import DAY_PATTERN, FIRST_DAY
 from api.http.app import create_app
 from api.settings import Settings
 from engine import Game, replay
@@ -117,6 +118,19 @@ def test_two_secrets_and_two_days_give_different_deals() -> None:
         assert other.salt != DEAL.salt and other.seed != DEAL.seed
     assert sorted(DEAL.deck) == sorted(other_day.deck) and len(set(DEAL.deck)) == 40
     assert commitment_of({"deck": DEAL.deck, "salt": DEAL.salt}) == DEAL.commitment
+
+
+def test_the_date_pattern_admits_exactly_the_real_dates_from_the_first_day() -> None:
+    # The OpenAPI document states this pattern: whatever matches it must be a date the
+    # service accepts as well-formed (a client or a fuzzer never gets a surprise 422).
+    day, last = date(2025, 12, 1), date(2100, 3, 1)
+    while day < last:
+        admitted = DAY_PATTERN.fullmatch(day.isoformat()) is not None
+        assert admitted == (FIRST_DAY <= day <= date(2099, 12, 31)), day
+        day += timedelta(days=1)
+    for nonsense in ("2026-02-29", "2026-04-31", "2026-13-01", "2100-02-29", "2026-1-05", "0"):
+        assert DAY_PATTERN.fullmatch(nonsense) is None, nonsense
+    assert DAY_PATTERN.fullmatch("2028-02-29") and DAY_PATTERN.fullmatch("today")
 
 
 def test_the_days_page_publishes_the_commitment_before_anyone_plays(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Path
 
 from api.errors import ChallengeNotOpen, InvalidChallengeDate
 from api.games import challenges
@@ -72,6 +74,17 @@ async def read_today(database: DatabaseDep, secret: ChallengeSecretDep) -> Daily
     ),
     dependencies=[limited_by("read")],
 )
-async def read_day(day: str, database: DatabaseDep, secret: ChallengeSecretDep) -> DailyChallenge:
+async def read_day(
+    day: Annotated[
+        str,
+        # Declared, not validated by FastAPI: parse_day checks it and answers with its own code.
+        Path(
+            description="`YYYY-MM-DD` from 2026-01-01, or `today`.",
+            json_schema_extra={"pattern": challenges.DAY_SCHEMA_PATTERN},
+        ),
+    ],
+    database: DatabaseDep,
+    secret: ChallengeSecretDep,
+) -> DailyChallenge:
     parsed = challenges.parse_day(day)
     return await database.read(lambda session: challenges.summary(session, secret, parsed))

@@ -58,7 +58,8 @@ router = APIRouter(tags=["leaderboard"])
                 ),
                 "invalid_challenge_date": problem_example(
                     InvalidChallengeDate,
-                    "'2026-02-30' is not a challenge date: send 'today' or a date as YYYY-MM-DD",
+                    "'2026-02-30' is not a challenge date: send 'today' or a date from "
+                    "2026-01-01 on as YYYY-MM-DD",
                     "/leaderboard",
                 ),
             },
@@ -82,8 +83,9 @@ async def read_leaderboard(
         str | None,
         Query(
             max_length=10,
-            description="`YYYY-MM-DD` (or `today`): that day's daily challenge board instead "
-            "(its won games; challenge games have no hints).",
+            description="`YYYY-MM-DD` from 2026-01-01 (or `today`): that day's daily "
+            "challenge board instead (its won games; challenge games have no hints).",
+            json_schema_extra={"pattern": challenges.DAY_SCHEMA_PATTERN},
         ),
     ] = None,
 ) -> Response:
