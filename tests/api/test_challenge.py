@@ -203,8 +203,13 @@ def test_one_attempt_per_player_per_day(client: TestClient, frozen: clock.Frozen
     assert keyed.status_code == 409 and keyed.json()["code"] == "challenge_already_played"
     assert start(client, ana, **{"Idempotency-Key": key}).json() == keyed.json()
 
-    # Everybody gets the same deal; ordinary games still get their own.
-    theirs = start(client, bob).json()
+    # Everybody gets the same deal; ordinary games still get their own. A keyed creation
+    # replays its game (token included) and makes no second one.
+    bobs_key = str(uuid.uuid4())
+    theirs = start(client, bob, **{"Idempotency-Key": bobs_key}).json()
+    replayed = start(client, bob, **{"Idempotency-Key": bobs_key})
+    assert replayed.status_code == 201 and replayed.headers["Idempotent-Replayed"] == "true"
+    assert replayed.json() == theirs
     assert theirs["deck_commitment"] == DEAL.commitment
     assert theirs["current_card"] == game["current_card"]
     ordinary = client.post("/games", headers=ana).json()
