@@ -662,6 +662,26 @@ def challenge_counts(session: Executor, day: date) -> tuple[int, int]:
     return int(played), int(won)
 
 
+_UNFINISHED_CHALLENGES = (
+    select(*_GAME_COLUMNS)
+    .where(
+        _games.c.status == "in_progress",
+        _games.c.challenge_date < bindparam("day", type_=_games.c.challenge_date.type),
+    )
+    .order_by(_games.c.challenge_date, _games.c.id)
+    .limit(bindparam("limit"))
+)
+
+
+def challenge_games_in_progress_before(
+    session: Executor, day: date, limit: int
+) -> list[GameRecord]:
+    """Up to ``limit`` challenge games still in progress of days before ``day`` (closed days:
+    they can take no more placements)."""
+    rows = session.execute(_UNFINISHED_CHALLENGES, {"day": day, "limit": limit})
+    return [GameRecord._make(row) for row in rows]
+
+
 @functools.cache
 def _challenge_board_statement(after: bool) -> Any:
     """The day's won, unassisted challenge games, best score first, earlier finish first.

@@ -20,10 +20,12 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from api import clock
+from api.games import expiry
 from api.games.challenge_days import daily_deal
 from api.games.challenges import DAY_PATTERN, FIRST_DAY
 from api.http.app import create_app
 from api.settings import Settings
+from api.store.database import Database
 from engine import Game, replay
 from engine.player.advice import Budget, Policy, advise
 from tests.api.test_hidden_information import card_codes, keys
@@ -302,7 +304,7 @@ def test_the_deal_stays_sealed_until_the_day_closes_then_verifies(
 
 
 def test_no_hints_and_no_placements_after_the_close(
-    client: TestClient, frozen: clock.FrozenClock
+    client: TestClient, database: Database, frozen: clock.FrozenClock
 ) -> None:
     bob = register(client, "bob")
     created = start(client, bob).json()
@@ -319,6 +321,17 @@ def test_no_hints_and_no_placements_after_the_close(
     assert late.status_code == 409 and late.json()["code"] == "challenge_closed"
     still = client.get(f"/games/{game_id}").json()  # public now; in progress, no reveal
     assert still["version"] == 2 and still["reveal"] is None
+    # The next expiry ends it as abandoned, however recently it was played: the attempt is
+    # lost, and its player's stats say so.
+    ordinary = client.post("/games", headers=bob).json()
+    assert expiry.expire_untouched(database, timedelta(hours=168)) == 1
+    assert expiry.expire_untouched(database, timedelta(hours=168)) == 0
+    ended = client.get(f"/games/{game_id}").json()
+    assert (ended["status"], ended["end_reason"]) == ("lost", "abandoned")
+    assert commitment_of(ended["reveal"]) == DEAL.commitment
+    assert client.get(f"/games/{ordinary['id']}").json()["status"] == "in_progress"
+    stats = client.get("/players/bob").json()["stats"]
+    assert (stats["games_lost"], stats["games_in_progress"]) == (1, 1)
 
 
 def test_the_days_board_ranks_its_won_games(client: TestClient, frozen: clock.FrozenClock) -> None:
