@@ -119,16 +119,22 @@ def new_challenge_game(secret: bytes, who: players.Identity) -> NewGame:
     return new_game(who.name, player_id=who.player_id, challenge=deal)
 
 
-def identify_challenger(
-    session: Executor, key: str | None, requested: str | None
-) -> players.Identity:
-    """The account a challenge game is for: the daily challenge needs a player's key."""
+def require_key(key: str | None) -> str:
+    """The daily challenge is for registered players: ``401 player_key_required`` without a
+    player's key (checked before anything else, so a refused request touches nothing)."""
     if key is None:
         raise PlayerKeyRequired(
             "the daily challenge is for registered players: send your key as "
             "'Authorization: Bearer <key>' (register with POST /players)"
         )
-    return players.identify(session, key, requested)
+    return key
+
+
+def identify_challenger(
+    session: Executor, key: str | None, requested: str | None
+) -> players.Identity:
+    """The account a challenge game is for (its key is checked like any player's)."""
+    return players.identify(session, require_key(key), requested)
 
 
 def store_challenge_game(session: Session, game: NewGame) -> NewGame:

@@ -225,11 +225,8 @@ async def create_game(
     # The body's name if it gave one (an absent name means "the key's account", or a guest).
     requested = body.player if body is not None and "player" in body.model_fields_set else None
     daily = body is not None and body.challenge == "daily"
-    if daily and key is None:
-        raise PlayerKeyRequired(
-            "the daily challenge is for registered players: send your key as "
-            "'Authorization: Bearer <key>' (register with POST /players)"
-        )
+    if daily:
+        challenges.require_key(key)
     if daily and idempotency_key is None:
         stored = await database.write(
             lambda session: challenges.start_challenge_game(
