@@ -87,7 +87,7 @@ def _expire(args: argparse.Namespace) -> int:
         database.dispose()
     print(
         f"ended {ended} games in progress untouched for {settings.abandon_after_hours:g} hours "
-        "(abandoned)"
+        "or of a closed daily challenge (abandoned)"
     )
     return 0
 

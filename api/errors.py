@@ -131,3 +131,39 @@ def engine_error(error: EngineError) -> ApiError:
     if isinstance(error, GameOver):
         return GameIsOver(error.message)
     return IllegalMove(error)
+
+
+# ---------------------------------------------------------------- the daily challenge
+
+
+class PlayerKeyRequired(ApiError):
+    """A request only a registered player may make came without a player's key."""
+
+    status, code, title = 401, "player_key_required", "Player key required"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, headers={"WWW-Authenticate": 'Bearer realm="foursquare"'})
+
+
+class ChallengeAlreadyPlayed(ApiError):
+    status, code, title = 409, "challenge_already_played", "Challenge already played"
+
+
+class ChallengeClosed(ApiError):
+    status, code, title = 409, "challenge_closed", "Challenge closed"
+
+
+class ChallengeGamePrivate(ApiError):
+    status, code, title = 403, "challenge_game_private", "Challenge game private"
+
+
+class ChallengeHintsRefused(ApiError):
+    status, code, title = 403, "challenge_no_hints", "No hints in the daily challenge"
+
+
+class InvalidChallengeDate(ApiError):
+    status, code, title = 422, "invalid_challenge_date", "Invalid challenge date"
+
+
+class ChallengeNotOpen(ApiError):
+    status, code, title = 404, "challenge_not_open", "Challenge not open yet"

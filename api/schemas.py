@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -136,6 +136,7 @@ _GAME_EXAMPLE: dict[str, Any] = {
     "created_at": "2026-11-29T16:20:00.000000Z",
     "updated_at": "2026-11-29T16:20:09.000000Z",
     "finished_at": None,
+    "challenge_date": None,
 }
 
 
@@ -182,11 +183,16 @@ class GameOut(_Out):
         description="SHA-256 of the salt and the deck order, fixed when the game was dealt."
     )
     reveal: DeckReveal | None = Field(
-        description="The deck order and the salt, once the game is over; null before."
+        description="The deck order and the salt, once the game is over; null before. A daily "
+        "challenge game shows them only once its day has closed (the deal is everybody's)."
     )
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    challenge_date: date | None = Field(
+        description="The UTC day whose daily challenge this game is (see `GET "
+        "/challenges/{date}`); null for an ordinary game."
+    )
 
 
 class GameCreated(GameOut):
@@ -225,6 +231,11 @@ class GameCreate(_In):
             "trimmed. A registered player's name (in any case or width) needs their key "
             "(`409 name_taken` without it); with a key, omit it or give the key's name."
         ),
+    )
+    challenge: Literal["daily"] | None = Field(
+        default=None,
+        description="`daily`: play today's daily challenge, the deal every player gets today "
+        "(needs a player's key; one attempt per player per UTC day). Omitted: a fresh deal.",
     )
 
 
@@ -412,6 +423,10 @@ class Problem(_Out):
         description="The request's id, as in the `X-Request-ID` response header and the "
         "server's log line (a replayed idempotent response keeps its first request's id).",
     )
+    game_id: uuid.UUID | None = Field(
+        default=None,
+        description="For `challenge_already_played`: the player's game of that day's challenge.",
+    )
 
 
 # ---------------------------------------------------------------- players
@@ -555,4 +570,47 @@ class PlayerGames(_Out):
     games: list[PlayerGameOut]
     next_cursor: str | None = Field(
         description="Pass as `cursor` (with the same `status`) for the next page; null at the end."
+    )
+
+
+# ---------------------------------------------------------------- the daily challenge
+
+Day = date  # (a field named ``date`` cannot be annotated with the name it shadows)
+
+
+class DailyChallenge(_Out):
+    """One UTC day's challenge: one deal for every player, committed to before anyone plays."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "date": "2026-12-01",
+                    "deck_commitment": _GAME_EXAMPLE["deck_commitment"],
+                    "played": 12,
+                    "won": 5,
+                    "opens_at": "2026-12-01T00:00:00Z",
+                    "closes_at": "2026-12-02T00:00:00Z",
+                    "closed": False,
+                    "reveal": None,
+                }
+            ]
+        }
+    )
+
+    date: Day
+    deck_commitment: str = Field(
+        description="SHA-256 of the day's salt and deck order (the recipe of a game's "
+        "`deck_commitment`); every challenge game of the day carries it."
+    )
+    played: int = Field(description="Challenge games started this day (one per player).")
+    won: int = Field(description="Of those, the games won.")
+    opens_at: datetime = Field(description="00:00 UTC of the day.")
+    closes_at: datetime = Field(
+        description="00:00 UTC the next day: from then on the deal is revealed and the day's "
+        "games take no more placements."
+    )
+    closed: bool
+    reveal: DeckReveal | None = Field(
+        description="The day's deck order and salt, once the day has closed; null before."
     )

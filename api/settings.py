@@ -177,6 +177,12 @@ class Settings(BaseSettings):
         default=True,
         description="One line per request (foursquare serve --no-access-log turns it off).",
     )
+    challenge_secret: SecretStr | None = Field(
+        default=None,
+        description="The daily challenge's deals are derived from it and the date. Unset: a "
+        "random secret that migration 0010 stored in the database, shared by every process "
+        "on it. Changing it changes the deal of the day in play: change it between days.",
+    )
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -1,4 +1,5 @@
-"""Abandoned games: games in progress left untouched too long end as lost, ``abandoned``.
+"""Abandoned games: games in progress left untouched too long end as lost, ``abandoned``; so do
+daily challenge games still in progress when their day closed (they take no more placements).
 
 An abandoned game is over like any other: its public view reveals the deck and the salt,
 placements and hints on it are refused with ``game_over``, and it never has a score row (it
@@ -18,14 +19,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from api.clock import now
+from api.games.challenge_days import today
 from api.games.games import dump_state, game_of, render
 from api.store import repository
 from api.store.database import Database
@@ -88,13 +91,29 @@ def store_expiry(session: Session, plans: Sequence[PlannedExpiry]) -> int:
 
 
 def expire_untouched(database: Database, untouched_for: timedelta, *, batch: int = BATCH) -> int:
-    """End every game in progress whose last change is older than ``untouched_for``; return
-    how many were ended. Running it again at once ends nothing more."""
+    """End every game in progress whose last change is older than ``untouched_for``, and
+    every daily challenge game still in progress when its day closed (it can take no more
+    placements: see api.games.challenge_days); return how many were ended. Running it again
+    at once ends nothing more."""
     cutoff = now() - untouched_for
+    closed_before = today()
+    return _expire_each(
+        database,
+        lambda connection: repository.games_untouched_since(connection, cutoff, batch),
+    ) + _expire_each(
+        database,
+        lambda connection: repository.challenge_games_in_progress_before(
+            connection, closed_before, batch
+        ),
+    )
+
+
+def _expire_each(database: Database, find: Callable[[Connection], list[GameRecord]]) -> int:
+    """End the games ``find`` returns, batch after batch, until it finds none."""
     ended = 0
     while True:
         with database.reading() as connection:
-            rows = repository.games_untouched_since(connection, cutoff, batch)
+            rows = find(connection)
         if not rows:
             return ended
         plans = plan_expiry(rows, now())

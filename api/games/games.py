@@ -16,8 +16,9 @@ from sqlalchemy.orm import Session
 
 from api import metrics
 from api.clock import now
-from api.errors import GameNotFound, InvalidToken, MissingToken
-from api.games import players, views
+from api.errors import ChallengeGamePrivate, GameNotFound, InvalidToken, MissingToken
+from api.games import challenge_days, players, views
+from api.games.challenge_days import DailyDeal
 from api.games.credentials import (
     deck_commitment,
     hash_token,
@@ -48,7 +49,7 @@ def render(row: GameRecord, game: Game) -> GameRecord:
     """``row`` with its public view rendered from ``game``, in the current format."""
     return row._replace(
         public_json=views.game_out(row, game).model_dump_json(),
-        public_format=views.PUBLIC_VIEW_FORMAT,
+        public_format=views.format_of(row, game),
     )
 
 
@@ -84,14 +85,20 @@ def new_game(
     *,
     deck: Sequence[Card | str] | None = None,
     player_id: uuid.UUID | None = None,
+    challenge: DailyDeal | None = None,
 ) -> NewGame:
     """Deal a game from a fresh secret seed, or from ``deck`` (tests and puzzles only: the
-    public API has no way to choose a deck), for the account ``player_id`` (named ``player``)
+    public API has no way to choose a deck), or the day's ``challenge`` deal (its seed and
+    salt, so its commitment is the day's), for the account ``player_id`` (named ``player``)
     or a guest; nothing is stored yet."""
-    seed = None if deck is not None else new_seed()
+    if challenge is not None:
+        seed: str | None = challenge.seed
+        salt = challenge.salt
+    else:
+        seed = None if deck is not None else new_seed()
+        salt = new_salt()
     game = Game(deck) if deck is not None else Game.from_seed(seed)  # type: ignore[arg-type]
     token = new_token()
-    salt = new_salt()
     created = now()
     row = GameRecord(
         id=uuid.uuid4(),
@@ -109,6 +116,7 @@ def new_game(
         public_format=None,
         player_id=player_id,
         player_key_hash=None,  # not needed: the game's creator holds its token
+        challenge_date=challenge.day if challenge is not None else None,
     )
     row = render(row, game)
     # The record (but the account's key hash, which is not a column of games), and the
@@ -184,30 +192,71 @@ def authorize(row: GameRecord, token: str | None) -> None:
     raise InvalidToken("this token does not authorise placements on this game")
 
 
-async def read_public_view(database: Database, game_id: str) -> tuple[int, bool, str]:
-    """A game's version, whether it is over, and its public view as JSON; or 404.
+def authorize_private_read(row: GameRecord, token: str | None) -> None:
+    """A daily challenge game is its player's alone until its day closes: reading its piles
+    or history needs the game's token or its player's key (else ``403
+    challenge_game_private``), so that nobody can follow the day's deal over a player's
+    shoulder and play it knowing the cards to come."""
+    if not challenge_days.is_sealed(row.challenge_date):
+        return
+    try:
+        authorize(row, token)
+    except (MissingToken, InvalidToken):
+        assert row.challenge_date is not None
+        closes = challenge_days.closes_at(row.challenge_date).isoformat()
+        raise ChallengeGamePrivate(
+            f"this daily challenge game is visible to its player only until its day closes "
+            f"({closes}); its player sends the game's token or their key as "
+            "'Authorization: Bearer <token>'"
+        ) from None
+
+
+@dataclass(frozen=True)
+class PublicRead:
+    """A game's public view as ``GET /games/{id}`` sends it."""
+
+    version: int
+    over: bool
+    json: str
+    # A challenge game whose day is open: private to its player, and when over, shown
+    # without its reveal until the day closes (so neither cacheable by others nor final).
+    sealed: bool
+
+
+async def read_public_view(
+    database: Database, game_id: str, token: str | None = None
+) -> PublicRead:
+    """A game's version, whether it is over, and its public view as JSON; or 404 (or 403
+    for a daily challenge game of a day still open, read without its token or player's key).
 
     The view stored with the game if it is in the current format; otherwise (a schema or
-    rendering change since it was stored, or a game stored before views were) it is rendered
-    from the game's state, and stored for the next read if the game has not moved since.
+    rendering change since it was stored, a game stored before views were, or a challenge
+    game rendered without its reveal whose day has closed since) it is rendered from the
+    game's state, and stored for the next read if the game has not moved since.
     """
     game_uuid = parse_game_id(game_id)
     view: PublicView = found(
         await database.read(lambda s: repository.get_public_view(s, game_uuid)), game_id
     )
-    if view.public_format == views.PUBLIC_VIEW_FORMAT and view.public_json is not None:
-        return view.version, view.status != "in_progress", view.public_json
+    over = view.status != "in_progress"
+    sealed = challenge_days.is_sealed(view.challenge_date)
+    if sealed:
+        owned = found(await database.read(lambda s: repository.get_game(s, game_uuid)), game_id)
+        authorize_private_read(owned, token)
+    current = views.SEALED_VIEW_FORMAT if sealed and over else views.PUBLIC_VIEW_FORMAT
+    if view.public_format == current and view.public_json is not None:
+        return PublicRead(view.version, over, view.public_json, sealed)
     row = found(await database.read(lambda s: repository.get_game(s, game_uuid)), game_id)
     row = render(row, game_of(row))
-    assert row.public_json is not None
+    assert row.public_json is not None and row.public_format is not None
     # If the database is busy, this read answers all the same and a later one stores it.
     with contextlib.suppress(OperationalError, PoolTimeoutError):
         await database.write(
             lambda s: repository.store_public_view(
-                s, row.id, row.version, views.PUBLIC_VIEW_FORMAT, row.public_json or ""
+                s, row.id, row.version, row.public_format or "", row.public_json or ""
             )
         )
-    return row.version, view.status != "in_progress", row.public_json
+    return PublicRead(row.version, over, row.public_json, sealed)
 
 
 def check_database(session: Executor) -> None:

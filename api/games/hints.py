@@ -6,7 +6,7 @@ from sqlalchemy.orm import Session
 
 from api import metrics
 from api.clock import now
-from api.errors import GameIsOver, VersionConflict
+from api.errors import ChallengeHintsRefused, GameIsOver, VersionConflict
 from api.games.advice_pool import AdvicePool
 from api.games.games import LoadedGame, render
 from api.store import repository
@@ -19,6 +19,11 @@ def _question(loaded: LoadedGame) -> tuple[PublicView, int]:
     fixed by the game, so that the same state always gets the same advice."""
     if loaded.game.is_over:
         raise GameIsOver(f"the game is over ({loaded.game.status.value}); there is nothing to hint")
+    if loaded.row.challenge_date is not None:
+        # One deal for everybody, ranked on its own board: it is played unaided.
+        raise ChallengeHintsRefused(
+            "the daily challenge is played without hints; this game was not changed"
+        )
     return loaded.game.public_view(), loaded.row.id.int & 0xFFFFFFFF
 
 

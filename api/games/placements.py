@@ -6,16 +6,19 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from api import metrics
 from api.clock import now
-from api.errors import PreconditionFailed, VersionConflict, engine_error
+from api.errors import ChallengeClosed, PreconditionFailed, VersionConflict, engine_error
+from api.games.challenge_days import closes_at, is_closed, is_sealed
 from api.games.conditional import etag, if_match_allows
 from api.games.games import (
     LoadedGame,
     after_commit,
     authorize,
+    authorize_private_read,
     dump_state,
     fetch_game,
     found,
@@ -65,6 +68,17 @@ def plan_placement(
     if if_match is not None and not if_match_allows(if_match, etag(game_row.version)):
         raise _refuse_if_match(if_match, game_row.version)
     game = game_of(game_row)
+    if (
+        game_row.challenge_date is not None
+        and not game.is_over
+        and is_closed(game_row.challenge_date)
+    ):
+        # Its day's deal is public now: a game finished knowing it would mean nothing.
+        raise ChallengeClosed(
+            f"the daily challenge of {game_row.challenge_date.isoformat()} closed at "
+            f"{closes_at(game_row.challenge_date).isoformat()}: its games take no more "
+            "placements"
+        )
     try:
         result = game.place((row, col))
     except EngineError as exc:
@@ -172,9 +186,20 @@ async def place_card(
     )
 
 
-async def history(database: Database, game_id: str) -> tuple[uuid.UUID, list[PlacementRecord]]:
-    """A game's placements in order, or 404."""
+async def history(
+    database: Database, game_id: str, token: str | None = None
+) -> tuple[uuid.UUID, list[PlacementRecord], bool]:
+    """A game's placements in order, and whether they are private (a daily challenge game
+    of a day still open, readable by its player only: else ``403 challenge_game_private``);
+    or 404."""
     game_uuid = parse_game_id(game_id)
-    return game_uuid, found(
-        await database.read(lambda s: repository.get_history(s, game_uuid)), game_id
-    )
+
+    def read(session: Connection) -> tuple[list[PlacementRecord], bool]:
+        rows, day = found(repository.get_history_and_challenge_date(session, game_uuid), game_id)
+        private = is_sealed(day)
+        if private:
+            authorize_private_read(found(repository.get_game(session, game_uuid), game_id), token)
+        return rows, private
+
+    rows, private = await database.read(read)
+    return game_uuid, rows, private

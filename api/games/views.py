@@ -20,6 +20,7 @@ import hashlib
 import json
 from typing import Any
 
+from api.games.challenge_days import is_sealed
 from api.schemas import (
     CardOut,
     DeckReveal,
@@ -44,6 +45,22 @@ def view_format(schema: dict[str, Any], revision: int) -> str:
 
 
 PUBLIC_VIEW_FORMAT = view_format(GameOut.model_json_schema(), RENDERING_REVISION)
+# The format of a finished daily challenge game's view rendered while its day is open, without
+# its reveal: current only until the day closes, then rendered again with the reveal (see
+# api.games.challenge_days and api.games.games.read_public_view).
+SEALED_VIEW_FORMAT = hashlib.sha256(f"sealed:{PUBLIC_VIEW_FORMAT}".encode()).hexdigest()[:32]
+
+
+def withholds_reveal(row: GameRecord, game: Game) -> bool:
+    """Whether ``game`` is over but is a challenge game whose day has not closed: its deck
+    and salt would hand the day's deal to the players still to play it."""
+    return game.is_over and is_sealed(row.challenge_date)
+
+
+def format_of(row: GameRecord, game: Game) -> str:
+    """The format to store ``game``'s view under, rendered now."""
+    return SEALED_VIEW_FORMAT if withholds_reveal(row, game) else PUBLIC_VIEW_FORMAT
+
 
 # Immutable response pieces, built once and shared by every response.
 _CARD_OUT: dict[Card, CardOut] = {
@@ -97,11 +114,12 @@ def _game_fields(row: GameRecord, game: Game) -> dict[str, Any]:
         assisted=row.assisted,
         deck_commitment=row.deck_commitment,
         reveal=DeckReveal.model_construct(deck=[card.code for card in game.deck], salt=row.salt)
-        if game.is_over
+        if game.is_over and not withholds_reveal(row, game)
         else None,
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,
+        challenge_date=row.challenge_date,
     )
 
 

@@ -14,13 +14,14 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from api.games import expiry
 from api.games.advice_pool import AdvicePool
+from api.games.challenges import challenge_secret
 from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
 from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
 from api.http.observe import install_observability, observing
 from api.http.openapi import install_openapi
 from api.http.ratelimit import RateLimiter, RateLimitHeaders
-from api.http.routes import games, health, leaderboard, players
+from api.http.routes import challenges, games, health, leaderboard, players
 from api.http.web import install_web
 from api.logs import configure_logging
 from api.settings import Settings
@@ -63,6 +64,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lambda session: cursor_secret(session, configured)
         )
         app.state.leaderboard_pages = PageCache(settings.leaderboard_cache_pages)
+        challenge_configured = (
+            settings.challenge_secret.get_secret_value() if settings.challenge_secret else None
+        )
+        app.state.challenge_secret = await database.read(
+            lambda session: challenge_secret(session, challenge_configured)
+        )
         app.state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
         app.state.advice_pool = AdvicePool(settings.hint_workers, settings.hint_queue)
         expiring = (
@@ -139,6 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(leaderboard.router)
     app.include_router(players.router)
     app.include_router(health.router)
+    app.include_router(challenges.router)
     install_web(app)
     install_openapi(app)
     install_observability(app, settings)

@@ -41,11 +41,17 @@ async def get_cursor_secret(request: Request) -> bytes:
     return secret
 
 
+async def get_challenge_secret(request: Request) -> bytes:
+    secret: bytes = request.app.state.challenge_secret
+    return secret
+
+
 DatabaseDep = Annotated[Database, Depends(get_database)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LeaderboardPagesDep = Annotated[PageCache, Depends(get_leaderboard_pages)]
 CursorSecretDep = Annotated[bytes, Depends(get_cursor_secret)]
 AdvicePoolDep = Annotated[AdvicePool, Depends(get_advice_pool)]
+ChallengeSecretDep = Annotated[bytes, Depends(get_challenge_secret)]
 
 # The game's token as an HTTP bearer credential: the OpenAPI document then declares the
 # security scheme, so "Authorize" in /docs and generated clients send it. A missing or

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -19,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     TypeDecorator,
+    UniqueConstraint,
     Uuid,
     false,
 )
@@ -70,6 +72,9 @@ class GameRow(Base):
         Index("ix_games_status_updated_at", "status", "updated_at"),
         # A player's games page, newest first: one range scan per page (migration 0008).
         Index("ix_games_player_games", "player_id", "created_at", "id"),
+        # One daily challenge game per player per UTC day (migration 0010); its index is
+        # also the range scan of one day's challenge games (counts and board).
+        UniqueConstraint("challenge_date", "player_id", name="uq_games_challenge_date"),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
@@ -99,6 +104,8 @@ class GameRow(Base):
     player_id: Mapped[uuid.UUID | None] = mapped_column(
         Uuid, ForeignKey("players.id", ondelete="RESTRICT")
     )
+    # The UTC day whose daily challenge this game is (api.games.challenges); NULL otherwise.
+    challenge_date: Mapped[date | None] = mapped_column(Date)
 
 
 class PlayerRow(Base):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
@@ -19,10 +19,13 @@ from sqlalchemy import (
     Insert,
     Table,
     Update,
+    and_,
     bindparam,
     case,
     delete,
+    func,
     insert,
+    or_,
     select,
     text,
     tuple_,
@@ -62,6 +65,8 @@ class GameRecord(NamedTuple):
     # Read with the game (not a column of games): the key hash of that account, so that its
     # key authorises the game's requests without another round trip.
     player_key_hash: str | None
+    # The UTC day whose daily challenge this is (api.games.challenges); None otherwise.
+    challenge_date: date | None = None
 
 
 class PublicView(NamedTuple):
@@ -71,6 +76,7 @@ class PublicView(NamedTuple):
     status: str
     public_format: str | None
     public_json: str | None
+    challenge_date: date | None  # a challenge game's view depends on whether its day closed
 
 
 class PlacementRecord(NamedTuple):
@@ -167,9 +173,8 @@ _PLAYER_KEY_HASH = (
     .scalar_subquery()
     .label("player_key_hash")
 )
-_GAME_COLUMNS = (
-    *(_games.c[name] for name in GameRecord._fields if name != "player_key_hash"),
-    _PLAYER_KEY_HASH,
+_GAME_COLUMNS = tuple(
+    _PLAYER_KEY_HASH if name == "player_key_hash" else _games.c[name] for name in GameRecord._fields
 )
 _GAME = select(*_GAME_COLUMNS).where(_games.c.id == bindparam("id"))
 _PUBLIC_VIEW = select(*(_games.c[name] for name in PublicView._fields)).where(
@@ -215,10 +220,24 @@ def get_game_version(session: Executor, game_id: uuid.UUID) -> int | None:
 
 def get_history(session: Executor, game_id: uuid.UUID) -> list[PlacementRecord] | None:
     """The game's placements in order, or None if there is no such game."""
-    rows = session.execute(_HISTORY, {"id": game_id}).all()
+    found = get_history_and_challenge_date(session, game_id)
+    return None if found is None else found[0]
+
+
+# The same, with the game's challenge day (whether its history is private), in one statement.
+_HISTORY_AND_DAY = _HISTORY.add_columns(_games.c.challenge_date)
+
+
+def get_history_and_challenge_date(
+    session: Executor, game_id: uuid.UUID
+) -> tuple[list[PlacementRecord], date | None] | None:
+    """The game's placements in order and its challenge day (None for an ordinary game), or
+    None if there is no such game."""
+    rows = session.execute(_HISTORY_AND_DAY, {"id": game_id}).all()
     if not rows:
         return None
-    return [PlacementRecord(*row) for row in rows if row[0] is not None]
+    history = [PlacementRecord(*row[:-1]) for row in rows if row[0] is not None]
+    return history, rows[0][-1]
 
 
 def games_untouched_since(session: Executor, cutoff: datetime, limit: int) -> list[GameRecord]:
@@ -601,6 +620,103 @@ def release_idempotency_claim(session: Session, scope: str, key_hash: str, claim
 def delete_idempotency_keys_before(session: Session, cutoff: datetime) -> int:
     result = session.execute(delete(_keys).where(_keys.c.created_at < cutoff))
     return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- the daily challenge
+
+
+class ChallengeEntryRecord(NamedTuple):
+    """A won game of one day's challenge, as its board lists it."""
+
+    game_id: uuid.UUID
+    player: str
+    score: int
+    finished_at: datetime
+    assisted: bool
+
+
+ChallengeBoardKey = tuple[int, datetime, uuid.UUID]  # (score, finished_at, game_id)
+
+_CHALLENGE_GAME = select(_games.c.id).where(
+    _games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type),
+    _games.c.player_id == bindparam("player"),
+)
+_CHALLENGE_COUNTS = select(
+    func.count(),
+    func.coalesce(func.sum(case((_games.c.status == "won", 1), else_=0)), 0),
+).where(_games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type))
+
+
+def challenge_game_id(session: Executor, player_id: uuid.UUID, day: date) -> uuid.UUID | None:
+    """The player's game of ``day``'s challenge, if they started one."""
+    found: uuid.UUID | None = session.execute(
+        _CHALLENGE_GAME, {"day": day, "player": player_id}
+    ).scalar()
+    return found
+
+
+def challenge_counts(session: Executor, day: date) -> tuple[int, int]:
+    """How many games of ``day``'s challenge were started, and how many are won: a range
+    scan of ``uq_games_challenge_date``."""
+    played, won = session.execute(_CHALLENGE_COUNTS, {"day": day}).one()
+    return int(played), int(won)
+
+
+_UNFINISHED_CHALLENGES = (
+    select(*_GAME_COLUMNS)
+    .where(
+        _games.c.status == "in_progress",
+        _games.c.challenge_date < bindparam("day", type_=_games.c.challenge_date.type),
+    )
+    .order_by(_games.c.challenge_date, _games.c.id)
+    .limit(bindparam("limit"))
+)
+
+
+def challenge_games_in_progress_before(
+    session: Executor, day: date, limit: int
+) -> list[GameRecord]:
+    """Up to ``limit`` challenge games still in progress of days before ``day`` (closed days:
+    they can take no more placements)."""
+    rows = session.execute(_UNFINISHED_CHALLENGES, {"day": day, "limit": limit})
+    return [GameRecord._make(row) for row in rows]
+
+
+@functools.cache
+def _challenge_board_statement(after: bool) -> Any:
+    """The day's won, unassisted challenge games, best score first, earlier finish first.
+
+    A range scan of ``uq_games_challenge_date`` for the day, sorted: a day's challenge holds
+    at most one game per player, so the sort is over that day's games only."""
+    columns = (_games.c[name] for name in ChallengeEntryRecord._fields[1:])
+    statement = select(_games.c.id, *columns).where(
+        _games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type),
+        _games.c.status == "won",
+        _games.c.assisted == bindparam("assisted"),
+    )
+    if after:
+        score = bindparam("score", type_=_games.c.score.type)
+        later = tuple_(_games.c.finished_at, _games.c.id) > tuple_(
+            bindparam("finished_at", type_=_games.c.finished_at.type),
+            bindparam("game_id", type_=_games.c.id.type),
+        )
+        statement = statement.where(
+            or_(_games.c.score < score, and_(_games.c.score == score, later))
+        )
+    return statement.order_by(_games.c.score.desc(), _games.c.finished_at, _games.c.id).limit(
+        bindparam("limit")
+    )
+
+
+def challenge_board(
+    session: Executor, day: date, after: ChallengeBoardKey | None, limit: int
+) -> list[ChallengeEntryRecord]:
+    """``day``'s challenge board after the key ``after`` (exclusive)."""
+    parameters: dict[str, Any] = {"day": day, "assisted": False, "limit": limit}
+    if after is not None:
+        parameters["score"], parameters["finished_at"], parameters["game_id"] = after
+    statement = _challenge_board_statement(after is not None)
+    return [ChallengeEntryRecord(*row) for row in session.execute(statement, parameters)]
 
 
 # ---------------------------------------------------------------- the rest

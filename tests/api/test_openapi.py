@@ -10,18 +10,20 @@ import pytest
 from fastapi.testclient import TestClient
 
 ROUTES = {
-    ("post", "/games"): {403, 409, 413, 422, 503},
-    ("get", "/games/{game_id}"): {404, 503},
+    ("post", "/games"): {401, 403, 409, 413, 422, 503},
+    ("get", "/games/{game_id}"): {403, 404, 503},
     ("post", "/games/{game_id}/placements"): {401, 403, 404, 409, 413, 422, 503},
-    ("get", "/games/{game_id}/placements"): {404, 503},
+    ("get", "/games/{game_id}/placements"): {403, 404, 503},
     ("get", "/games/{game_id}/hint"): {401, 403, 404, 409, 503},
-    ("get", "/leaderboard"): {422, 503},
+    ("get", "/leaderboard"): {404, 422, 503},
     ("get", "/readyz"): {503},
     ("post", "/players"): {409, 413, 422, 503},
     ("get", "/players/{name}"): {404, 503},
     ("post", "/players/{name}/key"): {401, 403, 404, 503},
     ("get", "/players/{name}/games"): {404, 422, 503},
     ("get", "/healthz"): set(),
+    ("get", "/challenges/today"): {503},
+    ("get", "/challenges/{day}"): {404, 422, 503},
 }
 
 
@@ -72,6 +74,7 @@ def test_request_and_response_examples_are_given(spec: dict[str, Any]) -> None:
         "PlayerOut",
         "PlayerKey",
         "PlayerGames",
+        "DailyChallenge",
     ):
         assert schemas[name].get("examples"), name
 
@@ -86,11 +89,23 @@ PROBLEM_EXAMPLES = {
     ("get", "/players/{name}/games", "422"): "invalid_cursor",
     ("post", "/games", "409"): "name_taken",
     ("post", "/games", "422"): "player_name_mismatch",
+    # The daily challenge's.
+    ("post", "/games", "401"): "player_key_required",
+    ("post", "/games", "409 "): "challenge_already_played",
+    ("get", "/games/{game_id}", "403"): "challenge_game_private",
+    ("get", "/games/{game_id}/placements", "403"): "challenge_game_private",
+    ("post", "/games/{game_id}/placements", "409"): "challenge_closed",
+    ("get", "/games/{game_id}/hint", "403"): "challenge_no_hints",
+    ("get", "/challenges/{day}", "404"): "challenge_not_open",
+    ("get", "/challenges/{day}", "422"): "invalid_challenge_date",
+    ("get", "/leaderboard", "404"): "challenge_not_open",
+    ("get", "/leaderboard", "422"): "invalid_challenge_date",
 }
 
 
 def test_player_errors_are_documented_with_examples(spec: dict[str, Any]) -> None:
-    for (method, path, status), code in PROBLEM_EXAMPLES.items():
+    for (method, path, padded), code in PROBLEM_EXAMPLES.items():
+        status = padded.strip()  # (a trailing space keeps a second code of a status apart)
         declared = spec["paths"][path][method]["responses"][status]
         assert f"`{code}`" in declared["description"], (path, status)
         example = declared["content"]["application/problem+json"]["examples"][code]["value"]
@@ -112,6 +127,7 @@ HEADERS = {
 }
 AUTHENTICATED = {("post", "/games/{game_id}/placements"), ("get", "/games/{game_id}/hint")}
 PLAYER_AUTHENTICATED = {("post", "/players/{name}/key")}
+PRIVATE_WHILE_CHALLENGE_OPEN = {("get", "/games/{game_id}"), ("get", "/games/{game_id}/placements")}
 
 
 def _string_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -163,6 +179,8 @@ def test_the_game_token_is_an_http_bearer_security_scheme(spec: dict[str, Any]) 
                 assert security == [{"GameToken": []}], (method, path)
             elif (method, path) == ("post", "/games"):  # a key, or none (a guest)
                 assert security == [{"PlayerKey": []}, {}], (method, path)
+            elif (method, path) in PRIVATE_WHILE_CHALLENGE_OPEN:  # a token, or none
+                assert security == [{"GameToken": []}, {}], (method, path)
             elif (method, path) in PLAYER_AUTHENTICATED:
                 assert security == [{"PlayerKey": []}], (method, path)
             else:

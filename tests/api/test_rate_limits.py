@@ -33,6 +33,8 @@ LIMITED_ROUTES = {
     ("/players/{name}", "get"),
     ("/players/{name}/key", "post"),
     ("/players/{name}/games", "get"),
+    ("/challenges/today", "get"),
+    ("/challenges/{day}", "get"),
 }
 
 

@@ -8,8 +8,17 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Response, status
 from sqlalchemy.orm import Session
 
-from api.errors import ApiError, NameTaken, PlayerNameMismatch
-from api.games import hints, idempotency, placements, players, views
+from api.errors import (
+    ApiError,
+    ChallengeAlreadyPlayed,
+    ChallengeClosed,
+    ChallengeGamePrivate,
+    ChallengeHintsRefused,
+    NameTaken,
+    PlayerKeyRequired,
+    PlayerNameMismatch,
+)
+from api.games import challenges, hints, idempotency, placements, players, views
 from api.games.conditional import etag, if_none_match_hits
 from api.games.credentials import player_key_owner
 from api.games.games import (
@@ -26,6 +35,7 @@ from api.games.idempotency import StoredResponse
 from api.games.views import game_created, placement_out, position_out
 from api.http.deps import (
     AdvicePoolDep,
+    ChallengeSecretDep,
     CreationKey,
     DatabaseDep,
     IfMatch,
@@ -54,6 +64,7 @@ router = APIRouter(prefix="/games", tags=["games"])
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
+PRIVATE = "private, no-cache"  # a daily challenge game while its day is open
 
 _ETAG_HEADER = {
     "ETag": {"description": 'The game\'s version, e.g. `"v3"`.', "schema": {"type": "string"}}
@@ -69,6 +80,22 @@ _REPLAYED_HEADER = {
     "Idempotent-Replayed": {
         "description": "`true` when this is the stored response of an earlier request.",
         "schema": {"type": "string"},
+    }
+}
+
+_PRIVATE = {
+    403: "`challenge_game_private`: a daily challenge game whose day has not closed, read "
+    "without its token or its player's key (it is its player's only until then).",
+}
+_PRIVATE_EXAMPLE = {
+    403: {
+        "challenge_game_private": problem_example(
+            ChallengeGamePrivate,
+            "this daily challenge game is visible to its player only until its day closes "
+            "(2026-12-02T00:00:00+00:00); its player sends the game's token or their key as "
+            "'Authorization: Bearer <token>'",
+            "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+        )
     }
 }
 
@@ -89,7 +116,12 @@ _REPLAYED_HEADER = {
         "revealed when the game ends. With a registered player's key as "
         "`Authorization: Bearer <key>`, the game is that player's (its `player` is the "
         "account's name, and the key also authorises its placements and hints); without "
-        "one it is a guest's, under any name that is no account's."
+        "one it is a guest's, under any name that is no account's. "
+        '`{"challenge": "daily"}` (with a player\'s key) deals today\'s daily challenge '
+        "instead: the same deal for every player, whose `deck_commitment` is the day's "
+        "(`GET /challenges/today`); one attempt per player per UTC day, played without hints, "
+        "finished before the day closes, private to its player and without its reveal until "
+        "then."
     ),
     responses={
         201: {
@@ -127,6 +159,7 @@ _REPLAYED_HEADER = {
             },
         },
         **problems(
+            401,
             403,
             409,
             413,
@@ -134,22 +167,40 @@ _REPLAYED_HEADER = {
             429,
             503,
             descriptions={
+                401: "`player_key_required`: `challenge: daily` without a player's key.",
                 403: "`invalid_token`: the bearer is not a registered player's current key.",
                 409: "`name_taken`: a guest's `player` is a registered player's name "
                 "(ignoring case, width and invisible characters); `request_in_progress`: a "
-                "request with the same `Idempotency-Key` is still running.",
+                "request with the same `Idempotency-Key` is still running; "
+                "`challenge_already_played`: the key's player has already started today's "
+                "daily challenge (one attempt per player per UTC day; `game_id` names it).",
                 422: "`invalid_request` (malformed input; see `errors`), "
                 "`player_name_mismatch` (a `player` other than the key's account), or "
                 "`idempotency_key_reused`.",
             },
             examples={
+                401: {
+                    "player_key_required": problem_example(
+                        PlayerKeyRequired,
+                        "the daily challenge is for registered players: send your key as "
+                        "'Authorization: Bearer <key>' (register with POST /players)",
+                        "/games",
+                    )
+                },
                 409: {
                     "name_taken": problem_example(
                         NameTaken,
                         "'ANA' is a registered player's name: send their key as "
                         "'Authorization: Bearer <key>', or play under another name",
                         "/games",
-                    )
+                    ),
+                    "challenge_already_played": problem_example(
+                        ChallengeAlreadyPlayed,
+                        "you have already played the daily challenge of 2026-12-01 (game "
+                        "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80); the next one opens at "
+                        "2026-12-02T00:00:00+00:00",
+                        "/games",
+                    ),
                 },
                 422: {
                     "player_name_mismatch": problem_example(
@@ -167,11 +218,22 @@ _REPLAYED_HEADER = {
 async def create_game(
     database: DatabaseDep,
     key: PlayerKeyDep,
+    challenge_secret: ChallengeSecretDep,
     idempotency_key: CreationKey = None,
     body: Annotated[GameCreate | None, Body()] = None,
 ) -> Response:
     # The body's name if it gave one (an absent name means "the key's account", or a guest).
     requested = body.player if body is not None and "player" in body.model_fields_set else None
+    daily = body is not None and body.challenge == "daily"
+    if daily:
+        challenges.require_key(key)
+    if daily and idempotency_key is None:
+        stored = await database.write(
+            lambda session: challenges.start_challenge_game(
+                session, challenge_secret, key, requested
+            )
+        )
+        return _to_response(_created_response(stored))
     if idempotency_key is None:
         # Deal before taking a turn to write: the transaction only inserts (and counts the
         # game in its player's stats).
@@ -186,6 +248,8 @@ async def create_game(
         return _to_response(_created_response(stored))
 
     def create_for(session: Session) -> NewGame:
+        if daily:
+            return challenges.start_challenge_game(session, challenge_secret, key, requested)
         who = players.identify(session, key, requested)
         return deal_and_store(session, who.name, player_id=who.player_id)
 
@@ -208,7 +272,9 @@ async def create_game(
                 "/games",
                 {"player": player}
                 if key is None
-                else {"player": requested, "account": owner.hex if owner else None},
+                else {"player": requested, "account": owner.hex if owner else None}
+                # (only when asked: the fingerprints of other creations stay as they were)
+                | ({"challenge": "daily"} if daily else {}),
             ),
             work=create_for,
             render=_created_response,
@@ -251,24 +317,34 @@ def _to_response(stored: StoredResponse, replayed: bool = False) -> Response:
     description=(
         "The game as anyone may see it: piles, current card, legal placements, status and "
         "score. Reading is public; the order of the stock is never shown while the game is in "
-        "progress. Send the `ETag` back in `If-None-Match` to get `304` while nothing changed."
+        "progress. Send the `ETag` back in `If-None-Match` to get `304` while nothing changed. "
+        "A daily challenge game is its player's only (their token or key) until its day "
+        "closes, and shows its `reveal` only from then on (its ETag ends in `-sealed` while "
+        "it is over but sealed; `Cache-Control: private, no-cache`)."
     ),
+    openapi_extra={"security": [{}]},
     responses={
         200: {"headers": {**_ETAG_HEADER, **_CACHE_HEADER}},
         304: {"description": "Not modified since the ETag in `If-None-Match`."},
-        **problems(404, 429, 503),
+        **problems(403, 404, 429, 503, descriptions=_PRIVATE, examples=_PRIVATE_EXAMPLE),
     },
     dependencies=[limited_by("read")],
 )
 async def read_game(
-    game_id: str, database: DatabaseDep, if_none_match: IfNoneMatch = None
+    game_id: str, database: DatabaseDep, token: TokenDep, if_none_match: IfNoneMatch = None
 ) -> Response:
-    version, over, body = await read_public_view(database, game_id)
+    read = await read_public_view(database, game_id, token)
     # A finished game never changes again; a game in progress is revalidated with its ETag.
-    headers = {"ETag": etag(version), "Cache-Control": IMMUTABLE if over else REVALIDATE}
+    headers = {"ETag": etag(read.version), "Cache-Control": IMMUTABLE if read.over else REVALIDATE}
+    if read.sealed:
+        # A daily challenge game of a day still open is its player's only, and once over it
+        # gains its reveal when the day closes without changing version: another ETag then.
+        headers["Cache-Control"] = PRIVATE
+        if read.over:
+            headers["ETag"] = f'"v{read.version}-sealed"'
     if if_none_match_hits(if_none_match, headers["ETag"]):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
-    return Response(body, media_type="application/json", headers=headers)
+    return Response(read.json, media_type="application/json", headers=headers)
 
 
 @router.post(
@@ -302,7 +378,33 @@ async def read_game(
                 },
             },
         },
-        **problems(401, 403, 404, 409, 412, 413, 422, 429, 503),
+        **problems(
+            401,
+            403,
+            404,
+            409,
+            412,
+            413,
+            422,
+            429,
+            503,
+            descriptions={
+                409: "`game_over`: the game has ended; `version_conflict`: another placement "
+                "won the race; `request_in_progress`: a request with the same "
+                "`Idempotency-Key` is still running; `challenge_closed`: a daily challenge "
+                "game whose day has closed (its deal is public now) takes no more placements.",
+            },
+            examples={
+                409: {
+                    "challenge_closed": problem_example(
+                        ChallengeClosed,
+                        "the daily challenge of 2026-12-01 closed at 2026-12-02T00:00:00+00:00: "
+                        "its games take no more placements",
+                        "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/placements",
+                    )
+                }
+            },
+        ),
     },
     dependencies=[limited_by("place")],
 )
@@ -349,20 +451,23 @@ def _placement_response(placed: placements.PlacedCard) -> StoredResponse:
     "/{game_id}/placements",
     response_model=PlacementHistory,
     summary="Read a game's history",
-    description="Every placement of the game, first to last, with what each one flipped.",
+    description="Every placement of the game, first to last, with what each one flipped. "
+    "A daily challenge game's history is its player's only (their token or key) until its "
+    "day closes.",
+    openapi_extra={"security": [{}]},
     responses={
         200: {"headers": {**_ETAG_HEADER, **_CACHE_HEADER}},
         304: {"description": "Not modified since the ETag in `If-None-Match`."},
-        **problems(404, 429, 503),
+        **problems(403, 404, 429, 503, descriptions=_PRIVATE, examples=_PRIVATE_EXAMPLE),
     },
     dependencies=[limited_by("read")],
 )
 async def list_placements(
-    game_id: str, database: DatabaseDep, if_none_match: IfNoneMatch = None
+    game_id: str, database: DatabaseDep, token: TokenDep, if_none_match: IfNoneMatch = None
 ) -> Response:
-    game_uuid, rows = await placements.history(database, game_id)
+    game_uuid, rows, private = await placements.history(database, game_id, token)
     # A history only ever grows by one placement at a time: its length names it.
-    headers = {"ETag": f'"p{len(rows)}"', "Cache-Control": REVALIDATE}
+    headers = {"ETag": f'"p{len(rows)}"', "Cache-Control": PRIVATE if private else REVALIDATE}
     if if_none_match_hits(if_none_match, headers["ETag"]):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
     history = PlacementHistory.model_construct(
@@ -382,7 +487,31 @@ async def list_placements(
         "A game that asked for a hint is marked `assisted` (its version goes up once) and its "
         "win is left off the default leaderboard."
     ),
-    responses={200: {"headers": _ETAG_HEADER}, **problems(401, 403, 404, 409, 429, 503)},
+    responses={
+        200: {"headers": _ETAG_HEADER},
+        **problems(
+            401,
+            403,
+            404,
+            409,
+            429,
+            503,
+            descriptions={
+                403: "`invalid_token`: the token does not belong to this game; "
+                "`challenge_no_hints`: a daily challenge game is played without hints (it "
+                "is left unchanged).",
+            },
+            examples={
+                403: {
+                    "challenge_no_hints": problem_example(
+                        ChallengeHintsRefused,
+                        "the daily challenge is played without hints; this game was not changed",
+                        "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/hint",
+                    )
+                }
+            },
+        ),
+    },
     dependencies=[limited_by("hint")],
 )
 async def hint(

@@ -1,0 +1,238 @@
+"""The daily challenge: one deal per UTC day for every player, its page and its board.
+
+The deal of a day is derived from a server secret and the date
+(:func:`api.games.challenge_days.daily_deal`): every process agrees without coordination, and
+nobody without the secret can know a deal in advance. Its deck commitment is the same for
+every challenge game of the day and is published from the start (``GET /challenges/{date}``);
+the deck and salt behind it are published once the day closes, and until then no response
+shows them (see :mod:`api.games.challenge_days` for what stays sealed).
+
+One attempt per player per day: ``uq_games_challenge_date`` on ``(challenge_date,
+player_id)`` (migration 0010) makes the database refuse a second challenge game of the same
+player and day, so of two concurrent requests exactly one inserts its game.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import date, datetime
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from api.errors import (
+    ChallengeAlreadyPlayed,
+    ChallengeNotOpen,
+    InvalidChallengeDate,
+    InvalidCursor,
+    PlayerKeyRequired,
+)
+from api.games import players
+from api.games.challenge_days import (
+    DailyDeal,
+    closes_at,
+    daily_deal,
+    is_closed,
+    opens_at,
+    today,
+)
+from api.games.cursors import open_cursor, seal_cursor
+from api.games.games import NewGame, new_game, store_new_game
+from api.schemas import DailyChallenge, DeckReveal, Leaderboard, LeaderboardEntry
+from api.store import repository
+from api.store.database import Database
+from api.store.repository import ChallengeBoardKey, Executor
+
+SECRET_NAME = "challenge"
+# The first day a challenge can be asked about; earlier dates are refused as nonsense rather
+# than computed (this feature did not exist then).
+FIRST_DAY = date(2026, 1, 1)
+# ``today`` or a real date from FIRST_DAY to 2099-12-31, as a regular expression, so that the
+# OpenAPI document states exactly what is accepted (a client or a fuzzer reading it never
+# sends a well-formed request that is refused as malformed): days of each month, and
+# February 29 of leap years only. Days after today are well-formed but not open yet (404).
+_YEAR = "(202[6-9]|20[3-9][0-9])"
+_LEAP_YEAR = "(2028|20(3[26]|4[048]|5[26]|6[048]|7[26]|8[048]|9[26]))"
+_MONTH_DAY = (
+    "((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])"
+    "|(0[469]|11)-(0[1-9]|[12][0-9]|30)"
+    "|02-(0[1-9]|1[0-9]|2[0-8]))"
+)
+DAY_PATTERN = re.compile(f"today|{_YEAR}-{_MONTH_DAY}|{_LEAP_YEAR}-02-29", re.ASCII)
+DAY_SCHEMA_PATTERN = f"^({DAY_PATTERN.pattern})$"
+_CURSOR_KIND = "challenge_board"
+_MAX_SCORE = 24
+
+
+def challenge_secret(session: Executor, configured: str | None) -> bytes:
+    """The secret deals are derived from: the setting if given, else the random one migration
+    0010 stored in the database (so every process and replica on one database agrees)."""
+    if configured:
+        return configured.encode()
+    stored = repository.get_service_secret(session, SECRET_NAME)
+    if stored is None:
+        raise RuntimeError("no challenge secret: run the migrations (foursquare migrate)")
+    return stored.encode()
+
+
+def parse_day(raw: str) -> date:
+    """A challenge day from a URL or query: ``today`` or ``YYYY-MM-DD``, from
+    :data:`FIRST_DAY` to today (``422 invalid_challenge_date`` for anything that does not
+    match :data:`DAY_PATTERN`, ``404 challenge_not_open`` for a day still to come)."""
+    if raw == "today":
+        return today()
+    if DAY_PATTERN.fullmatch(raw) is None:
+        raise InvalidChallengeDate(
+            f"{raw[:32]!r} is not a challenge date: send 'today' or a date from "
+            f"{FIRST_DAY.isoformat()} on as YYYY-MM-DD"
+        )
+    day = date.fromisoformat(raw)  # the pattern admits real dates only
+    if day > today():
+        raise ChallengeNotOpen(
+            f"the challenge of {day.isoformat()} opens at {opens_at(day).isoformat()}; "
+            f"today's is {today().isoformat()}"
+        )
+    return day
+
+
+def summary(session: Executor, secret: bytes, day: date) -> DailyChallenge:
+    """A day's page: its commitment, counts and bounds, and its reveal once it has closed."""
+    deal = daily_deal(secret, day)
+    played, won = repository.challenge_counts(session, day)
+    closed = is_closed(day)
+    return DailyChallenge(
+        date=day,
+        deck_commitment=deal.commitment,
+        played=played,
+        won=won,
+        opens_at=opens_at(day),
+        closes_at=closes_at(day),
+        closed=closed,
+        reveal=DeckReveal(deck=list(deal.deck), salt=deal.salt) if closed else None,
+    )
+
+
+def new_challenge_game(secret: bytes, who: players.Identity) -> NewGame:
+    """Deal today's challenge for an account (nothing stored yet)."""
+    deal: DailyDeal = daily_deal(secret, today())
+    return new_game(who.name, player_id=who.player_id, challenge=deal)
+
+
+def require_key(key: str | None) -> str:
+    """The daily challenge is for registered players: ``401 player_key_required`` without a
+    player's key (checked before anything else, so a refused request touches nothing)."""
+    if key is None:
+        raise PlayerKeyRequired(
+            "the daily challenge is for registered players: send your key as "
+            "'Authorization: Bearer <key>' (register with POST /players)"
+        )
+    return key
+
+
+def identify_challenger(
+    session: Executor, key: str | None, requested: str | None
+) -> players.Identity:
+    """The account a challenge game is for (its key is checked like any player's)."""
+    return players.identify(session, require_key(key), requested)
+
+
+def store_challenge_game(session: Session, game: NewGame) -> NewGame:
+    """Store a challenge game, or ``409 challenge_already_played`` if its player has one of
+    the same day. The check first answers the common case with the game's id; the unique
+    constraint settles a race the check cannot see (a concurrent insert not yet committed)."""
+    player_id, day = game.row.player_id, game.row.challenge_date
+    assert player_id is not None and day is not None
+    existing = repository.challenge_game_id(session, player_id, day)
+    if existing is not None:
+        raise _already_played(day, existing)
+    try:
+        return store_new_game(session, game)
+    except IntegrityError as exc:
+        if "challenge_date" not in str(exc.orig):
+            raise
+        raise _already_played(day, None) from None
+
+
+def _already_played(day: date, game_id: uuid.UUID | None) -> ChallengeAlreadyPlayed:
+    detail = (
+        f"you have already played the daily challenge of {day.isoformat()}"
+        f"{f' (game {game_id})' if game_id is not None else ''}; the next one opens at "
+        f"{closes_at(day).isoformat()}"
+    )
+    if game_id is None:  # lost a race to a game not yet committed when checked
+        return ChallengeAlreadyPlayed(detail)
+    return ChallengeAlreadyPlayed(detail, game_id=str(game_id))
+
+
+def start_challenge_game(
+    session: Session, secret: bytes, key: str | None, requested: str | None
+) -> NewGame:
+    """Identify the player, deal today's challenge and store it, in one transaction."""
+    who = identify_challenger(session, key, requested)
+    return store_challenge_game(session, new_challenge_game(secret, who))
+
+
+# ---------------------------------------------------------------- the day's board
+
+
+def _encode_cursor(secret: bytes, day: date, key: ChallengeBoardKey, rank: int) -> str:
+    score, finished_at, game_id = key
+    return seal_cursor(
+        secret, [_CURSOR_KIND, day.isoformat(), score, finished_at.isoformat(), game_id.hex, rank]
+    )
+
+
+def _decode_cursor(secret: bytes, cursor: str, day: date) -> tuple[ChallengeBoardKey, int]:
+    """The key and rank a cursor of this day's board names; ``422 invalid_cursor`` for any
+    other cursor (another day's, another listing's, or one this service did not make)."""
+    invalid = InvalidCursor("not a cursor of this challenge board; start again without one")
+    fields = open_cursor(secret, cursor)
+    if fields is None or len(fields) != 6:
+        raise invalid
+    kind, listing_day, score, finished_at, game_hex, rank = fields
+    try:
+        finished = datetime.fromisoformat(finished_at)
+        game_id = uuid.UUID(hex=game_hex)
+    except (ValueError, TypeError, AttributeError, OverflowError):
+        raise invalid from None
+    valid = (
+        kind == _CURSOR_KIND
+        and listing_day == day.isoformat()
+        and type(score) is int
+        and 0 <= score <= _MAX_SCORE
+        and finished.tzinfo is not None
+        and type(rank) is int
+        and 0 < rank < 2**62
+    )
+    if not valid:
+        raise invalid
+    return (score, finished, game_id), rank
+
+
+async def board_page(
+    database: Database, secret: bytes, raw_day: str, limit: int, cursor: str | None
+) -> Leaderboard:
+    """A page of ``raw_day``'s challenge board: its won games, best score first, earlier
+    finish first on ties; the cursor of the next page is bound to this day's board."""
+    day = parse_day(raw_day)
+    after, rank = _decode_cursor(secret, cursor, day) if cursor else (None, 0)
+    rows = await database.read(lambda s: repository.challenge_board(s, day, after, limit + 1))
+    entries = [
+        LeaderboardEntry.model_construct(
+            rank=rank + i,
+            player=row.player,
+            score=row.score,
+            game_id=row.game_id,
+            finished_at=row.finished_at,
+            assisted=row.assisted,
+        )
+        for i, row in enumerate(rows[:limit], start=1)
+    ]
+    next_cursor = None
+    if len(rows) > limit:
+        last = rows[limit - 1]
+        next_cursor = _encode_cursor(
+            secret, day, (last.score, last.finished_at, last.game_id), rank + limit
+        )
+    return Leaderboard.model_construct(entries=entries, next_cursor=next_cursor)

@@ -1,0 +1,90 @@
+"""The daily challenge's pages: one day's deal commitment, counts, bounds and reveal."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path
+
+from api.errors import ChallengeNotOpen, InvalidChallengeDate
+from api.games import challenges
+from api.http.deps import ChallengeSecretDep, DatabaseDep
+from api.http.openapi import problem_example, problems
+from api.http.ratelimit import limited_by
+from api.schemas import DailyChallenge
+
+router = APIRouter(prefix="/challenges", tags=["daily challenge"])
+
+_DESCRIPTION = (
+    "One deal per UTC day, the same for every player, derived from a server secret and the "
+    "date. `deck_commitment` is published from the day's start (every challenge game of the "
+    "day carries it); `reveal` (the deck and the salt) once the day has closed, at "
+    "`closes_at`: `sha256(f\"{salt}:{','.join(deck)}\")` is then the commitment. Play it "
+    'with `POST /games {"challenge": "daily"}` and a player\'s key; its board is '
+    "`GET /leaderboard?challenge={date}`."
+)
+
+
+@router.get(
+    "/today",
+    response_model=DailyChallenge,
+    summary="Read today's daily challenge",
+    description=_DESCRIPTION + " Today is the UTC date of the service's clock.",
+    responses=problems(429, 503),
+    dependencies=[limited_by("read")],
+)
+async def read_today(database: DatabaseDep, secret: ChallengeSecretDep) -> DailyChallenge:
+    day = challenges.parse_day("today")
+    return await database.read(lambda session: challenges.summary(session, secret, day))
+
+
+@router.get(
+    "/{day}",
+    response_model=DailyChallenge,
+    summary="Read one day's daily challenge",
+    description=_DESCRIPTION
+    + " `day` is `YYYY-MM-DD` (or `today`), from 2026-01-01 to today: a day still to come is "
+    "`404 challenge_not_open` (nobody has played it and its commitment is not published yet).",
+    responses=problems(
+        404,
+        422,
+        429,
+        503,
+        descriptions={
+            404: "`challenge_not_open`: the day has not begun (UTC).",
+            422: "`invalid_challenge_date`: not a `YYYY-MM-DD` date, or before 2026-01-01.",
+        },
+        examples={
+            404: {
+                "challenge_not_open": problem_example(
+                    ChallengeNotOpen,
+                    "the challenge of 2026-12-05 opens at 2026-12-05T00:00:00+00:00; "
+                    "today's is 2026-12-01",
+                    "/challenges/2026-12-05",
+                )
+            },
+            422: {
+                "invalid_challenge_date": problem_example(
+                    InvalidChallengeDate,
+                    "'2026-13-01' is not a challenge date: send 'today' or a date as YYYY-MM-DD",
+                    "/challenges/2026-13-01",
+                )
+            },
+        },
+    ),
+    dependencies=[limited_by("read")],
+)
+async def read_day(
+    day: Annotated[
+        str,
+        # Declared, not validated by FastAPI: parse_day checks it and answers with its own code.
+        Path(
+            description="`YYYY-MM-DD` from 2026-01-01, or `today`.",
+            json_schema_extra={"pattern": challenges.DAY_SCHEMA_PATTERN},
+        ),
+    ],
+    database: DatabaseDep,
+    secret: ChallengeSecretDep,
+) -> DailyChallenge:
+    parsed = challenges.parse_day(day)
+    return await database.read(lambda session: challenges.summary(session, secret, parsed))

@@ -1,0 +1,140 @@
+"""Migration 0010 (the daily challenge) goes up and down over a database with games, challenge
+games and scores and keeps them all; the database itself refuses a second challenge game of
+one player and day, whatever the code checked before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.exc import IntegrityError
+
+from api import clock
+from api.errors import ChallengeAlreadyPlayed
+from api.games.challenge_days import daily_deal
+from api.games.challenges import new_challenge_game, store_challenge_game
+from api.games.games import create_game, store_new_game
+from api.games.placements import place_in
+from api.games.players import Identity, register
+from api.settings import Settings
+from api.store import migrate, repository
+from api.store.database import create_database
+from tests.integrity.players import winning_lines
+from tests.support import databases
+
+SECRET = b"migration test secret"
+
+
+@pytest.fixture
+def empty_url(backend: str, tmp_path: Path) -> Iterator[str]:
+    yield from databases.empty_database(backend, tmp_path)
+
+
+def snapshot(url: str) -> tuple[int, int, int, list[str]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            counts = [
+                int(connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one())
+                for table in ("games", "placements", "scores")
+            ]
+            commitments = connection.execute(
+                text("SELECT deck_commitment FROM games ORDER BY deck_commitment")
+            ).scalars()
+            return counts[0], counts[1], counts[2], list(commitments)
+    finally:
+        engine.dispose()
+
+
+def challenge_secret_rows(url: str) -> int:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return int(
+                connection.execute(
+                    text("SELECT count(*) FROM service_secrets WHERE name = 'challenge'")
+                ).scalar_one()
+            )
+    finally:
+        engine.dispose()
+
+
+def game_columns(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        return {column["name"] for column in inspect(engine).get_columns("games")}
+    finally:
+        engine.dispose()
+
+
+def test_the_challenge_migration_keeps_games_and_scores_both_ways(empty_url: str) -> None:
+    migrate.upgrade(empty_url)
+    assert challenge_secret_rows(empty_url) == 1 and "challenge_date" in game_columns(empty_url)
+    database = create_database(Settings(database_url=empty_url, migrate_on_start=False))
+    line = winning_lines()[0]
+    try:
+        with clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)), database.transaction() as s:
+            ana = register(s, "ana").player
+            create_game(s, "guest")
+            store_challenge_game(s, new_challenge_game(SECRET, Identity("ana", ana.id)))
+            won = create_game(s, "ana", deck=line.deck, player_id=ana.id)
+        for row, col in line.positions:
+            with database.transaction() as session:
+                place_in(session, str(won.row.id), won.token, row, col, None)
+    finally:
+        database.dispose()
+    before = snapshot(empty_url)
+    assert before[:3] == (3, len(line.positions), 1)
+    assert daily_deal(SECRET, date(2026, 12, 1)).commitment in before[3]
+
+    migrate.downgrade(empty_url, "0008")
+    assert snapshot(empty_url) == before
+    assert challenge_secret_rows(empty_url) == 0
+    assert "challenge_date" not in game_columns(empty_url)
+    migrate.upgrade(empty_url)
+    assert snapshot(empty_url) == before
+    assert challenge_secret_rows(empty_url) == 1
+
+
+def test_the_database_refuses_a_second_challenge_game_of_a_player_and_day(
+    database_url: str,
+) -> None:
+    database = create_database(Settings(database_url=database_url, migrate_on_start=False))
+    try:
+        with clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)):
+            with database.transaction() as session:
+                ana = register(session, "ana").player
+                who = Identity("ana", ana.id)
+                store_new_game(session, new_challenge_game(SECRET, who))
+            # Straight to the insert, past the check a concurrent request could not see.
+            with pytest.raises(IntegrityError), database.transaction() as session:
+                store_new_game(session, new_challenge_game(SECRET, who))
+            # Ordinary games of the same player are not challenge games: no limit.
+            with database.transaction() as session:
+                create_game(session, "ana", player_id=ana.id)
+                create_game(session, "ana", player_id=ana.id)
+    finally:
+        database.dispose()
+
+
+def test_a_race_the_check_cannot_see_is_told_challenge_already_played(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = create_database(Settings(database_url=database_url, migrate_on_start=False))
+    try:
+        with clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)):
+            with database.transaction() as session:
+                ana = register(session, "ana").player
+                who = Identity("ana", ana.id)
+                store_challenge_game(session, new_challenge_game(SECRET, who))
+            # As if the first game were not committed yet when the second request checked.
+            monkeypatch.setattr(repository, "challenge_game_id", lambda *_: None)
+            with pytest.raises(ChallengeAlreadyPlayed), database.transaction() as session:
+                store_challenge_game(session, new_challenge_game(SECRET, who))
+            with database.reading() as connection:
+                assert repository.challenge_counts(connection, date(2026, 12, 1)) == (1, 0)
+    finally:
+        database.dispose()
