@@ -62,10 +62,10 @@ from engine.grid import CELL_OF, COL_BAND, POSITION, ROW_BAND, Position, cells_o
 
 __all__ = ["DEFAULT_NODES", "Optimum", "flips_can_clear", "solve", "solve_from"]
 
-DEFAULT_NODES = 2_000_000
+DEFAULT_NODES = 300_000
 """Default effort of :func:`solve`, in simulated placements (about ... s on one core)."""
 
-RESERVE_SHARE = 0.1
+RESERVE_SHARE = 0.5
 """Share of the budget kept back to find some win when the exact search runs out of budget."""
 
 _FULL_GRID = 16
@@ -232,9 +232,9 @@ class _Search:
             cells = _one_per_orbit(cells, occupied, face_up, heights, tops)
         children = []
         for cell in cells:
-            self.nodes += 1
-            if self.limit is not None and self.nodes > self.limit:
+            if self.limit is not None and self.nodes >= self.limit:
                 raise _OutOfBudget
+            self.nodes += 1
             child = game.copy()
             status = child.place_cell(cell)
             if status is _WON:
@@ -329,28 +329,36 @@ def _best_effort(
     search: _Search, game: Game, heights: int, nodes: int | None, best: int, extra: int
 ) -> Optimum:
     """The exact search ran out of budget in level ``extra``, so ``best - extra`` is an upper
-    bound: spend the reserve on any win (every extra placement allowed), keeping the failures
-    already proven."""
+    bound: spend the reserve on the next levels, each with half of what is left, and report the
+    first win found (a level with a win usually finds one fast: the move ordering leads it)."""
     upper_bound = best - extra
-    search.limit = nodes
-    search.line = []
-    spent = search.nodes
-    try:
-        found = search.search(game, heights, best)
-    except _OutOfBudget:
-        found = False
-    search.nodes = max(search.nodes, spent)
-    if not found:
-        return Optimum(
-            score=None, proven=False, upper_bound=upper_bound, line=(), nodes=search.nodes
-        )
-    line = _positions(search.line)
-    score = DECK_SIZE - game.placements_count - len(line)
+    limit = search.nodes if nodes is None else nodes
+    for level in range(extra + 1, best + 1):
+        left = limit - search.nodes
+        if left <= 0:
+            break
+        search.limit = search.nodes + max(1, left // 2)
+        search.line = []
+        try:
+            found = search.search(game, heights, level)
+        except _OutOfBudget:
+            continue
+        if found:
+            return Optimum(
+                score=best - level,
+                proven=False,
+                upper_bound=upper_bound,
+                line=_positions(search.line),
+                nodes=search.nodes,
+            )
+        upper_bound = best - level - 1  # the level failed in full: nothing scores that much
+        if upper_bound < 0:
+            break
     return Optimum(
-        score=score,
-        proven=score == upper_bound,
-        upper_bound=upper_bound,
-        line=line,
+        score=None,
+        proven=False,
+        upper_bound=upper_bound if upper_bound >= 0 else None,
+        line=(),
         nodes=search.nodes,
     )
 
