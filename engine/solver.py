@@ -90,6 +90,7 @@ RESERVE_SHARE = 0.5
 _FULL_GRID = 16
 _ROW_BITS = 0x7F  # the seven cells of a window row, in one byte of a cell mask
 _SYMMETRIC_UNTIL = 5  # placements after which positions are hardly ever symmetric
+_COMPLETE = 1 << 30  # the slack of a complete search
 
 
 @dataclass(frozen=True)
@@ -257,9 +258,15 @@ class _Search:
         cols: int,
         placed: int,
         extra: int,
+        slack: int = _COMPLETE,
     ) -> bool:
         """Whether the position can be won with at most ``extra`` stacked cards; on success the
-        cells of the line are in ``self.line``, last first."""
+        cells of the line are in ``self.line``, last first.
+
+        With ``slack`` below :data:`_COMPLETE` the search is a limited discrepancy search: along
+        any line, at most ``slack`` placements may be other than the first in move order. Such
+        a search proves nothing when it fails, so it records no failures.
+        """
         key = (face_up, heights, ranks_code)
         if self.failed.get(key, -1) >= extra:
             return False
@@ -316,7 +323,11 @@ class _Search:
             order = (0 if clearable else 16) + down * 2 + (1 if stacked else 0)
             children.append((order, cell, up))
         children.sort()
-        for order, cell, up in children:
+        complete = slack >= _COMPLETE
+        for index, (order, cell, up) in enumerate(children):
+            left = slack if index == 0 or complete else slack - 1
+            if left < 0:
+                break
             bit = 1 << cell
             old = tops[cell]
             tops[cell] = rank
@@ -334,6 +345,7 @@ class _Search:
                     cols,
                     placed + 1,
                     extra - 1,
+                    left,
                 )
             else:
                 grid = occupied | bit
@@ -348,15 +360,17 @@ class _Search:
                     cols | 1 << (cell & 7),
                     placed + 1,
                     extra,
+                    left,
                 )
             tops[cell] = old
             if found:
                 self.line.append(cell)
                 return True
-        self.failed[key] = extra
+        if complete:
+            self.failed[key] = extra
         return False
 
-    def run(self, game: Game, extra: int) -> bool:
+    def run(self, game: Game, extra: int, slack: int = _COMPLETE) -> bool:
         """:meth:`search` from the position of ``game``."""
         occupied, face_up, open_piles, _, placed = game.bitboards()
         self.tops = list(game.top_ranks)  # a search cut short by the budget leaves it changed
@@ -377,6 +391,7 @@ class _Search:
             _columns(occupied),
             placed,
             extra,
+            slack,
         )
 
 
@@ -446,35 +461,54 @@ def solve_from(game: Game, *, nodes: int | None = DEFAULT_NODES) -> Optimum:
 
 def _best_effort(search: _Search, game: Game, nodes: int | None, best: int, extra: int) -> Optimum:
     """The exact search ran out of budget in level ``extra``, so ``best - extra`` is an upper
-    bound: spend the reserve on the next levels, each with half of what is left, and report the
-    first win found (a level with a win usually finds one fast: the move ordering leads it)."""
-    upper_bound = best - extra
-    limit = search.nodes if nodes is None else nodes
-    for level in range(extra + 1, best + 1):
-        left = limit - search.nodes
-        if left <= 0:
-            break
-        search.limit = search.nodes + max(1, left // 2)
+    bound: spend the rest of the budget looking for good wins.
+
+    First half of it on level ``extra + 1``, depth-first as before: when that level has a win
+    the move ordering usually leads to it quickly, and it is the best score left to find. Then,
+    if it found none, a limited discrepancy search (Harvey and Ginsberg, 1995) with every extra
+    placement allowed: first the line the move ordering prefers at every step, then the lines
+    that deviate from it once, twice... After each win it asks for one extra placement fewer,
+    so the score found only rises. (A depth-first search with a budget spends it all near the
+    end of the first line it tries; deviations near the start are what finds other wins.)
+    """
+    upper_bound: int | None = best - extra
+    placed = game.placements_count
+    remaining = DECK_SIZE - placed
+    line: tuple[Position, ...] = ()
+    score = None
+    if nodes is not None and extra < best:
+        search.limit = search.nodes + (nodes - search.nodes) // 2
         try:
-            found = search.run(game, level)
+            if search.run(game, extra + 1):
+                score = best - extra - 1
+                line = _replayed(game, search.line, score)
+                return Optimum(score, False, upper_bound, line, search.nodes)
+            # No win with at most extra + 1 extra placements (and none at all if that was all).
+            upper_bound = best - extra - 2 if extra + 1 < best else None
         except _OutOfBudget:
-            continue
-        if found:
-            return Optimum(
-                score=best - level,
-                proven=False,
-                upper_bound=upper_bound,
-                line=_replayed(game, search.line, best - level),
-                nodes=search.nodes,
-            )
-        upper_bound = best - level - 1  # the level failed in full: nothing scores that much
-        if upper_bound < 0:
+            pass
+    search.limit = nodes
+    allowance = best
+    slack = 0
+    while allowance >= extra:
+        try:
+            found = search.run(game, allowance, slack)
+        except _OutOfBudget:
             break
+        if found:
+            score = remaining - len(search.line)
+            line = _replayed(game, search.line, score)
+            allowance = best - score - 1
+        elif slack >= remaining:  # no placement left to deviate: that search was complete
+            upper_bound = best - allowance - 1 if allowance < best else None
+            break
+        else:
+            slack += 1
     return Optimum(
-        score=None,
-        proven=False,
-        upper_bound=upper_bound if upper_bound >= 0 else None,
-        line=(),
+        score=score,
+        proven=score == upper_bound,
+        upper_bound=upper_bound,
+        line=line,
         nodes=search.nodes,
     )
 
