@@ -48,9 +48,9 @@ of a pile. The score of a win is ``40 - placed - E - extra``, hence:
 
 The effort is counted in simulated placements (``nodes``: every placement tried, refused ones
 included), so a budget gives the same answer on any machine. Half of it goes to the exact
-search; when that runs out during level ``w``, the rest goes to levels ``w + 1, w + 2...`` (each
-with half of what is left), and the first win found is reported with the bound
-``40 - placed - E - w`` (lowered by any of those levels that fails in full).
+search; when that runs out during level ``w``, the rest goes to the levels above ``w`` in rounds
+(``_best_effort``), and the best win found is reported with the bound ``40 - placed - E - w``
+(lowered by any of those levels that fails in full).
 
 What it achieves on deals 0..999 is in the README ("How winnable Foursquare is"). A deal whose
 optimum is 24 (no extra placement) is usually proven in a few thousand placements; proving
@@ -90,7 +90,7 @@ RESERVE_SHARE = 0.5
 _FULL_GRID = 16
 _ROW_BITS = 0x7F  # the seven cells of a window row, in one byte of a cell mask
 _SYMMETRIC_UNTIL = 5  # placements after which positions are hardly ever symmetric
-_COMPLETE = 1 << 30  # the slack of a complete search
+_FIRST_SLICE = 1_000  # placements for each level in the first round of _best_effort
 
 
 @dataclass(frozen=True)
@@ -258,15 +258,9 @@ class _Search:
         cols: int,
         placed: int,
         extra: int,
-        slack: int = _COMPLETE,
     ) -> bool:
         """Whether the position can be won with at most ``extra`` stacked cards; on success the
-        cells of the line are in ``self.line``, last first.
-
-        With ``slack`` below :data:`_COMPLETE` the search is a limited discrepancy search: along
-        any line, at most ``slack`` placements may be other than the first in move order. Such
-        a search proves nothing when it fails, so it records no failures.
-        """
+        cells of the line are in ``self.line``, last first."""
         key = (face_up, heights, ranks_code)
         if self.failed.get(key, -1) >= extra:
             return False
@@ -323,11 +317,7 @@ class _Search:
             order = (0 if clearable else 16) + down * 2 + (1 if stacked else 0)
             children.append((order, cell, up))
         children.sort()
-        complete = slack >= _COMPLETE
-        for index, (order, cell, up) in enumerate(children):
-            left = slack if index == 0 or complete else slack - 1
-            if left < 0:
-                break
+        for order, cell, up in children:
             bit = 1 << cell
             old = tops[cell]
             tops[cell] = rank
@@ -345,7 +335,6 @@ class _Search:
                     cols,
                     placed + 1,
                     extra - 1,
-                    left,
                 )
             else:
                 grid = occupied | bit
@@ -360,17 +349,15 @@ class _Search:
                     cols | 1 << (cell & 7),
                     placed + 1,
                     extra,
-                    left,
                 )
             tops[cell] = old
             if found:
                 self.line.append(cell)
                 return True
-        if complete:
-            self.failed[key] = extra
+        self.failed[key] = extra
         return False
 
-    def run(self, game: Game, extra: int, slack: int = _COMPLETE) -> bool:
+    def run(self, game: Game, extra: int) -> bool:
         """:meth:`search` from the position of ``game``."""
         occupied, face_up, open_piles, _, placed = game.bitboards()
         self.tops = list(game.top_ranks)  # a search cut short by the budget leaves it changed
@@ -391,7 +378,6 @@ class _Search:
             _columns(occupied),
             placed,
             extra,
-            slack,
         )
 
 
@@ -463,47 +449,41 @@ def _best_effort(search: _Search, game: Game, nodes: int | None, best: int, extr
     """The exact search ran out of budget in level ``extra``, so ``best - extra`` is an upper
     bound: spend the rest of the budget looking for good wins.
 
-    First half of it on level ``extra + 1``, depth-first as before: when that level has a win
-    the move ordering usually leads to it quickly, and it is the best score left to find. Then,
-    if it found none, a limited discrepancy search (Harvey and Ginsberg, 1995) with every extra
-    placement allowed: first the line the move ordering prefers at every step, then the lines
-    that deviate from it once, twice... After each win it asks for one extra placement fewer,
-    so the score found only rises. (A depth-first search with a budget spends it all near the
-    end of the first line it tries; deviations near the start are what finds other wins.)
+    Level ``L`` asks for a win with at most ``L`` extra placements. A level that has wins
+    usually finds one within a few thousand placements (the move ordering leads to it), one
+    without them can take millions to fail, and which levels have wins is what we do not
+    know. So the levels above ``extra`` are tried in rounds, lowest first, each with a slice
+    of the budget that doubles every round (1,000 placements, then 2,000...); a win at level
+    ``L`` leaves only the levels below ``L`` to try, and a level that fails in full lowers the
+    upper bound. Proven failures stay in the transposition table from one try to the next.
     """
     upper_bound: int | None = best - extra
-    placed = game.placements_count
-    remaining = DECK_SIZE - placed
     line: tuple[Position, ...] = ()
     score = None
-    if nodes is not None and extra < best:
-        search.limit = search.nodes + (nodes - search.nodes) // 2
-        try:
-            if search.run(game, extra + 1):
-                score = best - extra - 1
+    if nodes is None:
+        return Optimum(score, False, upper_bound, line, search.nodes)
+    lowest = extra + 1  # the lowest level not known to fail
+    ceiling = best + 1  # levels from here up cannot beat the win found
+    slice_ = _FIRST_SLICE
+    while lowest < ceiling and search.nodes < nodes:
+        level = lowest
+        while level < ceiling and search.nodes < nodes:
+            search.limit = min(nodes, search.nodes + slice_)
+            try:
+                found = search.run(game, level)
+            except _OutOfBudget:
+                level += 1
+                continue
+            if found:
+                score = best - level
                 line = _replayed(game, search.line, score)
-                return Optimum(score, False, upper_bound, line, search.nodes)
-            # No win with at most extra + 1 extra placements (and none at all if that was all).
-            upper_bound = best - extra - 2 if extra + 1 < best else None
-        except _OutOfBudget:
-            pass
-    search.limit = nodes
-    allowance = best
-    slack = 0
-    while allowance >= extra:
-        try:
-            found = search.run(game, allowance, slack)
-        except _OutOfBudget:
-            break
-        if found:
-            score = remaining - len(search.line)
-            line = _replayed(game, search.line, score)
-            allowance = best - score - 1
-        elif slack >= remaining:  # no placement left to deviate: that search was complete
-            upper_bound = best - allowance - 1 if allowance < best else None
-            break
-        else:
-            slack += 1
+                ceiling = level
+                break
+            # No win with at most `level` extra placements (and none at all if that was all).
+            lowest = level + 1
+            upper_bound = best - level - 1 if level < best else None
+            level += 1
+        slice_ *= 2
     return Optimum(
         score=score,
         proven=score == upper_bound,
