@@ -237,3 +237,16 @@ def test_flips_can_clear_rejects_an_odd_square() -> None:
     for down in square:
         assert not flips_can_clear(occupied, occupied & ~(1 << down))
     assert cells_of(occupied) == sorted(square)
+
+
+@pytest.mark.parametrize(("seed", "expected"), [(440, 22), (784, 20)])
+def test_when_the_exact_search_runs_out_the_levels_above_give_a_win_below_the_bound(
+    seed: int, expected: int
+) -> None:
+    # Neither deal is proven within this budget (no line scoring 24 found, none ruled out);
+    # the levels above still give a win, and a line that replays to it.
+    deck = Game.from_seed(seed).deck
+    optimum = solve(deck, nodes=60_000)
+    assert (optimum.score, optimum.proven, optimum.upper_bound) == (expected, False, 24)
+    assert optimum.nodes <= 60_000
+    assert replay(deck, optimum.line).score == expected
