@@ -165,44 +165,26 @@ def flips_can_clear(occupied: int, face_up: int) -> bool:
     True
     """
     down = occupied & ~face_up
+    if not down:
+        return True  # no flip at all will do
     rows_used = _rows(occupied)
     cols_used = _columns(occupied)
     empty = ROW_BAND[rows_used] & COL_BAND[cols_used] & ~occupied
     free_cols = _columns(empty)
-    # Nodes 0..6: the rows; 7..13: the columns; 14: the constant 0.
-    parent = list(range(15))
-    parity = [0] * 15
-
-    def find(node: int) -> tuple[int, int]:
-        bit = 0
-        while parent[node] != node:
-            bit ^= parity[node]
-            node = parent[node]
-        return node, bit
-
-    def join(a: int, b: int, bit: int) -> bool:
-        root_a, bit_a = find(a)
-        root_b, bit_b = find(b)
-        if root_a == root_b:
-            return bit_a ^ bit_b == bit
-        parent[root_a] = root_b
-        parity[root_a] = bit_a ^ bit_b ^ bit
-        return True
-
-    for col in range(7):
-        if cols_used >> col & 1 and not free_cols >> col & 1:
-            join(7 + col, 14, 0)
+    # The equations, as (node, node, parity) with nodes 0..6 the rows, 7..13 the columns and
+    # 14 the constant 0: first the rows and columns that get no more flips, then the piles.
+    equations = [(7 + col, 14, 0) for col in range(7) if (cols_used & ~free_cols) >> col & 1]
     row = 0
     while occupied:
         piles = occupied & _ROW_BITS
         if piles:
             if not empty & _ROW_BITS:
-                join(row, 14, 0)
+                equations.append((row, 14, 0))
             downs = down & _ROW_BITS
-            col = 0
+            col = 7
             while piles:
-                if piles & 1 and not join(row, 7 + col, downs & 1):
-                    return False
+                if piles & 1:
+                    equations.append((row, col, downs & 1))
                 piles >>= 1
                 downs >>= 1
                 col += 1
@@ -210,6 +192,22 @@ def flips_can_clear(occupied: int, face_up: int) -> bool:
         down >>= 8
         empty >>= 8
         row += 1
+    # Union-find with parities (find written out: this runs at every node of the search).
+    parent = list(range(15))
+    parity = [0] * 15
+    for a, b, bit in equations:
+        while parent[a] != a:
+            bit ^= parity[a]
+            a = parent[a]
+        while parent[b] != b:
+            bit ^= parity[b]
+            b = parent[b]
+        if a == b:
+            if bit:
+                return False
+        else:
+            parent[a] = b
+            parity[a] = bit
     return True
 
 
