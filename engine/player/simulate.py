@@ -157,9 +157,10 @@ def optimum_summary(
     by_seed = {o.seed: o for o in optima}
     won = [r for r in played if r.won and r.score is not None and r.seed in by_seed]
     won_optima = [by_seed[r.seed].score or 0 for r in won]
+    played_seeds = {r.seed for r in played}
     player_total = sum(r.score or 0 for r in played if r.seed in by_seed)
-    optimum_total = sum(o.score or 0 for o in optima if o.seed in {r.seed for r in played})
-    bound_total = sum(o.upper_bound or 0 for o in optima if o.seed in {r.seed for r in played})
+    optimum_total = sum(o.score or 0 for o in optima if o.seed in played_seeds)
+    bound_total = sum(o.upper_bound or 0 for o in optima if o.seed in played_seeds)
     return OptimumSummary(
         deals=len(optima),
         winnable=len(found),
