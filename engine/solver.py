@@ -231,11 +231,31 @@ class _Search:
     def __init__(self, game: Game, limit: int | None) -> None:
         self.limit = limit
         self.nodes = 0
-        self.failed: dict[tuple[int, int, int], int] = {}
+        self.failed: set[tuple[int, int, int, int]] = set()
+        self.classes: dict[tuple[int, int], list[int]] = {}
         self.clearable: dict[int, bool] = {}
         self.line: list[int] = []
         self.ranks = [card.rank for card in game.deck]
         self.tops = list(game.top_ranks)
+
+    def rank_classes(self, placed: int, count: int) -> list[int]:
+        """For each rank, its class among the ranks of the next ``count`` cards from card
+        ``placed`` on: twice the number of those ranks below it, plus one if it is one of them.
+
+        The rules never compare two piles already on the grid, only a placed card with them, so
+        a top card's rank matters to what follows only through the comparisons with the cards
+        still to come, which its class determines. A search with an allowance of ``extra``
+        places at most the next ``E + extra`` cards, so two positions whose top ranks have the
+        same classes for those cards have the same outcome, and share one table entry.
+        """
+        known = self.classes.get((placed, count))
+        if known is None:
+            future = set(self.ranks[placed : placed + count])
+            known = [
+                2 * sum(1 for k in future if k < rank) + (rank in future) for rank in range(11)
+            ]
+            self.classes[(placed, count)] = known
+        return known
 
     def can_clear(self, occupied: int, face_up: int) -> bool:
         key = occupied << 64 | (occupied & ~face_up)
@@ -250,7 +270,6 @@ class _Search:
         face_up: int,
         open_piles: int,
         heights: int,
-        ranks_code: int,
         frontier: int,
         rows: int,
         cols: int,
@@ -259,8 +278,15 @@ class _Search:
     ) -> bool:
         """Whether the position can be won with at most ``extra`` stacked cards; on success the
         cells of the line are in ``self.line``, last first."""
-        key = (face_up, heights, ranks_code)
-        if self.failed.get(key, -1) >= extra:
+        # The key: the position with each top rank replaced by its class among the ranks of the
+        # cards this search can still place (rank_classes), and the allowance, which fixes them.
+        classes = self.rank_classes(placed, _FULL_GRID - occupied.bit_count() + extra)
+        tops = self.tops
+        code = 0
+        for cell in cells_of(occupied):
+            code |= classes[tops[cell]] << 5 * cell
+        key = (face_up, heights, code, extra)
+        if key in self.failed:
             return False
         if occupied:
             legal = frontier & ROW_BAND[rows] & COL_BAND[cols]
@@ -268,7 +294,6 @@ class _Search:
                 legal |= open_piles
         else:
             legal = 1 << ORIGIN
-        tops = self.tops
         cells = cells_of(legal)
         if placed <= _SYMMETRIC_UNTIL and occupied:
             cells = _one_per_orbit(cells, occupied, face_up, heights, tops)
@@ -319,7 +344,6 @@ class _Search:
             bit = 1 << cell
             old = tops[cell]
             tops[cell] = rank
-            code = ranks_code + ((rank - old) << 4 * cell)
             if order & 1:
                 full = (heights >> 3 * cell & 7) == MAX_PILE_HEIGHT - 1
                 found = self.search(
@@ -327,7 +351,6 @@ class _Search:
                     up,
                     open_piles & ~bit if full else open_piles,
                     heights + (1 << 3 * cell),
-                    code,
                     frontier,
                     rows,
                     cols,
@@ -341,7 +364,6 @@ class _Search:
                     up,
                     open_piles | bit,
                     heights + (1 << 3 * cell),
-                    code,
                     (frontier | NEIGHBOURS[cell]) & ~grid,
                     rows | 1 << (cell >> 3),
                     cols | 1 << (cell & 7),
@@ -352,17 +374,16 @@ class _Search:
             if found:
                 self.line.append(cell)
                 return True
-        self.failed[key] = extra
+        self.failed.add(key)
         return False
 
     def run(self, game: Game, extra: int) -> bool:
         """:meth:`search` from the position of ``game``."""
         occupied, face_up, open_piles, _, placed = game.bitboards()
         self.tops = list(game.top_ranks)  # a search cut short by the budget leaves it changed
-        heights = code = frontier = 0
+        heights = frontier = 0
         for cell in cells_of(occupied):
             heights += game.pile_height(cell) << 3 * cell
-            code += self.tops[cell] << 4 * cell
             frontier |= NEIGHBOURS[cell]
         self.line = []
         return self.search(
@@ -370,7 +391,6 @@ class _Search:
             face_up,
             open_piles,
             heights,
-            code,
             frontier & ~occupied,
             _rows(occupied),
             _columns(occupied),
