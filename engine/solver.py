@@ -36,9 +36,12 @@ of a pile. The score of a win is ``40 - placed - E - extra``, hence:
   so if no choice of the ``A`` and ``B`` bits solves ``down(y) = A[r] xor B[c]`` for every
   pile, no line wins without another extra placement. It ignores the ranks (whether a flip
   happens), so it never cuts a winning line; it is exact about which piles a flip reaches.
-* **A transposition table** keyed by the whole state that matters for the future (top ranks,
-  face-up piles, pile heights; the number of cards placed follows from the heights) remembers
-  the largest extra allowance with which a position was searched and failed.
+* **A transposition table** of the positions searched in full without a win, keyed by what
+  decides the future: the face-up piles, the pile heights (the number of cards placed follows),
+  the allowance, and each top card's rank reduced to its class among the ranks of the cards
+  the search may still place (:meth:`_Search.rank_classes`: the rules only ever compare a
+  placed card with the piles, never two piles, so a 4 and a 5 behave alike when no card to
+  come is a 4 or a 5). Lines that put cards of alike ranks in other orders meet there.
 * **Symmetry.** The rules are the same under the eight symmetries of the square around the first
   pile; while the position is symmetric (the first few placements), only one placement of each
   set of symmetric ones is searched.
