@@ -50,15 +50,15 @@ of a pile. The score of a win is ``40 - placed - E - extra``, hence:
   stacked cards.
 
 The effort is counted in simulated placements (``nodes``: every placement tried, refused ones
-included), so a budget gives the same answer on any machine. Half of it goes to the exact
-search; when that runs out during level ``w``, the rest goes to the levels above ``w`` in rounds
-(``_best_effort``), and the best win found is reported with the bound ``40 - placed - E - w``
-(lowered by any of those levels that fails in full).
+included), so a budget gives the same answer on any machine. All of it but :data:`RESERVE` (or
+half of it, if less) goes to the exact search; when that runs out during level ``w``, the rest
+goes to the levels above ``w`` in rounds (``_best_effort``), and the best win found is reported
+with the bound ``40 - placed - E - w`` (lowered by any of those levels that fails in full).
 
 What it achieves on deals 0..999 is in the README ("How winnable Foursquare is"). A deal whose
 optimum is 24 (no extra placement) is usually proven in a few thousand placements; proving
-that level 0 has no win takes millions, so for those deals the answer within the default budget
-is a best score found below 24 with an upper bound of 24.
+that level 0 has no win takes a few million, so for those deals the answer within the default
+budget is a best score found below 24 with an upper bound of 24.
 """
 
 from __future__ import annotations
@@ -88,8 +88,10 @@ DEFAULT_NODES = 300_000
 core (over deals 0..999: median 6 ms, 90th percentile 1.2 s of CPU), and a transposition table
 of a few tens of megabytes at most."""
 
-RESERVE_SHARE = 0.5
-"""Share of the budget kept back to find some win when the exact search runs out of budget."""
+RESERVE = 150_000
+"""Placements kept back (at most half the budget) to look for good wins when the exact search
+runs out of budget: enough for the levels above to find one in most deals, and small beside a
+large budget, which is better spent on proofs."""
 
 _FULL_GRID = 16
 _ROW_BITS = 0x7F  # the seven cells of a window row, in one byte of a cell mask
@@ -450,7 +452,7 @@ def solve_from(game: Game, *, nodes: int | None = DEFAULT_NODES) -> Optimum:
     placed = game.placements_count
     empty = _FULL_GRID - occupied.bit_count()
     best = DECK_SIZE - placed - empty  # the score with no extra placement
-    exact_limit = None if nodes is None else max(1, int(nodes * (1 - RESERVE_SHARE)))
+    exact_limit = None if nodes is None else max(1, nodes - min(nodes // 2, RESERVE))
     search = _Search(game, exact_limit)
     for extra in range(best + 1):
         try:
