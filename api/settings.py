@@ -8,6 +8,8 @@ from limits import parse_many
 from pydantic import Field, IPvAnyNetwork, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from engine.player import DEFAULT_PLACEMENTS
+
 
 class Settings(BaseSettings):
     """Every setting of the service. Build one with ``Settings()`` in the app factory."""
@@ -59,10 +61,11 @@ class Settings(BaseSettings):
     )
     max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")
     hint_placements: int = Field(
-        default=4_000,
+        default=DEFAULT_PLACEMENTS,
         ge=0,
-        description="Simulated placements a hint may spend (its effort); 4,000 keeps a hint's "
-        "median near 100-160 ms on two shared cores.",
+        description="Simulated placements a hint may spend (its effort). The default is the "
+        "engine's `engine.player.DEFAULT_PLACEMENTS`, the effort `foursquare simulate` "
+        "measures in the README.",
     )
     hint_max_ms: float = Field(
         default=2000, gt=0, description="Wall-clock cap on one hint, in milliseconds."

@@ -14,6 +14,7 @@ Position(row=0, col=0)
 
 from engine.player.advice import (
     DEFAULT_BUDGETS,
+    DEFAULT_PLACEMENTS,
     WIN_WEIGHT,
     Advice,
     Budget,
@@ -25,6 +26,7 @@ from engine.player.advice import (
 
 __all__ = [
     "DEFAULT_BUDGETS",
+    "DEFAULT_PLACEMENTS",
     "WIN_WEIGHT",
     "Advice",
     "Budget",

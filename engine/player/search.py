@@ -117,7 +117,9 @@ class Searcher:
     ``unseen`` lists the unseen cards, which are the cards of the stock inside ``game``; the
     order of that stock is never read (each hypothetical next card is chosen by its rank in
     :meth:`_value`). ``deepen_moves`` and ``deepen_replies`` shape stage 3: how many leading
-    placements it deepens and how many of the best replies to each next rank it follows.
+    placements it deepens and how many of the best replies to each next rank it follows. One
+    reply, not two, gets stage 3 into most positions at the default effort, and on deals
+    1000-1099 that is what raised the mean winning score (README, "The computer player").
     """
 
     def __init__(
@@ -127,7 +129,7 @@ class Searcher:
         model: Model = DEFAULT_MODEL,
         *,
         deepen_moves: int = 2,
-        deepen_replies: int = 2,
+        deepen_replies: int = 1,
     ) -> None:
         self.game = game
         self.model = model
