@@ -131,3 +131,13 @@ def engine_error(error: EngineError) -> ApiError:
     if isinstance(error, GameOver):
         return GameIsOver(error.message)
     return IllegalMove(error)
+
+
+class GameInProgress(ApiError):
+    """A game that may not be analysed (yet): nothing about it is computed or shown."""
+
+    status, code, title = 409, "game_in_progress", "Game in progress"
+
+
+class AnalysisNotFound(ApiError):
+    status, code, title = 404, "analysis_not_found", "Analysis not found"

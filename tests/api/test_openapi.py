@@ -22,6 +22,8 @@ ROUTES = {
     ("post", "/players/{name}/key"): {401, 403, 404, 503},
     ("get", "/players/{name}/games"): {404, 422, 503},
     ("get", "/healthz"): set(),
+    ("post", "/games/{game_id}/analysis"): {404, 409, 503},
+    ("get", "/games/{game_id}/analysis"): {404, 409, 503},
 }
 
 
@@ -86,6 +88,9 @@ PROBLEM_EXAMPLES = {
     ("get", "/players/{name}/games", "422"): "invalid_cursor",
     ("post", "/games", "409"): "name_taken",
     ("post", "/games", "422"): "player_name_mismatch",
+    ("post", "/games/{game_id}/analysis", "409"): "game_in_progress",
+    ("get", "/games/{game_id}/analysis", "409"): "game_in_progress",
+    ("get", "/games/{game_id}/analysis", "404"): "analysis_not_found",
 }
 
 
