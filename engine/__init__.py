@@ -32,6 +32,7 @@ from engine.game import (
     replay,
 )
 from engine.grid import Position
+from engine.solver import Optimum, solve, solve_from
 
 __all__ = [
     "CARDS",
@@ -50,6 +51,7 @@ __all__ = [
     "InvalidDeck",
     "InvalidState",
     "NotAdjacent",
+    "Optimum",
     "Pile",
     "PileFull",
     "PlacementResult",
@@ -61,4 +63,6 @@ __all__ = [
     "parse_deck",
     "replay",
     "shuffled_deck",
+    "solve",
+    "solve_from",
 ]
