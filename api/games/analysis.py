@@ -13,6 +13,11 @@ Why a queue in the database and not a queue library: the jobs must survive the p
 accepted them and be shared by replicas, which the database already does for everything else
 (no broker to run); the claim is one statement, and the heartbeat one guarded ``UPDATE``.
 
+The result holds each placement's review (:mod:`engine.analysis`) and the deal's hindsight
+optimum (:mod:`engine.solver`, ``FOURSQUARE_ANALYSIS_SOLVER_NODES``), computed after the
+reviews: ``progress`` counts the placements reviewed, and stays at the total while the
+optimum is searched.
+
 Why a worker pool of its own and not the hints' (:mod:`api.games.advice_pool`): an analysis
 is ~40 advice calls and a hindsight search, seconds to minutes of CPU, where a hint is a
 player waiting for ~100 ms. Sharing the hints' worker would put a hint behind an analysis
@@ -54,6 +59,7 @@ from api.schemas import (
     AnalysisOut,
     AnalysisProgress,
     AnalysisResult,
+    HindsightOptimum,
     PlacementAnalysis,
 )
 from api.settings import Settings
@@ -62,6 +68,7 @@ from api.store.database import Database
 from api.store.repository import AnalysisRecord, Executor
 from engine.analysis import PlacementReview, Question, questions, review_placement, summarise
 from engine.player.advice import Budget, Estimate
+from engine.solver import DEFAULT_NODES, Optimum, solve
 
 logger = logging.getLogger("foursquare.analysis")
 
@@ -190,9 +197,21 @@ def _load_job(session: Executor, game_id: uuid.UUID) -> _Job:
     )
 
 
-def build_result(job: _Job, reviews: list[PlacementReview], effort: int | None) -> AnalysisResult:
+def _optimum(optimum: Optimum) -> HindsightOptimum:
+    return HindsightOptimum(
+        score=optimum.score,
+        proven=optimum.proven,
+        upper_bound=optimum.upper_bound,
+        line=[position_out(position) for position in optimum.line],
+    )
+
+
+def build_result(
+    job: _Job, reviews: list[PlacementReview], effort: int | None, optimum: Optimum | None
+) -> AnalysisResult:
     summary = summarise(reviews)
     return AnalysisResult(
+        optimum=_optimum(optimum) if optimum is not None else None,
         status=job.status,  # type: ignore[arg-type]
         score=job.score,
         accuracy=summary.accuracy,
@@ -359,7 +378,11 @@ class AnalysisRunner:
             reviews.append(review)
             reviewed[0] = len(reviews)
             await self._renew(job.game_id, reviewed[0])
-        result = build_result(job, reviews, effort).model_dump_json()
+        # The hindsight optimum last: the deck is revealed (the game is over), so the whole
+        # order may be used; the heartbeat goes on meanwhile.
+        nodes = self.settings.analysis_solver_nodes or DEFAULT_NODES
+        optimum = await self._in_worker(functools.partial(solve, job.deck, nodes=nodes))
+        result = build_result(job, reviews, effort, optimum).model_dump_json()
         stored = await self.database.write(
             lambda session: repository.finish_analysis(
                 session, job.game_id, self.identity, now(), result=result, reviewed=len(reviews)

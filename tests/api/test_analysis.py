@@ -18,12 +18,14 @@ from api.settings import Settings
 from api.store import repository
 from api.store.database import Database
 from api.store.models import GameRow
-from engine import Game
+from engine import Game, replay
 from engine.analysis import review
 from engine.player.advice import Budget
+from engine.solver import solve
 from tests.conftest import CreatedGame, MakeGame
 
 EFFORT = 200  # simulated placements per reviewed placement: quick, and still a real search
+SOLVER_NODES = 20_000  # the hindsight search's effort: quick
 DEADLINE = 180.0  # seconds: generous, the machine is shared
 CARD_CODE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9A])[CDHS](?![0-9A-Za-z])")
 
@@ -37,6 +39,7 @@ def settings(database_url: str) -> Settings:
         analysis_poll_seconds=0.2,
         analysis_heartbeat_seconds=0.5,
         analysis_stale_seconds=3,
+        analysis_solver_nodes=SOLVER_NODES,
     )
 
 
@@ -138,6 +141,23 @@ def test_an_analysis_is_accepted_then_computed_once_and_served(
             "col": want.advised.position.col,
         }
         assert got["card"]["code"] == want.card.code
+
+    # The deal's hindsight optimum: the engine's, and its line replays to its score.
+    deck = deck_of(database, game.id)
+    optimum = solve(deck, nodes=SOLVER_NODES)
+    assert result["optimum"] == {
+        "score": optimum.score,
+        "proven": optimum.proven,
+        "upper_bound": optimum.upper_bound,
+        "line": [{"row": p.row, "col": p.col} for p in optimum.line],
+    }
+    if optimum.score is not None:
+        assert replay(deck, [(p["row"], p["col"]) for p in result["optimum"]["line"]]).score == (
+            optimum.score
+        )
+        assert optimum.upper_bound is None or optimum.score <= optimum.upper_bound
+    if optimum.proven and final["status"] == "won":
+        assert optimum.score is not None and optimum.score >= final["score"]
 
     # Asking again answers the stored analysis at once and computes nothing.
     record = stored(database, game.id)
