@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -114,6 +116,19 @@ def test_label_boundaries_are_the_stated_thresholds() -> None:
         assert label_for(loss, advised=True) is Label.BEST
     with pytest.raises(ValueError, match="never negative"):
         label_for(-0.01, advised=False)
+
+
+def test_the_readme_states_the_thresholds_in_force() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Game analysis") :]
+    rows = dict(re.findall(r"^\| `(\w+)` \| (.+?) \|$", section, re.MULTILINE))
+    assert "choice" in rows["best"]
+    bounds = {label: [float(x) for x in re.findall(r"\d+\.\d+", rows[label])] for label in rows}
+    floors = {label.value: threshold for threshold, label in THRESHOLDS}
+    assert bounds["good"] == [floors["inaccuracy"]]
+    assert bounds["inaccuracy"] == [floors["inaccuracy"], floors["mistake"]]
+    assert bounds["mistake"] == [floors["mistake"], floors["blunder"]]
+    assert bounds["blunder"] == [floors["blunder"]]
 
 
 def test_accuracy_falls_with_the_loss() -> None:
