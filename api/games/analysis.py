@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TypeVar
 
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from api.clock import now
@@ -326,7 +327,12 @@ class AnalysisRunner:
         async def heartbeat() -> None:
             while True:
                 await asyncio.sleep(self.settings.analysis_heartbeat_seconds)
-                await self._renew(game_id, reviewed[0])
+                try:
+                    await self._renew(game_id, reviewed[0])
+                except SQLAlchemyError:
+                    # A busy or unreachable database: try again at the next beat (if it stays
+                    # away past the stale timeout, another process takes the job over).
+                    logger.warning("renewing the claim on the analysis of %s failed", game_id)
 
         beating = asyncio.create_task(heartbeat())
         try:
@@ -343,9 +349,19 @@ class AnalysisRunner:
             raise
         except _Lost:
             logger.warning("analysis of game %s was taken over by another process", game_id)
+        except SQLAlchemyError:
+            # The database failed under the job: hand it back if it can be reached, else the
+            # claim goes stale and another process (or this one) takes it over later.
+            logger.warning("the analysis of %s stopped: the database failed", game_id)
+            with contextlib.suppress(SQLAlchemyError):
+                await self.database.write(
+                    lambda session: repository.release_analysis(session, game_id, self.identity)
+                )
         except BrokenProcessPool:
             # The worker died (killed, out of memory): a new one for the next job, and this
             # job back to the queue (its attempts stay counted).
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
             await self.database.write(
                 lambda session: repository.release_analysis(session, game_id, self.identity)

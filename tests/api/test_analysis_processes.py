@@ -169,6 +169,11 @@ def test_a_job_held_by_a_killed_process_is_finished_by_another(
         assert asked.status_code == 202
         held = wait_for(engine, game, {"running"})
         assert held.claimed_by is not None and held.attempts == 1
+        running = httpx.get(f"{first.base_url}/games/{game}/analysis", timeout=30)
+        assert running.status_code == 202 and running.json()["state"] == "running"
+        assert running.headers["retry-after"] == "1"
+        progress = running.json()["progress"]
+        assert 0 <= progress["reviewed"] < progress["total"]
     finally:
         first.kill()  # SIGKILL to the whole process group: server, worker, analysis worker
     dead = analysis_row(engine, game)

@@ -33,6 +33,8 @@ LIMITED_ROUTES = {
     ("/players/{name}", "get"),
     ("/players/{name}/key", "post"),
     ("/players/{name}/games", "get"),
+    ("/games/{game_id}/analysis", "post"),
+    ("/games/{game_id}/analysis", "get"),
 }
 
 
