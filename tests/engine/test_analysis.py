@@ -8,6 +8,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import Game, NotAdjacent, Position, Status
 from engine.analysis import (
@@ -98,6 +100,39 @@ def test_every_label_follows_the_thresholds_and_no_loss_is_negative() -> None:
                 assert 0 <= placement.accuracy <= 100
                 seen.add(placement.label)
     assert Label.BEST in seen and len(seen) >= 2
+
+
+def _check_labels(result: Review) -> None:
+    for placement in result.placements:
+        advised = placement.played.position == placement.advised.position
+        assert placement.win_probability_loss >= 0 and placement.expected_score_loss >= 0
+        if advised:
+            assert placement.label is Label.BEST and placement.win_probability_loss == 0
+            continue
+        floors = [t for t, label in THRESHOLDS if placement.win_probability_loss >= t]
+        expected = next(label for t, label in THRESHOLDS if t == floors[0])
+        assert placement.label is expected
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), choices=st.randoms(use_true_random=False))
+def test_reviews_of_any_play_follow_the_thresholds(seed: int, choices: random.Random) -> None:
+    """Random play on random deals (a random legal placement each time): every label is the
+    one the thresholds give its loss, and no loss is negative."""
+    game = Game.from_seed(seed)
+    positions: list[Position] = []
+    while not game.is_over and len(positions) < 12:
+        positions.append(game.place(choices.choice(game.legal_placements())).position)
+    _check_labels(review(game.deck, positions, budget=Budget(placements=100)))
+
+
+@given(loss=st.floats(0, 1))
+def test_a_loss_gets_the_label_of_the_highest_threshold_it_reaches(loss: float) -> None:
+    label = label_for(loss, advised=False)
+    reached = max(t for t, _ in THRESHOLDS if loss >= t)
+    assert label is dict((t, name) for t, name in THRESHOLDS)[reached]
+    assert label is not Label.BEST
+    assert 0 <= placement_accuracy(loss) <= 100
 
 
 def test_label_boundaries_are_the_stated_thresholds() -> None:
