@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.clock import now
+from api.http.app import create_app
 from api.settings import Settings
 from api.store import repository
 from api.store.database import Database
@@ -275,3 +276,22 @@ def test_a_job_that_killed_its_claimers_fails_and_a_new_request_queues_it_again(
     assert retried.status_code == 202 and retried.json()["state"] in ("queued", "running")
     done, _ = wait_until_done(client, game.id)
     assert done.status_code == 200 and done.json()["state"] == "done"
+
+
+def test_a_process_that_does_not_compute_queues_and_another_one_computes(
+    settings: Settings, make_game: MakeGame, client: TestClient, database: Database
+) -> None:
+    """FOURSQUARE_ANALYSIS_WORKER=false: the process answers 202 and leaves the job queued;
+    a computing process on the same database claims and finishes it."""
+    game = make_game()
+    finish(client, game)
+    serving_only = create_app(settings.model_copy(update={"analysis_worker": False}))
+    with TestClient(serving_only, raise_server_exceptions=False) as front:
+        assert serving_only.state.analysis_runner is None
+        asked = front.post(f"/games/{game.id}/analysis")
+        assert asked.status_code == 202
+        done, _ = wait_until_done(front, game.id)  # computed by the other app's runner
+        assert done.status_code == 200 and done.json()["state"] == "done"
+    record = stored(database, game.id)
+    assert record is not None and record.attempts == 1
+    assert record.claimed_by == client.app.state.analysis_runner.identity  # type: ignore[attr-defined]
