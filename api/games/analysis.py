@@ -281,7 +281,12 @@ class AnalysisRunner:
                     await asyncio.wait_for(self._wake.wait(), poll)
                 self._wake.clear()
                 continue
-            await self._compute(claimed)
+            try:
+                await self._compute(claimed)
+            except Exception:
+                # Only the bookkeeping after a failure can get here (the database failed while
+                # recording it): the claim then goes stale and is taken over; the loop goes on.
+                logger.exception("recording the end of the analysis of %s failed", claimed.game_id)
 
     async def _claim(self) -> AnalysisRecord | None:
         settings = self.settings
