@@ -42,13 +42,20 @@ of a pile. The score of a win is ``40 - placed - E - extra``, hence:
 * **Symmetry.** The rules are the same under the eight symmetries of the square around the first
   pile; while the position is symmetric (the first few placements), only one placement of each
   set of symmetric ones is searched.
-* **Move ordering**: a win first, then the placements leaving the fewest face-down piles, new
-  piles before stacked cards.
+* **Move ordering**: a win first, then the placements after which flips could still clear the
+  grid (the same parity test), then those leaving the fewest face-down piles, new piles before
+  stacked cards.
 
-The effort is counted in simulated placements (``nodes``), so a budget gives the same answer on
-any machine. When the budget runs out during level ``w`` the search looks, with the budget kept
-in reserve, for any win (more extra placements allowed, the same pruning) so that a best score
-found can be reported with the bound ``40 - placed - E - w``.
+The effort is counted in simulated placements (``nodes``: every placement tried, refused ones
+included), so a budget gives the same answer on any machine. Half of it goes to the exact
+search; when that runs out during level ``w``, the rest goes to levels ``w + 1, w + 2...`` (each
+with half of what is left), and the first win found is reported with the bound
+``40 - placed - E - w`` (lowered by any of those levels that fails in full).
+
+What it achieves on deals 0..999 is in the README ("How winnable Foursquare is"). A deal whose
+optimum is 24 (no extra placement) is usually proven in a few thousand placements; proving
+that level 0 has no win takes millions, so for those deals the answer within the default budget
+is a best score found below 24 with an upper bound of 24.
 """
 
 from __future__ import annotations
@@ -57,20 +64,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import DECK_SIZE, Card
-from engine.game import Game, Status
-from engine.grid import CELL_OF, COL_BAND, POSITION, ROW_BAND, Position, cells_of
+from engine.game import MAX_FACE_DOWN, MAX_PILE_HEIGHT, Game
+from engine.grid import (
+    CELL_OF,
+    COL_BAND,
+    COL_OTHERS,
+    NEIGHBOURS,
+    ORIGIN,
+    POSITION,
+    ROW_BAND,
+    ROW_OTHERS,
+    Position,
+    cells_of,
+)
 
 __all__ = ["DEFAULT_NODES", "Optimum", "flips_can_clear", "solve", "solve_from"]
 
-DEFAULT_NODES = 2_000_000
-"""Default effort of :func:`solve`, in simulated placements (about ... s on one core)."""
+DEFAULT_NODES = 300_000
+"""Default effort of :func:`solve`, in simulated placements: about 2 s of one core at most (a
+placement tried costs about 7 microseconds); most deals take a few milliseconds."""
 
-RESERVE_SHARE = 0.1
+RESERVE_SHARE = 0.5
 """Share of the budget kept back to find some win when the exact search runs out of budget."""
 
 _FULL_GRID = 16
-_WON = Status.WON
-_LOST = Status.LOST
 _ROW_BITS = 0x7F  # the seven cells of a window row, in one byte of a cell mask
 _SYMMETRIC_UNTIL = 5  # placements after which positions are hardly ever symmetric
 
@@ -200,14 +217,26 @@ class _OutOfBudget(Exception):
 
 
 class _Search:
-    """One search from a position: the transposition table, the caches and the effort."""
+    """One search from a position: the transposition table, the caches and the effort.
 
-    def __init__(self, limit: int | None) -> None:
+    The search keeps its own copy of the grid in the engine's terms (cell masks of
+    :mod:`engine.grid`, the top ranks packed four bits a cell, the pile heights three bits a
+    cell) and plays a placement with a few integer operations instead of :meth:`Game.copy` and
+    :meth:`Game.place_cell`: it tries every placement of every position it visits, and most of
+    them are refused at once (too many face-down piles, or :func:`flips_can_clear`), so building
+    a game for each would cost several times the search itself. The rules it applies are the
+    engine's (:meth:`Game.place_cell`); the tests check it against exhaustive search on
+    :class:`Game`, and :func:`solve_from` replays every line it returns through :meth:`Game.place`.
+    """
+
+    def __init__(self, game: Game, limit: int | None) -> None:
         self.limit = limit
         self.nodes = 0
-        self.failed: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        self.failed: dict[tuple[int, int, int], int] = {}
         self.clearable: dict[int, bool] = {}
         self.line: list[int] = []
+        self.ranks = [card.rank for card in game.deck]
+        self.tops = list(game.top_ranks)
 
     def can_clear(self, occupied: int, face_up: int) -> bool:
         key = occupied << 64 | (occupied & ~face_up)
@@ -216,50 +245,143 @@ class _Search:
             known = self.clearable[key] = flips_can_clear(occupied, face_up)
         return known
 
-    def search(self, game: Game, heights: int, extra: int) -> bool:
-        """Whether ``game`` can be won with at most ``extra`` stacked cards; on success the
+    def search(
+        self,
+        occupied: int,
+        face_up: int,
+        open_piles: int,
+        heights: int,
+        ranks_code: int,
+        frontier: int,
+        rows: int,
+        cols: int,
+        placed: int,
+        extra: int,
+    ) -> bool:
+        """Whether the position can be won with at most ``extra`` stacked cards; on success the
         cells of the line are in ``self.line``, last first."""
-        occupied, face_up, _, legal, placed = game.bitboards()
-        tops = game.top_ranks
-        key = (face_up, heights, tops)
+        key = (face_up, heights, ranks_code)
         if self.failed.get(key, -1) >= extra:
             return False
-        if extra == 0 and occupied and not self.can_clear(occupied, face_up):
-            self.failed[key] = extra
-            return False
-        cells = cells_of(legal if extra else legal & ~occupied)
+        if occupied:
+            legal = frontier & ROW_BAND[rows] & COL_BAND[cols]
+            if extra:
+                legal |= open_piles
+        else:
+            legal = 1 << ORIGIN
+        tops = self.tops
+        cells = cells_of(legal)
         if placed <= _SYMMETRIC_UNTIL and occupied:
             cells = _one_per_orbit(cells, occupied, face_up, heights, tops)
+        rank = self.ranks[placed]
+        last_card = placed + 1 == DECK_SIZE
+        limit = self.limit
         children = []
         for cell in cells:
-            self.nodes += 1
-            if self.limit is not None and self.nodes > self.limit:
+            if limit is not None and self.nodes >= limit:
                 raise _OutOfBudget
-            child = game.copy()
-            status = child.place_cell(cell)
-            if status is _WON:
+            self.nodes += 1
+            bit = 1 << cell
+            # The row and column checks of the rules (Game.place_cell), on the grid as it was.
+            flips = 0
+            for others in (occupied & ROW_OTHERS[cell], occupied & COL_OTHERS[cell]):
+                if not others:
+                    continue
+                faced = others & face_up
+                highest = lowest = True
+                while faced:
+                    low = faced & -faced
+                    faced ^= low
+                    other = tops[low.bit_length() - 1]
+                    if other >= rank:
+                        highest = False
+                    if other <= rank:
+                        lowest = False
+                if highest or lowest:
+                    flips |= others
+            up = (face_up | bit) ^ flips
+            grid = occupied | bit
+            down = (grid & ~up).bit_count()
+            if down > MAX_FACE_DOWN:
+                continue
+            if down == 0 and grid.bit_count() == _FULL_GRID:
                 self.line.append(cell)
                 return True
-            if status is _LOST:
+            if last_card:
                 continue
-            stacked = occupied >> cell & 1
-            children.append((child.face_down_count * 2 + stacked, cell, child))
-        children.sort(key=_order)
-        for _, cell, child in children:
-            stacked = occupied >> cell & 1
-            if self.search(child, heights + (1 << 3 * cell), extra - stacked):
+            stacked = occupied & bit
+            clearable = self.can_clear(grid, up)
+            if not clearable and extra == (1 if stacked else 0):
+                continue  # no extra placement left after this one, and flips cannot clear
+            order = (0 if clearable else 16) + down * 2 + (1 if stacked else 0)
+            children.append((order, cell, up))
+        children.sort()
+        for order, cell, up in children:
+            bit = 1 << cell
+            old = tops[cell]
+            tops[cell] = rank
+            code = ranks_code + ((rank - old) << 4 * cell)
+            if order & 1:
+                full = (heights >> 3 * cell & 7) == MAX_PILE_HEIGHT - 1
+                found = self.search(
+                    occupied,
+                    up,
+                    open_piles & ~bit if full else open_piles,
+                    heights + (1 << 3 * cell),
+                    code,
+                    frontier,
+                    rows,
+                    cols,
+                    placed + 1,
+                    extra - 1,
+                )
+            else:
+                grid = occupied | bit
+                found = self.search(
+                    grid,
+                    up,
+                    open_piles | bit,
+                    heights + (1 << 3 * cell),
+                    code,
+                    (frontier | NEIGHBOURS[cell]) & ~grid,
+                    rows | 1 << (cell >> 3),
+                    cols | 1 << (cell & 7),
+                    placed + 1,
+                    extra,
+                )
+            tops[cell] = old
+            if found:
                 self.line.append(cell)
                 return True
         self.failed[key] = extra
         return False
 
-
-def _order(child: tuple[int, int, Game]) -> tuple[int, int]:
-    return child[0], child[1]
+    def run(self, game: Game, extra: int) -> bool:
+        """:meth:`search` from the position of ``game``."""
+        occupied, face_up, open_piles, _, placed = game.bitboards()
+        self.tops = list(game.top_ranks)  # a search cut short by the budget leaves it changed
+        heights = code = frontier = 0
+        for cell in cells_of(occupied):
+            heights += game.pile_height(cell) << 3 * cell
+            code += self.tops[cell] << 4 * cell
+            frontier |= NEIGHBOURS[cell]
+        self.line = []
+        return self.search(
+            occupied,
+            face_up,
+            open_piles,
+            heights,
+            code,
+            frontier & ~occupied,
+            _rows(occupied),
+            _columns(occupied),
+            placed,
+            extra,
+        )
 
 
 def _one_per_orbit(
-    cells: list[int], occupied: int, face_up: int, heights: int, tops: tuple[int, ...]
+    cells: list[int], occupied: int, face_up: int, heights: int, tops: list[int]
 ) -> list[int]:
     """The cells that are the first of their orbit under the symmetries that map the position
     onto itself (placements on symmetric cells lead to mirror images of the same game)."""
@@ -304,56 +426,66 @@ def solve_from(game: Game, *, nodes: int | None = DEFAULT_NODES) -> Optimum:
     placed = game.placements_count
     empty = _FULL_GRID - occupied.bit_count()
     best = DECK_SIZE - placed - empty  # the score with no extra placement
-    heights = 0
-    for cell in cells_of(occupied):
-        heights += game.pile_height(cell) << 3 * cell
     exact_limit = None if nodes is None else max(1, int(nodes * (1 - RESERVE_SHARE)))
-    search = _Search(exact_limit)
+    search = _Search(game, exact_limit)
     for extra in range(best + 1):
         try:
-            found = search.search(game, heights, extra)
+            found = search.run(game, extra)
         except _OutOfBudget:
-            return _best_effort(search, game, heights, nodes, best, extra)
+            return _best_effort(search, game, nodes, best, extra)
         if found:
             return Optimum(
                 score=best - extra,
                 proven=True,
                 upper_bound=best - extra,
-                line=_positions(search.line),
+                line=_replayed(game, search.line, best - extra),
                 nodes=search.nodes,
             )
     return Optimum(score=None, proven=True, upper_bound=None, line=(), nodes=search.nodes)
 
 
-def _best_effort(
-    search: _Search, game: Game, heights: int, nodes: int | None, best: int, extra: int
-) -> Optimum:
+def _best_effort(search: _Search, game: Game, nodes: int | None, best: int, extra: int) -> Optimum:
     """The exact search ran out of budget in level ``extra``, so ``best - extra`` is an upper
-    bound: spend the reserve on any win (every extra placement allowed), keeping the failures
-    already proven."""
+    bound: spend the reserve on the next levels, each with half of what is left, and report the
+    first win found (a level with a win usually finds one fast: the move ordering leads it)."""
     upper_bound = best - extra
-    search.limit = nodes
-    search.line = []
-    spent = search.nodes
-    try:
-        found = search.search(game, heights, best)
-    except _OutOfBudget:
-        found = False
-    search.nodes = max(search.nodes, spent)
-    if not found:
-        return Optimum(
-            score=None, proven=False, upper_bound=upper_bound, line=(), nodes=search.nodes
-        )
-    line = _positions(search.line)
-    score = DECK_SIZE - game.placements_count - len(line)
+    limit = search.nodes if nodes is None else nodes
+    for level in range(extra + 1, best + 1):
+        left = limit - search.nodes
+        if left <= 0:
+            break
+        search.limit = search.nodes + max(1, left // 2)
+        try:
+            found = search.run(game, level)
+        except _OutOfBudget:
+            continue
+        if found:
+            return Optimum(
+                score=best - level,
+                proven=False,
+                upper_bound=upper_bound,
+                line=_replayed(game, search.line, best - level),
+                nodes=search.nodes,
+            )
+        upper_bound = best - level - 1  # the level failed in full: nothing scores that much
+        if upper_bound < 0:
+            break
     return Optimum(
-        score=score,
-        proven=score == upper_bound,
-        upper_bound=upper_bound,
-        line=line,
+        score=None,
+        proven=False,
+        upper_bound=upper_bound if upper_bound >= 0 else None,
+        line=(),
         nodes=search.nodes,
     )
 
 
-def _positions(cells_last_first: list[int]) -> tuple[Position, ...]:
-    return tuple(POSITION[cell] for cell in reversed(cells_last_first))  # type: ignore[misc]
+def _replayed(game: Game, cells_last_first: list[int], score: int) -> tuple[Position, ...]:
+    """The line as positions, checked by playing it on a copy of ``game`` with
+    :meth:`Game.place`: the search's own placements must agree with the engine's."""
+    line = tuple(POSITION[cell] for cell in reversed(cells_last_first))
+    check = game.copy()
+    for position in line:
+        check.place(position)  # type: ignore[arg-type]
+    if check.score != score:
+        raise AssertionError(f"the solver's line scores {check.score}, not {score}")
+    return line  # type: ignore[return-value]

@@ -6,9 +6,17 @@ import pytest
 
 from engine.player import Policy
 from engine.player.advice import Budget
-from engine.player.simulate import main, play_deal, wilson_interval
+from engine.player.simulate import (
+    DealOptimum,
+    DealResult,
+    main,
+    optimum_summary,
+    play_deal,
+    wilson_interval,
+)
+from engine.solver import DEFAULT_NODES
 
-TIMINGS = ("time per decision", "cpu time per decision", "elapsed")
+TIMINGS = ("time per decision", "cpu time per decision", "elapsed", "  time per deal")
 
 
 @pytest.mark.parametrize("policy", [p.value for p in Policy])
@@ -16,6 +24,7 @@ def test_a_short_simulation_reports_wins_scores_and_speed(
     policy: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["--games", "2", "--seed", "3", "--policy", policy, "--budget-placements", "400"]
+    argv += ["--optimum-nodes", "20000"]
     assert main([*argv, "--no-progress"]) == 0
     out, err = capsys.readouterr()
     lines = out.splitlines()
@@ -87,3 +96,58 @@ def test_worker_processes_play_the_same_deals(capsys: pytest.CaptureFixture[str]
         lines = capsys.readouterr().out.splitlines()
         reports.append([line for line in lines if not line.startswith(TIMINGS)])
     assert reports[0] == reports[1]
+
+
+def test_the_report_gives_the_hindsight_optimum_beside_the_player(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--games", "3", "--seed", "1", "--policy", "greedy", "--per-deal", "--no-progress"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # Deals 1..3 are won with 24 cards left (the solver proves it); greedy loses them all.
+    assert lines[:3] == [
+        f"deal {seed}: player lost (stock_exhausted), optimum 24 (proven), "
+        + lines[seed - 1].split("(proven), ")[1]
+        for seed in (1, 2, 3)
+    ]
+    section = lines.index(
+        f"hindsight optimum (deck order known, engine.solver, {DEFAULT_NODES} placements a deal):"
+    )
+    assert lines[section + 1 : section + 5] == [
+        "  winnable with perfect information 3 of 3: 100.00% (proven unwinnable 0, no win found 0)",
+        "  optimum proven for 3 of 3: 100.00%",
+        "  mean optimum 24.00 on the winnable deals (median 24, range 24..24)",
+        "  player's score as a share of the optimum's (totals, a loss 0): 0.0%",
+    ]
+    assert lines[section + 5].startswith("  time per deal: median ")
+
+
+def test_the_optimum_can_be_left_out_or_computed_alone(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["--games", "2", "--policy", "greedy", "--no-optimum", "--no-progress"])
+    assert "hindsight optimum" not in capsys.readouterr().out
+    main(["--games", "2", "--seed", "5", "--optimum-only", "--jobs", "2", "--no-progress"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "deals 5..6 (seeds of Game.from_seed)"
+    assert lines[1].startswith("hindsight optimum")
+    assert not any(line.startswith(("won ", "time per decision")) for line in lines)
+    assert lines[-1].startswith("elapsed ")
+
+
+def test_the_summary_measures_the_player_against_the_optimum() -> None:
+    optima = [
+        DealOptimum(0, 24, True, 24, 10, 1.0, 1.0),
+        DealOptimum(1, 20, False, 22, 10, 1.0, 1.0),
+        DealOptimum(2, None, True, None, 10, 1.0, 1.0),
+    ]
+    played = [
+        DealResult(0, True, 18, None, (), (), ()),
+        DealResult(1, False, None, "too_many_face_down", (), (), ()),
+        DealResult(2, False, None, "stock_exhausted", (), (), ()),
+    ]
+    summary = optimum_summary(optima, played)
+    assert (summary.deals, summary.winnable, summary.unwinnable, summary.proven) == (3, 2, 1, 2)
+    assert summary.mean_optimum == 22.0 and summary.mean_upper_bound == 23.0
+    assert summary.player_mean_on_won == 18.0 and summary.optimum_mean_on_won == 24.0
+    assert summary.player_share == 18 / 44 and summary.player_share_low == 18 / 46
