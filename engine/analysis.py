@@ -56,6 +56,7 @@ from engine.cards import Card
 from engine.game import Game, PublicView
 from engine.grid import Position
 from engine.player.advice import Budget, Estimate, Policy, advise
+from engine.solver import Optimum
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -64,6 +65,7 @@ __all__ = [
     "PlacementReview",
     "Question",
     "Review",
+    "at_least_played",
     "label_for",
     "placement_accuracy",
     "questions",
@@ -229,3 +231,20 @@ def review(
     return summarise(
         [review_placement(q, seed=seed, budget=budget) for q in questions(deck, positions)]
     )
+
+
+def at_least_played(
+    optimum: Optimum, positions: Sequence[tuple[int, int]], score: int | None
+) -> Optimum:
+    """The hindsight optimum, raised to the game's own score if the search, stopped by its
+    budget, found less: a won game's placements are themselves a line reaching its score.
+
+    >>> unsolved = Optimum(score=None, proven=False, upper_bound=24, line=(), nodes=10)
+    >>> at_least_played(unsolved, [(0, 0)], 12).score
+    12
+    """
+    if score is None or (optimum.score is not None and optimum.score >= score):
+        return optimum
+    line = tuple(Position(row, col) for row, col in positions)
+    proven = optimum.upper_bound is not None and optimum.upper_bound <= score
+    return Optimum(score, proven, optimum.upper_bound, line, optimum.nodes)

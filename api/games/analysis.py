@@ -67,7 +67,14 @@ from api.settings import Settings
 from api.store import repository
 from api.store.database import Database
 from api.store.repository import AnalysisRecord, Executor
-from engine.analysis import PlacementReview, Question, questions, review_placement, summarise
+from engine.analysis import (
+    PlacementReview,
+    Question,
+    at_least_played,
+    questions,
+    review_placement,
+    summarise,
+)
 from engine.player.advice import Budget, Estimate
 from engine.solver import DEFAULT_NODES, Optimum, solve
 
@@ -402,7 +409,8 @@ class AnalysisRunner:
         # The hindsight optimum last: the deck is revealed (the game is over), so the whole
         # order may be used; the heartbeat goes on meanwhile.
         nodes = self.settings.analysis_solver_nodes or DEFAULT_NODES
-        optimum = await self._in_worker(functools.partial(solve, job.deck, nodes=nodes))
+        found = await self._in_worker(functools.partial(solve, job.deck, nodes=nodes))
+        optimum = at_least_played(found, job.positions, job.score)
         result = build_result(job, reviews, effort, optimum).model_dump_json()
         stored = await self.database.write(
             lambda session: repository.finish_analysis(

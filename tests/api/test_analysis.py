@@ -20,7 +20,7 @@ from api.store import repository
 from api.store.database import Database
 from api.store.models import GameRow
 from engine import Game, replay
-from engine.analysis import review
+from engine.analysis import at_least_played, review
 from engine.player.advice import Budget
 from engine.solver import solve
 from tests.conftest import CreatedGame, MakeGame
@@ -145,7 +145,9 @@ def test_an_analysis_is_accepted_then_computed_once_and_served(
 
     # The deal's hindsight optimum: the engine's, and its line replays to its score.
     deck = deck_of(database, game.id)
-    optimum = solve(deck, nodes=SOLVER_NODES)
+    optimum = at_least_played(
+        solve(deck, nodes=SOLVER_NODES), [(p["row"], p["col"]) for p in history], final["score"]
+    )
     assert result["optimum"] == {
         "score": optimum.score,
         "proven": optimum.proven,

@@ -11,17 +11,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, NotAdjacent, Position, Status
+from engine import Game, NotAdjacent, Position, Status, replay
 from engine.analysis import (
     THRESHOLDS,
     Label,
     Review,
+    at_least_played,
     label_for,
     placement_accuracy,
     questions,
     review,
 )
 from engine.player.advice import Budget, advise
+from engine.solver import solve
 
 SMALL = Budget(placements=300)
 
@@ -225,3 +227,23 @@ def test_the_cost_benchmark_reviews_and_solves_every_deal(
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines[:2]] == ["deal 0", "deal 1"]
     assert lines[-1].startswith("review median") and "blunder" in lines[-1]
+
+
+def test_the_optimum_is_never_below_the_games_own_score() -> None:
+    """A search stopped by its budget may find less than the player scored; the game's own
+    line is then the best known, and it replays to its score."""
+    deck, positions = _played(1, careless=0.0)
+    game = replay(deck, positions)
+    assert game.score is not None
+    starved = solve(deck, nodes=1)
+    raised = at_least_played(starved, positions, game.score)
+    assert raised.score is not None and raised.score >= game.score
+    assert replay(deck, raised.line).score == raised.score
+    assert raised.upper_bound == starved.upper_bound
+    bound = starved.upper_bound
+    assert raised.proven == (bound is not None and bound <= raised.score)
+    found = solve(deck)
+    assert at_least_played(found, positions, game.score) == (
+        found if found.score is not None and found.score >= game.score else raised
+    )
+    assert at_least_played(starved, positions, None) == starved  # a lost game adds nothing
