@@ -51,6 +51,14 @@ _RUNNING = {
     "headers": _POLL,
 }
 
+_READ_LINK = {
+    "ReadAnalysis": {
+        "operationId": "read_analysis",
+        "description": "Follow the analysis (the `Location`) until it is done.",
+        "parameters": {"game_id": "$request.path.game_id"},
+    }
+}
+
 
 def _answer(record: AnalysisRecord) -> Response:
     """200 with the analysis once it is done (or failed); 202 with its progress before."""
@@ -84,8 +92,13 @@ def _wake_runner(request: Request) -> None:
         "nothing is queued."
     ),
     responses={
-        200: {"description": "Already done (or failed): the analysis.", "headers": _LOCATION},
-        202: _RUNNING,
+        200: {
+            "model": AnalysisOut,
+            "description": "Already done (or failed): the analysis.",
+            "headers": _LOCATION,
+            "links": _READ_LINK,
+        },
+        202: {**_RUNNING, "links": _READ_LINK},
         **problems(
             404,
             409,
@@ -122,7 +135,11 @@ async def request_analysis(game_id: str, database: DatabaseDep, request: Request
         "if nobody asked for it, `409 game_in_progress` for a game that has not ended."
     ),
     responses={
-        200: {"description": "Done (or failed): the analysis.", "headers": _LOCATION},
+        200: {
+            "model": AnalysisOut,
+            "description": "Done (or failed): the analysis.",
+            "headers": _LOCATION,
+        },
         202: _RUNNING,
         **problems(
             404,
