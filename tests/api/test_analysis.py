@@ -12,13 +12,14 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
 from api.clock import now
 from api.http.app import create_app
 from api.settings import Settings
 from api.store import repository
 from api.store.database import Database
-from api.store.models import GameRow
+from api.store.models import GameRow, PlacementRow
 from engine import Game, replay
 from engine.analysis import at_least_played, review
 from engine.player.advice import Budget
@@ -297,3 +298,26 @@ def test_a_process_that_does_not_compute_queues_and_another_one_computes(
     record = stored(database, game.id)
     assert record is not None and record.attempts == 1
     assert record.claimed_by == client.app.state.analysis_runner.identity  # type: ignore[attr-defined]
+
+
+def test_an_analysis_that_cannot_be_computed_fails_once_and_says_why(
+    client: TestClient, make_game: MakeGame, database: Database
+) -> None:
+    """A history the rules refuse (here made by hand in the database): the analysis is
+    `failed` with the error's kind, after one attempt, and is not retried by itself."""
+    game = make_game()
+    finish(client, game)
+    with database.transaction() as session:
+        session.execute(
+            update(PlacementRow)
+            .where(PlacementRow.game_id == uuid.UUID(game.id), PlacementRow.number == 2)
+            .values(row=3, col=3)
+        )
+    assert client.post(f"/games/{game.id}/analysis").status_code == 202
+    failed, _ = wait_until_done(client, game.id)
+    assert failed.status_code == 200
+    body = failed.json()
+    assert body["state"] == "failed" and body["result"] is None
+    assert body["error"] == "NotAdjacent: the analysis could not be computed"
+    record = stored(database, game.id)
+    assert record is not None and record.attempts == 1
