@@ -48,9 +48,9 @@ of a pile. The score of a win is ``40 - placed - E - extra``, hence:
 
 The effort is counted in simulated placements (``nodes``: every placement tried, refused ones
 included), so a budget gives the same answer on any machine. Half of it goes to the exact
-search; when that runs out during level ``w``, the rest goes to levels ``w + 1, w + 2...`` (each
-with half of what is left), and the first win found is reported with the bound
-``40 - placed - E - w`` (lowered by any of those levels that fails in full).
+search; when that runs out during level ``w``, the rest goes to the levels above ``w`` in rounds
+(``_best_effort``), and the best win found is reported with the bound ``40 - placed - E - w``
+(lowered by any of those levels that fails in full).
 
 What it achieves on deals 0..999 is in the README ("How winnable Foursquare is"). A deal whose
 optimum is 24 (no extra placement) is usually proven in a few thousand placements; proving
@@ -90,6 +90,7 @@ RESERVE_SHARE = 0.5
 _FULL_GRID = 16
 _ROW_BITS = 0x7F  # the seven cells of a window row, in one byte of a cell mask
 _SYMMETRIC_UNTIL = 5  # placements after which positions are hardly ever symmetric
+_FIRST_SLICE = 1_000  # placements for each level in the first round of _best_effort
 
 
 @dataclass(frozen=True)
@@ -446,35 +447,48 @@ def solve_from(game: Game, *, nodes: int | None = DEFAULT_NODES) -> Optimum:
 
 def _best_effort(search: _Search, game: Game, nodes: int | None, best: int, extra: int) -> Optimum:
     """The exact search ran out of budget in level ``extra``, so ``best - extra`` is an upper
-    bound: spend the reserve on the next levels, each with half of what is left, and report the
-    first win found (a level with a win usually finds one fast: the move ordering leads it)."""
-    upper_bound = best - extra
-    limit = search.nodes if nodes is None else nodes
-    for level in range(extra + 1, best + 1):
-        left = limit - search.nodes
-        if left <= 0:
-            break
-        search.limit = search.nodes + max(1, left // 2)
-        try:
-            found = search.run(game, level)
-        except _OutOfBudget:
-            continue
-        if found:
-            return Optimum(
-                score=best - level,
-                proven=False,
-                upper_bound=upper_bound,
-                line=_replayed(game, search.line, best - level),
-                nodes=search.nodes,
-            )
-        upper_bound = best - level - 1  # the level failed in full: nothing scores that much
-        if upper_bound < 0:
-            break
+    bound: spend the rest of the budget looking for good wins.
+
+    Level ``L`` asks for a win with at most ``L`` extra placements. A level that has wins
+    usually finds one within a few thousand placements (the move ordering leads to it), one
+    without them can take millions to fail, and which levels have wins is what we do not
+    know. So the levels above ``extra`` are tried in rounds, lowest first, each with a slice
+    of the budget that doubles every round (1,000 placements, then 2,000...); a win at level
+    ``L`` leaves only the levels below ``L`` to try, and a level that fails in full lowers the
+    upper bound. Proven failures stay in the transposition table from one try to the next.
+    """
+    upper_bound: int | None = best - extra
+    line: tuple[Position, ...] = ()
+    score = None
+    if nodes is None:
+        return Optimum(score, False, upper_bound, line, search.nodes)
+    lowest = extra + 1  # the lowest level not known to fail
+    ceiling = best + 1  # levels from here up cannot beat the win found
+    slice_ = _FIRST_SLICE
+    while lowest < ceiling and search.nodes < nodes:
+        level = lowest
+        while level < ceiling and search.nodes < nodes:
+            search.limit = min(nodes, search.nodes + slice_)
+            try:
+                found = search.run(game, level)
+            except _OutOfBudget:
+                level += 1
+                continue
+            if found:
+                score = best - level
+                line = _replayed(game, search.line, score)
+                ceiling = level
+                break
+            # No win with at most `level` extra placements (and none at all if that was all).
+            lowest = level + 1
+            upper_bound = best - level - 1 if level < best else None
+            level += 1
+        slice_ *= 2
     return Optimum(
-        score=None,
-        proven=False,
-        upper_bound=upper_bound if upper_bound >= 0 else None,
-        line=(),
+        score=score,
+        proven=score == upper_bound,
+        upper_bound=upper_bound,
+        line=line,
         nodes=search.nodes,
     )
 
