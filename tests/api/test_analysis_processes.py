@@ -33,11 +33,9 @@ FAST = {
 }
 
 
-@pytest.fixture
-def backend() -> str:
-    """PostgreSQL only: SKIP LOCKED claims across processes are what is tested (the shared
-    fixture fails rather than skips without PostgreSQL when it is required)."""
-    return "postgresql"
+# PostgreSQL only: SKIP LOCKED claims across processes are what is tested. The shared
+# ``backend`` fixture skips without PostgreSQL, or fails when it is required (as in CI).
+pytestmark = pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 
 
 @pytest.fixture
