@@ -167,3 +167,20 @@ class InvalidChallengeDate(ApiError):
 
 class ChallengeNotOpen(ApiError):
     status, code, title = 404, "challenge_not_open", "Challenge not open yet"
+
+
+class GameInProgress(ApiError):
+    """A game that may not be analysed (yet): nothing about it is computed or shown."""
+
+    status, code, title = 409, "game_in_progress", "Game in progress"
+
+
+class ChallengeDayOpen(ApiError):
+    """A daily-challenge game whose day has not closed: its analysis (the hindsight optimum
+    above all) would hand the day's deal to players still to play it."""
+
+    status, code, title = 409, "challenge_day_open", "Challenge day still open"
+
+
+class AnalysisNotFound(ApiError):
+    status, code, title = 404, "analysis_not_found", "Analysis not found"

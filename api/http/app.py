@@ -14,6 +14,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from api.games import expiry
 from api.games.advice_pool import AdvicePool
+from api.games.analysis import AnalysisRunner
 from api.games.challenges import challenge_secret
 from api.games.leaderboard import PageCache, cursor_secret
 from api.http.errors import install_error_handlers
@@ -21,7 +22,7 @@ from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
 from api.http.observe import install_observability, observing
 from api.http.openapi import install_openapi
 from api.http.ratelimit import RateLimiter, RateLimitHeaders
-from api.http.routes import challenges, games, health, leaderboard, players
+from api.http.routes import analysis, challenges, games, health, leaderboard, players
 from api.http.web import install_web
 from api.logs import configure_logging
 from api.settings import Settings
@@ -83,10 +84,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if settings.expire_every_minutes
             else None
         )
+        # Every server process claims and computes analyses unless told not to.
+        app.state.analysis_runner = (
+            AnalysisRunner(database, settings) if settings.analysis_worker else None
+        )
+        if app.state.analysis_runner is not None:
+            app.state.analysis_runner.start()
         try:
             async with observing(settings, database):
                 yield
         finally:
+            if app.state.analysis_runner is not None:
+                await app.state.analysis_runner.close()  # a job in progress is handed back
             if expiring is not None:
                 expiring.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -147,6 +156,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(health.router)
     app.include_router(challenges.router)
+    app.include_router(analysis.router)
     install_web(app)
     install_openapi(app)
     install_observability(app, settings)

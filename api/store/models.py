@@ -233,3 +233,33 @@ class ServiceSecretRow(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class AnalysisRow(Base):
+    """A finished game's analysis (``POST /games/{id}/analysis``): a job that one server
+    process claims (``claimed_by``, kept alive by ``heartbeat_at``), then its result.
+
+    ``state`` is ``queued``, ``running``, ``done`` or ``failed``. A ``running`` job whose
+    heartbeat is older than ``FOURSQUARE_ANALYSIS_STALE_SECONDS`` is claimed again by any
+    process (its claimer died); ``attempts`` counts the claims. ``result`` is the
+    :class:`api.schemas.AnalysisResult` as JSON once ``done``. ``claimed_by`` names the process
+    that computed it (host, pid and a random tag).
+    """
+
+    __tablename__ = "analyses"
+    __table_args__ = (Index("ix_analyses_state_heartbeat_at", "state", "heartbeat_at"),)
+
+    game_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    state: Mapped[str] = mapped_column(String(16))
+    reviewed: Mapped[int] = mapped_column(SmallInteger)  # placements reviewed so far
+    total: Mapped[int] = mapped_column(SmallInteger)  # placements to review
+    result: Mapped[str | None] = mapped_column(Text)
+    error: Mapped[str | None] = mapped_column(String(200))
+    claimed_by: Mapped[str | None] = mapped_column(String(100))
+    heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    attempts: Mapped[int] = mapped_column(SmallInteger)
+    requested_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

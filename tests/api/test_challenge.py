@@ -387,3 +387,17 @@ def test_the_days_board_ranks_its_won_games(client: TestClient, frozen: clock.Fr
     # The day's page counts them too.
     day = client.get("/challenges/2026-12-01").json()
     assert (day["played"], day["won"]) == (len(lines), len(won))
+
+
+def test_a_challenge_game_is_analysed_only_once_its_day_closes(
+    client: TestClient, frozen: clock.FrozenClock
+) -> None:
+    ana = register(client, "ana")
+    game_id = start(client, ana).json()["id"]
+    play(client, game_id, ana, line(DEAL.deck))
+    for method in ("post", "get"):
+        refused = client.request(method, f"/games/{game_id}/analysis")
+        assert refused.status_code == 409 and refused.json()["code"] == "challenge_day_open"
+        assert not any(card in refused.text for card in DEAL.deck)
+    frozen.set(datetime(2026, 12, 2, 0, 0, 1, tzinfo=UTC))
+    assert client.post(f"/games/{game_id}/analysis").status_code in (200, 202)

@@ -24,6 +24,8 @@ ROUTES = {
     ("get", "/healthz"): set(),
     ("get", "/challenges/today"): {503},
     ("get", "/challenges/{day}"): {404, 422, 503},
+    ("post", "/games/{game_id}/analysis"): {404, 409, 503},
+    ("get", "/games/{game_id}/analysis"): {404, 409, 503},
 }
 
 
@@ -100,6 +102,11 @@ PROBLEM_EXAMPLES = {
     ("get", "/challenges/{day}", "422"): "invalid_challenge_date",
     ("get", "/leaderboard", "404"): "challenge_not_open",
     ("get", "/leaderboard", "422"): "invalid_challenge_date",
+    ("post", "/games/{game_id}/analysis", "409"): "game_in_progress",
+    ("get", "/games/{game_id}/analysis", "409"): "game_in_progress",
+    ("get", "/games/{game_id}/analysis", "404"): "analysis_not_found",
+    ("post", "/games/{game_id}/analysis", "409 "): "challenge_day_open",
+    ("get", "/games/{game_id}/analysis", "409 "): "challenge_day_open",
 }
 
 

@@ -35,6 +35,8 @@ LIMITED_ROUTES = {
     ("/players/{name}/games", "get"),
     ("/challenges/today", "get"),
     ("/challenges/{day}", "get"),
+    ("/games/{game_id}/analysis", "post"),
+    ("/games/{game_id}/analysis", "get"),
 }
 
 
