@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support.server import Server
 from tests.web.conftest import DESKTOP, Site, open_context
-from tests.web.pages import place_by_click
+from tests.web.pages import assert_page_shows, place_by_click
 
 pytestmark = pytest.mark.slow
 
@@ -99,6 +99,23 @@ def test_register_play_as_the_account_and_see_the_player_page(
     expect(page.locator("#game-player")).to_have_text("Ada_web")
     place_by_click(page, 0, 0)
     game_id = page.evaluate("() => JSON.parse(localStorage.getItem('foursquare.game')).id")
+
+    # Another browser (no game token, only the key): the player page opens the unfinished
+    # game in Play, and the key authorises its placements.
+    page.evaluate("() => localStorage.removeItem('foursquare.game')")
+    page.goto(f"{server.base_url}/#/players/Ada_web")
+    page.reload()
+    row = page.locator(f'#player-games-body tr[data-game-id="{game_id}"]')
+    expect(row).to_contain_text("in progress")
+    row.get_by_role("link", name=re.compile("^Open the game started")).click()
+    expect(page).to_have_url(re.compile("#/play$"))
+    game = api.get(f"/games/{game_id}").json()
+    assert_page_shows(page, game)
+    target = game["legal_placements"][0]
+    with page.expect_request(lambda r: r.url.endswith("/placements")) as sent:
+        place_by_click(page, target["row"], target["col"])
+    assert sent.value.headers["authorization"] == f"Bearer {created['key']}"
+    assert api.get(f"/games/{game_id}").json()["placements_count"] == 2
     game = finish_through_api(api, game_id, created["key"])
 
     # The player's page: the figures the API gives, and the game, which opens its replay.

@@ -87,6 +87,8 @@ function render() {
   $("daily-verify-results").replaceChildren();
   $("daily-board-caption").textContent = `Won games of ${c.date}, best score first`;
   $("daily-date").value = c.date;
+  $("daily-today").hidden = !c.closed;
+  if (!c.closed) $("daily-date").max = c.date; // the server's today, whatever this clock says
   renderPlay();
 }
 
@@ -138,6 +140,7 @@ export function installDaily() {
   $("daily-play-button").addEventListener("click", startDailyChallenge);
   $("daily-verify-button").addEventListener("click", verify);
   $("daily-date").min = FIRST_DAY;
+  $("daily-date").max = new Date().toISOString().slice(0, 10); // today, UTC (this clock's)
   $("daily-date-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const day = $("daily-date").value;

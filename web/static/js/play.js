@@ -142,20 +142,17 @@ function render({ animate = false } = {}) {
 
 /** Start a game: a guest's under `player`, or the account's when this page holds a key (its
  * name is sent too, so a key of another account is refused, not silently used). */
-async function start(player, { challenge = null } = {}) {
-  if (busy) return false;
+async function start(player) {
+  if (busy) return;
   busy = true;
   $("start-button").disabled = true;
   $("play-again-button").disabled = true;
   const account = readAccount();
-  let created;
   try {
-    created = await guarded(() =>
-      account
-        ? api.createGame(account.name, { key: account.key, challenge })
-        : api.createGame(player),
+    const created = await guarded(() =>
+      account ? api.createGame(account.name, { key: account.key }) : api.createGame(player),
     );
-    if (!created) return false;
+    if (!created) return;
     clearNotice();
     const { token, ...state } = created;
     save({ id: state.id, token, player: state.player });
@@ -170,7 +167,6 @@ async function start(player, { challenge = null } = {}) {
   }
   const firstCell = $("board").querySelector("button");
   if (firstCell && !$("game").hidden) firstCell.focus();
-  return Boolean(created);
 }
 
 async function place(position) {
