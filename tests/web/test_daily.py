@@ -134,3 +134,4 @@ def test_a_closed_day_shows_its_reveal_verified_in_the_page(desktop: Page, site:
     # A day to come is refused by the API, and the page shows the problem.
     page.goto(f"{site.server.base_url}/#/daily/{(site.today + timedelta(days=2)).isoformat()}")
     expect(page.get_by_role("alert")).to_contain_text("(404)")
+    expect(page.locator("#daily-commitment")).to_be_hidden()  # (yesterday's, no more)

@@ -237,6 +237,9 @@ export async function showPlayer(name) {
   shownPlayer = name;
   $("player-heading").textContent = `Player ${name}`;
   $("player-since").textContent = "Loading…";
+  // Nothing of the player shown before stays on the page while this one is read.
+  $("player-content").hidden = true;
+  $("player-games-body").replaceChildren();
   $("player-stats").setAttribute("aria-busy", "true");
   try {
     const player = await api.getPlayer(name);
@@ -244,6 +247,7 @@ export async function showPlayer(name) {
     clearNotice();
     $("player-heading").textContent = `Player ${player.name}`;
     fillStats(player);
+    $("player-content").hidden = false;
   } catch (error) {
     if (shownPlayer !== name) return;
     $("player-since").textContent = "This player could not be read.";

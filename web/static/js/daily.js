@@ -126,12 +126,15 @@ export async function showDaily(day = "today") {
     challenge = answer;
   } catch (error) {
     if (shownDay !== day) return;
+    challenge = null; // what was shown is another day's: hide it
+    $("daily-content").hidden = true;
     showError(error, { label: "Try again", run: () => showDaily(day) });
     return;
   } finally {
     $("daily-summary").removeAttribute("aria-busy");
   }
   render();
+  $("daily-content").hidden = false;
   board.reload();
 }
 
