@@ -4,7 +4,8 @@
 // (`GET /leaderboard?challenge=YYYY-MM-DD`). Other days are chosen with a date picker.
 
 import * as api from "./api.js";
-import { makePager, tableRow, timeElement } from "./pager.js";
+import { leaderboardRow } from "./leaderboard.js";
+import { makePager } from "./pager.js";
 import { startDailyChallenge } from "./play.js";
 import { onAccountChange, readAccount } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
@@ -15,23 +16,6 @@ const FIRST_DAY = "2026-01-01";
 
 let shownDay = null; // "today" or YYYY-MM-DD, as asked
 let challenge = null; // the day's page, as the API answered
-
-function boardRow(entry) {
-  const open = document.createElement("a");
-  open.href = `#/games/${encodeURIComponent(entry.game_id)}`;
-  open.textContent = "Replay";
-  open.setAttribute("aria-label", `Replay the game of ${entry.player}, rank ${entry.rank}`);
-  const tr = tableRow([
-    String(entry.rank),
-    entry.player,
-    String(entry.score),
-    timeElement(entry.finished_at),
-    open,
-  ]);
-  tr.children[1].className = "player";
-  tr.dataset.gameId = entry.game_id;
-  return tr;
-}
 
 const board = makePager(
   {
@@ -45,7 +29,7 @@ const board = makePager(
   },
   async (cursor) => {
     const answer = await api.getLeaderboard({ cursor, challenge: challenge.date });
-    return { rows: answer.entries.map(boardRow), next_cursor: answer.next_cursor };
+    return { rows: answer.entries.map(leaderboardRow), next_cursor: answer.next_cursor };
   },
 );
 

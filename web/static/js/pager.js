@@ -1,5 +1,5 @@
-// A listing read a page at a time with the API's `next_cursor`: First / Previous / Next
-// buttons and a page number, as the leaderboard has them.
+// A listing read a page at a time with the API's `next_cursor` (the leaderboard, a day's
+// board, a player's games): First / Previous / Next buttons and a page number.
 
 import { clearNotice, showError } from "./ui.js";
 
