@@ -11,8 +11,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.api.conformance import won_vectors
 from tests.web.conftest import DESKTOP, PHONE, Site, open_context
-from tests.web.pages import play_through_api, store_game
-from tests.web.test_layout import assert_fits_and_reachable
+from tests.web.pages import assert_fits_and_reachable, play_through_api, store_game
 
 pytestmark = pytest.mark.slow
 
