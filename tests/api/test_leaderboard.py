@@ -65,12 +65,16 @@ def record_win(
 
 
 def read_all_pages(
-    client: TestClient, limit: int, between_pages: Any = None
+    client: TestClient,
+    limit: int,
+    between_pages: Any = None,
+    params: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     cursor = None
+    board = params or {}
     for _ in range(1000):
-        params: dict[str, Any] = {"limit": limit}
+        params = {"limit": limit, **board}
         if cursor:
             params["cursor"] = cursor
         response = client.get("/leaderboard", params=params)
