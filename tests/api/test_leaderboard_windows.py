@@ -22,7 +22,8 @@ from tests.integrity.players import WinningLine, winning_lines
 
 # A Sunday evening, so that the games below cross a day and an ISO week boundary.
 SUNDAY = datetime(2026, 11, 29, 22, 0, tzinfo=UTC)
-NAMES = ("ana", "ANA", "bob", "Cy", "dee", "Ｅve", "fay")  # "ANA" and "ana" are one player
+# "ANA" and "ana" are one player, and so are "eve" and "Eve" written in fullwidth letters.
+NAMES = ("ana", "ANA", "bob", "Cy", "eve", "\uff25ve", "fay")
 
 
 class Won:
@@ -74,9 +75,7 @@ def many_wins(database: Database) -> list[Won]:
     games: list[Won] = []
     moment = SUNDAY - timedelta(days=2)
     for _ in range(150):
-        moment += rng.choice(
-            [timedelta(microseconds=1), timedelta(minutes=7), timedelta(hours=2)]
-        )
+        moment += rng.choice([timedelta(microseconds=1), timedelta(minutes=7), timedelta(hours=2)])
         score = rng.choice([0, 3, 3, 7, 7, 7, 12, 19, 24])
         player = rng.choice(NAMES)
         assisted = rng.random() < 0.2
@@ -96,9 +95,7 @@ def boards(games: list[Won]) -> Iterator[tuple[str, date | None, bool, bool]]:
                 yield period, starts_on, per_player, assisted
 
 
-def query(
-    period: str, starts_on: date | None, per_player: bool, assisted: bool
-) -> dict[str, str]:
+def query(period: str, starts_on: date | None, per_player: bool, assisted: bool) -> dict[str, str]:
     params = {"period": period, "include_assisted": str(assisted).lower()}
     if starts_on is not None:
         # Any day of the window names it: take its last day for a week.
@@ -155,9 +152,7 @@ def test_around_gives_every_game_its_brute_force_rank_and_neighbours(
             assert found["rank"] == place + 1, params
             window = board[max(0, place - 2) : place + 3]
             assert [e["game_id"] for e in found["entries"]] == [g.id for g in window]
-            assert [e["rank"] for e in found["entries"]] == [
-                board.index(g) + 1 for g in window
-            ]
+            assert [e["rank"] for e in found["entries"]] == [board.index(g) + 1 for g in window]
             assert found["starts_on"] == (starts_on and starts_on.isoformat())
 
 
@@ -282,9 +277,7 @@ def test_finish_after_never_goes_back_before_the_last_win() -> None:
         ({"per_player": "worst"}, "invalid_request"),
     ],
 )
-def test_impossible_windows_are_422(
-    client: TestClient, params: dict[str, str], code: str
-) -> None:
+def test_impossible_windows_are_422(client: TestClient, params: dict[str, str], code: str) -> None:
     with clock.frozen(datetime(2026, 12, 1, 12, tzinfo=UTC)):
         response = client.get("/leaderboard", params=params)
     assert response.status_code == 422, response.text
