@@ -3,9 +3,10 @@
 Paging is by key, not offset: a cursor names the last entry of a page (its sort key) and the
 rank it had, so pages never repeat or skip an entry while new wins arrive and ranks continue
 from the cursor. A cursor is signed (HMAC-SHA-256 with a secret every process shares, see
-:func:`cursor_secret`): a client can hand back only cursors this service made, so the rank
-inside it can be trusted. Its fields are checked all the same, so that even a cursor signed
-with a leaked secret cannot reach the database with a value out of its columns' range.
+:func:`api.games.credentials.service_secret`): a client can hand back only cursors this
+service made, so the rank inside it can be trusted. Its fields are checked all the same, so
+that even a cursor signed with a leaked secret cannot reach the database with a value out of
+its columns' range.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from api.store import repository
 from api.store.database import Database
 from api.store.repository import Board, Executor, GameSummary, LeaderboardKey, ScoreRecord
 
-CURSOR_SECRET_NAME = "cursor"
 _MAX_SCORE = 24  # 40 cards, at least 16 placed to win
 _MAX_RANK = 2**62
 _EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
@@ -37,17 +37,6 @@ _LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 class RankedScore:
     rank: int
     score: ScoreRecord
-
-
-def cursor_secret(session: Executor, configured: str | None) -> bytes:
-    """The key that signs cursors: the setting if given, else the random one migration 0006
-    stored in the database (so every process and replica on one database agrees)."""
-    if configured:
-        return configured.encode()
-    stored = repository.get_service_secret(session, CURSOR_SECRET_NAME)
-    if stored is None:
-        raise RuntimeError("no cursor secret: run the migrations (foursquare migrate)")
-    return stored.encode()
 
 
 def board_of(period: str, day: date | None, per_player: bool, include_assisted: bool) -> Board:
