@@ -17,7 +17,7 @@ from api.errors import (
     NotOnBoard,
 )
 from api.games import challenges, leaderboard
-from api.http.deps import CursorSecretDep, DatabaseDep, LeaderboardPagesDep
+from api.http.deps import CursorSecretDep, DatabaseDep, LeaderboardPagesDep, PageCursor, PageLimit
 from api.http.errors import json_response
 from api.http.openapi import problem_example, problems
 from api.http.ratelimit import limited_by
@@ -106,10 +106,8 @@ async def read_leaderboard(
     database: DatabaseDep,
     pages: LeaderboardPagesDep,
     secret: CursorSecretDep,
-    limit: Annotated[int, Query(ge=1, le=100, description="Entries per page.")] = 20,
-    cursor: Annotated[
-        str | None, Query(max_length=300, description="`next_cursor` of the previous page.")
-    ] = None,
+    limit: PageLimit = 20,
+    cursor: PageCursor = None,
     include_assisted: IncludeAssisted = False,
     period: Period = "all",
     day: Annotated[
