@@ -184,3 +184,16 @@ class ChallengeDayOpen(ApiError):
 
 class AnalysisNotFound(ApiError):
     status, code, title = 404, "analysis_not_found", "Analysis not found"
+
+
+class InvalidWindow(ApiError):
+    """A leaderboard window that does not exist: a date on the all-time board, a day after
+    today, or a window asked of a daily challenge's board."""
+
+    status, code, title = 422, "invalid_window", "Invalid leaderboard window"
+
+
+class NotOnBoard(ApiError):
+    """``GET /leaderboard/around/{id}`` for a game that board does not list."""
+
+    status, code, title = 409, "not_on_board", "Game not on this board"

@@ -193,6 +193,12 @@ class GameOut(_Out):
         description="The UTC day whose daily challenge this game is (see `GET "
         "/challenges/{date}`); null for an ordinary game."
     )
+    rank: int | None = Field(
+        default=None,
+        description="A won game's all-time rank on `/leaderboard` (for an assisted game, on "
+        "the listing with `include_assisted=true`); null otherwise. It moves as better games "
+        "finish: a won game's ETag includes it.",
+    )
 
 
 class GameCreated(GameOut):
@@ -299,7 +305,29 @@ class LeaderboardEntry(_Out):
     assisted: bool = Field(description="The player asked for hints in this game.")
 
 
-class Leaderboard(_Out):
+PeriodName = Literal["all", "day", "week"]
+
+
+class _Window(_Out):
+    period: PeriodName | None = Field(
+        default=None,
+        description="`all`, `day` (a UTC calendar day) or `week` (an ISO week, Monday to "
+        "Sunday, UTC); null on a daily challenge's board.",
+    )
+    starts_on: date | None = Field(
+        default=None, description="The window's first day; null for `all`."
+    )
+    ends_on: date | None = Field(
+        default=None, description="The window's last day (inclusive); null for `all`."
+    )
+    per_player: Literal["best"] | None = Field(
+        default=None,
+        description="`best`: each player's best game only (ties to the earlier finish); "
+        "null: every won game.",
+    )
+
+
+class Leaderboard(_Window):
     """One page of won games, best score first, earlier finish first on ties."""
 
     model_config = ConfigDict(
@@ -317,6 +345,10 @@ class Leaderboard(_Out):
                         }
                     ],
                     "next_cursor": "eyJzIjotMjEsImYiOiIyMDI2LTExLTI5VDE2OjMxOjAyIn0",
+                    "period": "week",
+                    "starts_on": "2026-11-23",
+                    "ends_on": "2026-11-29",
+                    "per_player": None,
                 }
             ]
         }
@@ -325,6 +357,58 @@ class Leaderboard(_Out):
     entries: list[LeaderboardEntry]
     next_cursor: str | None = Field(
         description="Pass as `cursor` for the next page; null on the last page."
+    )
+
+
+class Around(_Window):
+    """A won game's place on a board: its rank and the entries just above and below it."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+                    "rank": 42,
+                    "entries": [
+                        {
+                            "rank": 41,
+                            "player": "bob",
+                            "score": 15,
+                            "game_id": "5f0c1e9a-8d7b-4c2e-a1f3-9b8e7d6c5a40",
+                            "finished_at": "2026-11-29T09:12:40.000000Z",
+                            "assisted": False,
+                        },
+                        {
+                            "rank": 42,
+                            "player": "ana",
+                            "score": 15,
+                            "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+                            "finished_at": "2026-11-29T16:31:02.000000Z",
+                            "assisted": False,
+                        },
+                        {
+                            "rank": 43,
+                            "player": "cy",
+                            "score": 14,
+                            "game_id": "c3d2e1f0-a9b8-4c7d-8e6f-5a4b3c2d1e00",
+                            "finished_at": "2026-11-28T20:05:11.000000Z",
+                            "assisted": False,
+                        },
+                    ],
+                    "period": "all",
+                    "starts_on": None,
+                    "ends_on": None,
+                    "per_player": None,
+                }
+            ]
+        }
+    )
+
+    game_id: uuid.UUID
+    rank: int = Field(description="The game's rank on this board.")
+    entries: list[LeaderboardEntry] = Field(
+        description="Up to `count` entries above the game, the game, and up to `count` below, "
+        "in board order."
     )
 
 

@@ -12,7 +12,10 @@ hint).
 
 Game states are real: a greedy player wins a few seeded deals with the engine, and every
 loaded game reuses the state of the won game whose score is closest to its own. Scores are
-0..24, lower ones more frequent; ``finished_at`` is distinct for every row.
+0..24, lower ones more frequent; ``finished_at`` is distinct for every row, one second apart
+(a million games span twelve days: day and week boards of many sizes); players are
+``bot0000`` to ``bot9999``. What the boards keep of each win (ordinals, counts by score and
+day, each player's best) is computed here as the service would, in finish order.
 """
 
 from __future__ import annotations
@@ -24,15 +27,24 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any
 
 from psycopg import sql as psycopg_sql
-from sqlalchemy import Column, Table, create_engine, func, select, text
+from sqlalchemy import Column, Table, create_engine, func, select, text, update
 from sqlalchemy.engine import Dialect
 
-from api.store.models import GameRow, ScoreRow
+from api.games.players import name_key
+from api.store.models import (
+    Base,
+    GameRow,
+    LeaderboardBestRow,
+    LeaderboardDayRow,
+    LeaderboardTotalRow,
+    ScoreRow,
+)
+from api.store.repository import ALL_TIME, week_of
 from engine import Game, Status
 
 MAX_SCORE = 24
@@ -45,7 +57,19 @@ GAME_COLUMNS = frozenset(
         "score", "placements_count", "created_at", "updated_at", "finished_at",
     }
 )  # fmt: skip
-SCORE_COLUMNS = frozenset({"game_id", "player", "score", "sort_score", "finished_at"})
+SCORE_COLUMNS = frozenset(
+    {
+        "game_id", "player", "score", "sort_score", "finished_at", "player_key", "day", "week",
+        "ordinal", "ordinal_unassisted", "day_ordinal", "day_ordinal_unassisted",
+    }
+)  # fmt: skip
+DAY_COLUMNS = frozenset({"week", "day", "score", "wins", "wins_unassisted"})
+BEST_COLUMNS = frozenset(
+    {
+        "board", "starts_on", "with_assisted", "player_key", "game_id", "player", "score",
+        "sort_score", "finished_at", "assisted",
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -88,6 +112,11 @@ def won_games(count: int = 8, seed: int = 0) -> tuple[WonGame, ...]:
             state = json.dumps(game.to_dict(), separators=(",", ":"))
             found.append(WonGame(state, game.score, game.placements_count))
     return tuple(found)
+
+
+def _table(model: type[Base]) -> Table:
+    table: Table = model.__table__  # type: ignore[assignment]
+    return table
 
 
 def _filler(column: Column[Any], rng: random.Random, finished_at: datetime) -> object:
@@ -151,8 +180,65 @@ def _unknown_required(table: Table, known: frozenset[str]) -> list[Column[Any]]:
     return extra
 
 
+class Boards:
+    """What the service keeps for the boards as wins are recorded (``scores``' ordinals,
+    ``leaderboard_totals``, ``leaderboard_days``, ``leaderboard_bests``), kept here for wins
+    loaded in finish order (see :func:`api.store.repository.record_win`): no hints, so every
+    game is on both listings."""
+
+    def __init__(self) -> None:
+        self.wins = [0] * (MAX_SCORE + 1)
+        self.last: list[datetime | None] = [None] * (MAX_SCORE + 1)
+        self.days: dict[tuple[date, int], int] = {}
+        self.bests: dict[tuple[str, date, str], dict[str, Any]] = {}
+
+    def count(self, row: dict[str, Any]) -> None:
+        """Fill a new ``scores`` row's board columns, and count it."""
+        score, finished_at = row["score"], row["finished_at"]
+        day = finished_at.date()
+        week = week_of(day)
+        self.wins[score] += 1
+        self.last[score] = finished_at
+        day_wins = self.days[day, score] = self.days.get((day, score), 0) + 1
+        row.update(
+            player_key=name_key(row["player"]),
+            day=day,
+            week=week,
+            ordinal=self.wins[score],
+            ordinal_unassisted=self.wins[score],
+            day_ordinal=day_wins,
+            day_ordinal_unassisted=day_wins,
+        )
+        for board, starts_on in (("all", ALL_TIME), ("day", day), ("week", week)):
+            slot = (board, starts_on, row["player_key"])
+            held = self.bests.get(slot)
+            if held is None or score > held["score"]:  # finish order: ties keep the first
+                self.bests[slot] = row
+
+    def day_rows(self) -> list[dict[str, Any]]:
+        return [
+            {"week": week_of(day), "day": day, "score": score, "wins": n, "wins_unassisted": n}
+            for (day, score), n in self.days.items()
+        ]
+
+    def best_rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "board": board,
+                "starts_on": starts_on,
+                "with_assisted": with_assisted,
+                "player_key": key,
+                "assisted": False,
+                **{name: row[name] for name in BEST_COLUMNS if name in row},
+            }
+            for (board, starts_on, key), row in self.bests.items()
+            for with_assisted in (True, False)
+        ]
+
+
 class BulkLoader:
-    """Appends won games (a ``games`` row and a ``scores`` row each) to one database.
+    """Appends won games (a ``games`` row and a ``scores`` row each) to one database without
+    wins, and what the boards keep of them.
 
     SQLite: the driver's ``executemany`` of one ``INSERT`` per table, per batch. PostgreSQL:
     ``COPY ... FROM STDIN`` per table, per batch. Either way with the column list of the
@@ -174,6 +260,10 @@ class BulkLoader:
         self.score_extra = _unknown_required(scores, SCORE_COLUMNS)
         self.games = _Encoder(games, GAME_COLUMNS, self.game_extra, self.engine.dialect)
         self.scores = _Encoder(scores, SCORE_COLUMNS, self.score_extra, self.engine.dialect)
+        dialect = self.engine.dialect
+        self.day_counts = _Encoder(_table(LeaderboardDayRow), DAY_COLUMNS, [], dialect)
+        self.bests = _Encoder(_table(LeaderboardBestRow), BEST_COLUMNS, [], dialect)
+        self.boards = Boards()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -220,6 +310,7 @@ class BulkLoader:
             }
             for column in self.game_extra:
                 game[column.name] = _filler(column, rng, finished_at)
+            self.boards.count(won)
             for column in self.score_extra:
                 won[column.name] = _filler(column, rng, finished_at)
             games.append(self.games.encode(game))
@@ -231,21 +322,42 @@ class BulkLoader:
             yield games, scores
 
     def load(self, count: int) -> float:
-        """Append ``count`` won games, then refresh the planner statistics; return seconds."""
+        """Load ``count`` won games, then refresh the planner statistics; return seconds."""
         start = time.perf_counter()
-        batches = self._batches(self.count(), count)
+        if self.count():
+            # The boards' counters would have to be merged with the service's own.
+            raise RuntimeError("bench.bulk loads into a migrated database without wins")
+        batches = self._batches(0, count)
         raw = self.engine.raw_connection()
         try:
             driver: Any = raw.driver_connection
+
+            def write(encoder: _Encoder, rows: list[tuple[object, ...]]) -> None:
+                if self.is_postgres:
+                    _copy(driver, encoder, rows)
+                else:
+                    _executemany(driver, encoder, rows)
+
             for games, scores in batches:
-                for encoder, rows in ((self.games, games), (self.scores, scores)):
-                    if self.is_postgres:
-                        _copy(driver, encoder, rows)
-                    else:
-                        _executemany(driver, encoder, rows)
+                write(self.games, games)
+                write(self.scores, scores)
                 raw.commit()
+            write(self.day_counts, [self.day_counts.encode(r) for r in self.boards.day_rows()])
+            bests = [self.bests.encode(row) for row in self.boards.best_rows()]
+            for first in range(0, len(bests), BATCH):
+                write(self.bests, bests[first : first + BATCH])
+            raw.commit()
         finally:
             raw.close()
+        totals = _table(LeaderboardTotalRow)
+        with self.engine.begin() as connection:
+            for score, wins in enumerate(self.boards.wins):
+                last = self.boards.last[score]
+                connection.execute(
+                    update(totals)
+                    .where(totals.c.score == score)
+                    .values(wins=wins, wins_unassisted=wins, last_finished_at=last)
+                )
         self.analyze()
         return time.perf_counter() - start
 
@@ -256,6 +368,8 @@ class BulkLoader:
             with autocommit.connect() as connection:
                 connection.execute(text("VACUUM ANALYZE games"))
                 connection.execute(text("VACUUM ANALYZE scores"))
+                connection.execute(text("VACUUM ANALYZE leaderboard_bests"))
+                connection.execute(text("VACUUM ANALYZE leaderboard_days"))
         else:
             with self.engine.begin() as connection:
                 connection.execute(text("ANALYZE"))

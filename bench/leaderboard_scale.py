@@ -15,14 +15,18 @@ times, one request at a time on keep-alive connections:
 - the first page, ``GET /leaderboard?limit=100``;
 - the deep page, re-requested with the saved cursor;
 
+- a won game's rank and neighbours: ``GET /games/{id}`` (which carries its all-time rank) and
+  ``GET /leaderboard/around/{id}`` on the all-time, day and week boards, for the first game
+  of the deep page, and on the per-player board for a player's best ten pages down it;
+
 for every size in turn, ``--requests`` rounds after a tenth as many unrecorded, so that a
 busy neighbour on the machine slows every size and every page alike. Ratios use medians: the
-goals are latency at the largest size <= 1.2 x at the smallest, and deep page <= 1.2 x first
-page. The servers run without their cache of rendered pages
-(``FOURSQUARE_LEADERBOARD_CACHE_PAGES=0``), so every request runs the query: this measures
-the query and the rendering, not the cache. At the largest size the plan of the leaderboard
-query (the very statement the service runs for these two requests, captured from the app) is
-printed for both pages.
+goals are page latency at the largest size <= 1.2 x at the smallest, deep page <= 1.2 x first
+page, and rank and around at the largest size <= 2 x at the smallest. The servers run
+without their cache of rendered pages (``FOURSQUARE_LEADERBOARD_CACHE_PAGES=0``), so every
+request runs the query: this measures the query and the rendering, not the cache. At the
+largest size the plan of the leaderboard query (the very statement the service runs for
+these two requests, captured from the app) is printed for both pages.
 """
 
 from __future__ import annotations
@@ -63,6 +67,10 @@ class SizeResult:
     load_seconds: float
     deep_page: int = 1  # 1-based page number of the deep page
     deep_cursor: str | None = None
+    ranked_game: str | None = None  # first game of the deep page: its rank and around
+    ranked_rank: int = 0
+    best_game: str | None = None  # a player's best, far down the per-player board
+    best_rank: int = 0
     walk_seconds: float = 0.0
     recorder: Recorder = field(default_factory=Recorder)
     plans: dict[str, list[str]] = field(default_factory=dict)  # the SQL, then its plan
@@ -91,6 +99,9 @@ class SizeResult:
 
 
 FIRST_PAGE = f"/leaderboard?limit={LIMIT}"
+BEST_PAGE = f"/leaderboard?limit={LIMIT}&per_player=best"
+BEST_DEPTH = 10  # pages of the per-player board to walk for its ranked game
+STANDING = ("rank", "around", "around day", "around week", "around best")
 
 
 def _page_path(cursor: str | None) -> str:
@@ -110,6 +121,40 @@ async def walk(connection: HttpConnection, result: SizeResult, depth: int) -> No
     result.deep_page = followed + 1
     if page["entries"] and page["entries"][0]["rank"] != followed * LIMIT + 1:
         raise AssertionError(f"page {followed + 1} starts at rank {page['entries'][0]['rank']}")
+    result.ranked_game = page["entries"][0]["game_id"]
+    result.ranked_rank = page["entries"][0]["rank"]
+    best = (await connection.request("GET", BEST_PAGE)).json()
+    for _ in range(BEST_DEPTH):
+        if best["next_cursor"] is None:
+            break
+        path = f"{BEST_PAGE}&cursor={quote(best['next_cursor'])}"
+        best = (await connection.request("GET", path)).json()
+    result.best_game = best["entries"][0]["game_id"]
+    result.best_rank = best["entries"][0]["rank"]
+
+
+def standing_paths(result: SizeResult) -> list[tuple[str, str]]:
+    """The requests that rank one game: its representation (which carries its all-time
+    rank) and its neighbours on each board."""
+    around = f"/leaderboard/around/{result.ranked_game}?count=5"
+    return [
+        ("rank", f"/games/{result.ranked_game}"),
+        ("around", around),
+        ("around day", f"{around}&period=day"),
+        ("around week", f"{around}&period=week"),
+        ("around best", f"/leaderboard/around/{result.best_game}?count=5&per_player=best"),
+    ]
+
+
+async def check_standing(connection: HttpConnection, result: SizeResult) -> None:
+    """The ranks the walk saw are the ranks these requests give."""
+    game = (await connection.request("GET", f"/games/{result.ranked_game}")).json()
+    if game["rank"] != result.ranked_rank:
+        raise AssertionError(f"rank {game['rank']}, the board says {result.ranked_rank}")
+    path = f"/leaderboard/around/{result.best_game}?count=5&per_player=best"
+    best = (await connection.request("GET", path)).json()
+    if best["rank"] != result.best_rank:
+        raise AssertionError(f"best's rank {best['rank']}, the board says {result.best_rank}")
 
 
 async def measure(
@@ -121,6 +166,7 @@ async def measure(
     try:
         for (result, _), connection in zip(servers, connections, strict=True):
             await walk(connection, result, args.depth)
+            await check_standing(connection, result)
         warmup = max(1, args.requests // 10)
         for round_ in range(warmup + args.requests):
             for (result, _), connection in zip(servers, connections, strict=True):
@@ -130,6 +176,7 @@ async def measure(
                     ("healthz", "/healthz"),
                     ("first", FIRST_PAGE),
                     ("deep", _page_path(result.deep_cursor)),
+                    *standing_paths(result),
                 ):
                     await result.recorder.call(label, connection, "GET", path)
     finally:
@@ -203,10 +250,15 @@ def print_size(backend: str, result: SizeResult) -> None:
         ("GET /healthz", result.healthz),
         (f"first page (limit {LIMIT})", result.first),
         (f"page {result.deep_page} (after {result.deep_page - 1} cursors)", result.deep),
+        (f"rank: GET /games/{{id}}, rank {result.ranked_rank}", result.stats("rank")),
+        ("around (all, count 5)", result.stats("around")),
+        ("around (day)", result.stats("around day")),
+        ("around (week)", result.stats("around week")),
+        (f"around (per_player=best, rank {result.best_rank})", result.stats("around best")),
     ]
     for name, stats in rows:
         print(
-            f"  {name:<36} p50 {_ms(stats, 0.5):7.2f} ms  p90 {_ms(stats, 0.9):7.2f} ms  "
+            f"  {name:<44} p50 {_ms(stats, 0.5):7.2f} ms  p90 {_ms(stats, 0.9):7.2f} ms  "
             f"p99 {_ms(stats, 0.99):7.2f} ms"
         )
     print(
@@ -245,6 +297,15 @@ def print_ratios(backend: str, results: list[SizeResult]) -> None:
                 1.2,
             )
         )
+        for label in STANDING:
+            print(
+                _ratio_line(
+                    f"{label}, {large.size} vs {small.size}",
+                    _ms(large.stats(label), 0.5),
+                    _ms(small.stats(label), 0.5),
+                    2.0,
+                )
+            )
     for result in results:
         print(
             _ratio_line(

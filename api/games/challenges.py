@@ -65,17 +65,6 @@ _CURSOR_KIND = "challenge_board"
 _MAX_SCORE = 24
 
 
-def challenge_secret(session: Executor, configured: str | None) -> bytes:
-    """The secret deals are derived from: the setting if given, else the random one migration
-    0010 stored in the database (so every process and replica on one database agrees)."""
-    if configured:
-        return configured.encode()
-    stored = repository.get_service_secret(session, SECRET_NAME)
-    if stored is None:
-        raise RuntimeError("no challenge secret: run the migrations (foursquare migrate)")
-    return stored.encode()
-
-
 def parse_day(raw: str) -> date:
     """A challenge day from a URL or query: ``today`` or ``YYYY-MM-DD``, from
     :data:`FIRST_DAY` to today (``422 invalid_challenge_date`` for anything that does not

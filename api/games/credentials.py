@@ -18,6 +18,9 @@ import secrets
 import uuid
 from collections.abc import Sequence
 
+from api.store import repository
+from api.store.repository import Executor
+
 TOKEN_BYTES = 32
 
 
@@ -79,3 +82,16 @@ def player_key_owner(key: str) -> uuid.UUID | None:
 def player_key_matches(key: str, player_id: uuid.UUID, key_hash: str) -> bool:
     """Whether ``key`` is the current key of the player ``player_id`` (hash stored)."""
     return player_key_owner(key) == player_id and token_matches(key, key_hash)
+
+
+def service_secret(session: Executor, name: str, configured: str | None) -> bytes:
+    """A secret every process of the service must share: the setting if given, else the
+    random one a migration stored under ``name`` in ``service_secrets`` (``cursor`` by 0006,
+    which signs cursors; ``challenge`` by 0010, which the daily deals derive from), so that
+    every process and replica on one database agrees without configuration."""
+    if configured:
+        return configured.encode()
+    stored = repository.get_service_secret(session, name)
+    if stored is None:
+        raise RuntimeError(f"no {name} secret: run the migrations (foursquare migrate)")
+    return stored.encode()

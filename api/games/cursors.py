@@ -2,7 +2,8 @@
 
 A cursor is a JSON array (the position it names, and whatever the listing needs to trust
 about it), base64url-encoded, a dot, and the first 16 bytes of its HMAC-SHA-256 under a secret
-every process shares (see :func:`api.games.leaderboard.cursor_secret`). A client can hand back
+every process shares (:data:`SECRET_NAME`, see :func:`api.games.credentials.service_secret`).
+A client can hand back
 only cursors this service made. Each listing starts its array with its own fields, checks
 them after :func:`open_cursor`, and so refuses another listing's cursors.
 """
@@ -16,6 +17,7 @@ import hmac
 import json
 from typing import Any
 
+SECRET_NAME = "cursor"  # the service secret that signs cursors (migration 0006)
 _SIGNATURE_BYTES = 16
 
 

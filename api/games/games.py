@@ -6,7 +6,7 @@ import contextlib
 import json
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from sqlalchemy import event
@@ -221,6 +221,15 @@ class PublicRead:
     # A challenge game whose day is open: private to its player, and when over, shown
     # without its reveal until the day closes (so neither cacheable by others nor final).
     sealed: bool
+    rank: int | None = None  # a won game's all-time rank, read with the view
+
+
+def _view_and_rank(session: Executor, game_id: uuid.UUID) -> tuple[PublicView | None, int | None]:
+    view = repository.get_public_view(session, game_id)
+    if view is None or view.status != "won":
+        return view, None
+    ranked = repository.rank_of(session, game_id, "all", False, view.assisted)
+    return view, ranked[0] if ranked else None
 
 
 async def read_public_view(
@@ -235,9 +244,8 @@ async def read_public_view(
     game's state, and stored for the next read if the game has not moved since.
     """
     game_uuid = parse_game_id(game_id)
-    view: PublicView = found(
-        await database.read(lambda s: repository.get_public_view(s, game_uuid)), game_id
-    )
+    found_view, rank = await database.read(lambda s: _view_and_rank(s, game_uuid))
+    view: PublicView = found(found_view, game_id)
     over = view.status != "in_progress"
     sealed = challenge_days.is_sealed(view.challenge_date)
     if sealed:
@@ -245,7 +253,7 @@ async def read_public_view(
         authorize_private_read(owned, token)
     current = views.SEALED_VIEW_FORMAT if sealed and over else views.PUBLIC_VIEW_FORMAT
     if view.public_format == current and view.public_json is not None:
-        return PublicRead(view.version, over, view.public_json, sealed)
+        return _ranked(PublicRead(view.version, over, view.public_json, sealed, rank))
     row = found(await database.read(lambda s: repository.get_game(s, game_uuid)), game_id)
     row = render(row, game_of(row))
     assert row.public_json is not None and row.public_format is not None
@@ -256,7 +264,13 @@ async def read_public_view(
                 s, row.id, row.version, row.public_format or "", row.public_json or ""
             )
         )
-    return PublicRead(row.version, over, row.public_json, sealed)
+    return _ranked(PublicRead(row.version, over, row.public_json, sealed, rank))
+
+
+def _ranked(read: PublicRead) -> PublicRead:
+    if read.rank is None:
+        return read
+    return replace(read, json=views.with_rank(read.json, read.rank))
 
 
 def check_database(session: Executor) -> None:

@@ -26,12 +26,13 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from api.clock import now
 from api.errors import ApiError, IdempotencyKeyReused, RequestInProgress
 from api.store import repository
 from api.store.database import Database
@@ -114,13 +115,13 @@ def _claim(
 ) -> StoredResponse | None:
     """Claim the key, or return the response stored under it (or raise why not)."""
     for _ in range(3):
-        now = datetime.now(UTC)
+        claimed_at = now()
         try:
             with database.transaction() as session:
                 record = repository.get_idempotency_key(session, scope, hashed)
                 if record is None:
                     repository.insert_idempotency_claim(
-                        session, scope, hashed, claim, request_fingerprint, now
+                        session, scope, hashed, claim, request_fingerprint, claimed_at
                     )
                     return None
                 if record.fingerprint != request_fingerprint:
@@ -128,9 +129,9 @@ def _claim(
                         "this Idempotency-Key was already used with a different request"
                     )
                 if record.status_code is None:
-                    stale = now - record.created_at >= STALE_CLAIM
+                    stale = claimed_at - record.created_at >= STALE_CLAIM
                     if stale and repository.take_over_idempotency_claim(
-                        session, scope, hashed, record.claim, claim, now
+                        session, scope, hashed, record.claim, claim, claimed_at
                     ):
                         return None  # the first try died with its process: take over
                     raise RequestInProgress(
@@ -160,7 +161,7 @@ def _complete(
         response.status,
         response.body.decode(),
         headers,
-        datetime.now(UTC),
+        now(),
     )
     if not completed:
         raise _ClaimLost(
@@ -207,6 +208,6 @@ def _dumps(body: Any) -> bytes:
 
 def purge(database: Database, older_than: timedelta = RETENTION) -> int:
     """Delete keys claimed more than ``older_than`` ago (never less than 24 hours)."""
-    cutoff = datetime.now(UTC) - max(older_than, RETENTION)
+    cutoff = now() - max(older_than, RETENTION)
     with database.transaction() as session:
         return repository.delete_idempotency_keys_before(session, cutoff)

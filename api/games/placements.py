@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection
@@ -26,16 +27,18 @@ from api.games.games import (
     parse_game_id,
     render,
 )
+from api.games.players import name_key
 from api.games.views import flipped_json
 from api.store import repository
 from api.store.database import Database
-from api.store.repository import GameRecord, PlacementRecord, ScoreRecord
+from api.store.repository import GameRecord, PlacementRecord, ScoreRecord, Win
 from engine import EngineError, Game, PlacementResult, Status
 
 
 @dataclass(frozen=True)
 class PlacedCard(LoadedGame):
     placement: PlacementRecord
+    rank: int | None = None  # a won game's all-time rank, as of its win
 
 
 @dataclass(frozen=True)
@@ -60,10 +63,16 @@ def _refuse_if_match(if_match: str, version: int) -> PreconditionFailed:
 
 
 def plan_placement(
-    game_row: GameRecord, token: str | None, row: int, col: int, if_match: str | None = None
+    game_row: GameRecord,
+    token: str | None,
+    row: int,
+    col: int,
+    if_match: str | None = None,
+    at: datetime | None = None,
 ) -> PlannedPlacement:
     """Authorise and play the placement in memory on the game as read: everything but the
-    write, so that no write lock is held meanwhile."""
+    write, so that no write lock is held meanwhile. ``at`` is when it happens (the clock's
+    time if None)."""
     authorize(game_row, token)
     if if_match is not None and not if_match_allows(if_match, etag(game_row.version)):
         raise _refuse_if_match(if_match, game_row.version)
@@ -83,7 +92,7 @@ def plan_placement(
         result = game.place((row, col))
     except EngineError as exc:
         raise engine_error(exc) from None
-    moved = now()
+    moved = at or now()
     after = render(
         game_row._replace(
             state=dump_state(game),
@@ -134,24 +143,25 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacedCard:
         )
     status = result.status.value
     after_commit(session, lambda: metrics.card_placed(status))
+    rank = None
     if result.score is not None:
-        repository.insert_score(
-            session,
-            ScoreRecord(
-                game_id=game_row.id,
-                player=game_row.player,
-                score=result.score,
-                sort_score=-result.score,
-                finished_at=values["updated_at"],
-                assisted=game_row.assisted,
-            ),
+        score = ScoreRecord(
+            game_id=game_row.id,
+            player=game_row.player,
+            score=result.score,
+            sort_score=-result.score,
+            finished_at=values["updated_at"],
+            assisted=game_row.assisted,
         )
+        repository.record_win(session, Win(score, name_key(game_row.player)))
+        ranked = repository.rank_of(session, game_row.id, "all", False, game_row.assisted)
+        rank = ranked[0] if ranked else None
     if result.status is not Status.IN_PROGRESS and game_row.player_id is not None:
         # In the transaction that ends the game: the stats always equal a recount.
         repository.count_game_finished(
             session, game_row.player_id, result.score, values["updated_at"]
         )
-    return PlacedCard(row=plan.after, game=plan.game, placement=placement)
+    return PlacedCard(row=plan.after, game=plan.game, placement=placement, rank=rank)
 
 
 def place_in(
@@ -161,13 +171,27 @@ def place_in(
     claim is held meanwhile)."""
     game_row = fetch_game(session, game_id)
     plan = plan_placement(game_row, token, row, col, if_match)
-    if plan.result.status is not Status.IN_PROGRESS and game_row.player_id is not None:
-        # A player's winning streak follows the order their games end in. Stamp the end
-        # while holding their stats row (locked until this transaction commits), so that
-        # the order of ``finished_at`` is the order in which the stats counted the games.
-        repository.lock_player_stats(session, game_row.player_id)
-        plan = plan_placement(game_row, token, row, col, if_match)
+    if plan.result.status is not Status.IN_PROGRESS:
+        # Stamp the end while holding what orders it, locked until this transaction
+        # commits: a player's winning streak follows the order their games end in (their
+        # stats row), and a win's ordinals on the boards follow finish order (the count of
+        # wins of its score, whose last finish it must come after). Always in this order.
+        if game_row.player_id is not None:
+            repository.lock_player_stats(session, game_row.player_id)
+        at = None
+        if plan.result.score is not None:
+            at = finish_after(repository.last_win_of_score(session, plan.result.score))
+        plan = plan_placement(game_row, token, row, col, if_match, at)
     return store_placement(session, plan)
+
+
+def finish_after(last: datetime | None) -> datetime:
+    """The clock's time, or a microsecond after ``last`` if the clock is not past it: wins
+    of one score finish strictly one after another, in the order they are counted."""
+    moment = now()
+    if last is not None and moment <= last:
+        return last + timedelta(microseconds=1)
+    return moment
 
 
 async def place_card(

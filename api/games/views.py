@@ -78,14 +78,21 @@ def card_out(card: Card) -> CardOut:
     return _CARD_OUT[card]
 
 
-def game_out(row: GameRecord, game: Game) -> GameOut:
-    """The public view of a game: the engine state minus the stock order, plus the row's data."""
-    return GameOut.model_construct(**_game_fields(row, game))
+def game_out(row: GameRecord, game: Game, rank: int | None = None) -> GameOut:
+    """The public view of a game: the engine state minus the stock order, plus the row's data.
+    Stored views have no ``rank`` (it moves as other games finish): see :func:`with_rank`."""
+    return GameOut.model_construct(**_game_fields(row, game), rank=rank)
+
+
+def with_rank(public_json: str, rank: int) -> str:
+    """A stored public view with a won game's current rank."""
+    view = GameOut.model_validate_json(public_json)
+    return view.model_copy(update={"rank": rank}).model_dump_json()
 
 
 def game_created(row: GameRecord, game: Game, token: str) -> GameCreated:
     """A new game with its token (the only response that ever shows it)."""
-    return GameCreated.model_construct(**_game_fields(row, game), token=token)
+    return GameCreated.model_construct(**_game_fields(row, game), rank=None, token=token)
 
 
 def _game_fields(row: GameRecord, game: Game) -> dict[str, Any]:

@@ -12,11 +12,12 @@ from datetime import timedelta
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from api.games import expiry
+from api.games import cursors, expiry
 from api.games.advice_pool import AdvicePool
 from api.games.analysis import AnalysisRunner
-from api.games.challenges import challenge_secret
-from api.games.leaderboard import PageCache, cursor_secret
+from api.games.challenges import SECRET_NAME as CHALLENGE_SECRET
+from api.games.credentials import service_secret
+from api.games.leaderboard import PageCache
 from api.http.errors import install_error_handlers
 from api.http.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
 from api.http.observe import install_observability, observing
@@ -62,14 +63,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         configured = settings.secret_key.get_secret_value() if settings.secret_key else None
         app.state.database = database
         app.state.cursor_secret = await database.read(
-            lambda session: cursor_secret(session, configured)
+            lambda session: service_secret(session, cursors.SECRET_NAME, configured)
         )
         app.state.leaderboard_pages = PageCache(settings.leaderboard_cache_pages)
         challenge_configured = (
             settings.challenge_secret.get_secret_value() if settings.challenge_secret else None
         )
         app.state.challenge_secret = await database.read(
-            lambda session: challenge_secret(session, challenge_configured)
+            lambda session: service_secret(session, CHALLENGE_SECRET, challenge_configured)
         )
         app.state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
         app.state.advice_pool = AdvicePool(settings.hint_workers, settings.hint_queue)

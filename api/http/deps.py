@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import AfterValidator, StringConstraints, WithJsonSchema
 
@@ -52,6 +52,12 @@ LeaderboardPagesDep = Annotated[PageCache, Depends(get_leaderboard_pages)]
 CursorSecretDep = Annotated[bytes, Depends(get_cursor_secret)]
 AdvicePoolDep = Annotated[AdvicePool, Depends(get_advice_pool)]
 ChallengeSecretDep = Annotated[bytes, Depends(get_challenge_secret)]
+
+# The two parameters of every paged listing (the leaderboards, a player's games).
+PageLimit = Annotated[int, Query(ge=1, le=100, description="Entries per page.")]
+PageCursor = Annotated[
+    str | None, Query(max_length=300, description="`next_cursor` of the previous page.")
+]
 
 # The game's token as an HTTP bearer credential: the OpenAPI document then declares the
 # security scheme, so "Authorize" in /docs and generated clients send it. A missing or

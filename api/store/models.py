@@ -165,7 +165,16 @@ class ScoreRow(Base):
 
     ``sort_score`` is ``-score`` so that one ascending index on
     ``(sort_score, finished_at, game_id)`` gives the leaderboard order (best score first,
-    earlier finish first, then id) and keyset paging is a single row-value comparison.
+    earlier finish first, then id) and keyset paging is a single row-value comparison; the
+    day and week boards have the same index behind their ``day`` or ``week``.
+
+    The ordinals make a game's rank a sum of a few counters instead of a count of the games
+    above it (see :class:`LeaderboardTotalRow`): ``ordinal`` is the game's place among all
+    won games of its score in finish order (1 is the earliest), ``ordinal_unassisted`` its
+    place among those without hints (NULL for an assisted game), and ``day_ordinal`` and
+    ``day_ordinal_unassisted`` the same within its UTC day. ``player_key`` is the player's
+    name as names are compared (:func:`api.games.players.name_key`): one player per key on
+    the boards of each player's best game.
     """
 
     __tablename__ = "scores"
@@ -178,6 +187,8 @@ class ScoreRow(Base):
             "finished_at",
             "game_id",
         ),
+        Index("ix_scores_day", "day", "sort_score", "finished_at", "game_id"),
+        Index("ix_scores_week", "week", "sort_score", "finished_at", "game_id"),
     )
 
     game_id: Mapped[uuid.UUID] = mapped_column(
@@ -188,6 +199,81 @@ class ScoreRow(Base):
     sort_score: Mapped[int] = mapped_column(SmallInteger)
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
     assisted: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    player_key: Mapped[str] = mapped_column(String(128))
+    day: Mapped[date] = mapped_column(Date)  # the UTC day of finished_at
+    week: Mapped[date] = mapped_column(Date)  # the Monday of finished_at's ISO week
+    ordinal: Mapped[int] = mapped_column(BigInteger)
+    ordinal_unassisted: Mapped[int | None] = mapped_column(BigInteger)
+    day_ordinal: Mapped[int] = mapped_column(Integer)
+    day_ordinal_unassisted: Mapped[int | None] = mapped_column(Integer)
+
+
+class LeaderboardTotalRow(Base):
+    """All-time counts of won games by score (one row per score, 0 to 24, made by migration
+    0012), and the last ``finished_at`` among them.
+
+    A game's all-time rank is the number of won games with a better score (a sum over at
+    most 24 of these rows) plus its ordinal among games of its own score, so it costs the same
+    with a million games as with ten. Ending a game with a win locks its score's row, so wins
+    of one score are counted, and stamped with a ``finished_at`` later than the last one, one
+    at a time: the ordinals follow the leaderboard's order (earlier finish first).
+    """
+
+    __tablename__ = "leaderboard_totals"
+
+    score: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    wins: Mapped[int] = mapped_column(BigInteger)
+    wins_unassisted: Mapped[int] = mapped_column(BigInteger)
+    last_finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class LeaderboardDayRow(Base):
+    """Counts of won games by UTC day and score: a rank on a day's board, or on a week's
+    (seven days' rows), is a sum of these plus the game's ``day_ordinal``. The key starts
+    with the day's ISO week (its Monday), so one week's rows are one range of it."""
+
+    __tablename__ = "leaderboard_days"
+
+    week: Mapped[date] = mapped_column(Date, primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    score: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    wins: Mapped[int] = mapped_column(Integer)
+    wins_unassisted: Mapped[int] = mapped_column(Integer)
+
+
+class LeaderboardBestRow(Base):
+    """Each player's best won game on each board, for ``per_player=best``.
+
+    ``board`` is ``all``, ``day`` or ``week``; ``starts_on`` the board's first day (2000-01-01
+    for ``all``); ``with_assisted`` whether assisted games count (the listing with
+    ``include_assisted=true``). Kept by the transaction that records a win: an upsert that
+    replaces the row only for a better score (a later finish never beats an equal score).
+    """
+
+    __tablename__ = "leaderboard_bests"
+    __table_args__ = (
+        Index("ix_leaderboard_bests_game_id", "game_id"),
+        Index(
+            "ix_leaderboard_bests_board",
+            "board",
+            "starts_on",
+            "with_assisted",
+            "sort_score",
+            "finished_at",
+            "game_id",
+        ),
+    )
+
+    board: Mapped[str] = mapped_column(String(8), primary_key=True)
+    starts_on: Mapped[date] = mapped_column(Date, primary_key=True)
+    with_assisted: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    player_key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    game_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("games.id", ondelete="CASCADE"))
+    player: Mapped[str] = mapped_column(String(32))
+    score: Mapped[int] = mapped_column(SmallInteger)
+    sort_score: Mapped[int] = mapped_column(SmallInteger)
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    assisted: Mapped[bool] = mapped_column(Boolean)
 
 
 class LeaderboardRevisionRow(Base):

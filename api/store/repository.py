@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
@@ -38,7 +38,10 @@ from api.store.models import (
     AnalysisRow,
     GameRow,
     IdempotencyKeyRow,
+    LeaderboardBestRow,
+    LeaderboardDayRow,
     LeaderboardRevisionRow,
+    LeaderboardTotalRow,
     PlacementRow,
     PlayerRow,
     PlayerStatsRow,
@@ -79,6 +82,14 @@ class PublicView(NamedTuple):
     public_format: str | None
     public_json: str | None
     challenge_date: date | None  # a challenge game's view depends on whether its day closed
+    assisted: bool  # which listing a won game's rank is on
+
+
+class GameSummary(NamedTuple):
+    """Whether a game is on the boards at all: its status and whether it was assisted."""
+
+    status: str
+    assisted: bool
 
 
 class PlacementRecord(NamedTuple):
@@ -215,6 +226,13 @@ def get_public_view(session: Executor, game_id: uuid.UUID) -> PublicView | None:
     return None if row is None else PublicView(*row)
 
 
+def game_summary(session: Executor, game_id: uuid.UUID) -> GameSummary | None:
+    row = session.execute(
+        select(_games.c.status, _games.c.assisted).where(_games.c.id == game_id)
+    ).first()
+    return None if row is None else GameSummary(*row)
+
+
 def get_game_version(session: Executor, game_id: uuid.UUID) -> int | None:
     version: int | None = session.execute(_VERSION, {"id": game_id}).scalar()
     return version
@@ -333,46 +351,353 @@ def insert_placement(session: Session, game_id: uuid.UUID, placement: PlacementR
     session.connection().execute(_INSERT_PLACEMENT, {"game_id": game_id, **placement._asdict()})
 
 
-def insert_score(session: Session, score: ScoreRecord) -> None:
-    session.connection().execute(_INSERT_SCORE, score._asdict())
-
-
 # ---------------------------------------------------------------- leaderboard
 
+ALL_TIME = date(2000, 1, 1)  # ``leaderboard_bests.starts_on`` of the all-time boards
+PERIODS = ("all", "day", "week")
 
-@functools.cache
-def _leaderboard_statement(include_assisted: bool, after: bool) -> Any:
-    """One range scan of ``ix_scores_leaderboard``, or of
-    ``ix_scores_leaderboard_by_assistance`` for the default listing (unassisted games)."""
-    statement = select(*(_scores.c[name] for name in ScoreRecord._fields))
-    if not include_assisted:
-        statement = statement.where(_scores.c.assisted == bindparam("assisted"))
-    if after:
-        key = tuple_(_scores.c.sort_score, _scores.c.finished_at, _scores.c.game_id)
-        statement = statement.where(
-            key
-            > tuple_(
-                bindparam("sort_score", type_=_scores.c.sort_score.type),
-                bindparam("finished_at", type_=_scores.c.finished_at.type),
-                bindparam("game_id", type_=_scores.c.game_id.type),
-            )
-        )
-    return statement.order_by(_scores.c.sort_score, _scores.c.finished_at, _scores.c.game_id).limit(
-        bindparam("limit")
+
+class Board(NamedTuple):
+    """One listing of won games: a period (``all``, ``day``, ``week``) and the first day of
+    the day or week (None for ``all``), every game or each player's best (``per_player``),
+    with or without the games whose player asked for hints."""
+
+    period: str
+    starts_on: date | None
+    per_player: bool
+    with_assisted: bool
+
+
+class Win(NamedTuple):
+    """What recording a won game needs beyond its ``scores`` row's public columns."""
+
+    score: ScoreRecord
+    player_key: str  # api.games.players.name_key of the player's name
+
+
+def week_of(day: date) -> date:
+    """The Monday of ``day``'s ISO week: the first day of its week board."""
+    return day - timedelta(days=day.weekday())
+
+
+def last_win_of_score(session: Session, score: int) -> datetime | None:
+    """Lock the count of wins with ``score`` until the transaction ends, and return the
+    latest ``finished_at`` among them: a new win of that score is stamped later, so that
+    ordinals (the order wins are counted in) follow the leaderboard's order. ``SELECT ... FOR
+    UPDATE`` on PostgreSQL; SQLite's write transactions already hold the whole database."""
+    row = session.connection().execute(_LOCK_TOTAL, {"of_score": score}).first()
+    if row is None:
+        raise LookupError(f"no leaderboard_totals row for score {score}: run the migrations")
+    last: datetime | None = row[0]
+    return last
+
+
+def record_win(session: Session, win: Win) -> None:
+    """Put a won game on every board in the transaction that ends it: count it (its
+    ordinals are the counts after it), store its ``scores`` row, and make it its player's
+    best where it beats what they had. The caller holds :func:`last_win_of_score`'s lock
+    and stamped ``finished_at`` after that function's answer."""
+    connection = session.connection()
+    score = win.score
+    plain = 0 if score.assisted else 1
+    day = score.finished_at.astimezone(UTC).date()
+    week = week_of(day)
+    total = connection.execute(
+        _COUNT_WIN, {"of_score": score.score, "plain": plain, "at": score.finished_at}
+    ).one()
+    daily = connection.execute(
+        _count_day_statement(connection.dialect.name),
+        {"week": week, "day": day, "score": score.score, "wins": 1, "wins_unassisted": plain},
+    ).one()
+    connection.execute(
+        _INSERT_SCORE,
+        {
+            **score._asdict(),
+            "player_key": win.player_key,
+            "day": day,
+            "week": week,
+            "ordinal": total.wins,
+            "ordinal_unassisted": total.wins_unassisted if plain else None,
+            "day_ordinal": daily.wins,
+            "day_ordinal_unassisted": daily.wins_unassisted if plain else None,
+        },
+    )
+    listings = (True, False) if plain else (True,)
+    connection.execute(
+        _best_statement(connection.dialect.name),
+        [
+            {
+                "board": board,
+                "starts_on": starts_on,
+                "with_assisted": with_assisted,
+                "player_key": win.player_key,
+                **score._asdict(),
+            }
+            for board, starts_on in (("all", ALL_TIME), ("day", day), ("week", week))
+            for with_assisted in listings
+        ],
     )
 
 
-def leaderboard(
-    session: Executor, after: LeaderboardKey | None, limit: int, *, include_assisted: bool
-) -> list[ScoreRecord]:
-    """Won games in leaderboard order, after the key ``after`` (exclusive)."""
-    parameters: dict[str, Any] = {"limit": limit}
-    if not include_assisted:
+_totals = cast(Table, LeaderboardTotalRow.__table__)
+_days = cast(Table, LeaderboardDayRow.__table__)
+_bests = cast(Table, LeaderboardBestRow.__table__)
+_LOCK_TOTAL = (
+    select(_totals.c.last_finished_at)
+    .where(_totals.c.score == bindparam("of_score"))
+    .with_for_update()
+)
+_COUNT_WIN = (
+    update(_totals)
+    .where(_totals.c.score == bindparam("of_score"))
+    .values(
+        wins=_totals.c.wins + 1,
+        wins_unassisted=_totals.c.wins_unassisted + bindparam("plain"),
+        last_finished_at=bindparam("at", type_=_totals.c.last_finished_at.type),
+    )
+    .returning(_totals.c.wins, _totals.c.wins_unassisted)
+)
+
+
+def _upsert(dialect: str) -> Any:
+    """``INSERT ... ON CONFLICT`` of the database at hand (SQLAlchemy has one per dialect)."""
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert
+
+
+@functools.cache
+def _count_day_statement(dialect: str) -> Any:
+    statement = _upsert(dialect)(_days)
+    return statement.on_conflict_do_update(
+        index_elements=[_days.c.week, _days.c.day, _days.c.score],
+        set_={
+            "wins": _days.c.wins + statement.excluded.wins,
+            "wins_unassisted": _days.c.wins_unassisted + statement.excluded.wins_unassisted,
+        },
+    ).returning(_days.c.wins, _days.c.wins_unassisted)
+
+
+@functools.cache
+def _best_statement(dialect: str) -> Any:
+    statement = _upsert(dialect)(_bests)
+    kept = ("game_id", "player", "score", "sort_score", "finished_at", "assisted")
+    return statement.on_conflict_do_update(
+        index_elements=[
+            _bests.c.board,
+            _bests.c.starts_on,
+            _bests.c.with_assisted,
+            _bests.c.player_key,
+        ],
+        set_={name: statement.excluded[name] for name in kept},
+        # Only a better score replaces: an equal one finished later.
+        where=statement.excluded.sort_score < _bests.c.sort_score,
+    )
+
+
+def _board_filter(table: Table, board: Board) -> list[Any]:
+    """The WHERE clause that picks ``board``'s games out of ``table``."""
+    if table is _bests:
+        return [
+            _bests.c.board == bindparam("board"),
+            _bests.c.starts_on == bindparam("starts_on", type_=_bests.c.starts_on.type),
+            _bests.c.with_assisted == bindparam("with_assisted"),
+        ]
+    where: list[Any] = []
+    if board.period == "day":
+        where.append(_scores.c.day == bindparam("starts_on", type_=_scores.c.day.type))
+    elif board.period == "week":
+        where.append(_scores.c.week == bindparam("starts_on", type_=_scores.c.week.type))
+    if not board.with_assisted:
+        where.append(_scores.c.assisted == bindparam("assisted"))
+    return where
+
+
+def _board_parameters(board: Board) -> dict[str, Any]:
+    if board.per_player:
+        return {
+            "board": board.period,
+            "starts_on": board.starts_on or ALL_TIME,
+            "with_assisted": board.with_assisted,
+        }
+    parameters: dict[str, Any] = {}
+    if board.starts_on is not None:
+        parameters["starts_on"] = board.starts_on
+    if not board.with_assisted:
         parameters["assisted"] = False
+    return parameters
+
+
+def _key(table: Any) -> Any:
+    return tuple_(table.c.sort_score, table.c.finished_at, table.c.game_id)
+
+
+def _key_parameter(table: Table) -> Any:
+    return tuple_(
+        bindparam("sort_score", type_=table.c.sort_score.type),
+        bindparam("finished_at", type_=table.c.finished_at.type),
+        bindparam("game_id", type_=table.c.game_id.type),
+    )
+
+
+@functools.cache
+def _leaderboard_statement(board: Board, after: bool, descending: bool = False) -> Any:
+    """One range scan of the board's index: ``ix_scores_leaderboard`` (or
+    ``..._by_assistance`` for the default listing), ``ix_scores_day``, ``ix_scores_week`` or
+    ``ix_leaderboard_bests_board``. Cached by the board's shape (its dates are parameters)."""
+    table = _bests if board.per_player else _scores
+    statement = select(*(table.c[name] for name in ScoreRecord._fields)).where(
+        *_board_filter(table, board)
+    )
+    if after:
+        key = _key(table)
+        bound = _key_parameter(table)
+        statement = statement.where(key < bound if descending else key > bound)
+    columns = (table.c.sort_score, table.c.finished_at, table.c.game_id)
+    order = [column.desc() for column in columns] if descending else list(columns)
+    return statement.order_by(*order).limit(bindparam("limit"))
+
+
+def _shape(board: Board) -> Board:
+    # The statement depends on whether the board has a date, not on which date.
+    return board._replace(starts_on=date.min if board.starts_on is not None else None)
+
+
+def leaderboard(
+    session: Executor, board: Board, after: LeaderboardKey | None, limit: int
+) -> list[ScoreRecord]:
+    """Won games of ``board`` in leaderboard order, after the key ``after`` (exclusive)."""
+    parameters: dict[str, Any] = {"limit": limit, **_board_parameters(board)}
     if after is not None:
         parameters["sort_score"], parameters["finished_at"], parameters["game_id"] = after
-    statement = _leaderboard_statement(include_assisted, after is not None)
+    statement = _leaderboard_statement(_shape(board), after is not None)
     return [ScoreRecord(*row) for row in session.execute(statement, parameters)]
+
+
+class Standing(NamedTuple):
+    """A won game's place on one board: its rank, the board's first day, and the entries
+    just above (nearest first) and just below it."""
+
+    rank: int
+    starts_on: date | None
+    entry: ScoreRecord
+    above: list[ScoreRecord]
+    below: list[ScoreRecord]
+
+
+def _rank_expression(period: str, with_assisted: bool, game: Any) -> Any:
+    """A won game's rank on the board of ``period`` that holds it, as a SQL expression over
+    its ``scores`` row ``game``: the wins with a better score (and, on a week's board, those
+    of its score on earlier days of the week) counted by ``leaderboard_totals`` or
+    ``leaderboard_days``, plus its ordinal. A few counter rows, whatever the board's size."""
+    if period == "all":
+        wins = _totals.c.wins if with_assisted else _totals.c.wins_unassisted
+        before = select(func.sum(wins)).where(_totals.c.score > game.c.score)
+        ordinal = game.c.ordinal if with_assisted else game.c.ordinal_unassisted
+    else:
+        wins = _days.c.wins if with_assisted else _days.c.wins_unassisted
+        earlier = (
+            _days.c.score > game.c.score
+            if period == "day"
+            else or_(
+                _days.c.score > game.c.score,
+                and_(_days.c.score == game.c.score, _days.c.day < game.c.day),
+            )
+        )
+        before = select(func.sum(wins)).where(_days.c.week == game.c.week, earlier)
+        if period == "day":
+            before = before.where(_days.c.day == game.c.day)
+        ordinal = game.c.day_ordinal if with_assisted else game.c.day_ordinal_unassisted
+    return func.coalesce(before.scalar_subquery(), 0) + ordinal
+
+
+@functools.cache
+def _rank_statement(period: str, per_player: bool, with_assisted: bool) -> Any:
+    """The game's rank on its board of ``period``, its board's first day and its entry;
+    no row if the game is not on that board."""
+    if per_player:
+        mine = _bests.alias("mine")
+        other = _bests.alias("other")
+        above = (
+            select(func.count())
+            .select_from(other)
+            .where(
+                other.c.board == mine.c.board,
+                other.c.starts_on == mine.c.starts_on,
+                other.c.with_assisted == mine.c.with_assisted,
+                _key(other) < _key(mine),
+            )
+            .scalar_subquery()
+        )
+        return select(
+            above + 1, mine.c.starts_on, *(mine.c[name] for name in ScoreRecord._fields)
+        ).where(
+            mine.c.game_id == bindparam("id"),
+            mine.c.board == bindparam("board"),
+            mine.c.with_assisted == bindparam("with_assisted"),
+        )
+    game = _scores.alias("game")
+    statement = select(
+        _rank_expression(period, with_assisted, game),
+        game.c.week if period == "week" else game.c.day,  # ignored for ``all``
+        *(game.c[name] for name in ScoreRecord._fields),
+    ).where(game.c.game_id == bindparam("id"))
+    if not with_assisted:
+        statement = statement.where(game.c.assisted == bindparam("assisted"))
+    return statement
+
+
+def rank_of(
+    session: Executor, game_id: uuid.UUID, period: str, per_player: bool, with_assisted: bool
+) -> tuple[int, date | None, ScoreRecord] | None:
+    """A won game's rank on its board of ``period``, the board's first day and its entry;
+    None if it is not on that board (not won, assisted on a board without hints, or not its
+    player's best there)."""
+    parameters: dict[str, Any] = {"id": game_id}
+    if per_player:
+        parameters |= {"board": period, "with_assisted": with_assisted}
+    elif not with_assisted:
+        parameters["assisted"] = False
+    row = session.execute(_rank_statement(period, per_player, with_assisted), parameters).first()
+    if row is None:
+        return None
+    starts_on = None if period == "all" else row[1]
+    return int(row[0]), starts_on, ScoreRecord(*row[2:])
+
+
+def standing(
+    session: Executor,
+    game_id: uuid.UUID,
+    period: str,
+    per_player: bool,
+    with_assisted: bool,
+    count: int,
+) -> Standing | None:
+    """A won game's rank on its board of ``period`` and the ``count`` entries either side.
+
+    Two statements, each a consistent snapshot: the rank and entry, then the neighbours,
+    read by key from that entry. A win recorded between them can appear among the
+    neighbours with a rank one off; paging the board is exact."""
+    found = rank_of(session, game_id, period, per_player, with_assisted)
+    if found is None:
+        return None
+    rank, starts_on, entry = found
+    board = Board(period, starts_on, per_player, with_assisted)
+    parameters = {
+        "limit": count,
+        "sort_score": entry.sort_score,
+        "finished_at": entry.finished_at,
+        "game_id": entry.game_id,
+        **_board_parameters(board),
+    }
+    shape = _shape(board)
+    above = session.execute(_leaderboard_statement(shape, True, descending=True), parameters)
+    below = session.execute(_leaderboard_statement(shape, True), parameters)
+    return Standing(
+        rank,
+        starts_on,
+        entry,
+        [ScoreRecord(*row) for row in above],
+        [ScoreRecord(*row) for row in below],
+    )
 
 
 def leaderboard_revision(session: Executor) -> int:

@@ -15,16 +15,27 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from api.games.players import name_key
+from api.store import repository
 from api.store.database import Database
-from api.store.models import GameRow, ScoreRow
+from api.store.models import GameRow
+from api.store.repository import ScoreRecord, Win
 from tests.api.conformance import play_vector, won_vectors
 from tests.conftest import MakeGame
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def record_win(database: Database, score: int, finished_at: datetime, player: str = "p") -> str:
-    """Store a won game and its score row directly (the shape a real win leaves)."""
+def record_win(
+    database: Database,
+    score: int,
+    finished_at: datetime,
+    player: str = "p",
+    assisted: bool = False,
+) -> str:
+    """Store a won game as a real win leaves it: its row, then the win recorded on the boards
+    by the repository (scores row, counters, each player's best). ``finished_at`` must come
+    after the last win of the same score, as the service ensures."""
     game_id = uuid.uuid4()
     with database.transaction() as session:
         session.add(
@@ -37,6 +48,7 @@ def record_win(database: Database, score: int, finished_at: datetime, player: st
                 deck_commitment="0" * 64,
                 state="{}",  # the leaderboard never reads a game's state
                 version=1,
+                assisted=assisted,
                 status="won",
                 end_reason=None,
                 score=score,
@@ -47,25 +59,22 @@ def record_win(database: Database, score: int, finished_at: datetime, player: st
             )
         )
         session.flush()
-        session.add(
-            ScoreRow(
-                game_id=game_id,
-                player=player,
-                score=score,
-                sort_score=-score,
-                finished_at=finished_at,
-            )
-        )
+        record = ScoreRecord(game_id, player, score, -score, finished_at, assisted)
+        repository.record_win(session, Win(record, name_key(player)))
     return str(game_id)
 
 
 def read_all_pages(
-    client: TestClient, limit: int, between_pages: Any = None
+    client: TestClient,
+    limit: int,
+    between_pages: Any = None,
+    params: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     cursor = None
+    board = params or {}
     for _ in range(1000):
-        params: dict[str, Any] = {"limit": limit}
+        params = {"limit": limit, **board}
         if cursor:
             params["cursor"] = cursor
         response = client.get("/leaderboard", params=params)
@@ -87,7 +96,14 @@ def order_key(entry: dict[str, Any]) -> tuple[int, str]:
 
 
 def test_empty_leaderboard(client: TestClient) -> None:
-    assert client.get("/leaderboard").json() == {"entries": [], "next_cursor": None}
+    assert client.get("/leaderboard").json() == {
+        "entries": [],
+        "next_cursor": None,
+        "period": "all",
+        "starts_on": None,
+        "ends_on": None,
+        "per_player": None,
+    }
 
 
 def test_won_conformance_games_play_identically_and_rank_by_score(
@@ -164,7 +180,7 @@ def test_default_limit_is_20(client: TestClient, database: Database) -> None:
         {"limit": 0},
         {"limit": 101},
         {"limit": "ten"},
-        {"cursor": "x" * 201},
+        {"cursor": "x" * 301},
     ],
 )
 def test_bad_limits_and_cursors_are_invalid_requests(
@@ -218,32 +234,37 @@ def _forged_payloads() -> list[Any]:
     types, impossible timestamps, other listings, ranks of any size."""
     game = uuid.uuid4().hex
     when = "2026-01-01T00:00:00+00:00"
+    board = ["all", None, False, False]  # the default listing
     return [
-        [-(2**40), when, game, 1, False],  # beyond SMALLINT / SQLite's integer range
-        [2**63, when, game, 1, False],
-        [-(10**30), when, game, 1, False],
-        [1, when, game, 1, False],  # a negative score
-        [-25, when, game, 1, False],  # more than any game can score
-        ["-5", when, game, 1, False],
-        [-5.5, when, game, 1, False],
-        [True, when, game, 1, False],
-        [None, when, game, 1, False],
-        [-5, "0001-01-01T00:00:00+00:00", game, 1, False],  # out of range for timestamptz
-        [-5, "9999-12-31T23:59:59+14:00", game, 1, False],
-        [-5, "2026-01-01T00:00:00", game, 1, False],  # no zone
-        [-5, "yesterday", game, 1, False],
-        [-5, 20260101, game, 1, False],
-        [-5, when, "not-hex", 1, False],
-        [-5, when, 12, 1, False],
-        [-5, when, game, 10**40, False],  # a rank beyond any integer column
-        [-5, when, game, -3, False],
-        [-5, when, game, 0, False],
-        [-5, when, game, "1", False],
-        [-5, when, game, 1.5, False],
-        [-5, when, game, 1, True],  # the other listing
+        [-(2**40), when, game, 1, board],  # beyond SMALLINT / SQLite's integer range
+        [2**63, when, game, 1, board],
+        [-(10**30), when, game, 1, board],
+        [1, when, game, 1, board],  # a negative score
+        [-25, when, game, 1, board],  # more than any game can score
+        ["-5", when, game, 1, board],
+        [-5.5, when, game, 1, board],
+        [True, when, game, 1, board],
+        [None, when, game, 1, board],
+        [-5, "0001-01-01T00:00:00+00:00", game, 1, board],  # out of range for timestamptz
+        [-5, "9999-12-31T23:59:59+14:00", game, 1, board],
+        [-5, "2026-01-01T00:00:00", game, 1, board],  # no zone
+        [-5, "yesterday", game, 1, board],
+        [-5, 20260101, game, 1, board],
+        [-5, when, "not-hex", 1, board],
+        [-5, when, 12, 1, board],
+        [-5, when, game, 10**40, board],  # a rank beyond any integer column
+        [-5, when, game, -3, board],
+        [-5, when, game, 0, board],
+        [-5, when, game, "1", board],
+        [-5, when, game, 1.5, board],
+        [-5, when, game, 1, ["all", None, False, True]],  # other listings
+        [-5, when, game, 1, ["day", "2026-01-01", False, False]],
+        [-5, when, game, 1, ["all", None, True, False]],
+        [-5, when, game, 1, ["all", "2026-01-01", False, False]],
+        [-5, when, game, 1, False],
         [-5, when, game, 1, "no"],
         [-5, when, game, 1],
-        [-5, when, game, 1, False, "extra"],
+        [-5, when, game, 1, board, "extra"],
         {"sort_score": -5},
     ]
 

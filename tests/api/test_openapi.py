@@ -26,6 +26,7 @@ ROUTES = {
     ("get", "/challenges/{day}"): {404, 422, 503},
     ("post", "/games/{game_id}/analysis"): {404, 409, 503},
     ("get", "/games/{game_id}/analysis"): {404, 409, 503},
+    ("get", "/leaderboard/around/{game_id}"): {404, 409, 422, 503},
 }
 
 

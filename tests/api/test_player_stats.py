@@ -3,7 +3,8 @@
 Real ``foursquare serve`` processes, real concurrent clients: several threads play for the
 same player at the same time (wins from the conformance vectors' winning lines, random games,
 games left unfinished), then the stats on ``GET /players/{name}`` are compared with a count of
-the games listed on ``GET /players/{name}/games``.
+the games listed on ``GET /players/{name}/games``, and every win's rank with a sort of all
+the wins.
 """
 
 from __future__ import annotations
@@ -160,4 +161,25 @@ def test_stats_equal_a_recount_after_many_concurrent_games(database_url: str) ->
                         counted.pop(field)
                     )
                 assert stats == counted, name
+            check_ranks_against_a_brute_force(http, [i for ids in created.values() for i in ids])
     database.dispose()
+
+
+def check_ranks_against_a_brute_force(http: httpx.Client, game_ids: list[str]) -> None:
+    """Wins recorded by concurrent clients are ranked as a sort of all of them ranks them:
+    each win's ordinal was counted in finish order (tests/api/test_leaderboard_windows.py
+    checks the boards themselves)."""
+    games = [http.get(f"/games/{game_id}").json() for game_id in game_ids]
+    won = sorted(
+        (g for g in games if g["status"] == "won"),
+        key=lambda g: (-g["score"], datetime.fromisoformat(g["finished_at"]), g["id"]),
+    )
+    assert len(won) > 20
+    assert [g["rank"] for g in won] == list(range(1, len(won) + 1))
+    finishes = [g["finished_at"] for g in won]
+    assert len(set(finishes)) == len(finishes)
+    middle = won[len(won) // 2]
+    around = http.get(f"/leaderboard/around/{middle['id']}", params={"count": 3}).json()
+    assert [e["game_id"] for e in around["entries"]] == [
+        g["id"] for g in won[len(won) // 2 - 3 : len(won) // 2 + 4]
+    ]

@@ -29,6 +29,7 @@ LIMITED_ROUTES = {
     ("/games/{game_id}/placements", "get"),
     ("/games/{game_id}/hint", "get"),
     ("/leaderboard", "get"),
+    ("/leaderboard/around/{game_id}", "get"),
     ("/players", "post"),
     ("/players/{name}", "get"),
     ("/players/{name}/key", "post"),

@@ -67,12 +67,17 @@ REVALIDATE = "no-cache"
 PRIVATE = "private, no-cache"  # a daily challenge game while its day is open
 
 _ETAG_HEADER = {
-    "ETag": {"description": 'The game\'s version, e.g. `"v3"`.', "schema": {"type": "string"}}
+    "ETag": {
+        "description": "The game's version, e.g. `\"v3\"`; a won game's also names its rank, "
+        'e.g. `"v21.r42"`.',
+        "schema": {"type": "string"},
+    }
 }
 _CACHE_HEADER = {
     "Cache-Control": {
-        "description": "`public, max-age=31536000, immutable` once the game is over (it never "
-        "changes again); `no-cache` before (revalidate with the ETag).",
+        "description": "`public, max-age=31536000, immutable` once the game is lost (it never "
+        "changes again); `no-cache` before, and for a won game, whose rank moves (revalidate "
+        "with the ETag).",
         "schema": {"type": "string"},
     }
 }
@@ -334,14 +339,20 @@ async def read_game(
     game_id: str, database: DatabaseDep, token: TokenDep, if_none_match: IfNoneMatch = None
 ) -> Response:
     read = await read_public_view(database, game_id, token)
-    # A finished game never changes again; a game in progress is revalidated with its ETag.
-    headers = {"ETag": etag(read.version), "Cache-Control": IMMUTABLE if read.over else REVALIDATE}
+    # A lost game never changes again; a game in progress is revalidated with its ETag, and
+    # so is a won one: its rank moves as better games finish, and its ETag names the rank.
+    final = read.over and read.rank is None
+    tag = f"v{read.version}"
+    cache = IMMUTABLE if final else REVALIDATE
     if read.sealed:
         # A daily challenge game of a day still open is its player's only, and once over it
         # gains its reveal when the day closes without changing version: another ETag then.
-        headers["Cache-Control"] = PRIVATE
+        cache = PRIVATE
         if read.over:
-            headers["ETag"] = f'"v{read.version}-sealed"'
+            tag += "-sealed"
+    if read.rank is not None:
+        tag += f".r{read.rank}"
+    headers = {"ETag": f'"{tag}"', "Cache-Control": cache}
     if if_none_match_hits(if_none_match, headers["ETag"]):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
     return Response(read.json, media_type="application/json", headers=headers)
@@ -442,7 +453,8 @@ async def place_card(
 
 def _placement_response(placed: placements.PlacedCard) -> StoredResponse:
     body = PlacementCreated.model_construct(
-        placement=placement_out(placed.placement), game=views.game_out(placed.row, placed.game)
+        placement=placement_out(placed.placement),
+        game=views.game_out(placed.row, placed.game, placed.rank),
     )
     return StoredResponse(201, body.model_dump_json().encode(), {"ETag": etag(placed.row.version)})
 

@@ -1,19 +1,45 @@
-"""The leaderboard of won games."""
+"""The leaderboard of won games: all time, by day and by week, every game or each player's
+best, and a game's place on it."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from datetime import date
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
 
-from api.errors import ChallengeNotOpen, InvalidChallengeDate, InvalidCursor
-from api.games import challenges
-from api.games.leaderboard import cached_page
-from api.http.deps import CursorSecretDep, DatabaseDep, LeaderboardPagesDep
+from api.errors import (
+    ChallengeNotOpen,
+    GameNotFound,
+    InvalidChallengeDate,
+    InvalidCursor,
+    InvalidWindow,
+    NotOnBoard,
+)
+from api.games import challenges, leaderboard
+from api.http.deps import CursorSecretDep, DatabaseDep, LeaderboardPagesDep, PageCursor, PageLimit
 from api.http.errors import json_response
 from api.http.openapi import problem_example, problems
 from api.http.ratelimit import limited_by
-from api.schemas import Leaderboard
+from api.schemas import Around, Leaderboard, PeriodName
+
+Period = Annotated[
+    PeriodName,
+    Query(
+        description="`all` (every won game), `day` (won on one UTC calendar day) or `week` "
+        "(won in one ISO week, Monday to Sunday, UTC)."
+    ),
+]
+PerPlayer = Annotated[
+    Literal["best"] | None,
+    Query(
+        description="`best`: each player's best game only (a player is a name, compared "
+        "ignoring case and width), ties to the earlier finish."
+    ),
+]
+IncludeAssisted = Annotated[
+    bool, Query(description="Also list games in which the player asked for hints.")
+]
 
 router = APIRouter(tags=["leaderboard"])
 
@@ -25,10 +51,13 @@ router = APIRouter(tags=["leaderboard"])
     description=(
         "Won games, best score first and, on equal scores, earlier finish first. Page with "
         "`next_cursor`: paging never skips or repeats an entry, even while new wins arrive. "
+        "`period=day` or `week` lists the games won on one UTC day or ISO week (today's, or "
+        "the one holding `date`); `per_player=best` each player's best game once. "
         "Games whose player asked for a hint are left out unless `include_assisted=true`; "
         "a cursor belongs to the listing it came from (else `422 invalid_cursor`). With "
         "`challenge=YYYY-MM-DD`, the board of that day's daily challenge: its won games "
-        "ranked the same way, paged with cursors of that day's board."
+        "ranked the same way, paged with cursors of that day's board (no `period`, `date` "
+        "or `per_player` then)."
     ),
     responses=problems(
         404,
@@ -38,8 +67,9 @@ router = APIRouter(tags=["leaderboard"])
         descriptions={
             404: "`challenge_not_open`: `challenge` names a day still to come.",
             422: "`invalid_request` (malformed input; see `errors`), `invalid_cursor` (a "
-            "cursor of another listing, or not this service's), or `invalid_challenge_date` "
-            "(`challenge` is no `YYYY-MM-DD` date from 2026-01-01 on).",
+            "cursor of another listing, or not this service's), `invalid_challenge_date` "
+            "(`challenge` is no `YYYY-MM-DD` date from 2026-01-01 on), or `invalid_window` "
+            "(`date` with `period=all`, a `date` after today, or a window with `challenge`).",
         },
         examples={
             404: {
@@ -62,6 +92,11 @@ router = APIRouter(tags=["leaderboard"])
                     "2026-01-01 on as YYYY-MM-DD",
                     "/leaderboard",
                 ),
+                "invalid_window": problem_example(
+                    InvalidWindow,
+                    "the all-time board has no date: send period=day or period=week with date",
+                    "/leaderboard",
+                ),
             },
         },
     ),
@@ -71,14 +106,19 @@ async def read_leaderboard(
     database: DatabaseDep,
     pages: LeaderboardPagesDep,
     secret: CursorSecretDep,
-    limit: Annotated[int, Query(ge=1, le=100, description="Entries per page.")] = 20,
-    cursor: Annotated[
-        str | None, Query(max_length=200, description="`next_cursor` of the previous page.")
+    limit: PageLimit = 20,
+    cursor: PageCursor = None,
+    include_assisted: IncludeAssisted = False,
+    period: Period = "all",
+    day: Annotated[
+        date | None,
+        Query(
+            alias="date",
+            description="`YYYY-MM-DD`, with `period=day` or `week`: the day, or a day of the "
+            "week, to list (default: today, UTC). Not after today.",
+        ),
     ] = None,
-    include_assisted: Annotated[
-        bool,
-        Query(description="Also list games in which the player asked for hints."),
-    ] = False,
+    per_player: PerPlayer = None,
     challenge: Annotated[
         str | None,
         Query(
@@ -90,7 +130,70 @@ async def read_leaderboard(
     ] = None,
 ) -> Response:
     if challenge is not None:
-        board = await challenges.board_page(database, secret, challenge, limit, cursor)
-        return json_response(board)
-    body = await cached_page(database, pages, secret, limit, cursor, include_assisted)
+        if period != "all" or day is not None or per_player is not None:
+            raise InvalidWindow(
+                "a daily challenge's board is one day's, each player once: send challenge "
+                "without period, date or per_player"
+            )
+        challenge_board = await challenges.board_page(database, secret, challenge, limit, cursor)
+        return json_response(challenge_board)
+    board = leaderboard.board_of(period, day, per_player == "best", include_assisted)
+    body = await leaderboard.cached_page(database, pages, secret, board, limit, cursor)
     return Response(body, media_type="application/json")
+
+
+@router.get(
+    "/leaderboard/around/{game_id}",
+    response_model=Around,
+    summary="A game's place on the leaderboard",
+    description=(
+        "A won game's rank on its board of `period` (all time, or the UTC day or ISO week it "
+        "was won in), with the `count` entries just above and just below it, ranked as "
+        "`GET /leaderboard` ranks them. With `per_player=best` the game must be its "
+        "player's best of that board; without `include_assisted=true`, an assisted game is "
+        "on no board. The rank costs a few counter reads, whatever the board's size."
+    ),
+    responses=problems(
+        404,
+        409,
+        422,
+        429,
+        503,
+        descriptions={
+            409: "`not_on_board`: the game is not won, or was assisted (without "
+            "`include_assisted=true`), or is not its player's best (with `per_player=best`).",
+        },
+        examples={
+            409: {
+                "not_on_board": problem_example(
+                    NotOnBoard,
+                    "game 0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80 is not on the week, "
+                    "per_player=best board: it is not its player's best game of that week board",
+                    "/leaderboard/around/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+                )
+            },
+            404: {
+                "game_not_found": problem_example(
+                    GameNotFound,
+                    "there is no game '0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80'",
+                    "/leaderboard/around/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+                )
+            },
+        },
+    ),
+    dependencies=[limited_by("read")],
+)
+async def around(
+    game_id: str,
+    database: DatabaseDep,
+    period: Period = "all",
+    per_player: PerPlayer = None,
+    include_assisted: IncludeAssisted = False,
+    count: Annotated[
+        int, Query(ge=0, le=50, description="Entries to show above and below the game.")
+    ] = 5,
+) -> Response:
+    found = await leaderboard.around(
+        database, game_id, period, per_player == "best", include_assisted, count
+    )
+    return json_response(found)

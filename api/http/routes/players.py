@@ -15,7 +15,7 @@ from api.errors import (
     PlayerNotFound,
 )
 from api.games import players
-from api.http.deps import CursorSecretDep, DatabaseDep, PlayerKeyDep
+from api.http.deps import CursorSecretDep, DatabaseDep, PageCursor, PageLimit, PlayerKeyDep
 from api.http.errors import json_response
 from api.http.openapi import problem_example, problems
 from api.http.ratelimit import limited_by
@@ -225,10 +225,8 @@ async def list_player_games(
         Literal["in_progress", "won", "lost"] | None,
         Query(alias="status", description="Only games of this status."),
     ] = None,
-    limit: Annotated[int, Query(ge=1, le=100, description="Games per page.")] = 20,
-    cursor: Annotated[
-        str | None, Query(max_length=300, description="`next_cursor` of the previous page.")
-    ] = None,
+    limit: PageLimit = 20,
+    cursor: PageCursor = None,
 ) -> Response:
     page = await database.read(
         lambda session: players.games_page(session, secret, name, game_status, limit, cursor)
