@@ -622,6 +622,9 @@ class PlayerGameOut(_Out):
     assisted: bool
     created_at: datetime
     finished_at: datetime | None
+    challenge_date: date | None = Field(
+        description="The UTC day whose daily challenge this game is; null for an ordinary game."
+    )
 
 
 class PlayerGames(_Out):
@@ -689,6 +692,12 @@ class DailyChallenge(_Out):
     )
     played: int = Field(description="Challenge games started this day (one per player).")
     won: int = Field(description="Of those, the games won.")
+    your_game_id: uuid.UUID | None = Field(
+        default=None,
+        description="Asked with a player's key (`Authorization: Bearer <key>`): the id of "
+        "their challenge game of this day if they have started it, else null; null without "
+        "a key.",
+    )
     opens_at: datetime = Field(description="00:00 UTC of the day.")
     closes_at: datetime = Field(
         description="00:00 UTC the next day: from then on the deal is revealed and the day's "

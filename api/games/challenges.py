@@ -85,13 +85,20 @@ def parse_day(raw: str) -> date:
     return day
 
 
-def summary(session: Executor, secret: bytes, day: date) -> DailyChallenge:
-    """A day's page: its commitment, counts and bounds, and its reveal once it has closed."""
+def summary(session: Executor, secret: bytes, day: date, key: str | None = None) -> DailyChallenge:
+    """A day's page: its commitment, counts and bounds, and its reveal once it has closed;
+    with a player's key, also their game of that day if any (``403 invalid_token`` for a key
+    that is no player's current key)."""
+    yours = None
+    if key is not None:
+        player = players.authenticate(session, key)
+        yours = repository.challenge_game_id(session, player.id, day)
     deal = daily_deal(secret, day)
     played, won = repository.challenge_counts(session, day)
     closed = is_closed(day)
     return DailyChallenge(
         date=day,
+        your_game_id=yours,
         deck_commitment=deal.commitment,
         played=played,
         won=won,

@@ -211,7 +211,18 @@ class Profile:
 
 
 def profile(session: Executor, name: str) -> Profile:
-    player = find_player(session, name)
+    return _profile_of(session, find_player(session, name))
+
+
+def own_profile(session: Executor, key: str | None) -> Profile:
+    """The page of the key's account: ``401 missing_token`` without a key, ``403
+    invalid_token`` for a key that is no player's current key."""
+    if key is None:
+        raise MissingToken("send your key as 'Authorization: Bearer <key>'")
+    return _profile_of(session, authenticate(session, key))
+
+
+def _profile_of(session: Executor, player: PlayerRecord) -> Profile:
     stats = repository.get_player_stats(session, player.id)
     assert stats is not None  # made with the player, removed only with it
     return Profile(player, stats)

@@ -138,6 +138,7 @@ class PlayerGameRecord(NamedTuple):
     assisted: bool
     created_at: datetime
     finished_at: datetime | None
+    challenge_date: date | None
 
 
 PlayerGamesKey = tuple[datetime, uuid.UUID]  # (created_at, id), newest first

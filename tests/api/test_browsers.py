@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from api.http.app import create_app
 from api.settings import Settings
-from tests.api.conformance import play_vector, won_vectors
+from tests.api.conformance import lost_vectors, play_vector, won_vectors
 from tests.conftest import MakeGame
 
 ALLOWED = "https://play.example"
@@ -101,7 +101,7 @@ def test_head_answers_wherever_get_does_with_no_body(
     assert client.head("/games/not-a-game").status_code == 404
 
 
-def test_a_game_in_progress_revalidates_and_a_finished_one_is_immutable(
+def test_a_game_in_progress_or_won_revalidates_and_a_lost_one_is_immutable(
     client: TestClient, make_game: MakeGame
 ) -> None:
     vector = won_vectors()[0]
@@ -112,9 +112,17 @@ def test_a_game_in_progress_revalidates_and_a_finished_one_is_immutable(
     assert not_modified.status_code == 304
     assert not_modified.headers["cache-control"] == "no-cache"
     play_vector(client, game, vector)
-    finished = client.get(f"/games/{game.id}")
-    assert finished.json()["status"] == "won"
-    assert finished.headers["cache-control"] == "public, max-age=31536000, immutable"
+    won = client.get(f"/games/{game.id}")
+    assert won.json()["status"] == "won"
+    # Its rank moves as better games finish: revalidated, with the rank in its ETag.
+    assert won.headers["cache-control"] == "no-cache"
+    assert won.headers["etag"] == f'"v{won.json()["version"]}.r1"'
+    lost_vector = lost_vectors(2)[0]
+    lost = make_game(deck=lost_vector["deck"])
+    play_vector(client, lost, lost_vector)
+    final = client.get(f"/games/{lost.id}")
+    assert final.json()["status"] == "lost"
+    assert final.headers["cache-control"] == "public, max-age=31536000, immutable"
 
 
 def test_the_history_has_an_etag_that_changes_with_each_placement(

@@ -145,6 +145,7 @@ def test_the_days_page_publishes_the_commitment_before_anyone_plays(
         "deck_commitment": DEAL.commitment,
         "played": 0,
         "won": 0,
+        "your_game_id": None,
         "opens_at": "2026-12-01T00:00:00Z",
         "closes_at": "2026-12-02T00:00:00Z",
         "closed": False,
@@ -405,3 +406,26 @@ def test_a_challenge_game_is_analysed_only_once_its_day_closes(
         assert not any(card in refused.text for card in DEAL.deck)
     frozen.set(datetime(2026, 12, 2, 0, 0, 1, tzinfo=UTC))
     assert client.post(f"/games/{game_id}/analysis").status_code in (200, 202)
+
+
+def test_a_players_key_learns_their_game_of_the_day(
+    client: TestClient, frozen: clock.FrozenClock
+) -> None:
+    ana = register(client, "ana")
+    anonymous = client.get("/challenges/today")
+    assert anonymous.json()["your_game_id"] is None
+    assert anonymous.headers["vary"] == "Authorization"
+    assert client.get("/challenges/today", headers=ana).json()["your_game_id"] is None
+    game_id = start(client, ana).json()["id"]
+    for path in ("/challenges/today", f"/challenges/{DAY.isoformat()}"):
+        assert client.get(path, headers=ana).json()["your_game_id"] == game_id
+        assert client.get(path).json()["your_game_id"] is None
+    bob = register(client, "bob")
+    assert client.get("/challenges/today", headers=bob).json()["your_game_id"] is None
+    refused = client.get("/challenges/today", headers={"Authorization": "Bearer fsp.nope"})
+    assert refused.status_code == 403 and refused.json()["code"] == "invalid_token"
+    listed = client.get("/players/ana/games").json()["games"]
+    assert [(g["id"], g["challenge_date"]) for g in listed] == [(game_id, DAY.isoformat())]
+    frozen.advance(seconds=1)
+    client.post("/games", headers=ana)
+    assert client.get("/players/ana/games").json()["games"][0]["challenge_date"] is None

@@ -19,11 +19,12 @@ ROUTES = {
     ("get", "/readyz"): {503},
     ("post", "/players"): {409, 413, 422, 503},
     ("get", "/players/{name}"): {404, 503},
+    ("get", "/players/me"): {401, 403, 503},
     ("post", "/players/{name}/key"): {401, 403, 404, 503},
     ("get", "/players/{name}/games"): {404, 422, 503},
     ("get", "/healthz"): set(),
-    ("get", "/challenges/today"): {503},
-    ("get", "/challenges/{day}"): {404, 422, 503},
+    ("get", "/challenges/today"): {403, 503},
+    ("get", "/challenges/{day}"): {403, 404, 422, 503},
     ("post", "/games/{game_id}/analysis"): {404, 409, 503},
     ("get", "/games/{game_id}/analysis"): {404, 409, 503},
     ("get", "/leaderboard/around/{game_id}"): {404, 409, 422, 503},
@@ -134,7 +135,13 @@ HEADERS = {
     ("get", "/games/{game_id}/hint"): [],
 }
 AUTHENTICATED = {("post", "/games/{game_id}/placements"), ("get", "/games/{game_id}/hint")}
-PLAYER_AUTHENTICATED = {("post", "/players/{name}/key")}
+PLAYER_AUTHENTICATED = {("post", "/players/{name}/key"), ("get", "/players/me")}
+# A player's key, or none.
+PLAYER_OPTIONAL = {
+    ("post", "/games"),
+    ("get", "/challenges/today"),
+    ("get", "/challenges/{day}"),
+}
 PRIVATE_WHILE_CHALLENGE_OPEN = {("get", "/games/{game_id}"), ("get", "/games/{game_id}/placements")}
 
 
@@ -185,7 +192,7 @@ def test_the_game_token_is_an_http_bearer_security_scheme(spec: dict[str, Any]) 
             security = operation.get("security")
             if (method, path) in AUTHENTICATED:
                 assert security == [{"GameToken": []}], (method, path)
-            elif (method, path) == ("post", "/games"):  # a key, or none (a guest)
+            elif (method, path) in PLAYER_OPTIONAL:  # a key, or none (a guest)
                 assert security == [{"PlayerKey": []}, {}], (method, path)
             elif (method, path) in PRIVATE_WHILE_CHALLENGE_OPEN:  # a token, or none
                 assert security == [{"GameToken": []}, {}], (method, path)

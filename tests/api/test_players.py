@@ -362,3 +362,21 @@ def test_an_abandoned_game_counts_as_a_loss_and_ends_the_streak(
     assert stats["current_streak"] == 0 and stats["win_rate"] == 0.0
     [game] = client.get("/players/ana/games", params={"status": "lost"}).json()["games"]
     assert game["end_reason"] == "abandoned"
+
+
+def test_a_key_reads_its_own_players_page_and_nothing_else(client: TestClient) -> None:
+    key = register(client, "ana")
+    client.post("/games", headers=bearer(key))
+    mine = client.get("/players/me", headers=bearer(key))
+    assert mine.status_code == 200
+    assert mine.json() == client.get("/players/ana").json()
+    assert mine.json()["stats"]["games_played"] == 1
+    missing = client.get("/players/me")
+    assert missing.status_code == 401 and problem_code(missing) == "missing_token"
+    game_token = client.post("/games").json()["token"]
+    for wrong in ("fsp.nothing", game_token, key + "x"):
+        refused = client.get("/players/me", headers=bearer(wrong))
+        assert refused.status_code == 403 and problem_code(refused) == "invalid_token"
+    new = client.post("/players/ana/key", headers=bearer(key)).json()["key"]
+    assert client.get("/players/me", headers=bearer(key)).status_code == 403
+    assert client.get("/players/me", headers=bearer(new)).json()["name"] == "ana"

@@ -32,6 +32,7 @@ LIMITED_ROUTES = {
     ("/leaderboard/around/{game_id}", "get"),
     ("/players", "post"),
     ("/players/{name}", "get"),
+    ("/players/me", "get"),
     ("/players/{name}/key", "post"),
     ("/players/{name}/games", "get"),
     ("/challenges/today", "get"),

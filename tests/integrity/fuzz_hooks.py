@@ -180,6 +180,10 @@ def deliberate(failure: Failure, case: Case[Any], response: Response) -> str | N
     * ``precondition_failed`` (412): a generated ``If-Match`` that is not the game's ETag.
     * ``invalid_cursor`` (422): cursors are opaque and signed; only those the service made
       (``next_cursor``) are valid.
+    * ``invalid_window`` (422) on ``/leaderboard``: whether a window exists depends on today
+      (no ``date`` after it) and on the other parameters together (no ``date`` with
+      ``period=all``, no window with ``challenge``), which a schema of each parameter on its
+      own cannot say.
     * ``ignored_auth`` on a 2xx whose token schemathesis counts as generated: in the stateful
       phase the token comes from the creation response through the document's links, and a
       token the service accepted cannot have been generated (256 random bits). Its probes
@@ -200,6 +204,8 @@ def deliberate(failure: Failure, case: Case[Any], response: Response) -> str | N
         return f"deliberate: {code}"
     if code == "invalid_cursor" and _path_of(case) in {"/leaderboard", "/players/{name}/games"}:
         return "deliberate: opaque cursor"
+    if code == "invalid_window" and _path_of(case) == "/leaderboard":
+        return "deliberate: a window depends on today and on the parameters together"
     return None
 
 

@@ -3,7 +3,9 @@
 Every game's stored state is the replay of its stored placements on its stored deck, its
 version counts its placements, placement numbers run 1..n with no gap and no repeat, each
 placement's card, flips and status are the engine's, a won game has exactly one score row and
-no other game has one, and every response kept for an ``Idempotency-Key`` names what is stored.
+no other game has one, the boards' counters, ordinals and each player's bests are what a
+recount of the score rows gives, and every response kept for an ``Idempotency-Key`` names
+what is stored.
 """
 
 from __future__ import annotations
@@ -12,13 +14,24 @@ import json
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
 
 from api.games.credentials import deck_commitment
-from api.store.models import GameRow, IdempotencyKeyRow, PlacementRow, ScoreRow
+from api.games.players import name_key
+from api.store.models import (
+    GameRow,
+    IdempotencyKeyRow,
+    LeaderboardBestRow,
+    LeaderboardDayRow,
+    LeaderboardTotalRow,
+    PlacementRow,
+    ScoreRow,
+)
+from api.store.repository import ALL_TIME, week_of
 from engine import Game, Status
 
 
@@ -153,6 +166,7 @@ def verify_database(url: str) -> DatabaseReport:
             won = {game.id for game in report.games.values() if game.status == Status.WON.value}
             missing = won - report.scores.keys()
             assert not missing, f"won games without a score: {missing}"
+            verify_boards(session)
             for key_row in session.scalars(select(IdempotencyKeyRow)):
                 if key_row.status_code is None:
                     report.pending_keys += 1
@@ -162,3 +176,64 @@ def verify_database(url: str) -> DatabaseReport:
     finally:
         engine.dispose()
     return report
+
+
+def verify_boards(session: Session) -> None:
+    """What the boards keep of the wins is a recount of ``scores``: wins of one score finish
+    strictly one after another and are numbered 1..n in that order (overall and within their
+    day, with and without assisted games), the counts by score and by day are those numbers'
+    totals, and each player's best on every board is the first of their best-scored wins."""
+    scores = session.scalars(
+        select(ScoreRow).order_by(ScoreRow.finished_at, ScoreRow.game_id)
+    ).all()
+    wins: Counter[int] = Counter()
+    plain: Counter[int] = Counter()
+    by_day: Counter[tuple[date, int]] = Counter()
+    plain_by_day: Counter[tuple[date, int]] = Counter()
+    last: dict[int, datetime] = {}
+    bests: dict[tuple[str, date, bool, str], ScoreRow] = {}
+    for row in scores:
+        day = row.finished_at.date()
+        assert (row.day, row.week) == (day, day - timedelta(days=day.weekday())), row.game_id
+        assert row.player_key == name_key(row.player), row.game_id
+        assert row.score not in last or last[row.score] < row.finished_at, (
+            f"two wins of score {row.score} finished at once: {row.game_id}"
+        )
+        last[row.score] = row.finished_at
+        wins[row.score] += 1
+        by_day[day, row.score] += 1
+        assert (row.ordinal, row.day_ordinal) == (wins[row.score], by_day[day, row.score])
+        if row.assisted:
+            assert row.ordinal_unassisted is None and row.day_ordinal_unassisted is None
+        else:
+            plain[row.score] += 1
+            plain_by_day[day, row.score] += 1
+            assert (row.ordinal_unassisted, row.day_ordinal_unassisted) == (
+                plain[row.score],
+                plain_by_day[day, row.score],
+            ), row.game_id
+        for board, starts_on in (("all", ALL_TIME), ("day", day), ("week", week_of(day))):
+            for with_assisted in (True,) if row.assisted else (True, False):
+                slot = (board, starts_on, with_assisted, row.player_key)
+                if slot not in bests or row.score > bests[slot].score:
+                    bests[slot] = row
+    totals = {
+        row.score: (row.wins, row.wins_unassisted, row.last_finished_at)
+        for row in session.scalars(select(LeaderboardTotalRow))
+    }
+    assert set(totals) == set(range(25))
+    for score, (counted, counted_plain, latest) in totals.items():
+        assert (counted, counted_plain) == (wins[score], plain[score]), f"totals of {score}"
+        assert latest == last.get(score), f"last win of {score}"
+    days = {
+        (row.day, row.score): (row.wins, row.wins_unassisted, row.week)
+        for row in session.scalars(select(LeaderboardDayRow))
+    }
+    assert days == {
+        key: (count, plain_by_day[key], week_of(key[0])) for key, count in by_day.items()
+    }
+    stored = {
+        (row.board, row.starts_on, row.with_assisted, row.player_key): row.game_id
+        for row in session.scalars(select(LeaderboardBestRow))
+    }
+    assert stored == {slot: row.game_id for slot, row in bests.items()}

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Response
 
-from api.errors import ChallengeNotOpen, InvalidChallengeDate
+from api.errors import ChallengeNotOpen, InvalidChallengeDate, InvalidToken
 from api.games import challenges
-from api.http.deps import ChallengeSecretDep, DatabaseDep
+from api.http.deps import ChallengeSecretDep, DatabaseDep, PlayerKeyDep
 from api.http.openapi import problem_example, problems
 from api.http.ratelimit import limited_by
 from api.schemas import DailyChallenge
@@ -21,8 +21,17 @@ _DESCRIPTION = (
     "day carries it); `reveal` (the deck and the salt) once the day has closed, at "
     "`closes_at`: `sha256(f\"{salt}:{','.join(deck)}\")` is then the commitment. Play it "
     'with `POST /games {"challenge": "daily"}` and a player\'s key; its board is '
-    "`GET /leaderboard?challenge={date}`."
+    "`GET /leaderboard?challenge={date}`. Asked with a player's key, `your_game_id` names "
+    "their game of the day, if they have started it."
 )
+_INVALID_KEY = {403: "`invalid_token`: a key was sent but is no player's current key."}
+_INVALID_KEY_EXAMPLE = {
+    "invalid_token": problem_example(
+        InvalidToken, "this key is not a player's current key", "/challenges/today"
+    )
+}
+# The answer depends on the key sent, if any.
+_VARY = {"Vary": "Authorization"}
 
 
 @router.get(
@@ -30,12 +39,18 @@ _DESCRIPTION = (
     response_model=DailyChallenge,
     summary="Read today's daily challenge",
     description=_DESCRIPTION + " Today is the UTC date of the service's clock.",
-    responses=problems(429, 503),
+    openapi_extra={"security": [{}]},  # the key is optional
+    responses=problems(
+        403, 429, 503, descriptions=_INVALID_KEY, examples={403: _INVALID_KEY_EXAMPLE}
+    ),
     dependencies=[limited_by("read")],
 )
-async def read_today(database: DatabaseDep, secret: ChallengeSecretDep) -> DailyChallenge:
+async def read_today(
+    database: DatabaseDep, secret: ChallengeSecretDep, key: PlayerKeyDep, response: Response
+) -> DailyChallenge:
     day = challenges.parse_day("today")
-    return await database.read(lambda session: challenges.summary(session, secret, day))
+    response.headers.update(_VARY)
+    return await database.read(lambda session: challenges.summary(session, secret, day, key))
 
 
 @router.get(
@@ -45,16 +60,20 @@ async def read_today(database: DatabaseDep, secret: ChallengeSecretDep) -> Daily
     description=_DESCRIPTION
     + " `day` is `YYYY-MM-DD` (or `today`), from 2026-01-01 to today: a day still to come is "
     "`404 challenge_not_open` (nobody has played it and its commitment is not published yet).",
+    openapi_extra={"security": [{}]},  # the key is optional
     responses=problems(
+        403,
         404,
         422,
         429,
         503,
         descriptions={
+            **_INVALID_KEY,
             404: "`challenge_not_open`: the day has not begun (UTC).",
             422: "`invalid_challenge_date`: not a `YYYY-MM-DD` date, or before 2026-01-01.",
         },
         examples={
+            403: _INVALID_KEY_EXAMPLE,
             404: {
                 "challenge_not_open": problem_example(
                     ChallengeNotOpen,
@@ -85,6 +104,9 @@ async def read_day(
     ],
     database: DatabaseDep,
     secret: ChallengeSecretDep,
+    key: PlayerKeyDep,
+    response: Response,
 ) -> DailyChallenge:
     parsed = challenges.parse_day(day)
-    return await database.read(lambda session: challenges.summary(session, secret, parsed))
+    response.headers.update(_VARY)
+    return await database.read(lambda session: challenges.summary(session, secret, parsed, key))

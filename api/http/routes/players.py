@@ -125,6 +125,44 @@ async def create_player(body: PlayerCreate, database: DatabaseDep) -> Response:
 
 
 @router.get(
+    "/me",
+    response_model=PlayerOut,
+    summary="Read the page of the key's player",
+    description=(
+        "The page of the player whose key is sent as `Authorization: Bearer <key>` (as "
+        "`GET /players/{name}`): how a client checks a key, and learns its account's name, "
+        "without changing anything. `me` is no player's name (names have 3 to 24 characters)."
+    ),
+    responses=problems(
+        401,
+        403,
+        429,
+        503,
+        descriptions={
+            401: "`missing_token`: no `Authorization: Bearer <key>` header.",
+            403: "`invalid_token`: not a player's current key.",
+        },
+        examples={
+            401: {
+                "missing_token": problem_example(
+                    MissingToken, "send your key as 'Authorization: Bearer <key>'", "/players/me"
+                )
+            },
+            403: {
+                "invalid_token": problem_example(
+                    InvalidToken, "this key is not a player's current key", "/players/me"
+                )
+            },
+        },
+    ),
+    dependencies=[limited_by("read")],
+)
+async def read_own_player(database: DatabaseDep, key: PlayerKeyDep) -> Response:
+    found = await database.read(lambda session: players.own_profile(session, key))
+    return json_response(_player_out(found.player, found.stats))
+
+
+@router.get(
     "/{name}",
     response_model=PlayerOut,
     summary="Read a player's page",
