@@ -11,6 +11,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,9 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from api.games.challenge_days import daily_deal
+from engine.solver import solve
+from tests.support import databases
 from tests.support.server import Server, running_server
 
 CHROMIUM_ARGS = [
@@ -72,6 +76,50 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
     yield launched
     launched.close()
+
+
+# Quick analyses (a few seconds a game, found at once): the tests check the page's handling
+# of an analysis, not its depth.
+ANALYSIS_ENV = {
+    "FOURSQUARE_ANALYSIS_PLACEMENTS": "200",
+    "FOURSQUARE_ANALYSIS_POLL_SECONDS": "0.2",
+    "FOURSQUARE_ANALYSIS_SOLVER_NODES": "20000",
+}
+
+
+@dataclass(frozen=True)
+class Site:
+    """A server shared by the tests of accounts, the daily challenge and analyses (each
+    registers its own names), whose challenge secret is known: the tests can deal a day's
+    challenge themselves. ``today`` is the UTC day at the start, and ``line`` a winning line
+    of its deal (the hindsight solver's)."""
+
+    server: Server
+    secret: str
+    today: date
+    line: tuple[tuple[int, int], ...]
+
+
+def winnable_secret(day: date) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """A challenge secret whose deal of ``day`` the solver wins quickly, and its line."""
+    for number in range(100):
+        secret = f"web client tests {number}"
+        optimum = solve(daily_deal(secret.encode(), day).deck, nodes=50_000)
+        if optimum.score is not None:
+            return secret, tuple((p.row, p.col) for p in optimum.line)
+    raise AssertionError(f"no winnable daily deal on {day} in 100 secrets")
+
+
+@pytest.fixture(scope="package")
+def site(
+    _templates: databases.Templates, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Site]:
+    today = datetime.now(UTC).date()
+    secret, line = winnable_secret(today)
+    env = {**SERVER_ENV, **ANALYSIS_ENV, "FOURSQUARE_CHALLENGE_SECRET": secret}
+    folder = tmp_path_factory.mktemp("site")
+    with _templates.database("sqlite", folder) as url, running_server(url, extra_env=env) as s:
+        yield Site(s, secret, today, line)
 
 
 @pytest.fixture

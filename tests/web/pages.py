@@ -181,3 +181,32 @@ def resume_in_page(page: Page, base_url: str, game_id: str, token: str, player: 
     saved = json.dumps({"id": game_id, "token": token, "player": player})
     page.evaluate("saved => localStorage.setItem('foursquare.game', saved)", saved)
     page.reload()
+
+
+# Everything a person can focus and operate.
+CONTROLS = "button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])"
+
+
+def assert_fits_and_reachable(page: Page, where: str) -> None:
+    """No horizontal scrolling, and every visible control inside the viewport's width, at
+    least 24 px square, and operable (not covered)."""
+    widths = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], f"{where}: horizontal scrolling ({widths})"
+    controls = page.locator(CONTROLS).filter(visible=True)
+    count = controls.count()
+    assert count > 0
+    viewport = page.viewport_size
+    assert viewport is not None
+    for index in range(count):
+        control = controls.nth(index)
+        control.focus()  # a skip link shows itself when focused
+        control.scroll_into_view_if_needed()
+        box = control.bounding_box()
+        assert box is not None, f"{where}: control {index} has no box"
+        name = control.evaluate("e => e.getAttribute('aria-label') || e.textContent || e.id")
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5, (where, name)
+        assert box["width"] >= 24 and box["height"] >= 24, (where, name, box)
+        if control.is_enabled():
+            control.click(trial=True)  # visible, stable, enabled and not covered

@@ -4,42 +4,24 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.api.conformance import won_vectors
 from tests.support.server import Server
 from tests.web.conftest import DESKTOP, PHONE, open_context
-from tests.web.pages import place_by_click, play_through_api, start_game, store_game
+from tests.web.pages import (
+    assert_fits_and_reachable,
+    place_by_click,
+    play_through_api,
+    start_game,
+    store_game,
+)
 
 pytestmark = pytest.mark.slow
 
 # Five piles spanning three rows and three columns: the board shows 5 x 5 cells (the piles
 # and the new piles around them), the widest it gets. No five placements can lose.
 WIDEST = [(0, 0), (0, 1), (0, -1), (1, 0), (-1, 0)]
-CONTROLS = "button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])"
-
-
-def assert_fits_and_reachable(page: Page, where: str) -> None:
-    widths = page.evaluate(
-        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-    )
-    assert widths[0] <= widths[1], f"{where}: horizontal scrolling ({widths})"
-    controls = page.locator(CONTROLS).filter(visible=True)
-    count = controls.count()
-    assert count > 0
-    viewport = page.viewport_size
-    assert viewport is not None
-    for index in range(count):
-        control = controls.nth(index)
-        control.focus()  # a skip link shows itself when focused
-        control.scroll_into_view_if_needed()
-        box = control.bounding_box()
-        assert box is not None, f"{where}: control {index} has no box"
-        name = control.evaluate("e => e.getAttribute('aria-label') || e.textContent || e.id")
-        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5, (where, name)
-        assert box["width"] >= 24 and box["height"] >= 24, (where, name, box)
-        if control.is_enabled():
-            control.click(trial=True)  # visible, stable, enabled and not covered
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390x844", "1280x800"])

@@ -10,7 +10,15 @@ const MAX_RETRY_AFTER_SECONDS = 60;
 
 /** An error answer of the API (or no answer at all: `status` 0). */
 export class ApiProblem extends Error {
-  constructor({ status, title, detail = "", code = null, errors = null, retryAfter = null }) {
+  constructor({
+    status,
+    title,
+    detail = "",
+    code = null,
+    errors = null,
+    retryAfter = null,
+    gameId = null,
+  }) {
     super(detail ? `${title}: ${detail}` : title);
     this.name = "ApiProblem";
     this.status = status;
@@ -19,6 +27,7 @@ export class ApiProblem extends Error {
     this.code = code;
     this.errors = errors;
     this.retryAfter = retryAfter;
+    this.gameId = gameId; // `challenge_already_played`: the player's game of the day
   }
 
   /** Read a non-2xx response: problem+json if it is one, its status text otherwise. */
@@ -41,6 +50,7 @@ export class ApiProblem extends Error {
         code: body.code ? String(body.code) : null,
         errors: Array.isArray(body.errors) ? body.errors : null,
         retryAfter,
+        gameId: body.game_id ? String(body.game_id) : null,
       });
     }
     return new ApiProblem({
@@ -95,7 +105,9 @@ export function newKey() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-async function request(method, path, { body, headers = {} } = {}) {
+/** One API request: its JSON answer (with `full`, {status, data, retryAfter}), or an
+ * ApiProblem. */
+async function request(method, path, { body, headers = {}, full = false } = {}) {
   const init = {
     method,
     // Revalidate GETs every time (the API sends ETags), so the page never draws a stale game.
@@ -121,7 +133,9 @@ async function request(method, path, { body, headers = {} } = {}) {
     if (response.ok) {
       const data = await response.json();
       if (attempt > 1) retryListener.recovered();
-      return data;
+      if (!full) return data;
+      const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
+      return { status: response.status, data, retryAfter };
     }
     const problem = await ApiProblem.fromResponse(response);
     if (isRetryable(problem) && attempt <= MAX_RETRIES) {
@@ -135,17 +149,25 @@ async function request(method, path, { body, headers = {} } = {}) {
 }
 
 const gamePath = (id) => `/games/${encodeURIComponent(id)}`;
-const bearer = (token) => ({ Authorization: `Bearer ${token}` });
+const playerPath = (name) => `/players/${encodeURIComponent(name)}`;
+const bearer = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
 
-/** POST /games: a new game and its token. */
-export function createGame(player) {
-  const body = player ? { player } : {};
-  return request("POST", "/games", { body, headers: { "Idempotency-Key": newKey() } });
+/** POST /games: a new game and its token. With a player's `key` the game is the account's
+ * (`player` is then the account's name, checked by the API); `challenge`: "daily". */
+export function createGame(player, { key = null, challenge = null } = {}) {
+  const body = {};
+  if (player) body.player = player;
+  if (challenge) body.challenge = challenge;
+  return request("POST", "/games", {
+    body,
+    headers: { ...bearer(key), "Idempotency-Key": newKey() },
+  });
 }
 
-/** GET /games/{id}. */
-export function getGame(id) {
-  return request("GET", gamePath(id));
+/** GET /games/{id}; `token` (the game's token or its player's key) reads a daily challenge
+ * game, its player's only until its day closes. */
+export function getGame(id, token = null) {
+  return request("GET", gamePath(id), { headers: bearer(token) });
 }
 
 /** POST /games/{id}/placements, only on the version the page drew (If-Match). */
@@ -157,8 +179,8 @@ export function placeCard(id, token, position, version) {
 }
 
 /** GET /games/{id}/placements: the history, in order. */
-export function getPlacements(id) {
-  return request("GET", `${gamePath(id)}/placements`);
+export function getPlacements(id, token = null) {
+  return request("GET", `${gamePath(id)}/placements`, { headers: bearer(token) });
 }
 
 /** GET /games/{id}/hint (marks the game assisted). */
@@ -167,9 +189,53 @@ export function getHint(id, token) {
 }
 
 /** GET /leaderboard. */
-export function getLeaderboard({ limit = 20, cursor = null, includeAssisted = false } = {}) {
+export function getLeaderboard({
+  limit = 20,
+  cursor = null,
+  includeAssisted = false,
+  challenge = null,
+} = {}) {
   const query = new URLSearchParams({ limit: String(limit) });
   if (cursor) query.set("cursor", cursor);
   if (includeAssisted) query.set("include_assisted", "true");
+  if (challenge) query.set("challenge", challenge);
   return request("GET", `/leaderboard?${query}`);
+}
+
+/** POST /players: the new player and their key (shown only in this answer). */
+export function registerPlayer(name) {
+  return request("POST", "/players", { body: { name } });
+}
+
+/** GET /players/{name}: the player's page (their figures). */
+export function getPlayer(name) {
+  return request("GET", playerPath(name));
+}
+
+/** GET /players/{name}/games: a page of their games, newest first. */
+export function getPlayerGames(name, { limit = 20, cursor = null, status = null } = {}) {
+  const query = new URLSearchParams({ limit: String(limit) });
+  if (cursor) query.set("cursor", cursor);
+  if (status) query.set("status", status);
+  return request("GET", `${playerPath(name)}/games?${query}`);
+}
+
+/** POST /players/{name}/key: a new key, the current one refused from then on. */
+export function rotateKey(name, key) {
+  return request("POST", `${playerPath(name)}/key`, { headers: bearer(key) });
+}
+
+/** GET /challenges/{day} (`today` or YYYY-MM-DD). */
+export function getChallenge(day) {
+  return request("GET", `/challenges/${encodeURIComponent(day)}`);
+}
+
+/** POST /games/{id}/analysis: {status, data, retryAfter} (202 while queued or running). */
+export function requestAnalysis(id) {
+  return request("POST", `${gamePath(id)}/analysis`, { full: true });
+}
+
+/** GET /games/{id}/analysis: {status, data, retryAfter}. */
+export function getAnalysis(id) {
+  return request("GET", `${gamePath(id)}/analysis`, { full: true });
 }

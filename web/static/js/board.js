@@ -33,14 +33,15 @@ function pileElement(pile) {
  * Draw the grid into `container` (an element with role="grid").
  *
  * options: piles, legal (positions; empty for a read-only board), currentCard, onPlace(position),
- * disabled, placed (position), flipped ([{row, col, face_up}]), hint (position), animate.
+ * disabled, placed (position), flipped ([{row, col, face_up}]), hint (position), best (the
+ * computer player's choice, marked in a replay: a position, possibly of no pile), animate.
  */
 export function renderBoard(container, options) {
   const { piles, legal = [], currentCard = null, onPlace = null, disabled = false } = options;
   const pilesAt = new Map(piles.map((pile) => [key(pile.row, pile.col), pile]));
   const legalAt = new Set(legal.map((p) => key(p.row, p.col)));
   const flippedAt = new Map((options.flipped || []).map((f) => [key(f.row, f.col), f]));
-  const positions = [...piles, ...legal];
+  const positions = [...piles, ...legal, ...(options.best ? [options.best] : [])];
   container.replaceChildren();
   container.classList.toggle("animate", Boolean(options.animate));
   if (positions.length === 0) {
@@ -98,6 +99,11 @@ export function renderBoard(container, options) {
       if (flip) cell.classList.add("flipped", flip.face_up ? "flipped-up" : "flipped-down");
       if (options.hint && key(options.hint.row, options.hint.col) === here) {
         cell.classList.add("hinted");
+      }
+      if (options.best && key(options.best.row, options.best.col) === here) {
+        cell.classList.add("best");
+        const label = cell.getAttribute("aria-label");
+        if (label) cell.setAttribute("aria-label", `${label}; the computer player's choice`);
       }
       rowElement.append(cell);
     }

@@ -1,24 +1,16 @@
 // The leaderboard, a page at a time (the API's `next_cursor`), each game a link to its replay.
 
 import * as api from "./api.js";
-import { clearNotice, showError } from "./ui.js";
+import { makePager, shortTime } from "./pager.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_LIMIT = 20;
 
 let limit = DEFAULT_LIMIT;
 let includeAssisted = false;
-let cursors = [null]; // cursors[i] reads page i + 1; a page's next_cursor is pushed on "Next"
-let page = 0;
-let nextCursor = null;
-let loading = false;
 
-/** "2026-11-29 16:31" from an ISO timestamp (UTC, as the API sends it). */
-function shortTime(iso) {
-  return iso.replace("T", " ").slice(0, 16);
-}
-
-function row(entry) {
+/** A board's row: rank, player, score, finish time and a link to the game's replay. */
+export function leaderboardRow(entry) {
   const tr = document.createElement("tr");
   const cells = [String(entry.rank), entry.player, String(entry.score)];
   for (const text of cells) {
@@ -49,56 +41,30 @@ function row(entry) {
   return tr;
 }
 
-function setButtons() {
-  $("leaderboard-first").disabled = loading || page === 0;
-  $("leaderboard-previous").disabled = loading || page === 0;
-  $("leaderboard-next").disabled = loading || !nextCursor;
-}
-
-async function load() {
-  loading = true;
-  setButtons();
-  $("leaderboard-table").setAttribute("aria-busy", "true");
-  try {
-    const answer = await api.getLeaderboard({ limit, cursor: cursors[page], includeAssisted });
-    clearNotice();
-    nextCursor = answer.next_cursor;
-    $("leaderboard-body").replaceChildren(...answer.entries.map(row));
-    $("leaderboard-empty").hidden = answer.entries.length > 0 || page > 0;
-    $("leaderboard-page").textContent = `Page ${page + 1}`;
+const pager = makePager(
+  {
+    table: "leaderboard-table",
+    body: "leaderboard-body",
+    empty: "leaderboard-empty",
+    first: "leaderboard-first",
+    previous: "leaderboard-previous",
+    next: "leaderboard-next",
+    page: "leaderboard-page",
+  },
+  async (cursor) => {
+    const answer = await api.getLeaderboard({ limit, cursor, includeAssisted });
     $("leaderboard-caption").textContent = includeAssisted
       ? "Won games, assisted ones included, best score first"
       : "Won games, best score first";
-  } catch (error) {
-    showError(error, { label: "Try again", run: load });
-  } finally {
-    loading = false;
-    $("leaderboard-table").removeAttribute("aria-busy");
-    setButtons();
-  }
-}
+    return { rows: answer.entries.map(leaderboardRow), next_cursor: answer.next_cursor };
+  },
+);
 
 /** Wire the view's controls; called once. */
 export function installLeaderboard() {
   $("include-assisted").addEventListener("change", (event) => {
     includeAssisted = event.target.checked;
-    cursors = [null];
-    page = 0;
-    load();
-  });
-  $("leaderboard-first").addEventListener("click", () => {
-    page = 0;
-    load();
-  });
-  $("leaderboard-previous").addEventListener("click", () => {
-    page = Math.max(0, page - 1);
-    load();
-  });
-  $("leaderboard-next").addEventListener("click", () => {
-    if (!nextCursor) return;
-    cursors = cursors.slice(0, page + 1).concat([nextCursor]);
-    page += 1;
-    load();
+    pager.reload();
   });
   $("open-game-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -112,8 +78,5 @@ export function showLeaderboard(params) {
   const asked = Number(params.get("limit"));
   limit = Number.isInteger(asked) && asked >= 1 && asked <= 100 ? asked : DEFAULT_LIMIT;
   includeAssisted = $("include-assisted").checked;
-  cursors = [null];
-  page = 0;
-  nextCursor = null;
-  load();
+  pager.reload();
 }

@@ -1,19 +1,40 @@
-// The page's views, chosen by the URL's fragment: #/play (the default), #/leaderboard
-// (optionally ?limit=N), #/games/{id} (a game's replay and its deal's verification).
+// The page's views, chosen by the URL's fragment: #/play (the default), #/daily (today's
+// daily challenge; #/daily/YYYY-MM-DD another day's), #/leaderboard (optionally ?limit=N),
+// #/account (register, or use a key), #/players/{name} (a player's page and games),
+// #/games/{id} (a game's replay, its deal's verification and its analysis).
 
+import { installAccount, showAccount, showPlayer } from "./account.js";
+import { installAnalysis, leaveAnalysis } from "./analysis.js";
+import { installDaily, showDaily } from "./daily.js";
 import { installLeaderboard, showLeaderboard } from "./leaderboard.js";
 import { installPlay, showPlay } from "./play.js";
 import { installReplay, showReplay } from "./replay.js";
 import { installNotice } from "./ui.js";
 
-const VIEWS = ["play", "leaderboard", "replay"];
-const TITLES = { play: "Foursquare", leaderboard: "Leaderboard · Foursquare", replay: "Game · Foursquare" };
+const VIEWS = ["play", "daily", "leaderboard", "account", "player", "replay"];
+const TITLES = {
+  play: "Foursquare",
+  daily: "Daily challenge · Foursquare",
+  leaderboard: "Leaderboard · Foursquare",
+  account: "Account · Foursquare",
+  player: "Player · Foursquare",
+  replay: "Game · Foursquare",
+};
+// The navigation link marked current for each view.
+const LINKS = { play: "play", daily: "daily", leaderboard: "leaderboard", account: "account" };
 
 function parseRoute(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(query);
   const parts = path.split("/").filter(Boolean);
   if (parts[0] === "leaderboard") return { view: "leaderboard", params };
+  if (parts[0] === "daily") {
+    return { view: "daily", day: parts[1] ? decodeURIComponent(parts[1]) : "today", params };
+  }
+  if (parts[0] === "account") return { view: "account", params };
+  if (parts[0] === "players" && parts[1]) {
+    return { view: "player", name: decodeURIComponent(parts[1]), params };
+  }
   if (parts[0] === "games" && parts[1]) {
     return { view: "replay", id: decodeURIComponent(parts[1]), params };
   }
@@ -28,12 +49,16 @@ function route() {
     document.getElementById(`${view}-view`).hidden = view !== target.view;
   }
   for (const link of document.querySelectorAll("[data-view-link]")) {
-    if (link.dataset.viewLink === target.view) link.setAttribute("aria-current", "page");
+    if (link.dataset.viewLink === LINKS[target.view]) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
   document.title = TITLES[target.view];
+  if (target.view !== "replay") leaveAnalysis();
   if (target.view === "play") showPlay();
+  if (target.view === "daily") showDaily(target.day);
   if (target.view === "leaderboard") showLeaderboard(target.params);
+  if (target.view === "account") showAccount();
+  if (target.view === "player") showPlayer(target.name);
   if (target.view === "replay") showReplay(target.id);
   // After a navigation (not the first load), move the focus to the new view, as a new page would.
   if (!firstRoute) document.getElementById("main").focus({ preventScroll: false });
@@ -42,7 +67,10 @@ function route() {
 
 installNotice();
 installPlay();
+installDaily();
 installLeaderboard();
+installAccount();
 installReplay();
+installAnalysis();
 window.addEventListener("hashchange", route);
 route();

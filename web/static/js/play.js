@@ -1,14 +1,15 @@
-// Playing a game: start one under a name, place the current card, ask for a hint, see the end.
-// The page draws only what the API answered (after a placement, the `game` that came back);
-// the game's id and token are kept in localStorage, so a reload picks the game up again.
+// Playing a game: start one under a name (or as the account whose key this page holds), or
+// the daily challenge; place the current card, ask for a hint, see the end. The page draws
+// only what the API answered (after a placement, the `game` that came back); the game's id
+// and token are kept in localStorage, so a reload picks the game up again.
 
 import * as api from "./api.js";
 import { enableArrowKeys, renderBoard } from "./board.js";
 import { cardName, cardShort, faceUpCard } from "./cards.js";
+import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
 import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
-const SAVED_GAME = "foursquare.game";
 const SAVED_PLAYER = "foursquare.player";
 const FACE_DOWN_LIMIT = 4;
 const END_REASONS = {
@@ -26,28 +27,23 @@ let hint = null; // the hint for the current card, if one was asked
 let busy = false;
 let loaded = false;
 
-function storage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null; // storage disabled: play on, without surviving a reload
-  }
-}
-
-function readSaved() {
-  try {
-    const value = JSON.parse(storage()?.getItem(SAVED_GAME) || "null");
-    if (value && typeof value.id === "string" && typeof value.token === "string") return value;
-  } catch {
-    // a damaged entry is as good as none
-  }
-  return null;
-}
-
 function save(value) {
   saved = value;
-  if (value) storage()?.setItem(SAVED_GAME, JSON.stringify(value));
-  else storage()?.removeItem(SAVED_GAME);
+  writeSavedGame(value);
+}
+
+/** What authorises the game's placements and reads: its token, or (a game opened without
+ * it, e.g. the day's challenge game started elsewhere) the account's key. */
+function bearer() {
+  return saved?.token || readAccount()?.key || null;
+}
+
+function renderStartForm() {
+  const account = readAccount();
+  $("guest-start").hidden = Boolean(account);
+  $("account-start").hidden = !account;
+  $("player-name").hidden = Boolean(account);
+  if (account) $("start-account-name").textContent = account.name;
 }
 
 function positionText(position) {
@@ -66,6 +62,7 @@ function describePlacement(placement, piles) {
 }
 
 function render({ animate = false } = {}) {
+  renderStartForm();
   $("start-form").hidden = Boolean(saved);
   $("game").hidden = !(saved && game);
   if (!saved || !game) return;
@@ -90,6 +87,12 @@ function render({ animate = false } = {}) {
   $("face-down-box").classList.toggle("over", game.face_down_count > FACE_DOWN_LIMIT);
   $("game-player").textContent = game.player;
   $("assisted-badge").hidden = !game.assisted;
+  // The daily challenge is played without hints (the API refuses them): no button for them.
+  const challenge = Boolean(game.challenge_date);
+  $("challenge-badge").hidden = !challenge;
+  $("challenge-badge").textContent = challenge ? `daily challenge ${game.challenge_date}` : "";
+  $("hint-button").hidden = challenge;
+  $("no-hints").hidden = !challenge;
   $("hint-button").disabled = busy || !playing;
 
   // Keep the keyboard focus on the grid across a redraw (the clicked button is replaced).
@@ -131,17 +134,24 @@ function render({ animate = false } = {}) {
         ? `Score ${game.score}: ${game.score} cards were left in the stock.`
         : END_REASONS[game.end_reason] || `The game ended (${game.end_reason}).`;
     $("end-replay-link").href = `#/games/${encodeURIComponent(game.id)}`;
+    $("end-board-link").hidden = !game.challenge_date;
+    if (game.challenge_date) $("end-board-link").href = `#/daily/${game.challenge_date}`;
     if (wasHidden && focusAt) $("play-again-button").focus();
   }
 }
 
+/** Start a game: a guest's under `player`, or the account's when this page holds a key (its
+ * name is sent too, so a key of another account is refused, not silently used). */
 async function start(player) {
   if (busy) return;
   busy = true;
   $("start-button").disabled = true;
   $("play-again-button").disabled = true;
+  const account = readAccount();
   try {
-    const created = await guarded(() => api.createGame(player));
+    const created = await guarded(() =>
+      account ? api.createGame(account.name, { key: account.key }) : api.createGame(player),
+    );
     if (!created) return;
     clearNotice();
     const { token, ...state } = created;
@@ -165,7 +175,7 @@ async function place(position) {
   // second click is ignored.
   setBusy(true);
   try {
-    const answer = await api.placeCard(saved.id, saved.token, position, game.version);
+    const answer = await api.placeCard(saved.id, bearer(), position, game.version);
     clearNotice();
     game = answer.game;
     lastPlacement = answer.placement;
@@ -176,7 +186,7 @@ async function place(position) {
     showError(error);
     if (STALE_CODES.has(error.code)) {
       // Show the notice, then draw the game as it is now.
-      const fresh = await api.getGame(saved.id).catch(() => null);
+      const fresh = await api.getGame(saved.id, bearer()).catch(() => null);
       if (fresh) game = fresh;
     }
     setBusy(false);
@@ -207,8 +217,8 @@ async function askHint() {
   setBusy(true);
   $("hint-text").textContent = "Thinking…";
   try {
-    const advice = await api.getHint(saved.id, saved.token);
-    const fresh = await api.getGame(saved.id); // the game is now assisted (a new version)
+    const advice = await api.getHint(saved.id, bearer());
+    const fresh = await api.getGame(saved.id, bearer()); // the game is now assisted (a new version)
     clearNotice();
     game = fresh;
     hint = advice;
@@ -226,27 +236,86 @@ async function askHint() {
   }
 }
 
+/** Whether the game in play may be left (asks if it is unfinished). */
+async function mayLeave() {
+  if (!(game && game.status === "in_progress")) return true;
+  const account = readAccount();
+  return confirmDialog({
+    title: "Leave this game?",
+    text: account
+      ? `It stays unfinished on the server, and in the list of ${account.name}'s games.`
+      : "It stays unfinished on the server; you cannot come back to it from this page.",
+    confirm: "Leave it",
+  });
+}
+
 async function newGame() {
-  if (game && game.status === "in_progress") {
-    const ok = await confirmDialog({
-      title: "Leave this game?",
-      text: "It stays unfinished on the server; you cannot come back to it from this page.",
-      confirm: "Leave and start over",
-    });
-    if (!ok) return;
-  }
+  if (!(await mayLeave())) return;
   save(null);
   game = null;
   lastPlacement = null;
   hint = null;
   clearNotice();
   render();
-  $("player-name").focus();
+  (readAccount() ? $("start-button") : $("player-name")).focus();
+}
+
+/** Play today's daily challenge (the page holds a key: the daily view checks). Refused with
+ * `challenge_already_played`, it offers to open the game the problem names. */
+export async function startDailyChallenge() {
+  const account = readAccount();
+  if (!account || !(await mayLeave())) return;
+  let created;
+  try {
+    created = await api.createGame(account.name, { key: account.key, challenge: "daily" });
+  } catch (error) {
+    if (error.code === "challenge_already_played" && error.gameId) {
+      showError(error, { label: "Open your game", run: () => openAccountGame(error.gameId) });
+    } else {
+      showError(error);
+    }
+    return;
+  }
+  clearNotice();
+  const { token, ...state } = created;
+  save({ id: state.id, token, player: state.player });
+  game = state;
+  loaded = true;
+  lastPlacement = null;
+  hint = null;
+  window.location.hash = "#/play";
+}
+
+/** Open one of the account's games: to play on if it is in progress (the key authorises
+ * its placements), else its replay. */
+export async function openAccountGame(id) {
+  const account = readAccount();
+  let fresh;
+  try {
+    fresh = await api.getGame(id, account?.key || null);
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  if (fresh.status !== "in_progress") {
+    window.location.hash = `#/games/${encodeURIComponent(id)}`;
+    return;
+  }
+  if (saved?.id !== id && !(await mayLeave())) return;
+  clearNotice();
+  save({ id, token: saved?.id === id ? saved.token : null, player: fresh.player });
+  game = fresh;
+  loaded = true;
+  lastPlacement = null;
+  hint = null;
+  if (window.location.hash === "#/play") render();
+  else window.location.hash = "#/play";
 }
 
 /** Wire the play view's controls; called once. */
 export function installPlay() {
   $("player-name").value = storage()?.getItem(SAVED_PLAYER) || "";
+  onAccountChange(() => render());
   $("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const player = $("player-name").value.trim();
@@ -260,14 +329,14 @@ export function installPlay() {
   $("new-game-button").addEventListener("click", newGame);
   $("hint-button").addEventListener("click", askHint);
   enableArrowKeys($("board"));
-  saved = readSaved();
+  saved = readSavedGame();
 }
 
 /** Read the saved game from the API (after a reload of the page). */
 async function loadSaved() {
   $("game").setAttribute("aria-busy", "true");
   try {
-    game = await api.getGame(saved.id);
+    game = await api.getGame(saved.id, bearer());
     lastPlacement = null;
     hint = null;
   } catch (error) {

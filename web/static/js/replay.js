@@ -1,10 +1,13 @@
 // One game, stepped through: the board after each placement is rebuilt in the browser from
-// the history (`GET /games/{id}/placements`: each placement and the piles it flipped), and a
-// finished game's deal can be verified (see verify.js).
+// the history (`GET /games/{id}/placements`: each placement and the piles it flipped), a
+// finished game's deal can be verified (see verify.js) and the game analysed (analysis.js:
+// the step shown gets its review).
 
+import { leaveAnalysis, markStep, reviewOf, reviewText, showAnalysis } from "./analysis.js";
 import * as api from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardShort } from "./cards.js";
+import { bearerFor } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
 import { faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
 
@@ -29,7 +32,8 @@ function summary() {
   if (game.status === "won") result = `won with a score of ${game.score}`;
   if (game.status === "lost") result = `lost: ${END_REASONS[game.end_reason] || game.end_reason}`;
   const assisted = game.assisted ? ", assisted (hints were asked)" : "";
-  return `${game.player}: ${result}; ${count}${assisted}.`;
+  const challenge = game.challenge_date ? `; the daily challenge of ${game.challenge_date}` : "";
+  return `${game.player}: ${result}; ${count}${assisted}${challenge}.`;
 }
 
 function stepText() {
@@ -46,12 +50,20 @@ function stepText() {
 
 function render() {
   const placement = step > 0 ? placements[step - 1] : null;
+  const review = step > 0 ? reviewOf(step) : null;
+  const best = review && review.label !== "best" ? review.best.placement : null;
   renderBoard($("replay-board"), {
     piles: boards[step],
     placed: placement,
     flipped: placement ? placement.flipped : [],
+    best,
     animate: true,
   });
+  $("replay-review").textContent = step > 0 ? reviewText(step) : "";
+  if (review) $("replay-review").dataset.label = review.label;
+  else delete $("replay-review").dataset.label;
+  $("replay-best-help").hidden = !best;
+  markStep(step);
   $("replay-board").setAttribute("aria-label", `Grid after step ${step}`);
   $("replay-step-text").textContent = stepText();
   const down = faceDownCount(boards[step]);
@@ -77,7 +89,13 @@ function renderVerifySection() {
   const finished = Boolean(game.reveal);
   $("verify-button").disabled = !finished;
   $("verify-button").title = finished ? "" : "The deck is revealed when the game ends.";
-  if (!finished) addResult({ name: "Not yet", ok: null, detail: "The deck is revealed when the game ends." });
+  if (finished) return;
+  const sealed = game.challenge_date && game.status !== "in_progress";
+  const detail = sealed
+    ? `The deck of the daily challenge of ${game.challenge_date} is revealed when the day closes (00:00 UTC).`
+    : "The deck is revealed when the game ends.";
+  $("verify-button").title = detail;
+  addResult({ name: "Not yet", ok: null, detail });
 }
 
 function addResult(check) {
@@ -128,8 +146,16 @@ export async function showReplay(id) {
   // Until this game is read there is nothing to verify (a click would verify the last game
   // shown, or nothing at all on a first visit).
   $("verify-button").disabled = true;
+  $("replay-review").textContent = "";
+  leaveAnalysis();
   try {
-    const [fresh, history] = await Promise.all([api.getGame(id), api.getPlacements(id)]);
+    // A daily challenge game is its player's only until its day closes: read it with the
+    // game's token or the account's key when this page has one.
+    const token = bearerFor(id);
+    const [fresh, history] = await Promise.all([
+      api.getGame(id, token),
+      api.getPlacements(id, token),
+    ]);
     if (requested !== id) return;
     clearNotice();
     game = fresh;
@@ -148,4 +174,10 @@ export async function showReplay(id) {
   $("replay-range").max = String(placements.length);
   renderVerifySection();
   goTo(placements.length);
+  const stepTo = (number) => {
+    goTo(number);
+    $("replay-step-text").scrollIntoView({ block: "nearest" });
+  };
+  stepTo.refresh = () => render();
+  showAnalysis(game, stepTo);
 }

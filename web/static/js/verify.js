@@ -139,12 +139,12 @@ const ALL_CODES = ["C", "D", "H", "S"].flatMap((suit) =>
 );
 
 /**
- * Verify a finished game's deal: a list of {name, ok, detail} checks.
- * `game` and `placements` are the API's answers for the game and its history.
+ * Check a revealed deck and salt against a deck commitment (a game's, or a daily challenge
+ * day's): the "Commitment" and "Deck" checks, as {name, ok, detail}.
  */
-export async function verifyDeal(game, placements) {
+export async function verifyReveal(commitment, reveal) {
   const checks = [];
-  const { deck, salt } = game.reveal;
+  const { deck, salt } = reveal;
   if (!globalThis.crypto?.subtle) {
     checks.push({
       name: "Commitment",
@@ -155,9 +155,9 @@ export async function verifyDeal(game, placements) {
     const digest = await sha256Hex(`${salt}:${deck.join(",")}`);
     checks.push({
       name: "Commitment",
-      ok: digest === game.deck_commitment,
+      ok: digest === commitment,
       detail:
-        digest === game.deck_commitment
+        digest === commitment
           ? "SHA-256 of the salt and the revealed deck equals the commitment made at the deal."
           : `SHA-256 of the salt and the revealed deck is ${digest}, not the commitment.`,
     });
@@ -171,6 +171,16 @@ export async function verifyDeal(game, placements) {
       ? "The revealed deck holds each of the 40 cards once."
       : "The revealed deck is not the 40 cards, each once.",
   });
+  return checks;
+}
+
+/**
+ * Verify a finished game's deal: a list of {name, ok, detail} checks.
+ * `game` and `placements` are the API's answers for the game and its history.
+ */
+export async function verifyDeal(game, placements) {
+  const checks = await verifyReveal(game.deck_commitment, game.reveal);
+  const { deck } = game.reveal;
   const played = placements.map((p) => p.card.code);
   const mismatch = played.findIndex((code, i) => code !== deck[i]);
   checks.push({

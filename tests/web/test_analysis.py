@@ -1,0 +1,94 @@
+"""A finished game's analysis in the replay view: asked for, followed to the end with its
+progress, then shown (accuracy, labels, each placement against the computer's choice), and
+each step of the replay showing its placement's review."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.api.conformance import won_vectors
+from tests.support.server import Server
+from tests.web.conftest import Site
+from tests.web.pages import play_through_api, start_game, store_game
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def server(site: Site) -> Server:
+    return site.server
+
+
+def pct(value: float) -> str:
+    return f"{round(value * 100)} %"
+
+
+def test_a_finished_game_is_analysed_and_each_step_shows_its_review(
+    desktop: Page, server: Server, api: httpx.Client
+) -> None:
+    page = desktop
+    vector = won_vectors()[2]
+    game_id, token = store_game(server.database_url, vector["deck"], "analysed")
+    play_through_api(api, game_id, token, [(s["row"], s["col"]) for s in vector["steps"]])
+    page.goto(f"{server.base_url}/#/games/{game_id}")
+    button = page.get_by_role("button", name="Analyse this game")
+    expect(button).to_be_enabled()
+    with page.expect_response(
+        lambda r: r.url.endswith("/analysis") and r.request.method == "POST"
+    ) as asked:
+        button.click()
+    assert asked.value.status in (200, 202)
+    summary = page.locator("#analysis-summary")
+    expect(summary).to_contain_text("Analysis done", timeout=120_000)
+    analysis = api.get(f"/games/{game_id}/analysis").json()
+    assert analysis["state"] == "done"
+    result: dict[str, Any] = analysis["result"]
+    expect(page.locator("#analysis-accuracy")).to_have_text(f"{result['accuracy']:.1f} %")
+    for label, count in result["labels"].items():
+        if count:
+            expect(summary).to_contain_text(f"{count} {label}")
+    reviews = result["placements"]
+    rows = page.locator("#analysis-body tr")
+    expect(rows).to_have_count(len(reviews))
+    shown = rows.evaluate_all("rows => rows.map(row => row.cells[5].textContent)")
+    assert shown == [review["label"] for review in reviews]
+
+    # Choosing a placement in the table steps the replay to it, with its review.
+    worst = max(reviews, key=lambda r: (r["win_probability_loss"], -r["number"]))
+    number = worst["number"]
+    page.get_by_role("button", name=f"Show placement {number} in the replay").click()
+    expect(page.locator("#replay-step-text")).to_contain_text(f"Step {number} of {len(reviews)}")
+    review = page.locator("#replay-review")
+    expect(review).to_contain_text(f"Review: {worst['label']}.")
+    expect(review).to_contain_text(pct(worst["played"]["win_probability"]))
+    expect(rows.nth(number - 1)).to_have_attribute("aria-current", "step")
+    if worst["label"] != "best":
+        best = worst["best"]["placement"]
+        expect(review).to_contain_text(f"would play row {best['row']}, column {best['col']}")
+        cell = page.locator(
+            f'#replay-board .cell.best[data-row="{best["row"]}"][data-col="{best["col"]}"]'
+        )
+        expect(cell).to_have_count(1)
+    # Stepping with the replay's buttons follows along.
+    page.get_by_role("button", name="First", exact=True).click()
+    expect(review).to_have_text("")
+    page.get_by_role("button", name="Next step").click()
+    expect(review).to_contain_text(f"Review: {reviews[0]['label']}.")
+
+    # Opened again later, the analysis is read at once, not asked for again.
+    page.reload()
+    expect(summary).to_contain_text("Analysis done")
+    expect(page.get_by_role("button", name="Analyse this game")).to_be_hidden()
+
+
+def test_a_game_in_progress_cannot_be_analysed_yet(desktop: Page, server: Server) -> None:
+    created = start_game(desktop, server.base_url, "unfinished")
+    desktop.goto(f"{server.base_url}/#/games/{created['id']}")
+    expect(desktop.locator("#analysis-status")).to_have_text(
+        "A game can be analysed once it has ended."
+    )
+    expect(desktop.get_by_role("button", name="Analyse this game")).to_be_disabled()

@@ -1,0 +1,277 @@
+// The player's account: register a name (the API answers with a secret key, shown once),
+// or use a key from elsewhere; the key is kept in localStorage (see storage.js) and sent as
+// `Authorization: Bearer <key>` when a game starts. Copy it, replace it (rotation), or sign
+// out (forget it here). Also a player's page: their figures and their games.
+
+import * as api from "./api.js";
+import { makePager, tableRow, timeElement } from "./pager.js";
+import { openAccountGame } from "./play.js";
+import { onAccountChange, readAccount, writeAccount } from "./storage.js";
+import { clearNotice, confirmDialog, showError } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+const STATUS_TEXT = { in_progress: "in progress", won: "won", lost: "lost" };
+const END_REASONS = {
+  too_many_face_down: "more than four face down",
+  stock_exhausted: "stock ran out",
+  abandoned: "abandoned",
+};
+
+let busy = false;
+
+function say(text) {
+  $("account-status").textContent = text;
+}
+
+/** Show the key in its box; `fresh`: it was just made (the server shows it only once). */
+function showKey(key, fresh) {
+  $("account-key").value = key;
+  $("key-details").open = fresh || $("key-details").open;
+  $("key-once").hidden = !fresh;
+}
+
+function renderAccount() {
+  const account = readAccount();
+  $("account-signed-out").hidden = Boolean(account);
+  $("account-signed-in").hidden = !account;
+  $("account-link").textContent = account ? `Account (${account.name})` : "Account";
+  if (!account) return;
+  $("account-name").textContent = account.name;
+  $("account-page-link").href = `#/players/${encodeURIComponent(account.name)}`;
+  $("account-key").value = account.key;
+}
+
+function setBusy(value) {
+  busy = value;
+  for (const id of ["register-button", "existing-button", "rotate-key", "sign-out"]) {
+    $(id).disabled = value;
+  }
+}
+
+async function register(event) {
+  event.preventDefault();
+  if (busy) return;
+  const name = $("register-name").value.trim();
+  setBusy(true);
+  say("Registering…");
+  try {
+    const created = await api.registerPlayer(name);
+    clearNotice();
+    writeAccount({ name: created.name, key: created.key });
+    $("register-name").value = "";
+    showKey(created.key, true);
+    say(`Registered as ${created.name}. Your key is kept in this browser; copy it somewhere safe.`);
+    $("copy-key").focus();
+  } catch (error) {
+    say("");
+    showError(error);
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function useExistingKey(event) {
+  event.preventDefault();
+  if (busy) return;
+  const name = $("existing-name").value.trim();
+  const key = $("existing-key").value.trim();
+  setBusy(true);
+  try {
+    // The name must be an account's; the key itself is checked by the API when it is
+    // first used (a new game), which names the account it belongs to if it is another's.
+    const player = await api.getPlayer(name);
+    clearNotice();
+    writeAccount({ name: player.name, key });
+    $("existing-key").value = "";
+    $("key-details").open = false;
+    $("key-once").hidden = true;
+    say(`Signed in as ${player.name}. New games are started as this account.`);
+    $("account-page-link").focus();
+  } catch (error) {
+    showError(error);
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function copyKey() {
+  const key = readAccount()?.key;
+  if (!key) return;
+  try {
+    await navigator.clipboard.writeText(key);
+    say("The key was copied to the clipboard.");
+  } catch {
+    // No clipboard here (e.g. not a secure context): select the key for a manual copy.
+    $("key-details").open = true;
+    $("account-key").focus();
+    $("account-key").select();
+    say("The browser did not allow copying: the key is selected, copy it with Ctrl+C (⌘C).");
+  }
+}
+
+async function rotate() {
+  const account = readAccount();
+  if (!account || busy) return;
+  const ok = await confirmDialog({
+    title: "Replace your key?",
+    text:
+      "The server makes a new key and refuses the current one from then on, on every device " +
+      "that uses it. The new key is kept in this browser. Games in progress go on.",
+    confirm: "Replace the key",
+  });
+  if (!ok) return;
+  setBusy(true);
+  try {
+    const rotated = await api.rotateKey(account.name, account.key);
+    clearNotice();
+    writeAccount({ name: rotated.name, key: rotated.key });
+    showKey(rotated.key, true);
+    say("A new key was made and kept in this browser; the old one no longer works.");
+  } catch (error) {
+    showError(error);
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function signOut() {
+  const account = readAccount();
+  if (!account) return;
+  const ok = await confirmDialog({
+    title: "Sign out?",
+    text:
+      `This browser forgets the key of ${account.name}. Without a copy of the key you can ` +
+      "no longer play as this account (there is no password to recover it).",
+    confirm: "Forget the key",
+  });
+  if (!ok) return;
+  writeAccount(null);
+  say(`Signed out: the key of ${account.name} was forgotten here.`);
+  $("register-name").focus();
+}
+
+// ---------------------------------------------------------------- a player's page
+
+let shownPlayer = null;
+
+function percent(value) {
+  return value === null ? "–" : `${Math.round(value * 100)} %`;
+}
+
+function number(value, digits = 0) {
+  return value === null ? "–" : value.toFixed(digits);
+}
+
+function fillStats(player) {
+  const s = player.stats;
+  const figures = {
+    "stat-played": String(s.games_played),
+    "stat-won": String(s.games_won),
+    "stat-lost": String(s.games_lost),
+    "stat-in-progress": String(s.games_in_progress),
+    "stat-win-rate": percent(s.win_rate),
+    "stat-best": number(s.best_score),
+    "stat-mean": number(s.mean_winning_score, 1),
+    "stat-streak": String(s.current_streak),
+    "stat-longest": String(s.longest_streak),
+  };
+  for (const [id, text] of Object.entries(figures)) $(id).textContent = text;
+  $("player-since").textContent =
+    `Registered ${player.created_at.slice(0, 10)}` +
+    (s.last_played_at ? `; last played ${s.last_played_at.replace("T", " ").slice(0, 16)} UTC.` : ".");
+}
+
+function gameRow(game) {
+  let result = STATUS_TEXT[game.status];
+  if (game.status === "lost" && game.end_reason) result += ` (${END_REASONS[game.end_reason] || game.end_reason})`;
+  const status = document.createElement("span");
+  status.textContent = result;
+  if (game.assisted) {
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.textContent = "assisted";
+    status.append(" ", badge);
+  }
+  const open = document.createElement("a");
+  open.href = `#/games/${encodeURIComponent(game.id)}`;
+  open.textContent = game.status === "in_progress" ? "Open" : "Replay";
+  const started = game.created_at.replace("T", " ").slice(0, 16);
+  open.setAttribute("aria-label", `${open.textContent} the game started ${started}`);
+  if (game.status === "in_progress" && readAccount()?.name === shownPlayer) {
+    // The account's own game: play on with the key.
+    open.addEventListener("click", (event) => {
+      event.preventDefault();
+      openAccountGame(game.id);
+    });
+  }
+  const tr = tableRow([
+    timeElement(game.created_at),
+    status,
+    game.score === null ? "–" : String(game.score),
+    String(game.placements_count),
+    open,
+  ]);
+  tr.dataset.gameId = game.id;
+  return tr;
+}
+
+const gamesPager = makePager(
+  {
+    table: "player-games-table",
+    body: "player-games-body",
+    empty: "player-games-empty",
+    first: "player-games-first",
+    previous: "player-games-previous",
+    next: "player-games-next",
+    page: "player-games-page",
+  },
+  async (cursor) => {
+    const status = $("player-games-status").value || null;
+    const answer = await api.getPlayerGames(shownPlayer, { cursor, status });
+    return { rows: answer.games.map(gameRow), next_cursor: answer.next_cursor };
+  },
+);
+
+/** The view became visible for player `name` (`#/players/{name}`). */
+export async function showPlayer(name) {
+  shownPlayer = name;
+  $("player-heading").textContent = `Player ${name}`;
+  $("player-since").textContent = "Loading…";
+  // Nothing of the player shown before stays on the page while this one is read.
+  $("player-content").hidden = true;
+  $("player-games-body").replaceChildren();
+  $("player-stats").setAttribute("aria-busy", "true");
+  try {
+    const player = await api.getPlayer(name);
+    if (shownPlayer !== name) return;
+    clearNotice();
+    $("player-heading").textContent = `Player ${player.name}`;
+    fillStats(player);
+    $("player-content").hidden = false;
+  } catch (error) {
+    if (shownPlayer !== name) return;
+    $("player-since").textContent = "This player could not be read.";
+    showError(error, { label: "Try again", run: () => showPlayer(name) });
+    return;
+  } finally {
+    $("player-stats").removeAttribute("aria-busy");
+  }
+  gamesPager.reload();
+}
+
+/** Wire the account and player views; called once. */
+export function installAccount() {
+  $("register-form").addEventListener("submit", register);
+  $("existing-key-form").addEventListener("submit", useExistingKey);
+  $("copy-key").addEventListener("click", copyKey);
+  $("rotate-key").addEventListener("click", rotate);
+  $("sign-out").addEventListener("click", signOut);
+  $("player-games-status").addEventListener("change", () => gamesPager.reload());
+  onAccountChange(renderAccount);
+  renderAccount();
+}
+
+/** The account view became visible (`#/account`). */
+export function showAccount() {
+  renderAccount();
+}

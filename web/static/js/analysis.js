@@ -1,0 +1,223 @@
+// A finished game's analysis, in the replay view: asked for with POST /games/{id}/analysis
+// (202: computed in the background), then followed with GET until done, honouring the
+// answer's Retry-After and showing its progress. Once done: the accuracy, the labels, and
+// for each placement the move played against the computer player's choice; the replay
+// shows the review of the placement it is on.
+
+import * as api from "./api.js";
+import { cardShort } from "./cards.js";
+import { clearNotice, showError } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
+// Refusals whose detail says it all: shown in the section, not as an error notice.
+const EXPLAINED = {
+  challenge_day_open: "A daily challenge game can be analysed once its day has closed (00:00 UTC): until then its deal is secret.",
+  game_in_progress: "A game can be analysed once it has ended.",
+};
+
+let gameId = null; // the game shown (a newer navigation stops the polling of an older one)
+let result = null; // the analysis' result once done
+let onStep = () => {}; // steps the replay to a placement
+
+const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+const pct = (p) => `${Math.round(p * 100)} %`;
+const where = (position) => `row ${position.row}, column ${position.col}`;
+// In the table, where the columns say what the numbers are: "(-1, 0)".
+const at = (position) => `(${position.row}, ${position.col})`;
+// A loss of win chance in percentage points, to one decimal: labels turn on 1, 3 and 10.
+const points = (p) => `${(p * 100).toFixed(1)} %`;
+
+function status(text) {
+  $("analysis-status").textContent = text;
+}
+
+function labelElement(label) {
+  const span = document.createElement("span");
+  span.className = `label label-${label}`;
+  span.textContent = label;
+  return span;
+}
+
+function cell(content) {
+  const td = document.createElement("td");
+  td.append(content);
+  return td;
+}
+
+function placementRow(review) {
+  const tr = document.createElement("tr");
+  tr.dataset.number = String(review.number);
+  const go = document.createElement("button");
+  go.type = "button";
+  go.className = "step-link";
+  go.textContent = String(review.number);
+  go.setAttribute("aria-label", `Show placement ${review.number} in the replay`);
+  go.addEventListener("click", () => onStep(review.number));
+  const same = review.label === "best" || sameCell(review.played.placement, review.best.placement);
+  tr.append(
+    cell(go),
+    cell(cardShort(review.card)),
+    cell(`${at(review.played.placement)} ${pct(review.played.win_probability)}`),
+    cell(same ? "the same" : `${at(review.best.placement)} ${pct(review.best.win_probability)}`),
+    cell(review.forced ? "forced" : points(review.win_probability_loss)),
+    cell(labelElement(review.label)),
+  );
+  return tr;
+}
+
+function sameCell(a, b) {
+  return a.row === b.row && a.col === b.col;
+}
+
+function renderResult(analysis) {
+  result = analysis.result;
+  $("analysis-progress").hidden = true;
+  $("analysis-button").hidden = true;
+  const r = result;
+  const counts = LABELS.filter((label) => r.labels[label]).map((label) => `${r.labels[label]} ${label}`);
+  const accuracy = r.accuracy === null ? "no placement had a choice" : `accuracy ${r.accuracy.toFixed(1)} %`;
+  let optimum = "";
+  if (r.optimum) {
+    optimum =
+      r.optimum.score === null
+        ? " Even knowing the whole deck, no win was found for this deal."
+        : ` Knowing the whole deck, the best score was ${r.optimum.score}${r.optimum.proven ? "" : " or more"}.`;
+  }
+  $("analysis-accuracy").textContent = r.accuracy === null ? "–" : `${r.accuracy.toFixed(1)} %`;
+  $("analysis-summary").textContent = `Analysis done (${accuracy}): ${counts.join(", ")}.${optimum}`;
+  $("analysis-body").replaceChildren(...r.placements.map(placementRow));
+  $("analysis-result").hidden = false;
+  status("");
+}
+
+/** Follow the analysis until it is done or failed. `answer` is the last {status, data,
+ * retryAfter} of POST or GET. */
+async function follow(id, answer) {
+  while (answer.status === 202) {
+    const { reviewed, total } = answer.data.progress;
+    $("analysis-progress").hidden = false;
+    $("analysis-progress").max = Math.max(total, 1);
+    $("analysis-progress").value = reviewed;
+    status(
+      answer.data.state === "queued"
+        ? "Waiting for the analysis to start…"
+        : `Analysing: ${reviewed} of ${total} placements reviewed…`,
+    );
+    await sleep(answer.retryAfter ?? 1);
+    if (gameId !== id) return;
+    answer = await api.getAnalysis(id);
+    if (gameId !== id) return;
+  }
+  if (answer.data.state === "failed") {
+    $("analysis-progress").hidden = true;
+    $("analysis-button").hidden = false;
+    $("analysis-button").disabled = false;
+    $("analysis-button").textContent = "Try the analysis again";
+    status(`The analysis failed: ${answer.data.error || "no reason given"}. You may ask again.`);
+    return;
+  }
+  renderResult(answer.data);
+  onStep.refresh?.();
+}
+
+function explainOrShow(error) {
+  $("analysis-progress").hidden = true;
+  if (EXPLAINED[error.code]) {
+    $("analysis-button").disabled = true;
+    status(`${EXPLAINED[error.code]} (${error.detail})`);
+    return;
+  }
+  status("");
+  $("analysis-button").disabled = false;
+  showError(error);
+}
+
+async function analyse() {
+  const id = gameId;
+  if (!id) return;
+  $("analysis-button").disabled = true;
+  status("Asking for the analysis…");
+  try {
+    const answer = await api.requestAnalysis(id);
+    if (gameId !== id) return;
+    clearNotice();
+    await follow(id, answer);
+  } catch (error) {
+    if (gameId === id) explainOrShow(error);
+  }
+}
+
+/** The review of placement `number` (1-based) as a sentence, or "" (no analysis yet). */
+export function reviewText(number) {
+  const review = result?.placements.find((p) => p.number === number);
+  if (!review) return "";
+  const played = `${cardShort(review.card)} at ${where(review.played.placement)}`;
+  if (review.forced) return `Review: ${review.label}. ${played} was the only legal placement.`;
+  if (review.label === "best") {
+    return `Review: best. ${played} is the computer player's choice too (win chance ${pct(review.played.win_probability)}).`;
+  }
+  return (
+    `Review: ${review.label}. ${played}: win chance ${pct(review.played.win_probability)}; ` +
+    `the computer player would play ${where(review.best.placement)} ` +
+    `(${pct(review.best.win_probability)}): ${points(review.win_probability_loss)} of win chance lost.`
+  );
+}
+
+/** The review of placement `number`, or null. */
+export function reviewOf(number) {
+  return result?.placements.find((p) => p.number === number) || null;
+}
+
+/** Mark the analysis table's row of the step shown. */
+export function markStep(number) {
+  for (const row of $("analysis-body").children) {
+    if (Number(row.dataset.number) === number) row.setAttribute("aria-current", "step");
+    else row.removeAttribute("aria-current");
+  }
+}
+
+/** The replay shows `game`: offer its analysis, or show it if one was asked for already.
+ * `step(number)` moves the replay to a placement; `step.refresh()` redraws it. */
+export async function showAnalysis(game, step) {
+  gameId = game.id;
+  result = null;
+  onStep = step;
+  $("analysis-result").hidden = true;
+  $("analysis-body").replaceChildren();
+  $("analysis-progress").hidden = true;
+  $("analysis-button").hidden = false;
+  $("analysis-button").textContent = "Analyse this game";
+  status("");
+  if (game.status === "in_progress") {
+    $("analysis-button").disabled = true;
+    status(EXPLAINED.game_in_progress);
+    return;
+  }
+  $("analysis-button").disabled = false;
+  const id = game.id;
+  try {
+    const answer = await api.getAnalysis(id);
+    if (gameId !== id) return;
+    await follow(id, answer);
+  } catch (error) {
+    if (gameId !== id) return;
+    if (error.code === "analysis_not_found") return; // nobody asked yet: the button offers it
+    explainOrShow(error);
+  }
+}
+
+/** Stop following an analysis, and offer nothing until the next game is read (the view is
+ * left, or another game is being read: a click meanwhile would analyse no game). */
+export function leaveAnalysis() {
+  gameId = null;
+  result = null;
+  $("analysis-button").disabled = true;
+  $("analysis-result").hidden = true;
+  $("analysis-progress").hidden = true;
+  status("");
+}
+
+export function installAnalysis() {
+  $("analysis-button").addEventListener("click", analyse);
+}

@@ -1,0 +1,142 @@
+// The daily challenge: one day's page (`GET /challenges/{day}`: its deck commitment, how
+// many played and won, when it closes, and once closed its reveal, checked here against the
+// commitment), the button to play today's (an account is needed), and the day's board
+// (`GET /leaderboard?challenge=YYYY-MM-DD`). Other days are chosen with a date picker.
+
+import * as api from "./api.js";
+import { leaderboardRow } from "./leaderboard.js";
+import { makePager } from "./pager.js";
+import { startDailyChallenge } from "./play.js";
+import { onAccountChange, readAccount } from "./storage.js";
+import { clearNotice, showError } from "./ui.js";
+import { verifyReveal } from "./verify.js";
+
+const $ = (id) => document.getElementById(id);
+const FIRST_DAY = "2026-01-01";
+
+let shownDay = null; // "today" or YYYY-MM-DD, as asked
+let challenge = null; // the day's page, as the API answered
+
+const board = makePager(
+  {
+    table: "daily-board-table",
+    body: "daily-board-body",
+    empty: "daily-board-empty",
+    first: "daily-board-first",
+    previous: "daily-board-previous",
+    next: "daily-board-next",
+    page: "daily-board-page",
+  },
+  async (cursor) => {
+    const answer = await api.getLeaderboard({ cursor, challenge: challenge.date });
+    return { rows: answer.entries.map(leaderboardRow), next_cursor: answer.next_cursor };
+  },
+);
+
+function renderPlay() {
+  const isToday = challenge && !challenge.closed;
+  const account = readAccount();
+  $("daily-play").hidden = !isToday;
+  $("daily-play-button").disabled = !account;
+  $("daily-account-needed").hidden = Boolean(account);
+}
+
+function addResult(check) {
+  const item = document.createElement("li");
+  item.className = check.ok ? "ok" : "fail";
+  const mark = document.createElement("strong");
+  mark.textContent = `${check.name}: ${check.ok ? "✓ passed" : "✗ failed"}. `;
+  item.append(mark, check.detail);
+  $("daily-verify-results").append(item);
+}
+
+function render() {
+  const c = challenge;
+  $("daily-heading").textContent = c.closed
+    ? `Daily challenge of ${c.date}`
+    : `Today's daily challenge (${c.date})`;
+  $("daily-date-text").textContent = c.date;
+  $("daily-state").textContent = c.closed
+    ? `closed at ${c.closes_at.replace("T", " ").slice(0, 16)} UTC`
+    : `open until ${c.closes_at.replace("T", " ").slice(0, 16)} UTC`;
+  $("daily-played").textContent = String(c.played);
+  $("daily-won").textContent = String(c.won);
+  $("daily-commitment").textContent = c.deck_commitment;
+  $("daily-reveal-text").textContent = c.reveal
+    ? "The day has closed: the server revealed the deck and the salt. Your browser can check " +
+      "that they give the commitment it published when the day opened."
+    : "The deck and the salt are revealed when the day closes; your browser can then check " +
+      "them against this commitment.";
+  $("daily-verify-button").hidden = !c.reveal;
+  $("daily-verify-results").replaceChildren();
+  $("daily-board-caption").textContent = `Won games of ${c.date}, best score first`;
+  $("daily-date").value = c.date;
+  $("daily-today").hidden = !c.closed;
+  if (!c.closed) $("daily-date").max = c.date; // the server's today, whatever this clock says
+  renderPlay();
+}
+
+async function verify() {
+  if (!challenge?.reveal) return;
+  $("daily-verify-button").disabled = true;
+  $("daily-verify-results").replaceChildren();
+  try {
+    const checks = await verifyReveal(challenge.deck_commitment, challenge.reveal);
+    const all = checks.every((check) => check.ok);
+    addResult({
+      name: "Verdict",
+      ok: all,
+      detail: all
+        ? "The day's deck was fixed before it opened: every player got this deal."
+        : "See the failed checks below.",
+    });
+    checks.forEach(addResult);
+  } catch (error) {
+    showError(error);
+  } finally {
+    $("daily-verify-button").disabled = false;
+  }
+}
+
+/** The view became visible: `day` is "today" or a YYYY-MM-DD (`#/daily/{day}`). */
+export async function showDaily(day = "today") {
+  shownDay = day;
+  $("daily-summary").setAttribute("aria-busy", "true");
+  $("daily-heading").textContent = "Daily challenge";
+  try {
+    const answer = await api.getChallenge(day);
+    if (shownDay !== day) return;
+    clearNotice();
+    challenge = answer;
+  } catch (error) {
+    if (shownDay !== day) return;
+    challenge = null; // what was shown is another day's: hide it
+    $("daily-content").hidden = true;
+    showError(error, { label: "Try again", run: () => showDaily(day) });
+    return;
+  } finally {
+    $("daily-summary").removeAttribute("aria-busy");
+  }
+  render();
+  $("daily-content").hidden = false;
+  board.reload();
+}
+
+/** Wire the view's controls; called once. */
+export function installDaily() {
+  $("daily-play-button").addEventListener("click", startDailyChallenge);
+  $("daily-verify-button").addEventListener("click", verify);
+  $("daily-date").min = FIRST_DAY;
+  $("daily-date").max = new Date().toISOString().slice(0, 10); // today, UTC (this clock's)
+  $("daily-date-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const day = $("daily-date").value;
+    if (day) window.location.hash = `#/daily/${day}`;
+  });
+  $("daily-today").addEventListener("click", () => {
+    window.location.hash = "#/daily";
+  });
+  onAccountChange(() => {
+    if (challenge) renderPlay();
+  });
+}

@@ -1,0 +1,98 @@
+// A listing read a page at a time with the API's `next_cursor` (the leaderboard, a day's
+// board, a player's games): First / Previous / Next buttons and a page number.
+
+import { clearNotice, showError } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+
+/**
+ * ids: {table, body, empty, first, previous, next, page} (element ids); fetchPage(cursor)
+ * answers {rows (elements for the body), next_cursor}. Returns {reload()}: read page one.
+ */
+export function makePager(ids, fetchPage) {
+  let cursors = [null]; // cursors[i] reads page i + 1
+  let page = 0;
+  let nextCursor = null;
+  let loading = false;
+  let generation = 0; // a newer reload wins over an older answer
+
+  function setButtons() {
+    $(ids.first).disabled = loading || page === 0;
+    $(ids.previous).disabled = loading || page === 0;
+    $(ids.next).disabled = loading || !nextCursor;
+  }
+
+  async function load() {
+    const mine = ++generation;
+    loading = true;
+    setButtons();
+    $(ids.table).setAttribute("aria-busy", "true");
+    try {
+      const answer = await fetchPage(cursors[page]);
+      if (mine !== generation) return;
+      clearNotice();
+      nextCursor = answer.next_cursor;
+      $(ids.body).replaceChildren(...answer.rows);
+      $(ids.empty).hidden = answer.rows.length > 0 || page > 0;
+      $(ids.page).textContent = `Page ${page + 1}`;
+    } catch (error) {
+      if (mine !== generation) return;
+      showError(error, { label: "Try again", run: load });
+    } finally {
+      if (mine === generation) {
+        loading = false;
+        $(ids.table).removeAttribute("aria-busy");
+        setButtons();
+      }
+    }
+  }
+
+  $(ids.first).addEventListener("click", () => {
+    page = 0;
+    load();
+  });
+  $(ids.previous).addEventListener("click", () => {
+    page = Math.max(0, page - 1);
+    load();
+  });
+  $(ids.next).addEventListener("click", () => {
+    if (!nextCursor) return;
+    cursors = cursors.slice(0, page + 1).concat([nextCursor]);
+    page += 1;
+    load();
+  });
+
+  return {
+    reload() {
+      cursors = [null];
+      page = 0;
+      nextCursor = null;
+      $(ids.body).replaceChildren();
+      return load();
+    },
+  };
+}
+
+/** "2026-11-29 16:31" from an ISO timestamp (UTC, as the API sends it). */
+export function shortTime(iso) {
+  return iso.replace("T", " ").slice(0, 16);
+}
+
+/** A table row of text cells; `cells` items are strings or elements. */
+export function tableRow(cells) {
+  const tr = document.createElement("tr");
+  for (const content of cells) {
+    const td = document.createElement("td");
+    td.append(content);
+    tr.append(td);
+  }
+  return tr;
+}
+
+/** A <time> element for an ISO timestamp. */
+export function timeElement(iso) {
+  const time = document.createElement("time");
+  time.dateTime = iso;
+  time.textContent = shortTime(iso);
+  return time;
+}

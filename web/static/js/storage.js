@@ -1,0 +1,68 @@
+// What the page keeps in this browser's localStorage: the game being played (its id and
+// token) and the player's account (their name and secret key). Nothing else is kept, and
+// nothing is kept anywhere but here (no cookie: the key travels only in Authorization headers).
+
+const SAVED_GAME = "foursquare.game";
+const SAVED_ACCOUNT = "foursquare.account";
+
+export function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage disabled: play on, without surviving a reload
+  }
+}
+
+function readJson(name) {
+  try {
+    return JSON.parse(storage()?.getItem(name) || "null");
+  } catch {
+    return null; // a damaged entry is as good as none
+  }
+}
+
+function writeJson(name, value) {
+  if (value) storage()?.setItem(name, JSON.stringify(value));
+  else storage()?.removeItem(name);
+}
+
+/** The game being played: {id, token, player}; `token` is null for a game opened without
+ * its token (then the account's key authorises its placements). */
+export function readSavedGame() {
+  const value = readJson(SAVED_GAME);
+  if (value && typeof value.id === "string" && (typeof value.token === "string" || value.token === null)) {
+    return value;
+  }
+  return null;
+}
+
+export function writeSavedGame(value) {
+  writeJson(SAVED_GAME, value);
+}
+
+/** The player's account: {name, key}, or null (a guest). */
+export function readAccount() {
+  const value = readJson(SAVED_ACCOUNT);
+  if (value && typeof value.name === "string" && typeof value.key === "string") return value;
+  return null;
+}
+
+const listeners = [];
+
+/** Be told (with the account, or null) whenever the account is stored or forgotten. */
+export function onAccountChange(listener) {
+  listeners.push(listener);
+}
+
+export function writeAccount(value) {
+  writeJson(SAVED_ACCOUNT, value);
+  for (const listener of listeners) listener(value);
+}
+
+/** What authorises reading a private game (a daily challenge game before its day closes):
+ * the game's token if this page holds it, else the account's key, else nothing. */
+export function bearerFor(gameId) {
+  const saved = readSavedGame();
+  if (saved && saved.id === gameId && saved.token) return saved.token;
+  return readAccount()?.key || null;
+}
