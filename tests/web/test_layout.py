@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
@@ -54,8 +56,19 @@ def test_the_page_fits_and_every_control_is_reachable(
     page.goto(server.base_url + "/#/leaderboard")
     page.locator("#leaderboard-body tr").first.wait_for()
     assert_fits_and_reachable(page, "leaderboard")
+    # The board's controls with the date field shown, on a board of a day.
+    today = datetime.now(UTC).date()
+    page.goto(f"{server.base_url}/#/leaderboard?period=day&date={today}&per_player=best")
+    expect(page.get_by_label("Day (UTC)")).to_be_visible()
+    page.locator("#leaderboard-body tr").first.wait_for()
+    assert_fits_and_reachable(page, "leaderboard of a day")
     page.goto(f"{server.base_url}/#/games/{created['id']}")
     page.get_by_text("Step 5 of 5").wait_for()
     assert_fits_and_reachable(page, "replay")
+    # A won game's replay, its place shown: its rank and neighbours (the longest name).
+    page.goto(f"{server.base_url}/#/games/{won_id}")
+    page.get_by_role("button", name="Show my place").click()
+    expect(page.locator("#replay-standing-body tr.mine")).to_have_count(1)
+    assert_fits_and_reachable(page, "replay, the game's place")
     context.close()
     watcher.check()
