@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
@@ -13,6 +15,7 @@ from tests.web.pages import (
     assert_fits_and_reachable,
     place_by_click,
     play_through_api,
+    resume_in_page,
     start_game,
     store_game,
 )
@@ -54,8 +57,29 @@ def test_the_page_fits_and_every_control_is_reachable(
     page.goto(server.base_url + "/#/leaderboard")
     page.locator("#leaderboard-body tr").first.wait_for()
     assert_fits_and_reachable(page, "leaderboard")
+    # The board's controls with the date field shown, on a board of a day.
+    today = datetime.now(UTC).date()
+    page.goto(f"{server.base_url}/#/leaderboard?period=day&date={today}&per_player=best")
+    expect(page.get_by_label("Day (UTC)")).to_be_visible()
+    page.locator("#leaderboard-body tr").first.wait_for()
+    assert_fits_and_reachable(page, "leaderboard of a day")
     page.goto(f"{server.base_url}/#/games/{created['id']}")
     page.get_by_text("Step 5 of 5").wait_for()
     assert_fits_and_reachable(page, "replay")
+    # A won game's replay, its place shown: its rank and neighbours (the longest name).
+    page.goto(f"{server.base_url}/#/games/{won_id}")
+    page.get_by_role("button", name="Show my place").click()
+    expect(page.locator("#replay-standing-body tr.mine")).to_have_count(1)
+    assert_fits_and_reachable(page, "replay, the game's place")
+    # The end of a won game in Play, its place shown.
+    vector = won_vectors()[0]
+    game_id, token = store_game(server.database_url, vector["deck"], "W" * 32)
+    positions = [(s["row"], s["col"]) for s in vector["steps"]]
+    play_through_api(api, game_id, token, positions[:-1])
+    resume_in_page(page, server.base_url, game_id, token, "W" * 32)
+    place_by_click(page, *positions[-1])
+    page.locator("#end-panel").get_by_role("button", name="Show my place").click()
+    expect(page.locator("#end-standing-body tr.mine")).to_have_count(1)
+    assert_fits_and_reachable(page, "end of a won game, its place")
     context.close()
     watcher.check()

@@ -188,18 +188,33 @@ export function getHint(id, token) {
   return request("GET", `${gamePath(id)}/hint`, { headers: bearer(token) });
 }
 
-/** GET /leaderboard. */
+/** GET /leaderboard: `period` "all" | "day" | "week", `date` (YYYY-MM-DD) a day of that
+ * day's or week's board, `perPlayer` each player's best only. */
 export function getLeaderboard({
   limit = 20,
   cursor = null,
   includeAssisted = false,
   challenge = null,
+  period = "all",
+  date = null,
+  perPlayer = false,
 } = {}) {
   const query = new URLSearchParams({ limit: String(limit) });
   if (cursor) query.set("cursor", cursor);
   if (includeAssisted) query.set("include_assisted", "true");
   if (challenge) query.set("challenge", challenge);
+  if (period !== "all") query.set("period", period);
+  if (date) query.set("date", date);
+  if (perPlayer) query.set("per_player", "best");
   return request("GET", `/leaderboard?${query}`);
+}
+
+/** GET /leaderboard/around/{id}: a won game's rank on its board of `period` (the day or
+ * week it was won in) and up to `count` entries either side. */
+export function getAround(id, { period = "all", includeAssisted = false, count = 5 } = {}) {
+  const query = new URLSearchParams({ period, count: String(count) });
+  if (includeAssisted) query.set("include_assisted", "true");
+  return request("GET", `/leaderboard/around/${encodeURIComponent(id)}?${query}`);
 }
 
 /** POST /players: the new player and their key (shown only in this answer). */

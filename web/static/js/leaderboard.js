@@ -1,13 +1,65 @@
 // The leaderboard, a page at a time (the API's `next_cursor`), each game a link to its replay.
+// The board is chosen here (all time, a UTC day's or an ISO week's, each player's best,
+// assisted games or not) and kept in the URL's fragment, so a reload or a shared link shows
+// the same board: #/leaderboard?period=week&date=2026-11-25&per_player=best.
 
 import * as api from "./api.js";
 import { makePager, shortTime } from "./pager.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_LIMIT = 20;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-let limit = DEFAULT_LIMIT;
-let includeAssisted = false;
+// What the page lists: `choice` is the board menu's value ("all", "today", "this-week",
+// "day" or "week": the last two with `date`).
+let board = {
+  choice: "all",
+  date: "",
+  perPlayer: false,
+  includeAssisted: false,
+  limit: DEFAULT_LIMIT,
+};
+
+/** Today's date in UTC (the boards' days are UTC days), as YYYY-MM-DD. */
+export function utcToday(offsetDays = 0) {
+  return new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The API's window of a board choice: {period, date}. */
+function windowOf(choice, date) {
+  if (choice === "today") return { period: "day", date: null };
+  if (choice === "this-week") return { period: "week", date: null };
+  if (choice === "day" || choice === "week") return { period: choice, date: date || null };
+  return { period: "all", date: null };
+}
+
+/** The fragment that shows a board: {period, date, perPlayer, includeAssisted, limit}. */
+export function boardHash({
+  period = "all",
+  date = null,
+  perPlayer = false,
+  includeAssisted = false,
+  limit = DEFAULT_LIMIT,
+} = {}) {
+  const query = new URLSearchParams();
+  if (period !== "all") query.set("period", period);
+  if (period !== "all" && date) query.set("date", date);
+  if (perPlayer) query.set("per_player", "best");
+  if (includeAssisted) query.set("include_assisted", "true");
+  if (limit !== DEFAULT_LIMIT) query.set("limit", String(limit));
+  const text = query.toString();
+  return text ? `#/leaderboard?${text}` : "#/leaderboard";
+}
+
+/** How a board's answer names its window: "All time", "Day 2026-12-01 (UTC)", "Week
+ * 2026-11-30 – 2026-12-06 (UTC, Monday to Sunday)". */
+export function windowText(answer) {
+  if (answer.period === "day") return `Day ${answer.starts_on} (UTC)`;
+  if (answer.period === "week") {
+    return `Week ${answer.starts_on} – ${answer.ends_on} (UTC, Monday to Sunday)`;
+  }
+  return "All time";
+}
 
 /** A board's row: rank, player, score, finish time and a link to the game's replay. */
 export function leaderboardRow(entry) {
@@ -41,6 +93,13 @@ export function leaderboardRow(entry) {
   return tr;
 }
 
+function captionText() {
+  const parts = ["Won games"];
+  if (board.perPlayer) parts.push("each player's best");
+  if (board.includeAssisted) parts.push("assisted ones included");
+  return `${parts.join(", ")}, best score first`;
+}
+
 const pager = makePager(
   {
     table: "leaderboard-table",
@@ -52,19 +111,87 @@ const pager = makePager(
     page: "leaderboard-page",
   },
   async (cursor) => {
-    const answer = await api.getLeaderboard({ limit, cursor, includeAssisted });
-    $("leaderboard-caption").textContent = includeAssisted
-      ? "Won games, assisted ones included, best score first"
-      : "Won games, best score first";
+    const { period, date } = windowOf(board.choice, board.date);
+    const answer = await api.getLeaderboard({
+      limit: board.limit,
+      cursor,
+      includeAssisted: board.includeAssisted,
+      period,
+      date,
+      perPlayer: board.perPlayer,
+    });
+    $("leaderboard-caption").textContent = captionText();
+    const named = windowText(answer);
+    // Announced (a status) only when it changes: paging keeps the window.
+    if ($("leaderboard-window").textContent !== named) $("leaderboard-window").textContent = named;
+    $("leaderboard-window").dataset.startsOn = answer.starts_on || "";
+    $("leaderboard-window").dataset.endsOn = answer.ends_on || "";
+    $("leaderboard-empty").textContent =
+      period === "all" ? "No won games yet." : "No won games on this board yet.";
     return { rows: answer.entries.map(leaderboardRow), next_cursor: answer.next_cursor };
   },
 );
 
+/** Draw the controls for `board`. */
+function drawControls() {
+  const dated = board.choice === "day" || board.choice === "week";
+  $("board-period").value = board.choice;
+  $("board-date-field").hidden = !dated;
+  $("board-date").max = utcToday();
+  $("board-date").value = board.date;
+  $("board-date-label").textContent =
+    board.choice === "week" ? "A day of the week (UTC)" : "Day (UTC)";
+  $("per-player").checked = board.perPlayer;
+  $("include-assisted").checked = board.includeAssisted;
+}
+
+/** A date the API would refuse, explained; or "" if it may be asked. */
+function dateProblem() {
+  if (!(board.choice === "day" || board.choice === "week")) return "";
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(board.date)) return "Choose a day.";
+  if (board.date > utcToday()) {
+    return "Choose a day not after today (UTC): there is no board of a day to come.";
+  }
+  return "";
+}
+
+/** The controls changed `board`: keep it in the URL (without a navigation: the focus stays
+ * on the control) and read page one of the new board. */
+function changed() {
+  drawControls();
+  const problem = dateProblem();
+  $("board-date-help").textContent = problem;
+  $("board-date-help").hidden = !problem;
+  $("board-date").setAttribute("aria-invalid", String(Boolean(problem)));
+  if (problem) return;
+  const { period, date } = windowOf(board.choice, board.date);
+  const hash = boardHash({ ...board, period, date });
+  history.replaceState(null, "", hash);
+  pager.reload();
+}
+
 /** Wire the view's controls; called once. */
 export function installLeaderboard() {
+  $("board-form").addEventListener("submit", (event) => event.preventDefault());
+  $("board-period").addEventListener("change", (event) => {
+    board.choice = event.target.value;
+    // A past day or week starts at yesterday or last week, changed with the date field.
+    if (board.choice === "day" && !board.date) board.date = utcToday(-1);
+    if (board.choice === "week" && !board.date) board.date = utcToday(-7);
+    if (!(board.choice === "day" || board.choice === "week")) board.date = "";
+    changed();
+  });
+  $("board-date").addEventListener("change", (event) => {
+    board.date = event.target.value;
+    changed();
+  });
+  $("per-player").addEventListener("change", (event) => {
+    board.perPlayer = event.target.checked;
+    changed();
+  });
   $("include-assisted").addEventListener("change", (event) => {
-    includeAssisted = event.target.checked;
-    pager.reload();
+    board.includeAssisted = event.target.checked;
+    changed();
   });
   $("open-game-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -73,10 +200,25 @@ export function installLeaderboard() {
   });
 }
 
-/** The view became visible (`#/leaderboard`, optionally `?limit=N`): read from page one. */
+/** The view became visible (`#/leaderboard`, with the board in its query: `period`, `date`,
+ * `per_player=best`, `include_assisted=true`, `limit=N`): read its page one. A date the API
+ * refuses (422 invalid_window) is left for it to explain. */
 export function showLeaderboard(params) {
   const asked = Number(params.get("limit"));
-  limit = Number.isInteger(asked) && asked >= 1 && asked <= 100 ? asked : DEFAULT_LIMIT;
-  includeAssisted = $("include-assisted").checked;
+  const period = params.get("period");
+  const date = params.get("date") || "";
+  let choice = "all";
+  if (period === "day") choice = date ? "day" : "today";
+  if (period === "week") choice = date ? "week" : "this-week";
+  board = {
+    choice,
+    date: choice === "day" || choice === "week" ? date : "",
+    perPlayer: params.get("per_player") === "best",
+    includeAssisted: params.get("include_assisted") === "true",
+    limit: Number.isInteger(asked) && asked >= 1 && asked <= 100 ? asked : DEFAULT_LIMIT,
+  };
+  drawControls();
+  $("board-date-help").hidden = true;
+  $("board-date").removeAttribute("aria-invalid");
   pager.reload();
 }

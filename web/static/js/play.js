@@ -6,6 +6,7 @@
 import * as api from "./api.js";
 import { enableArrowKeys, renderBoard } from "./board.js";
 import { cardName, cardShort, faceUpCard } from "./cards.js";
+import { makeStanding } from "./standing.js";
 import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
 import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
 
@@ -26,6 +27,7 @@ let lastPlacement = null; // the placement that produced `game`, for its marks
 let hint = null; // the hint for the current card, if one was asked
 let busy = false;
 let loaded = false;
+let standing = null; // the won game's rank and place (standing.js)
 
 function save(value) {
   saved = value;
@@ -133,6 +135,7 @@ function render({ animate = false } = {}) {
       game.status === "won"
         ? `Score ${game.score}: ${game.score} cards were left in the stock.`
         : END_REASONS[game.end_reason] || `The game ended (${game.end_reason}).`;
+    standing.show(game);
     $("end-replay-link").href = `#/games/${encodeURIComponent(game.id)}`;
     $("end-board-link").hidden = !game.challenge_date;
     if (game.challenge_date) $("end-board-link").href = `#/daily/${game.challenge_date}`;
@@ -314,6 +317,7 @@ export async function openAccountGame(id) {
 
 /** Wire the play view's controls; called once. */
 export function installPlay() {
+  standing = makeStanding($("end-standing"), "end-standing");
   $("player-name").value = storage()?.getItem(SAVED_PLAYER) || "";
   onAccountChange(() => render());
   $("start-form").addEventListener("submit", (event) => {

@@ -7,6 +7,7 @@ import { leaveAnalysis, markStep, reviewOf, reviewText, showAnalysis } from "./a
 import * as api from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardShort } from "./cards.js";
+import { makeStanding } from "./standing.js";
 import { bearerFor } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
 import { faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
@@ -25,6 +26,7 @@ let placements = [];
 let boards = [[]];
 let step = 0;
 let requested = null; // the id whose view is wanted (a newer navigation wins)
+let standing = null; // a won game's rank and place (standing.js)
 
 function summary() {
   const count = placements.length === 1 ? "1 placement" : `${placements.length} placements`;
@@ -128,6 +130,7 @@ async function verify() {
 
 /** Wire the view's controls; called once. */
 export function installReplay() {
+  standing = makeStanding($("replay-standing"), "replay-standing");
   $("replay-first").addEventListener("click", () => goTo(0));
   $("replay-previous").addEventListener("click", () => goTo(step - 1));
   $("replay-next").addEventListener("click", () => goTo(step + 1));
@@ -141,6 +144,7 @@ export async function showReplay(id) {
   requested = id;
   $("replay-heading").textContent = "Game";
   $("replay-summary").textContent = "Loading…";
+  standing.show(null);
   $("replay-board").replaceChildren();
   $("verify-results").replaceChildren();
   // Until this game is read there is nothing to verify (a click would verify the last game
@@ -171,6 +175,7 @@ export async function showReplay(id) {
   const matches = sameGrid(boards[placements.length], game.piles);
   $("replay-summary").textContent =
     summary() + (matches ? "" : " The replayed history does not give the game's grid!");
+  standing.show(game);
   $("replay-range").max = String(placements.length);
   renderVerifySection();
   goTo(placements.length);
