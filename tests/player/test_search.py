@@ -108,3 +108,17 @@ def test_every_leaf_gets_the_top_ranks_of_its_own_game(monkeypatch: pytest.Monke
         result = Searcher(game, game.public_view().unseen_cards()).run(12_000)
         assert max(result.depth) == 3
     assert seen > 1000
+
+
+def test_rank_chances_are_the_share_of_unseen_cards_with_a_rank_in_the_mask() -> None:
+    game = Game.from_seed(3)
+    searcher = Searcher(game, game.public_view().unseen_cards())
+    chooser = random.Random(3)
+    for _ in range(50):
+        counts = [0] + [chooser.randint(0, 4) for _ in range(10)]
+        total = sum(counts) or 1
+        table = searcher.rank_chances(counts)
+        assert len(table) == 1024
+        for mask in range(1024):
+            share = sum(counts[rank] for rank in range(1, 11) if mask >> (rank - 1) & 1) / total
+            assert table[mask] == pytest.approx(share, abs=1e-12)
