@@ -159,13 +159,13 @@ def test_rotate_the_key_sign_out_and_use_an_existing_key(
     old_key = registered["key"]
     page.goto(server.base_url + "/#/account")
     form = page.get_by_role("form", name="Use an existing key")
-    # A name that is no account's is refused (404), and nothing is stored.
-    form.get_by_label("Name").fill("nobody-here")
-    form.get_by_label("Key").fill(old_key)
+    # A key that is no player's is refused (403), and nothing is stored.
+    form.get_by_label("Key").fill(old_key + "x")
     form.get_by_role("button", name="Use this key").click()
-    expect(page.get_by_role("alert")).to_contain_text("(404)")
+    expect(page.get_by_role("alert")).to_contain_text("(403)")
     assert stored_account(page) is None
-    form.get_by_label("Name").fill("rota")
+    # The API names the key's account: no name to type.
+    form.get_by_label("Key").fill(old_key)
     form.get_by_role("button", name="Use this key").click()
     expect(page.get_by_role("status")).to_contain_text("Signed in as Rota")
     assert stored_account(page) == {"name": "Rota", "key": old_key}

@@ -73,13 +73,11 @@ async function register(event) {
 async function useExistingKey(event) {
   event.preventDefault();
   if (busy) return;
-  const name = $("existing-name").value.trim();
   const key = $("existing-key").value.trim();
   setBusy(true);
   try {
-    // The name must be an account's; the key itself is checked by the API when it is
-    // first used (a new game), which names the account it belongs to if it is another's.
-    const player = await api.getPlayer(name);
+    // The API names the key's account (403 for a key that is no player's current one).
+    const player = await api.getOwnPlayer(key);
     clearNotice();
     writeAccount({ name: player.name, key });
     $("existing-key").value = "";

@@ -227,6 +227,11 @@ export function getPlayer(name) {
   return request("GET", playerPath(name));
 }
 
+/** GET /players/me: the page of the key's player (403 for a key that is no player's). */
+export function getOwnPlayer(key) {
+  return request("GET", "/players/me", { headers: bearer(key) });
+}
+
 /** GET /players/{name}/games: a page of their games, newest first. */
 export function getPlayerGames(name, { limit = 20, cursor = null, status = null } = {}) {
   const query = new URLSearchParams({ limit: String(limit) });
