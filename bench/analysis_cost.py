@@ -1,6 +1,6 @@
 """What a game's analysis costs: the review of its placements and its hindsight optimum, in CPU.
 
-    python bench/analysis_cost.py [--deals 20] [--effort 4000] [--play-effort 1000] [--nodes N]
+    python bench/analysis_cost.py [--deals 20] [--effort N] [--play-effort 1000] [--nodes N]
 
 Each deal ``Game.from_seed(0..)`` is played by the computer player at ``--play-effort`` (so
 that the games look like a decent player's), then reviewed as the service does
@@ -23,14 +23,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Game, Position
 from engine.analysis import Label, review
-from engine.player.advice import Budget, advise
+from engine.player.advice import DEFAULT_PLACEMENTS, Budget, advise
 from engine.solver import DEFAULT_NODES, solve
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
-    parser.add_argument("--effort", type=int, default=4000)
+    # The service's default (FOURSQUARE_ANALYSIS_PLACEMENTS), so the figures are what it costs.
+    parser.add_argument("--effort", type=int, default=DEFAULT_PLACEMENTS)
     parser.add_argument("--play-effort", type=int, default=1000)
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODES)
     options = parser.parse_args(argv)

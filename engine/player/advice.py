@@ -73,10 +73,13 @@ class Budget:
 
 # The default effort of ``best``, in simulated placements per decision: the hint's default
 # (``api.settings.Settings.hint_placements``) and what ``foursquare simulate --policy best``
-# plays with, so that the strength the README reports is the strength a hint has. 6,000 pays
-# for stage 3 (the selective third placement) in most positions; on deals 1000-1099 it raised
-# the mean winning score from 19.7 (4,000) to 20.6 at about 2.2 times the CPU per decision.
-DEFAULT_PLACEMENTS = 6_000
+# plays with, so that the strength the README reports is the strength a hint has. 10,000 pays
+# for stage 3 (the selective third placement) in every position met on deals 2000-2199 (15,000
+# and 40,000 played those 200 deals identically). 6,000 could not pay for it in the widest
+# positions, which are few: on deals 0-999 the mean winning score went from 20.49 to 20.57
+# (on deals 2000-2199 from 20.46 to 20.91) for about 12 % more CPU at the median decision
+# (README, "The computer player").
+DEFAULT_PLACEMENTS = 10_000
 
 # The default effort per decision. For the one-step policies it pays for the Monte Carlo
 # rollouts behind their estimates.
