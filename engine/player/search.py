@@ -378,40 +378,19 @@ class Searcher:
             if r_i != at_row:
                 at_row = r_i
                 line = occupied & _ROW_MASK[r_i]
-                if line:
-                    # A line's summaries depend on its piles, which are face up, and the ranks
-                    # of those; only the changed cells can differ from the root grid, so they
-                    # join the key.
-                    faced = line & up
-                    key = line | faced << _KEY_SHIFT
-                    fresh = faced & changed
-                    while fresh:
-                        low = fresh & -fresh
-                        fresh ^= low
-                        at = low.bit_length() - 1
-                        key |= top[at] << (_RANK_SHIFT + 4 * (at & 7))
-                    row_table = rows.get(key)  # type: ignore[assignment]
-                    if row_table is None:
-                        row_table = rows[key] = _line_table(line, up, top, _ROW_CELLS[r_i])
-                else:
-                    row_table = _EMPTY_LINE
+                row_table = (
+                    _line_summaries(rows, line, up, changed, top, _ROW_CELLS[r_i])
+                    if line
+                    else _EMPTY_LINE
+                )
             col_table = col_tables[c_i]
             if col_table is None:
                 line = occupied & _COL_MASK[c_i]
-                if line:
-                    faced = line & up
-                    key = line | faced << _KEY_SHIFT
-                    fresh = faced & changed
-                    while fresh:
-                        low = fresh & -fresh
-                        fresh ^= low
-                        at = low.bit_length() - 1
-                        key |= top[at] << (_RANK_SHIFT + 4 * (at >> 3))
-                    col_table = cols.get(key)
-                    if col_table is None:
-                        col_table = cols[key] = _line_table(line, up, top, _COL_CELLS[c_i])
-                else:
-                    col_table = _EMPTY_LINE
+                col_table = (
+                    _line_summaries(cols, line, up, changed, top, _COL_CELLS[c_i])
+                    if line
+                    else _EMPTY_LINE
+                )
                 col_tables[c_i] = col_table
             row = row_table[c_i]
             col = col_table[r_i]
@@ -494,6 +473,35 @@ class Searcher:
             options.append((model.win_weight * p + e, slot, p, e))
         options.sort(key=lambda option: (-option[0], option[1]))
         return [(slot, p, e) for _, slot, p, e in options]
+
+
+def _line_summaries(
+    cache: dict[int, list[tuple[int, int]]],
+    line: int,
+    up: int,
+    changed: int,
+    top: Sequence[int],
+    cells: Sequence[int],
+) -> list[tuple[int, int]]:
+    """:func:`_line_table` of a line, from ``cache`` when the same line was summed up before.
+
+    A line's summaries depend on its piles, which of them are face up, and the ranks of those;
+    only the ``changed`` cells can differ from the root grid's ranks, so theirs join the key
+    (4 bits at each cell's place above ``_RANK_SHIFT``). A cache holds rows or columns only: a
+    line of one pile is the same key either way, but its table runs along a different axis.
+    """
+    faced = line & up
+    key = line | faced << _KEY_SHIFT
+    fresh = faced & changed
+    while fresh:
+        low = fresh & -fresh
+        fresh ^= low
+        at = low.bit_length() - 1
+        key |= top[at] << (_RANK_SHIFT + 4 * at)
+    table = cache.get(key)
+    if table is None:
+        table = cache[key] = _line_table(line, up, top, cells)
+    return table
 
 
 def _line_table(
