@@ -6,13 +6,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
+from api.settings import Settings
 from api.store.database import Database
 from tests.conftest import MakeGame
 
 DATA_STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    """The app without its analysis runner. The runner looks for queued analyses as the app
+    starts and then every few seconds, each time with a SELECT of its own on the same engine;
+    on a slow machine one of those landed inside a counted request."""
+    return Settings(database_url=database_url, migrate_on_start=False, analysis_worker=False)
 
 
 @contextmanager
