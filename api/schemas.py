@@ -369,6 +369,7 @@ class Around(_Window):
                 {
                     "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
                     "rank": 42,
+                    "size": 1203,
                     "entries": [
                         {
                             "rank": 41,
@@ -406,6 +407,9 @@ class Around(_Window):
 
     game_id: uuid.UUID
     rank: int = Field(description="The game's rank on this board.")
+    size: int = Field(
+        description="How many entries the board has (so the game is `rank` of `size`)."
+    )
     entries: list[LeaderboardEntry] = Field(
         description="Up to `count` entries above the game, the game, and up to `count` below, "
         "in board order."

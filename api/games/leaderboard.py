@@ -169,7 +169,7 @@ async def around(
         *(entry_of(found.rank + i, row) for i, row in enumerate(found.below, 1)),
     ]
     return Around.model_construct(
-        game_id=game_uuid, rank=found.rank, entries=entries, **_window(board)
+        game_id=game_uuid, rank=found.rank, size=found.size, entries=entries, **_window(board)
     )
 
 

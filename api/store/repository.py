@@ -573,15 +573,43 @@ def leaderboard(
     return [ScoreRecord(*row) for row in session.execute(statement, parameters)]
 
 
+@functools.cache
+def _size_statement(board: Board) -> Any:
+    """How many entries a board of this shape has (its dates are parameters)."""
+    if board.per_player:
+        return select(func.count()).select_from(_bests).where(*_board_filter(_bests, board))
+    if board.period == "all":
+        wins = _totals.c.wins if board.with_assisted else _totals.c.wins_unassisted
+        return select(func.coalesce(func.sum(wins), 0))
+    wins = _days.c.wins if board.with_assisted else _days.c.wins_unassisted
+    column = _days.c.day if board.period == "day" else _days.c.week
+    return select(func.coalesce(func.sum(wins), 0)).where(
+        column == bindparam("starts_on", type_=column.type)
+    )
+
+
+def board_size(session: Executor, board: Board) -> int:
+    """How many entries ``board`` has. A sum of the win counters (at most 25 rows for all
+    time, 7 x 25 for a week), as the ranks are; for ``per_player=best`` a count of the board's
+    range of ``leaderboard_bests``, which grows with its players."""
+    parameters: dict[str, Any] = {}
+    if board.per_player:
+        parameters = _board_parameters(board)
+    elif board.starts_on is not None:
+        parameters["starts_on"] = board.starts_on
+    return int(session.execute(_size_statement(_shape(board)), parameters).scalar_one())
+
+
 class Standing(NamedTuple):
-    """A won game's place on one board: its rank, the board's first day, and the entries
-    just above (nearest first) and just below it."""
+    """A won game's place on one board: its rank, the board's first day, the entries just
+    above (nearest first) and just below it, and how many entries the board has."""
 
     rank: int
     starts_on: date | None
     entry: ScoreRecord
     above: list[ScoreRecord]
     below: list[ScoreRecord]
+    size: int
 
 
 def _rank_expression(period: str, with_assisted: bool, game: Any) -> Any:
@@ -672,11 +700,13 @@ def standing(
     with_assisted: bool,
     count: int,
 ) -> Standing | None:
-    """A won game's rank on its board of ``period`` and the ``count`` entries either side.
+    """A won game's rank on its board of ``period``, the ``count`` entries either side and
+    the board's size.
 
-    Two statements, each a consistent snapshot: the rank and entry, then the neighbours,
-    read by key from that entry. A win recorded between them can appear among the
-    neighbours with a rank one off; paging the board is exact."""
+    Several statements, each a consistent snapshot: the rank and entry, then the neighbours,
+    read by key from that entry, then the size. A win recorded between them can appear among
+    the neighbours with a rank one off, or be counted in the size; paging the board is
+    exact."""
     found = rank_of(session, game_id, period, per_player, with_assisted)
     if found is None:
         return None
@@ -698,6 +728,7 @@ def standing(
         entry,
         [ScoreRecord(*row) for row in above],
         [ScoreRecord(*row) for row in below],
+        board_size(session, board),
     )
 
 

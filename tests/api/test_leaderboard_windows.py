@@ -150,6 +150,7 @@ def test_around_gives_every_game_its_brute_force_rank_and_neighbours(
             found = response.json()
             place = board.index(game)
             assert found["rank"] == place + 1, params
+            assert found["size"] == len(board), params
             window = board[max(0, place - 2) : place + 3]
             assert [e["game_id"] for e in found["entries"]] == [g.id for g in window]
             assert [e["rank"] for e in found["entries"]] == [board.index(g) + 1 for g in window]
