@@ -132,7 +132,7 @@ export function makeStanding(container, prefix) {
     const board =
       answer.period === "all" ? "of all time" : `of the ${where[0].toLowerCase()}${where.slice(1)}`;
     status.textContent =
-      `Rank ${answer.rank} on the board ${board}; ` +
+      `Rank ${answer.rank} of ${answer.size.toLocaleString("en")} on the board ${board}; ` +
       `${above} ${above === 1 ? "game" : "games"} above it and ${below} below shown.`;
     boardLink.hidden = false;
     boardLink.href = boardHash({
