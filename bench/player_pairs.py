@@ -173,9 +173,13 @@ def _task(job: tuple[str, int, Setting]) -> tuple[str, Deal]:
 class Report:
     deals: dict[str, list[Deal]]  # "a" and "b", in seed order
 
+    def differences(self) -> list[int]:
+        """B's score minus A's, deal by deal (a loss counts 0)."""
+        return [b.score - a.score for a, b in zip(self.deals["a"], self.deals["b"], strict=True)]
+
     def difference(self) -> tuple[float, float]:
-        """Mean and standard error of B's score minus A's, deal by deal (a loss counts 0)."""
-        diffs = [b.score - a.score for a, b in zip(self.deals["a"], self.deals["b"], strict=True)]
+        """Mean and standard error of :meth:`differences`."""
+        diffs = self.differences()
         if len(diffs) < 2:
             return (float(diffs[0]) if diffs else 0.0), math.nan
         return statistics.mean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs))
@@ -240,12 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, setting in (("A", a), ("B", b)):
         print("\n".join(describe(name, setting, report.deals[name.lower()])))
     mean, spread = report.difference()
-    better = sum(
-        y.score > x.score for x, y in zip(report.deals["a"], report.deals["b"], strict=True)
-    )
-    worse = sum(
-        y.score < x.score for x, y in zip(report.deals["a"], report.deals["b"], strict=True)
-    )
+    better = sum(diff > 0 for diff in report.differences())
+    worse = sum(diff < 0 for diff in report.differences())
     print(
         f"B - A, deal by deal (a loss counts 0): {mean:+.2f} ± {spread:.2f} (standard error); "
         f"B scores more on {better} deals, less on {worse}"

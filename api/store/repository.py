@@ -591,13 +591,10 @@ def _size_statement(board: Board) -> Any:
 def board_size(session: Executor, board: Board) -> int:
     """How many entries ``board`` has. A sum of the win counters (at most 25 rows for all
     time, 7 x 25 for a week), as the ranks are; for ``per_player=best`` a count of the board's
-    range of ``leaderboard_bests``, which grows with its players."""
-    parameters: dict[str, Any] = {}
-    if board.per_player:
-        parameters = _board_parameters(board)
-    elif board.starts_on is not None:
-        parameters["starts_on"] = board.starts_on
-    return int(session.execute(_size_statement(_shape(board)), parameters).scalar_one())
+    range of ``leaderboard_bests``, which grows with its players. The board's parameters are
+    the listing's; the counter sums leave ``assisted`` unused (the column chosen says it)."""
+    statement = _size_statement(_shape(board))
+    return int(session.execute(statement, _board_parameters(board)).scalar_one())
 
 
 class Standing(NamedTuple):
