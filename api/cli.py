@@ -92,6 +92,26 @@ def _expire(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_leaderboard(args: argparse.Namespace) -> int:
+    from api.games import leaderboard
+    from api.settings import Settings
+    from api.store.database import create_database
+
+    settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
+    database = create_database(settings)
+    try:
+        drift = leaderboard.counters_drift(database)
+    finally:
+        database.dispose()
+    if not drift:
+        print("the leaderboard's counters, ordinals and players' bests agree with its won games")
+        return 0
+    for row in drift:
+        print(f"{row.table}: {row.key}: stored {row.stored}, counted {row.counted}")
+    print(f"{len(drift)} leaderboard figures differ from a recount of the won games")
+    return 1
+
+
 def _simulate(argv: Sequence[str]) -> int:
     from engine.player.simulate import main as simulate
 
@@ -152,6 +172,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     expire.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
     expire.set_defaults(run=_expire)
+
+    check = commands.add_parser(
+        "check-leaderboard",
+        help="recount the won games and report every leaderboard counter that differs "
+        "(exit status 1 if any)",
+    )
+    check.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
+    check.set_defaults(run=_check_leaderboard)
 
     commands.add_parser(
         "simulate",

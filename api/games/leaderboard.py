@@ -251,3 +251,17 @@ async def cached_page(
         body = rendered.model_dump_json().encode()
         pages.put(revision, request, body)
     return body
+
+
+def counters_drift(database: Database) -> list[repository.Drift]:
+    """:func:`api.store.repository.leaderboard_drift` in one snapshot, so that wins recorded
+    during the check cannot look like drift: a ``REPEATABLE READ`` transaction on PostgreSQL
+    (wins go on meanwhile); on SQLite a write transaction, which holds the database (wins
+    wait the moment the check takes), since its read connections run in autocommit."""
+    if database.is_sqlite:
+        with database.transaction() as session:
+            return repository.leaderboard_drift(session)
+    with database.write_engine.connect() as connection:
+        connection.execution_options(isolation_level="REPEATABLE READ")
+        with connection.begin():
+            return repository.leaderboard_drift(connection)

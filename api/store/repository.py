@@ -25,6 +25,7 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    literal,
     or_,
     select,
     text,
@@ -726,6 +727,182 @@ def standing(
         [ScoreRecord(*row) for row in above],
         [ScoreRecord(*row) for row in below],
         board_size(session, board),
+    )
+
+
+class Drift(NamedTuple):
+    """A stored leaderboard figure that differs from a recount of the ``scores`` rows."""
+
+    table: str  # where it is stored
+    key: str  # which row
+    stored: str
+    counted: str
+
+
+def leaderboard_drift(session: Executor) -> list[Drift]:
+    """Every counter, ordinal and player's best that differs from a recount of ``scores``.
+
+    Ranks and board sizes are sums of these (:class:`LeaderboardTotalRow`): they are right
+    only while each win was counted once, in finish order, by :func:`record_win`. A row
+    deleted or edited by hand, or restored from an older backup than its counters, shows here.
+    Run it in one snapshot (the caller's transaction), or concurrent wins look like drift.
+    """
+    drift: list[Drift] = []
+    plain = func.sum(case((_scores.c.assisted.is_(False), 1), else_=0))
+
+    counted_totals = {
+        row.score: row
+        for row in session.execute(
+            select(
+                _scores.c.score,
+                func.count().label("wins"),
+                plain.label("plain"),
+                func.max(_scores.c.finished_at).label("last"),
+            ).group_by(_scores.c.score)
+        )
+    }
+    for row in session.execute(select(_totals).order_by(_totals.c.score)):
+        counted = counted_totals.pop(row.score, None)
+        wins, wins_plain = (counted.wins, counted.plain) if counted else (0, 0)
+        if (row.wins, row.wins_unassisted) != (wins, wins_plain):
+            drift.append(
+                Drift(
+                    "leaderboard_totals",
+                    f"score {row.score}",
+                    f"{row.wins} won ({row.wins_unassisted} without hints)",
+                    f"{wins} won ({wins_plain} without hints)",
+                )
+            )
+        # A later stamp is harmless; an earlier one would let a new win rank before an old.
+        if counted and (row.last_finished_at is None or row.last_finished_at < counted.last):
+            drift.append(
+                Drift(
+                    "leaderboard_totals",
+                    f"score {row.score} last_finished_at",
+                    str(row.last_finished_at),
+                    f"not before {counted.last}",
+                )
+            )
+    drift.extend(
+        Drift("leaderboard_totals", f"score {score}", "no row", f"{row.wins} won")
+        for score, row in counted_totals.items()
+    )
+
+    counted_days = {
+        (row.day, row.score): (row.wins, row.plain)
+        for row in session.execute(
+            select(
+                _scores.c.day, _scores.c.score, func.count().label("wins"), plain.label("plain")
+            ).group_by(_scores.c.day, _scores.c.score)
+        )
+    }
+    for row in session.execute(select(_days)):
+        stored = (row.wins, row.wins_unassisted)
+        counted_day = counted_days.pop((row.day, row.score), (0, 0))
+        if stored != counted_day or row.week != week_of(row.day):
+            drift.append(
+                Drift(
+                    "leaderboard_days",
+                    f"{row.day} (week {row.week}) score {row.score}",
+                    f"{stored[0]} won ({stored[1]} without hints)",
+                    f"{counted_day[0]} won ({counted_day[1]} without hints)",
+                )
+            )
+    drift.extend(
+        Drift("leaderboard_days", f"{day} score {score}", "no row", f"{wins} won")
+        for (day, score), (wins, _) in counted_days.items()
+    )
+
+    drift.extend(
+        Drift("scores", f"game {row.game_id}", row.stored, row.counted)
+        for row in _ordinal_drift(session)
+    )
+    drift.extend(_best_drift(session))
+    return drift
+
+
+def _ordinal_drift(session: Executor) -> list[Any]:
+    """``scores`` rows whose ordinals are not their places in finish order (row_number)."""
+    order = (_scores.c.finished_at, _scores.c.game_id)
+    c = _scores.c
+    numbered = select(
+        c.game_id,
+        c.assisted,
+        c.ordinal,
+        c.ordinal_unassisted,
+        c.day_ordinal,
+        c.day_ordinal_unassisted,
+        func.row_number().over(partition_by=c.score, order_by=order).label("n"),
+        func.row_number().over(partition_by=(c.score, c.assisted), order_by=order).label("n_p"),
+        func.row_number().over(partition_by=(c.day, c.score), order_by=order).label("n_d"),
+        func.row_number()
+        .over(partition_by=(c.day, c.score, c.assisted), order_by=order)
+        .label("n_dp"),
+    ).subquery()
+    n = numbered.c
+    unassisted = n.assisted.is_(False)
+    wrong = or_(
+        n.ordinal != n.n,
+        n.day_ordinal != n.n_d,
+        n.ordinal_unassisted.is_distinct_from(case((unassisted, n.n_p), else_=None)),
+        n.day_ordinal_unassisted.is_distinct_from(case((unassisted, n.n_dp), else_=None)),
+    )
+    rows = session.execute(select(numbered).where(wrong).order_by(n.game_id)).all()
+    return [
+        _OrdinalDrift(
+            row.game_id,
+            f"ordinals {row.ordinal}/{row.ordinal_unassisted}, "
+            f"day {row.day_ordinal}/{row.day_ordinal_unassisted}",
+            f"ordinals {row.n}/{row.n_p if not row.assisted else None}, "
+            f"day {row.n_d}/{row.n_dp if not row.assisted else None}",
+        )
+        for row in rows
+    ]
+
+
+class _OrdinalDrift(NamedTuple):
+    game_id: uuid.UUID
+    stored: str
+    counted: str
+
+
+def _best_drift(session: Executor) -> list[Drift]:
+    """``leaderboard_bests`` rows that are not each player's first game in board order, and
+    players' boards that have no row."""
+    c = _scores.c
+    expected: dict[tuple[str, date, bool, str], uuid.UUID] = {}
+    for board, starts_on in (("all", literal(ALL_TIME)), ("day", c.day), ("week", c.week)):
+        for with_assisted in (True, False):
+            partition = (c.player_key,) if board == "all" else (c.player_key, starts_on)
+            ranked = select(
+                starts_on.label("starts_on"),
+                c.player_key,
+                c.game_id,
+                func.row_number()
+                .over(partition_by=partition, order_by=(c.sort_score, c.finished_at, c.game_id))
+                .label("n"),
+            )
+            if not with_assisted:
+                ranked = ranked.where(c.assisted.is_(False))
+            sub = ranked.subquery()
+            for row in session.execute(select(sub).where(sub.c.n == 1)):
+                expected[(board, row.starts_on, with_assisted, row.player_key)] = row.game_id
+    drift: list[Drift] = []
+    for row in session.execute(select(_bests)):
+        key = (row.board, row.starts_on, row.with_assisted, row.player_key)
+        game_id = expected.pop(key, None)
+        if game_id != row.game_id:
+            drift.append(_best(key, str(row.game_id), str(game_id) if game_id else "no row"))
+    drift.extend(_best(key, "no row", str(game_id)) for key, game_id in expected.items())
+    return drift
+
+
+def _best(key: tuple[str, date, bool, str], stored: str, counted: str) -> Drift:
+    board, starts_on, with_assisted, player_key = key
+    where = "all time" if board == "all" else f"{board} of {starts_on}"
+    hints = "with" if with_assisted else "without"
+    return Drift(
+        "leaderboard_bests", f"{player_key!r}, {where}, {hints} assisted games", stored, counted
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from api.games import leaderboard
 from api.games.games import create_game
 from api.settings import Settings
 from api.store import repository
@@ -162,6 +163,8 @@ def test_stats_equal_a_recount_after_many_concurrent_games(database_url: str) ->
                     )
                 assert stats == counted, name
             check_ranks_against_a_brute_force(http, [i for ids in created.values() for i in ids])
+        # Every counter the concurrent wins kept agrees with a recount of them.
+        assert leaderboard.counters_drift(database) == []
     database.dispose()
 
 
