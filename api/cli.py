@@ -93,6 +93,8 @@ def _expire(args: argparse.Namespace) -> int:
 
 
 def _check_leaderboard(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
     from api.games import leaderboard
     from api.settings import Settings
     from api.store.database import create_database
@@ -101,6 +103,11 @@ def _check_leaderboard(args: argparse.Namespace) -> int:
     database = create_database(settings)
     try:
         drift = leaderboard.counters_drift(database)
+    except SQLAlchemyError as exc:
+        # Exit status 2, not 1: a monitor must tell "could not check" from "found drift".
+        cause = getattr(exc, "orig", None) or exc  # the driver's message, without the SQL
+        print(f"could not check the leaderboard: {exc.__class__.__name__}: {cause}")
+        return 2
     finally:
         database.dispose()
     if not drift:
@@ -176,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     check = commands.add_parser(
         "check-leaderboard",
         help="recount the won games and report every leaderboard counter that differs "
-        "(exit status 1 if any)",
+        "(exit status 1 if any, 2 if the database cannot be read)",
     )
     check.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
     check.set_defaults(run=_check_leaderboard)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -118,3 +119,15 @@ def test_a_won_game_deleted_by_hand_shows_in_every_table_it_was_counted_in(
         session.execute(text(f"DELETE FROM scores WHERE game_id = '{game_id}'"))
     tables = {row.table for row in leaderboard.counters_drift(database)}
     assert tables == {"leaderboard_totals", "leaderboard_days", "scores", "leaderboard_bests"}
+
+
+def test_a_database_that_cannot_be_read_exits_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unmigrated = f"sqlite:///{tmp_path / 'empty.db'}"
+    missing = f"sqlite:///{tmp_path / 'no' / 'such' / 'folder.db'}"
+    for url in (unmigrated, missing):
+        assert cli.main(["check-leaderboard", "--database-url", url]) == 2
+        out = capsys.readouterr().out
+        assert out.startswith("could not check the leaderboard: OperationalError")
+        assert out.count("\n") == 1
