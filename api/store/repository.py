@@ -813,15 +813,12 @@ def leaderboard_drift(session: Executor) -> list[Drift]:
         for (day, score), (wins, _) in counted_days.items()
     )
 
-    drift.extend(
-        Drift("scores", f"game {row.game_id}", row.stored, row.counted)
-        for row in _ordinal_drift(session)
-    )
+    drift.extend(_ordinal_drift(session))
     drift.extend(_best_drift(session))
     return drift
 
 
-def _ordinal_drift(session: Executor) -> list[Any]:
+def _ordinal_drift(session: Executor) -> list[Drift]:
     """``scores`` rows whose ordinals are not their places in finish order (row_number)."""
     order = (_scores.c.finished_at, _scores.c.game_id)
     c = _scores.c
@@ -849,8 +846,9 @@ def _ordinal_drift(session: Executor) -> list[Any]:
     )
     rows = session.execute(select(numbered).where(wrong).order_by(n.game_id)).all()
     return [
-        _OrdinalDrift(
-            row.game_id,
+        Drift(
+            "scores",
+            f"game {row.game_id}",
             f"ordinals {row.ordinal}/{row.ordinal_unassisted}, "
             f"day {row.day_ordinal}/{row.day_ordinal_unassisted}",
             f"ordinals {row.n}/{row.n_p if not row.assisted else None}, "
@@ -858,12 +856,6 @@ def _ordinal_drift(session: Executor) -> list[Any]:
         )
         for row in rows
     ]
-
-
-class _OrdinalDrift(NamedTuple):
-    game_id: uuid.UUID
-    stored: str
-    counted: str
 
 
 def _best_drift(session: Executor) -> list[Drift]:
