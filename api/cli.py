@@ -1,11 +1,18 @@
-"""The ``foursquare`` console command: serve, migrate, prune-keys, expire, simulate."""
+"""The ``foursquare`` console command: serve, migrate, prune-keys, expire, check-leaderboard,
+simulate."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported where used: `foursquare --help` loads none of the service
+    from api.settings import Settings
+    from api.store.database import Database
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -38,11 +45,32 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _migrate(args: argparse.Namespace) -> int:
+def _settings(database_url: str | None, **flags: Any) -> Settings:
+    """The environment's settings, with the command's flags that were given over them."""
     from api.settings import Settings
+
+    given = {name: value for name, value in flags.items() if value is not None}
+    if database_url:
+        given["database_url"] = database_url
+    return Settings(**given)
+
+
+@contextmanager
+def _database(settings: Settings) -> Iterator[Database]:
+    """The database the settings name, its engines disposed when the command is done."""
+    from api.store.database import create_database
+
+    database = create_database(settings)
+    try:
+        yield database
+    finally:
+        database.dispose()
+
+
+def _migrate(args: argparse.Namespace) -> int:
     from api.store import migrate
 
-    url = args.database_url or Settings().database_url
+    url = _settings(args.database_url).database_url
     if args.revision.startswith("-") or args.downgrade:
         migrate.downgrade(url, args.revision if args.revision != "head" else "base")
     else:
@@ -54,15 +82,9 @@ def _prune_keys(args: argparse.Namespace) -> int:
     from datetime import timedelta
 
     from api.games import idempotency
-    from api.settings import Settings
-    from api.store.database import create_database
 
-    settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
-    database = create_database(settings)
-    try:
+    with _database(_settings(args.database_url)) as database:
         deleted = idempotency.purge(database, timedelta(hours=args.hours))
-    finally:
-        database.dispose()
     print(f"deleted {deleted} idempotency keys older than {max(args.hours, 24)} hours")
     return 0
 
@@ -71,20 +93,10 @@ def _expire(args: argparse.Namespace) -> int:
     from datetime import timedelta
 
     from api.games import expiry
-    from api.settings import Settings
-    from api.store.database import create_database
 
-    overrides: dict[str, object] = {}
-    if args.database_url:
-        overrides["database_url"] = args.database_url
-    if args.hours is not None:
-        overrides["abandon_after_hours"] = args.hours
-    settings = Settings(**overrides)  # type: ignore[arg-type]
-    database = create_database(settings)
-    try:
+    settings = _settings(args.database_url, abandon_after_hours=args.hours)
+    with _database(settings) as database:
         ended = expiry.expire_untouched(database, timedelta(hours=settings.abandon_after_hours))
-    finally:
-        database.dispose()
     print(
         f"ended {ended} games in progress untouched for {settings.abandon_after_hours:g} hours "
         "or of a closed daily challenge (abandoned)"
@@ -96,20 +108,15 @@ def _check_leaderboard(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from api.games import leaderboard
-    from api.settings import Settings
-    from api.store.database import create_database
 
-    settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
-    database = create_database(settings)
     try:
-        drift = leaderboard.counters_drift(database)
+        with _database(_settings(args.database_url)) as database:
+            drift = leaderboard.counters_drift(database)
     except SQLAlchemyError as exc:
         # Exit status 2, not 1: a monitor must tell "could not check" from "found drift".
         cause = getattr(exc, "orig", None) or exc  # the driver's message, without the SQL
         print(f"could not check the leaderboard: {exc.__class__.__name__}: {cause}")
         return 2
-    finally:
-        database.dispose()
     if not drift:
         print("the leaderboard's counters, ordinals and players' bests agree with its won games")
         return 0
