@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import uuid
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple, cast
 
@@ -747,74 +748,73 @@ def leaderboard_drift(session: Executor) -> list[Drift]:
     deleted or edited by hand, or restored from an older backup than its counters, shows here.
     Run it in one snapshot (the caller's transaction), or concurrent wins look like drift.
     """
-    drift: list[Drift] = []
-    plain = func.sum(case((_scores.c.assisted.is_(False), 1), else_=0))
+    plain = func.sum(case((_scores.c.assisted.is_(False), 1), else_=0)).label("plain")
+    wins = func.count().label("wins")
+    last = func.max(_scores.c.finished_at).label("last")
 
-    counted_totals = {
-        row.score: row
-        for row in session.execute(
-            select(
-                _scores.c.score,
-                func.count().label("wins"),
-                plain.label("plain"),
-                func.max(_scores.c.finished_at).label("last"),
-            ).group_by(_scores.c.score)
-        )
-    }
-    for row in session.execute(select(_totals).order_by(_totals.c.score)):
-        counted = counted_totals.pop(row.score, None)
-        wins, wins_plain = (counted.wins, counted.plain) if counted else (0, 0)
-        if (row.wins, row.wins_unassisted) != (wins, wins_plain):
-            drift.append(
-                Drift(
-                    "leaderboard_totals",
-                    f"score {row.score}",
-                    f"{row.wins} won ({row.wins_unassisted} without hints)",
-                    f"{wins} won ({wins_plain} without hints)",
-                )
-            )
-        # A later stamp is harmless; an earlier one would let a new win rank before an old.
-        if counted and (row.last_finished_at is None or row.last_finished_at < counted.last):
-            drift.append(
-                Drift(
-                    "leaderboard_totals",
-                    f"score {row.score} last_finished_at",
-                    str(row.last_finished_at),
-                    f"not before {counted.last}",
-                )
-            )
+    counted = session.execute(
+        select(_scores.c.score, wins, plain, last).group_by(_scores.c.score)
+    ).all()
+    stored = session.execute(select(_totals)).all()
+    drift = _counts_drift(
+        "leaderboard_totals",
+        {(row.score,): (row.wins, row.wins_unassisted) for row in stored},
+        {(row.score,): (row.wins, row.plain) for row in counted},
+        lambda score: f"score {score}",
+    )
+    # A later stamp is harmless; an earlier one would let a new win rank before an old.
+    last_win = {row.score: row.last for row in counted}
     drift.extend(
-        Drift("leaderboard_totals", f"score {score}", "no row", f"{row.wins} won")
-        for score, row in counted_totals.items()
+        Drift(
+            "leaderboard_totals",
+            f"score {row.score} last_finished_at",
+            str(row.last_finished_at),
+            f"not before {last_win[row.score]}",
+        )
+        for row in stored
+        if row.score in last_win
+        and (row.last_finished_at is None or row.last_finished_at < last_win[row.score])
     )
 
-    counted_days = {
-        (row.day, row.score): (row.wins, row.plain)
-        for row in session.execute(
-            select(
-                _scores.c.day, _scores.c.score, func.count().label("wins"), plain.label("plain")
-            ).group_by(_scores.c.day, _scores.c.score)
-        )
-    }
-    for row in session.execute(select(_days)):
-        stored = (row.wins, row.wins_unassisted)
-        counted_day = counted_days.pop((row.day, row.score), (0, 0))
-        if stored != counted_day or row.week != week_of(row.day):
-            drift.append(
-                Drift(
-                    "leaderboard_days",
-                    f"{row.day} (week {row.week}) score {row.score}",
-                    f"{stored[0]} won ({stored[1]} without hints)",
-                    f"{counted_day[0]} won ({counted_day[1]} without hints)",
-                )
-            )
-    drift.extend(
-        Drift("leaderboard_days", f"{day} score {score}", "no row", f"{wins} won")
-        for (day, score), (wins, _) in counted_days.items()
+    by_day = (_scores.c.week, _scores.c.day, _scores.c.score)
+    drift += _counts_drift(
+        "leaderboard_days",
+        {
+            (row.week, row.day, row.score): (row.wins, row.wins_unassisted)
+            for row in session.execute(select(_days))
+        },
+        {
+            (row.week, row.day, row.score): (row.wins, row.plain)
+            for row in session.execute(select(*by_day, wins, plain).group_by(*by_day))
+        },
+        lambda week, day, score: f"{day} (week {week}) score {score}",
     )
-
     drift.extend(_ordinal_drift(session))
     drift.extend(_best_drift(session))
+    return drift
+
+
+def _counts_drift(
+    table: str,
+    stored: dict[tuple[Any, ...], tuple[int, int]],
+    counted: dict[tuple[Any, ...], tuple[int, int]],
+    label: Callable[..., str],
+) -> list[Drift]:
+    """The rows of a counter ``table`` whose (wins, wins without hints) differ from
+    ``counted``, both by the table's key; a missing row stands for no wins, as
+    :func:`record_win`'s upserts treat it. ``label`` names a row from its key."""
+    drift = []
+    for key in sorted(stored.keys() | counted.keys()):
+        had, has = stored.get(key), counted.get(key, (0, 0))
+        if (had or (0, 0)) != has:
+            drift.append(
+                Drift(
+                    table,
+                    label(*key),
+                    "no row" if had is None else f"{had[0]} won ({had[1]} without hints)",
+                    f"{has[0]} won ({has[1]} without hints)",
+                )
+            )
     return drift
 
 
