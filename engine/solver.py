@@ -460,12 +460,11 @@ def solve_from(game: Game, *, nodes: int | None = DEFAULT_NODES) -> Optimum:
         except _OutOfBudget:
             return _best_effort(search, game, nodes, best, extra)
         if found:
+            line, score = _replayed(game, search.line)
+            if score != best - extra:  # every level below failed in full
+                raise AssertionError(f"the solver's line scores {score}, not {best - extra}")
             return Optimum(
-                score=best - extra,
-                proven=True,
-                upper_bound=best - extra,
-                line=_replayed(game, search.line, best - extra),
-                nodes=search.nodes,
+                score=score, proven=True, upper_bound=score, line=line, nodes=search.nodes
             )
     return Optimum(score=None, proven=True, upper_bound=None, line=(), nodes=search.nodes)
 
@@ -500,9 +499,11 @@ def _best_effort(search: _Search, game: Game, nodes: int | None, best: int, extr
                 level += 1
                 continue
             if found:
-                score = best - level
-                line = _replayed(game, search.line, score)
-                ceiling = level
+                # At most `level` extra placements: the line may need fewer, since the levels
+                # below may have run out of their slice rather than failed. Its own score
+                # sets which levels could still beat it.
+                line, score = _replayed(game, search.line)
+                ceiling = best - score
                 break
             # No win with at most `level` extra placements (and none at all if that was all).
             lowest = level + 1
@@ -518,13 +519,14 @@ def _best_effort(search: _Search, game: Game, nodes: int | None, best: int, extr
     )
 
 
-def _replayed(game: Game, cells_last_first: list[int], score: int) -> tuple[Position, ...]:
-    """The line as positions, checked by playing it on a copy of ``game`` with
-    :meth:`Game.place`: the search's own placements must agree with the engine's."""
+def _replayed(game: Game, cells_last_first: list[int]) -> tuple[tuple[Position, ...], int]:
+    """The line as positions and its score, by playing it on a copy of ``game`` with
+    :meth:`Game.place`: the search's own placements must agree with the engine's, so a line
+    that does not win is a bug."""
     line = tuple(POSITION[cell] for cell in reversed(cells_last_first))
     check = game.copy()
     for position in line:
         check.place(position)  # type: ignore[arg-type]
-    if check.score != score:
-        raise AssertionError(f"the solver's line scores {check.score}, not {score}")
-    return line  # type: ignore[return-value]
+    if check.score is None:
+        raise AssertionError(f"the solver's line ends {check.status.value}, not in a win")
+    return line, check.score  # type: ignore[return-value]

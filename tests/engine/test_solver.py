@@ -13,7 +13,7 @@ from engine import Game, Optimum, Position, Status, replay, solve, solve_from
 from engine.grid import CELL_OF, cells_of
 from engine.player.policies import greedy_cell
 from engine.solver import flips_can_clear
-from tests.engine.factories import pile
+from tests.engine.factories import pile, state_dict
 
 
 def exhaustive(game: Game, depth: int | None = None) -> int | None:
@@ -250,3 +250,27 @@ def test_when_the_exact_search_runs_out_the_levels_above_give_a_win_below_the_bo
     assert (optimum.score, optimum.proven, optimum.upper_bound) == (expected, False, 24)
     assert optimum.nodes <= 60_000
     assert replay(deck, optimum.line).score == expected
+
+
+def test_a_win_found_above_a_level_that_ran_out_may_need_fewer_extra_placements() -> None:
+    # 13 piles, one face down, 26 cards to come: a late position of one of the computer
+    # player's games. With 3,000 placements the exact search runs out while asking for 21;
+    # of the levels above, tried in slices, the one allowing four extra placements (19) finds
+    # a line first, and that line needs only three: it scores 20, which is what counts.
+    upcoming = "9C 2S 3D AD 7D 6S 9H 2D 8H 6H 8D 3C 3S 5H 4D 7C 9D 8S AH 8C AC 7S 10C 3H 10H 2C"
+    piles = [
+        pile(-3, -2, "9S"), pile(-3, -1, "6D"), pile(-3, 0, "5S"), pile(-3, 1, "4H"),
+        pile(-2, -2, "5D"), pile(-2, -1, "6C"), pile(-2, 1, "10D", "10S"),
+        pile(-1, -1, "4C", up=False), pile(-1, 0, "2H"),
+        pile(0, -2, "AS"), pile(0, -1, "7H"), pile(0, 0, "4S"), pile(0, 1, "5C"),
+    ]  # fmt: skip
+    game = Game.from_dict(state_dict(piles, upcoming.split()))
+    for nodes in (2_000, 3_000, 4_000):
+        optimum = solve_from(game, nodes=nodes)
+        assert optimum.score is not None
+        assert optimum.upper_bound is not None and optimum.score <= optimum.upper_bound <= 23
+        check = game.copy()
+        for position in optimum.line:
+            check.place(position)
+        assert check.score == optimum.score
+    assert (optimum.score, optimum.proven) == (20, True)
