@@ -2,6 +2,7 @@
 
     python bench/player_pairs.py --b "placements=40000,moves=2,replies=2"
     python bench/player_pairs.py --first 2000 --deals 200 --a "" --b "pile_cost=1.4"
+    python bench/player_pairs.py --deals 100 --b "sampled_from=9,samples=150"
 
 A setting is a comma-separated list of ``name=value``: ``placements`` (the effort per
 decision, default :data:`engine.player.DEFAULT_PLACEMENTS`), ``moves`` and ``replies`` (stage
@@ -9,6 +10,15 @@ decision, default :data:`engine.player.DEFAULT_PLACEMENTS`), ``moves`` and ``rep
 and any field of :class:`engine.player.search.Model` (a tuple field as numbers joined by ``:``,
 e.g. ``extra=0:1:2.5:4:6``). An empty setting is the service's default player: with it, every
 decision is the one :func:`engine.player.advise` makes.
+
+``sampled_from=N`` tries a candidate that is not in the engine: from ``N`` piles on, the
+``sampled_moves`` (default 3) placements the search ranks first are compared by the mean
+hindsight optimum (:func:`engine.solve_from`, ``sample_nodes`` placements each; a loss, or
+no win found within them, counts 0) over ``samples`` (default 60) orders of the unseen
+cards, the same orders for each placement; the search's order breaks ties. Each order is
+known to the solver, so this overrates positions that need the right card at the right time
+("perfect-information Monte Carlo"); the orders are drawn from the public state alone, so
+play stays deterministic.
 
 Why paired: the spread of winning scores from deal to deal (a standard deviation of about 2.5)
 hides a change of a few tenths of a point between two runs of 200 deals, but the same deal
@@ -29,6 +39,7 @@ import dataclasses
 import inspect
 import math
 import multiprocessing
+import random
 import statistics
 import sys
 import time
@@ -39,7 +50,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Game, Position, Status
+from engine import Card, Game, Position, PublicView, Status, solve_from
 from engine.grid import CELL_OF, POSITION, cells_of
 from engine.player import DEFAULT_PLACEMENTS
 from engine.player.search import DEFAULT_MODEL, Model, Searcher
@@ -48,6 +59,17 @@ from engine.player.search import DEFAULT_MODEL, Model, Searcher
 _SEARCH = inspect.signature(Searcher).parameters
 MOVES: int = _SEARCH["deepen_moves"].default
 REPLIES: int = _SEARCH["deepen_replies"].default
+
+_PLAIN = (
+    "placements",
+    "moves",
+    "replies",
+    "sampled_from",
+    "sampled_moves",
+    "samples",
+    "sample_nodes",
+)
+_FULL_GRID = 16
 
 # Phases of a game by the piles on the table when a card goes onto a pile.
 PHASES = ("1-6", "7-12", "13-15", "full")
@@ -61,6 +83,10 @@ class Setting:
     moves: int = MOVES
     replies: int = REPLIES
     model: Model = DEFAULT_MODEL
+    sampled_from: int = _FULL_GRID + 1  # piles: by default never
+    sampled_moves: int = 3
+    samples: int = 60
+    sample_nodes: int = 3000
 
     @classmethod
     def parse(cls, text: str) -> Setting:
@@ -72,7 +98,7 @@ class Setting:
             name, sep, value = item.partition("=")
             if not sep:
                 raise ValueError(f"{item!r} is not name=value")
-            if name in ("placements", "moves", "replies"):
+            if name in _PLAIN:
                 plain[name] = int(value)
             elif name in fields:
                 default = getattr(DEFAULT_MODEL, name)
@@ -84,14 +110,9 @@ class Setting:
                 else:
                     model[name] = float(value)
             else:
-                known = ", ".join(["placements", "moves", "replies", *fields])
+                known = ", ".join([*_PLAIN, *fields])
                 raise ValueError(f"unknown setting {name!r}; known: {known}")
-        return cls(
-            placements=plain.get("placements", DEFAULT_PLACEMENTS),
-            moves=plain.get("moves", MOVES),
-            replies=plain.get("replies", REPLIES),
-            model=dataclasses.replace(DEFAULT_MODEL, **model),
-        )
+        return cls(**plain, model=dataclasses.replace(DEFAULT_MODEL, **model))
 
     def __str__(self) -> str:
         changed = [
@@ -100,6 +121,11 @@ class Setting:
             if getattr(self.model, field.name) != getattr(DEFAULT_MODEL, field.name)
         ]
         shape = f"{self.placements} placements, stage 3 {self.moves} x {self.replies}"
+        if self.sampled_from <= _FULL_GRID:
+            shape += (
+                f", from {self.sampled_from} piles the best {self.sampled_moves} by"
+                f" {self.samples} sampled orders ({self.sample_nodes} solver placements each)"
+            )
         return ", ".join([shape, *changed]) if changed else f"{shape}, default model"
 
 
@@ -127,9 +153,30 @@ def decide(game: Game, setting: Setting) -> Position:
         deepen_replies=setting.replies,
     )
     result = searcher.run(setting.placements)
-    position = POSITION[result.cells[result.ranking()[0]]]
+    ranked = [result.cells[i] for i in result.ranking()]
+    if game.occupied_mask.bit_count() >= setting.sampled_from and len(ranked) > 1:
+        ranked = _by_samples(view, unseen, ranked[: setting.sampled_moves], setting)
+    position = POSITION[ranked[0]]
     assert position is not None
     return position
+
+
+def _by_samples(
+    view: PublicView, unseen: list[Card], cells: list[int], setting: Setting
+) -> list[int]:
+    """``cells`` (the search's order) by the mean hindsight optimum over sampled orders of the
+    unseen cards, best first; the orders depend only on the public state."""
+    rng = random.Random(f"{view.placements_count} {[card.index for card in unseen]}")
+    totals = [0] * len(cells)
+    for _ in range(setting.samples):
+        order = rng.sample(unseen, len(unseen))
+        base = Game.from_view(view, order)
+        for i, cell in enumerate(cells):
+            child = base.copy()
+            child.place_cell(cell)
+            optimum = solve_from(child, nodes=setting.sample_nodes)
+            totals[i] += optimum.score or 0
+    return [cells[i] for i in sorted(range(len(cells)), key=lambda i: -totals[i])]
 
 
 def _onto_pile(game: Game, cell: int) -> tuple[str, bool] | None:

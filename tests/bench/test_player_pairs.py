@@ -44,6 +44,29 @@ def test_a_setting_names_the_effort_the_shape_and_model_fields() -> None:
             Setting.parse(wrong)
 
 
+def test_sampled_orders_only_reorder_late_decisions_and_play_the_same_twice() -> None:
+    plain = Setting.parse("placements=800")
+    alone = Setting.parse("placements=800,sampled_from=10,sampled_moves=1")
+    sampled = Setting.parse("placements=800,sampled_from=10,samples=6,sample_nodes=500")
+    assert (sampled.sampled_from, sampled.sampled_moves, sampled.samples) == (10, 3, 6)
+    assert "from 10 piles the best 3 by 6 sampled orders (500 solver placements" in str(sampled)
+    game = Game.from_seed(5)
+    late = changed = 0
+    while not game.is_over:
+        expected = player_pairs.decide(game, plain)
+        assert player_pairs.decide(game, alone) == expected  # one candidate: nothing to rank
+        choice = player_pairs.decide(game, sampled)
+        assert choice == player_pairs.decide(game, sampled)
+        assert choice in game.legal_placements()
+        if game.occupied_mask.bit_count() < 10:
+            assert choice == expected
+        else:
+            late += 1
+            changed += choice != expected
+        game.place(choice)
+    assert 0 < changed < late  # the samples overrule the search in some positions, not all
+
+
 def test_the_same_setting_twice_differs_by_nothing_and_every_extra_card_is_counted() -> None:
     setting = Setting.parse("placements=300")
     report = player_pairs.run(30, 4, setting, setting, jobs=1)
