@@ -109,9 +109,10 @@ def _check_leaderboard(args: argparse.Namespace) -> int:
 
     from api.games import leaderboard
 
+    check = leaderboard.repair_counters if args.repair else leaderboard.counters_drift
     try:
         with _database(_settings(args.database_url)) as database:
-            drift = leaderboard.counters_drift(database)
+            drift = check(database)
     except SQLAlchemyError as exc:
         # Exit status 2, not 1: a monitor must tell "could not check" from "found drift".
         cause = getattr(exc, "orig", None) or exc  # the driver's message, without the SQL
@@ -122,6 +123,12 @@ def _check_leaderboard(args: argparse.Namespace) -> int:
         return 0
     for row in drift:
         print(f"{row.table}: {row.key}: stored {row.stored}, counted {row.counted}")
+    if args.repair:
+        print(
+            f"{len(drift)} leaderboard figures differed from a recount of the won games: "
+            "all are rebuilt from it"
+        )
+        return 0
     print(f"{len(drift)} leaderboard figures differ from a recount of the won games")
     return 1
 
@@ -193,6 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(exit status 1 if any, 2 if the database cannot be read)",
     )
     check.add_argument("--database-url", help="overrides FOURSQUARE_DATABASE_URL")
+    check.add_argument(
+        "--repair",
+        action="store_true",
+        help="rebuild what differs from the recount, in one transaction that holds back wins "
+        "for the moment it takes (exit status 0 once repaired)",
+    )
     check.set_defaults(run=_check_leaderboard)
 
     commands.add_parser(

@@ -265,3 +265,16 @@ def counters_drift(database: Database) -> list[repository.Drift]:
         connection.execution_options(isolation_level="REPEATABLE READ")
         with connection.begin():
             return repository.leaderboard_drift(connection)
+
+
+def repair_counters(database: Database) -> list[repository.Drift]:
+    """What :func:`counters_drift` finds, set right: in one transaction that keeps wins out
+    until it commits (:func:`api.store.repository.lock_leaderboard`), the recount and, if
+    anything differs, every counter, ordinal and player's best rebuilt from the won games.
+    Returns what differed; nothing is written when nothing did."""
+    with database.transaction() as session:
+        repository.lock_leaderboard(session)
+        drift = repository.leaderboard_drift(session)
+        if drift:
+            repository.rebuild_leaderboard(session)
+        return drift

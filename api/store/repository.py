@@ -740,6 +740,11 @@ class Drift(NamedTuple):
     counted: str
 
 
+# A recount of the won games: by day and score, and how many of a group were without hints.
+_BY_DAY = (_scores.c.week, _scores.c.day, _scores.c.score)
+_UNASSISTED_WINS = func.sum(case((_scores.c.assisted.is_(False), 1), else_=0))
+
+
 def leaderboard_drift(session: Executor) -> list[Drift]:
     """Every counter, ordinal and player's best that differs from a recount of ``scores``.
 
@@ -748,7 +753,7 @@ def leaderboard_drift(session: Executor) -> list[Drift]:
     deleted or edited by hand, or restored from an older backup than its counters, shows here.
     Run it in one snapshot (the caller's transaction), or concurrent wins look like drift.
     """
-    plain = func.sum(case((_scores.c.assisted.is_(False), 1), else_=0)).label("plain")
+    plain = _UNASSISTED_WINS.label("plain")
     wins = func.count().label("wins")
     last = func.max(_scores.c.finished_at).label("last")
 
@@ -776,7 +781,6 @@ def leaderboard_drift(session: Executor) -> list[Drift]:
         and (row.last_finished_at is None or row.last_finished_at < last_win[row.score])
     )
 
-    by_day = (_scores.c.week, _scores.c.day, _scores.c.score)
     drift += _counts_drift(
         "leaderboard_days",
         {
@@ -785,7 +789,7 @@ def leaderboard_drift(session: Executor) -> list[Drift]:
         },
         {
             (row.week, row.day, row.score): (row.wins, row.plain)
-            for row in session.execute(select(*by_day, wins, plain).group_by(*by_day))
+            for row in session.execute(select(*_BY_DAY, wins, plain).group_by(*_BY_DAY))
         },
         lambda week, day, score: f"{day} (week {week}) score {score}",
     )
@@ -818,8 +822,10 @@ def _counts_drift(
     return drift
 
 
-def _ordinal_drift(session: Executor) -> list[Drift]:
-    """``scores`` rows whose ordinals are not their places in finish order (row_number)."""
+def _numbered_scores() -> tuple[Any, dict[str, Any], Any]:
+    """``scores`` numbered in finish order; each ordinal column's right value over it (its
+    place among its score's games, among those without hints or NULL for an assisted game,
+    and the same two within its day); and whether any stored ordinal differs from it."""
     order = (_scores.c.finished_at, _scores.c.game_id)
     c = _scores.c
     numbered = select(
@@ -838,12 +844,20 @@ def _ordinal_drift(session: Executor) -> list[Drift]:
     ).subquery()
     n = numbered.c
     unassisted = n.assisted.is_(False)
-    wrong = or_(
-        n.ordinal != n.n,
-        n.day_ordinal != n.n_d,
-        n.ordinal_unassisted.is_distinct_from(case((unassisted, n.n_p), else_=None)),
-        n.day_ordinal_unassisted.is_distinct_from(case((unassisted, n.n_dp), else_=None)),
-    )
+    right = {
+        "ordinal": n.n,
+        "ordinal_unassisted": case((unassisted, n.n_p), else_=None),
+        "day_ordinal": n.n_d,
+        "day_ordinal_unassisted": case((unassisted, n.n_dp), else_=None),
+    }
+    wrong = or_(*(n[name].is_distinct_from(value) for name, value in right.items()))
+    return numbered, right, wrong
+
+
+def _ordinal_drift(session: Executor) -> list[Drift]:
+    """``scores`` rows whose ordinals are not their places in finish order (row_number)."""
+    numbered, _, wrong = _numbered_scores()
+    n = numbered.c
     rows = session.execute(select(numbered).where(wrong).order_by(n.game_id)).all()
     return [
         Drift(
@@ -861,24 +875,11 @@ def _ordinal_drift(session: Executor) -> list[Drift]:
 def _best_drift(session: Executor) -> list[Drift]:
     """``leaderboard_bests`` rows that are not each player's first game in board order, and
     players' boards that have no row."""
-    c = _scores.c
     expected: dict[tuple[str, date, bool, str], uuid.UUID] = {}
-    for board, starts_on in (("all", literal(ALL_TIME)), ("day", c.day), ("week", c.week)):
-        for with_assisted in (True, False):
-            partition = (c.player_key,) if board == "all" else (c.player_key, starts_on)
-            ranked = select(
-                starts_on.label("starts_on"),
-                c.player_key,
-                c.game_id,
-                func.row_number()
-                .over(partition_by=partition, order_by=(c.sort_score, c.finished_at, c.game_id))
-                .label("n"),
-            )
-            if not with_assisted:
-                ranked = ranked.where(c.assisted.is_(False))
-            sub = ranked.subquery()
-            for row in session.execute(select(sub).where(sub.c.n == 1)):
-                expected[(board, row.starts_on, with_assisted, row.player_key)] = row.game_id
+    for listing in _best_listings():
+        for row in session.execute(listing):
+            key = (row.board, row.starts_on, row.with_assisted, row.player_key)
+            expected[key] = row.game_id
     drift: list[Drift] = []
     for row in session.execute(select(_bests)):
         key = (row.board, row.starts_on, row.with_assisted, row.player_key)
@@ -889,6 +890,35 @@ def _best_drift(session: Executor) -> list[Drift]:
     return drift
 
 
+def _best_listings() -> list[Any]:
+    """For each of the six listings of players' bests (all time, day, week; with assisted
+    games or not), a SELECT of each player's first game in board order, in the columns of
+    ``leaderboard_bests``."""
+    c = _scores.c
+    listings = []
+    for board, starts_on in (("all", literal(ALL_TIME)), ("day", c.day), ("week", c.week)):
+        for with_assisted in (True, False):
+            partition = (c.player_key,) if board == "all" else (c.player_key, starts_on)
+            ranked = select(
+                literal(board).label("board"),
+                starts_on.label("starts_on"),
+                literal(with_assisted).label("with_assisted"),
+                *(c[name] for name in _BEST_COPIED),
+                func.row_number()
+                .over(partition_by=partition, order_by=(c.sort_score, c.finished_at, c.game_id))
+                .label("n"),
+            )
+            if not with_assisted:
+                ranked = ranked.where(c.assisted.is_(False))
+            sub = ranked.subquery()
+            columns = ("board", "starts_on", "with_assisted", *_BEST_COPIED)
+            listings.append(select(*(sub.c[name] for name in columns)).where(sub.c.n == 1))
+    return listings
+
+
+_BEST_COPIED = ("player_key", "game_id", "player", "score", "sort_score", "finished_at", "assisted")
+
+
 def _best(key: tuple[str, date, bool, str], stored: str, counted: str) -> Drift:
     board, starts_on, with_assisted, player_key = key
     where = "all time" if board == "all" else f"{board} of {starts_on}"
@@ -896,6 +926,57 @@ def _best(key: tuple[str, date, bool, str], stored: str, counted: str) -> Drift:
     return Drift(
         "leaderboard_bests", f"{player_key!r}, {where}, {hints} assisted games", stored, counted
     )
+
+
+def lock_leaderboard(session: Session) -> None:
+    """Keep wins out of the leaderboard's tables until the transaction ends; reads go on.
+
+    On PostgreSQL an ``EXCLUSIVE`` lock on each table a win writes, taken in the order
+    :func:`last_win_of_score` and :func:`record_win` take theirs: a win under way holds the
+    first of them, so it finishes before this lock is granted instead of deadlocking with
+    it. SQLite's write transactions already hold the whole database."""
+    connection = session.connection()
+    if connection.dialect.name == "postgresql":
+        tables = "leaderboard_totals, leaderboard_days, scores, leaderboard_bests"
+        connection.execute(text(f"LOCK TABLE {tables} IN EXCLUSIVE MODE"))
+
+
+def rebuild_leaderboard(session: Session) -> None:
+    """Set every counter, ordinal and player's best to a recount of the ``scores`` rows: what
+    :func:`leaderboard_drift` compares them with. The caller's transaction must keep wins out
+    until it commits (:func:`lock_leaderboard`), or a win counted meanwhile would be lost.
+
+    Each total's ``last_finished_at`` becomes its score's latest finish; the leaderboard
+    revision is bumped, so that no process serves a page it cached before."""
+    connection = session.connection()
+    of_score = _scores.c.score == _totals.c.score
+    connection.execute(
+        update(_totals).values(
+            wins=select(func.count()).where(of_score).scalar_subquery(),
+            wins_unassisted=select(func.count())
+            .where(of_score, _scores.c.assisted.is_(False))
+            .scalar_subquery(),
+            last_finished_at=select(func.max(_scores.c.finished_at))
+            .where(of_score)
+            .scalar_subquery(),
+        )
+    )
+    connection.execute(delete(_days))
+    connection.execute(
+        insert(_days).from_select(
+            ["week", "day", "score", "wins", "wins_unassisted"],
+            select(*_BY_DAY, func.count(), _UNASSISTED_WINS).group_by(*_BY_DAY),
+        )
+    )
+    numbered, right, wrong = _numbered_scores()
+    connection.execute(
+        update(_scores).where(_scores.c.game_id == numbered.c.game_id, wrong).values(**right)
+    )
+    connection.execute(delete(_bests))
+    columns = ["board", "starts_on", "with_assisted", *_BEST_COPIED]
+    for listing in _best_listings():
+        connection.execute(insert(_bests).from_select(columns, listing))
+    connection.execute(update(_revision).values(revision=_revision.c.revision + 1))
 
 
 def leaderboard_revision(session: Executor) -> int:

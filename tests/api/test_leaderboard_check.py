@@ -4,6 +4,8 @@ would misrank every later game without any error; the check is how an operator f
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -13,6 +15,7 @@ from sqlalchemy import text
 
 from api import cli
 from api.games import leaderboard
+from api.store import repository
 from api.store.database import Database
 from tests.api.test_leaderboard import T0, record_win
 
@@ -131,3 +134,135 @@ def test_a_database_that_cannot_be_read_exits_2_with_one_line(
         out = capsys.readouterr().out
         assert out.startswith("could not check the leaderboard: OperationalError")
         assert out.count("\n") == 1
+
+
+LEADERBOARD_TABLES = ("leaderboard_totals", "leaderboard_days", "scores", "leaderboard_bests")
+
+
+def rows(database: Database) -> dict[str, list[tuple[str, ...]]]:
+    """Every row of the tables the boards are read from, as text, in a fixed order."""
+    with database.reading() as connection:
+        return {
+            table: sorted(
+                tuple(str(value) for value in row)
+                for row in connection.execute(text(f"SELECT * FROM {table}"))
+            )
+            for table in LEADERBOARD_TABLES
+        }
+
+
+def revision(database: Database) -> int:
+    with database.reading() as connection:
+        return repository.leaderboard_revision(connection)
+
+
+def corrupt(database: Database, games: dict[str, str], statement: str) -> None:
+    if database.is_sqlite:  # SQLite stores a uuid as 32 hex digits
+        for game_id in games.values():
+            statement = statement.replace(game_id, game_id.replace("-", ""))
+    with database.transaction() as session:
+        assert session.execute(text(statement)).rowcount >= 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("corruption", list(CORRUPTIONS))
+def test_a_repair_puts_back_exactly_what_the_wins_had_recorded(
+    database: Database, corruption: str
+) -> None:
+    games = won_games(database)
+    recorded = rows(database)
+    corrupt(database, games, CORRUPTIONS[corruption][0](games))
+    drift = leaderboard.counters_drift(database)
+    before = revision(database)
+    assert leaderboard.repair_counters(database) == drift
+    assert leaderboard.counters_drift(database) == []
+    assert rows(database) == recorded
+    assert revision(database) > before  # no process keeps serving a page cached before
+
+
+def test_a_repair_after_a_won_game_was_deleted_renumbers_the_games_after_it(
+    database: Database, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = won_games(database)
+    corrupt(database, games, f"DELETE FROM scores WHERE game_id = '{games['ann-0']}'")
+    assert cli.main(["check-leaderboard", "--database-url", database_url, "--repair"]) == 0
+    out = capsys.readouterr().out
+    assert "leaderboard figures differed from a recount of the won games: all are rebuilt" in out
+    assert cli.main(["check-leaderboard", "--database-url", database_url]) == 0
+    assert "agree" in capsys.readouterr().out
+    with database.reading() as connection:
+        wins = connection.execute(
+            text("SELECT wins, wins_unassisted FROM leaderboard_totals WHERE score = 20")
+        ).one()
+        assert tuple(wins) == (2, 2)  # bob-1 and ann-5
+        ordinals = connection.execute(
+            text("SELECT ordinal, ordinal_unassisted FROM scores WHERE score = 20 ORDER BY ordinal")
+        ).all()
+        assert [tuple(row) for row in ordinals] == [(1, 1), (2, 2)]
+
+
+def test_a_repair_with_nothing_to_repair_writes_nothing(
+    database: Database, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    won_games(database)
+    recorded, before = rows(database), revision(database)
+    assert leaderboard.repair_counters(database) == []
+    assert cli.main(["check-leaderboard", "--database-url", database_url, "--repair"]) == 0
+    assert "agree" in capsys.readouterr().out
+    assert (rows(database), revision(database)) == (recorded, before)
+
+
+def test_wins_recorded_while_repairs_run_are_all_counted(database: Database) -> None:
+    # Three writers win games of their own score while another thread damages a counter
+    # nobody writes and repairs it, again and again. Each repair must find that damage and
+    # nothing else: one that let wins in while it recounts would see a win in one table and
+    # not yet in another (and rebuild counters from it).
+    errors: list[str] = []
+    writing = threading.Event()
+    writing.set()
+    repairs = 0
+
+    def writer(score: int) -> None:
+        try:
+            for number in range(WINS_PER_WRITER):
+                at = T0 + timedelta(seconds=number)
+                record_win(database, score, at, f"p{score}", assisted=number % 3 == 0)
+        except Exception as exc:  # reported below
+            errors.append(f"writer {score}: {exc!r}")
+
+    def repairer() -> None:
+        nonlocal repairs
+        try:
+            while writing.is_set():
+                with database.transaction() as session:
+                    session.execute(
+                        text("UPDATE leaderboard_totals SET wins = wins + 7 WHERE score = 5")
+                    )
+                drift = leaderboard.repair_counters(database)
+                if [(row.table, row.key) for row in drift] != [("leaderboard_totals", "score 5")]:
+                    errors.append(f"repair {repairs} found {drift}")
+                repairs += 1
+                # SQLite has one write connection: let a waiting writer take it.
+                time.sleep(0.01)
+        except Exception as exc:  # reported below
+            errors.append(f"repairer: {exc!r}")
+
+    writers = [threading.Thread(target=writer, args=(score,)) for score in (19, 20, 21)]
+    repairing = threading.Thread(target=repairer)
+    repairing.start()
+    for thread in writers:
+        thread.start()
+    for thread in writers:
+        thread.join()
+    writing.clear()
+    repairing.join()
+    assert errors == []
+    assert repairs > 0
+    assert leaderboard.counters_drift(database) == []
+    with database.reading() as connection:
+        totals = connection.execute(
+            text("SELECT score, wins FROM leaderboard_totals WHERE wins > 0 ORDER BY score")
+        ).all()
+    assert [tuple(row) for row in totals] == [(s, WINS_PER_WRITER) for s in (19, 20, 21)]
+
+
+WINS_PER_WRITER = 25
