@@ -268,13 +268,19 @@ def counters_drift(database: Database) -> list[repository.Drift]:
 
 
 def repair_counters(database: Database) -> list[repository.Drift]:
-    """What :func:`counters_drift` finds, set right: in one transaction that keeps wins out
-    until it commits (:func:`api.store.repository.lock_leaderboard`), the recount and, if
-    anything differs, every counter, ordinal and player's best rebuilt from the won games.
-    Returns what differed; nothing is written when nothing did."""
-    with database.transaction() as session:
-        repository.lock_leaderboard(session)
-        drift = repository.leaderboard_drift(session)
-        if drift:
+    """What :func:`counters_drift` finds, set right: if anything differs, every counter,
+    ordinal and player's best is rebuilt from the won games, in a transaction that keeps
+    wins out until it commits (:func:`api.store.repository.lock_leaderboard`). Returns what
+    differed; nothing is written when nothing did.
+
+    The check runs first, on its own snapshot, without holding wins back: a recount takes
+    seconds per 100,000 wins, and wins should wait only for the rebuild, and only when
+    there is something to repair. The rebuild does not need the check's answer (it sets
+    everything from the ``scores`` rows as they are when it holds the lock), so wins
+    recorded between the two are counted."""
+    drift = counters_drift(database)
+    if drift:
+        with database.transaction() as session:
+            repository.lock_leaderboard(session)
             repository.rebuild_leaderboard(session)
-        return drift
+    return drift

@@ -740,9 +740,16 @@ class Drift(NamedTuple):
     counted: str
 
 
-# A recount of the won games: by day and score, and how many of a group were without hints.
+# Recounts of the won games, by score and by day and score, with how many had no hints.
+_UNASSISTED_WINS = func.sum(case((_scores.c.assisted.is_(False), 1), else_=0)).label("plain")
+_COUNTED_TOTALS = select(
+    _scores.c.score,
+    func.count().label("wins"),
+    _UNASSISTED_WINS,
+    func.max(_scores.c.finished_at).label("last"),
+).group_by(_scores.c.score)
 _BY_DAY = (_scores.c.week, _scores.c.day, _scores.c.score)
-_UNASSISTED_WINS = func.sum(case((_scores.c.assisted.is_(False), 1), else_=0))
+_COUNTED_DAYS = select(*_BY_DAY, func.count().label("wins"), _UNASSISTED_WINS).group_by(*_BY_DAY)
 
 
 def leaderboard_drift(session: Executor) -> list[Drift]:
@@ -753,13 +760,7 @@ def leaderboard_drift(session: Executor) -> list[Drift]:
     deleted or edited by hand, or restored from an older backup than its counters, shows here.
     Run it in one snapshot (the caller's transaction), or concurrent wins look like drift.
     """
-    plain = _UNASSISTED_WINS.label("plain")
-    wins = func.count().label("wins")
-    last = func.max(_scores.c.finished_at).label("last")
-
-    counted = session.execute(
-        select(_scores.c.score, wins, plain, last).group_by(_scores.c.score)
-    ).all()
+    counted = session.execute(_COUNTED_TOTALS).all()
     stored = session.execute(select(_totals)).all()
     drift = _counts_drift(
         "leaderboard_totals",
@@ -789,7 +790,7 @@ def leaderboard_drift(session: Executor) -> list[Drift]:
         },
         {
             (row.week, row.day, row.score): (row.wins, row.plain)
-            for row in session.execute(select(*_BY_DAY, wins, plain).group_by(*_BY_DAY))
+            for row in session.execute(_COUNTED_DAYS)
         },
         lambda week, day, score: f"{day} (week {week}) score {score}",
     )
@@ -949,25 +950,19 @@ def rebuild_leaderboard(session: Session) -> None:
     Each total's ``last_finished_at`` becomes its score's latest finish; the leaderboard
     revision is bumped, so that no process serves a page it cached before."""
     connection = session.connection()
-    of_score = _scores.c.score == _totals.c.score
+    # One pass over ``scores`` for all the totals; scores with no win left get zeros first.
+    counted = _COUNTED_TOTALS.subquery()
+    connection.execute(update(_totals).values(wins=0, wins_unassisted=0, last_finished_at=None))
     connection.execute(
-        update(_totals).values(
-            wins=select(func.count()).where(of_score).scalar_subquery(),
-            wins_unassisted=select(func.count())
-            .where(of_score, _scores.c.assisted.is_(False))
-            .scalar_subquery(),
-            last_finished_at=select(func.max(_scores.c.finished_at))
-            .where(of_score)
-            .scalar_subquery(),
+        update(_totals)
+        .where(_totals.c.score == counted.c.score)
+        .values(
+            wins=counted.c.wins, wins_unassisted=counted.c.plain, last_finished_at=counted.c.last
         )
     )
     connection.execute(delete(_days))
-    connection.execute(
-        insert(_days).from_select(
-            ["week", "day", "score", "wins", "wins_unassisted"],
-            select(*_BY_DAY, func.count(), _UNASSISTED_WINS).group_by(*_BY_DAY),
-        )
-    )
+    days = ["week", "day", "score", "wins", "wins_unassisted"]
+    connection.execute(insert(_days).from_select(days, _COUNTED_DAYS))
     numbered, right, wrong = _numbered_scores()
     connection.execute(
         update(_scores).where(_scores.c.game_id == numbered.c.game_id, wrong).values(**right)

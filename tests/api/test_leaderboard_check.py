@@ -214,8 +214,8 @@ def test_a_repair_with_nothing_to_repair_writes_nothing(
 def test_wins_recorded_while_repairs_run_are_all_counted(database: Database) -> None:
     # Three writers win games of their own score while another thread damages a counter
     # nobody writes and repairs it, again and again. Each repair must find that damage and
-    # nothing else: one that let wins in while it recounts would see a win in one table and
-    # not yet in another (and rebuild counters from it).
+    # nothing else, and leave nothing for the next check to find: a rebuild that let wins
+    # in while it recounts would lose the counts of some of them.
     errors: list[str] = []
     writing = threading.Event()
     writing.set()
@@ -240,6 +240,9 @@ def test_wins_recorded_while_repairs_run_are_all_counted(database: Database) -> 
                 drift = leaderboard.repair_counters(database)
                 if [(row.table, row.key) for row in drift] != [("leaderboard_totals", "score 5")]:
                     errors.append(f"repair {repairs} found {drift}")
+                left = leaderboard.counters_drift(database)
+                if left:
+                    errors.append(f"repair {repairs} left {left}")
                 repairs += 1
                 # SQLite has one write connection: let a waiting writer take it.
                 time.sleep(0.01)
@@ -266,3 +269,28 @@ def test_wins_recorded_while_repairs_run_are_all_counted(database: Database) -> 
 
 
 WINS_PER_WRITER = 25
+
+
+# On SQLite every check, repair or not, waits for the write transaction.
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+def test_a_repair_with_nothing_to_repair_does_not_hold_back_a_win_under_way(
+    database: Database,
+) -> None:
+    games = won_games(database)
+    done = threading.Event()
+    found: list[list[repository.Drift]] = []
+
+    def repair() -> None:
+        found.append(leaderboard.repair_counters(database))
+        done.set()
+
+    with database.transaction() as session:  # a win under way: its score's count locked
+        repository.last_win_of_score(session, 20)
+        repairing = threading.Thread(target=repair)
+        repairing.start()
+        # Generous: a repair that locked the tables would wait for this transaction forever.
+        assert done.wait(timeout=60), "the repair waited for the win's transaction"
+    repairing.join()
+    assert found == [[]]
+    corrupt(database, games, "UPDATE leaderboard_totals SET wins = wins + 1 WHERE score = 21")
+    assert len(leaderboard.repair_counters(database)) == 1

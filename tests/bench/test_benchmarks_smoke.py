@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import hint_isolation, http_load, leaderboard_scale, request_cost
+from bench import hint_isolation, http_load, leaderboard_repair, leaderboard_scale, request_cost
 
 pytestmark = pytest.mark.slow
 
@@ -64,6 +64,15 @@ def test_leaderboard_scale_loads_won_games_and_walks_to_the_deep_page(backend: s
         assert result.first.count == result.deep.count == result.healthz.count == 20
     # The deep page is one range scan of the leaderboard index, as the first page is.
     assert any("ix_scores_leaderboard" in line for line in large.plans["deep page"])
+
+
+def test_leaderboard_repair_times_a_check_and_a_repair_that_sets_one_damage_right(
+    backend: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # measure() itself asserts what each step found: nothing, nothing, the damage, nothing.
+    assert leaderboard_repair.main(["--backend", backend, "--sizes", "300"]) == 0
+    out = capsys.readouterr().out
+    assert f"[{backend}] 300 won games: check " in out and "the rebuild (wins wait) " in out
 
 
 def test_request_cost_sends_every_kind_of_request(
