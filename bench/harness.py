@@ -3,6 +3,7 @@ and what that process group costs (resident memory, CPU time) as ``/proc`` repor
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -52,6 +53,23 @@ def backends_of(choice: str, admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> lis
 
 
 # ---------------------------------------------------------------- databases
+
+
+def sized_parser(description: str, sizes: list[int]) -> argparse.ArgumentParser:
+    """A parser with the options of a benchmark over databases of several numbers of won
+    games: ``--backend``, ``--sizes`` (default ``sizes``) and ``--postgres-url``."""
+    parser = argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument(
+        "--sizes",
+        type=lambda text: [int(part) for part in text.split(",") if part],
+        default=sizes,
+        help="comma-separated numbers of won games",
+    )
+    parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
+    return parser
 
 
 def postgres_unavailable_reason(admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> str | None:

@@ -14,7 +14,6 @@ repair's time less the check's.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -29,7 +28,7 @@ from api.games import leaderboard
 from api.settings import Settings
 from api.store.database import Database, create_database
 from bench.bulk import BulkLoader
-from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, backends_of, throwaway_database
+from bench.harness import backends_of, sized_parser, throwaway_database
 
 DAMAGE = "UPDATE leaderboard_totals SET wins = wins + 1 WHERE score = 20"
 
@@ -67,18 +66,7 @@ def measure(backend: str, size: int, admin_url: str) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
-    parser.add_argument(
-        "--sizes",
-        type=lambda text: [int(part) for part in text.split(",") if part],
-        default=[100_000, 1_000_000],
-        help="comma-separated numbers of won games",
-    )
-    parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
-    args = parser.parse_args(argv)
+    args = sized_parser(__doc__, [100_000, 1_000_000]).parse_args(argv)
     for backend in backends_of(args.backend, args.postgres_url):
         for size in args.sizes:
             steps = measure(backend, size, args.postgres_url)

@@ -49,10 +49,10 @@ from api.http.app import create_app
 from api.settings import Settings
 from bench.bulk import BulkLoader
 from bench.harness import (
-    DEFAULT_POSTGRES_ADMIN_URL,
     ServerProcess,
     backends_of,
     running_server,
+    sized_parser,
     throwaway_database,
 )
 from bench.loadgen import EndpointStats, HttpConnection, Recorder, run_async
@@ -355,20 +355,10 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[SizeResult]:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
-    parser.add_argument(
-        "--sizes",
-        type=lambda text: [int(part) for part in text.split(",") if part],
-        default=[10_000, 1_000_000],
-        help="comma-separated numbers of won games",
-    )
+    parser = sized_parser(__doc__, [10_000, 1_000_000])
     parser.add_argument("--requests", type=int, default=300, help="timed requests per page")
     parser.add_argument("--depth", type=int, default=1000, help="cursors to follow")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
     return parser.parse_args(argv)
 
 
