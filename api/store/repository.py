@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple, cast
 
@@ -857,20 +857,19 @@ def _numbered_scores() -> tuple[Any, dict[str, Any], Any]:
 
 def _ordinal_drift(session: Executor) -> list[Drift]:
     """``scores`` rows whose ordinals are not their places in finish order (row_number)."""
-    numbered, _, wrong = _numbered_scores()
+    numbered, right, wrong = _numbered_scores()
     n = numbered.c
-    rows = session.execute(select(numbered).where(wrong).order_by(n.game_id)).all()
+    # The game, its four stored ordinals, then the same four as they should be.
+    statement = select(n.game_id, *(n[name] for name in right), *right.values())
+    rows = session.execute(statement.where(wrong).order_by(n.game_id)).all()
     return [
-        Drift(
-            "scores",
-            f"game {row.game_id}",
-            f"ordinals {row.ordinal}/{row.ordinal_unassisted}, "
-            f"day {row.day_ordinal}/{row.day_ordinal_unassisted}",
-            f"ordinals {row.n}/{row.n_p if not row.assisted else None}, "
-            f"day {row.n_d}/{row.n_dp if not row.assisted else None}",
-        )
-        for row in rows
+        Drift("scores", f"game {row[0]}", _ordinals(row[1:5]), _ordinals(row[5:])) for row in rows
     ]
+
+
+def _ordinals(values: Sequence[Any]) -> str:
+    ordinal, unassisted, day, day_unassisted = values
+    return f"ordinals {ordinal}/{unassisted}, day {day}/{day_unassisted}"
 
 
 def _best_drift(session: Executor) -> list[Drift]:
@@ -912,12 +911,12 @@ def _best_listings() -> list[Any]:
             if not with_assisted:
                 ranked = ranked.where(c.assisted.is_(False))
             sub = ranked.subquery()
-            columns = ("board", "starts_on", "with_assisted", *_BEST_COPIED)
-            listings.append(select(*(sub.c[name] for name in columns)).where(sub.c.n == 1))
+            listings.append(select(*(sub.c[name] for name in _BEST_COLUMNS)).where(sub.c.n == 1))
     return listings
 
 
 _BEST_COPIED = ("player_key", "game_id", "player", "score", "sort_score", "finished_at", "assisted")
+_BEST_COLUMNS = ("board", "starts_on", "with_assisted", *_BEST_COPIED)
 
 
 def _best(key: tuple[str, date, bool, str], stored: str, counted: str) -> Drift:
@@ -968,9 +967,8 @@ def rebuild_leaderboard(session: Session) -> None:
         update(_scores).where(_scores.c.game_id == numbered.c.game_id, wrong).values(**right)
     )
     connection.execute(delete(_bests))
-    columns = ["board", "starts_on", "with_assisted", *_BEST_COPIED]
     for listing in _best_listings():
-        connection.execute(insert(_bests).from_select(columns, listing))
+        connection.execute(insert(_bests).from_select(list(_BEST_COLUMNS), listing))
     connection.execute(update(_revision).values(revision=_revision.c.revision + 1))
 
 
