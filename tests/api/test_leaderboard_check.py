@@ -91,18 +91,22 @@ CORRUPTIONS: dict[str, tuple[Corruption, str]] = {
 }
 
 
+def corrupt(database: Database, games: dict[str, str], statement: str) -> None:
+    """Run an edit by hand that names games by their uuid; it must change some row."""
+    if database.is_sqlite:  # SQLite stores a uuid as 32 hex digits
+        for game_id in games.values():
+            statement = statement.replace(game_id, game_id.replace("-", ""))
+    with database.transaction() as session:
+        assert session.execute(text(statement)).rowcount >= 1  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("corruption", list(CORRUPTIONS))
 def test_each_edit_by_hand_is_reported_and_nothing_is_changed(
     database: Database, database_url: str, corruption: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     games = won_games(database)
     statement, table = CORRUPTIONS[corruption]
-    uuid_text = statement(games)
-    if database.is_sqlite:  # SQLite stores a uuid as 32 hex digits
-        for game_id in games.values():
-            uuid_text = uuid_text.replace(game_id, game_id.replace("-", ""))
-    with database.transaction() as session:
-        assert session.execute(text(uuid_text)).rowcount >= 1  # type: ignore[attr-defined]
+    corrupt(database, games, statement(games))
     drift = leaderboard.counters_drift(database)
     assert drift and {row.table for row in drift} == {table}, drift
     assert leaderboard.counters_drift(database) == drift  # the check changed nothing
@@ -115,11 +119,8 @@ def test_a_won_game_deleted_by_hand_shows_in_every_table_it_was_counted_in(
     database: Database,
 ) -> None:
     games = won_games(database)
-    game_id = games["ann-0"]  # the first 20: the later 20s' ordinals count it
-    if database.is_sqlite:
-        game_id = game_id.replace("-", "")
-    with database.transaction() as session:
-        session.execute(text(f"DELETE FROM scores WHERE game_id = '{game_id}'"))
+    # The first 20: the later 20s' ordinals count it.
+    corrupt(database, games, f"DELETE FROM scores WHERE game_id = '{games['ann-0']}'")
     tables = {row.table for row in leaderboard.counters_drift(database)}
     assert tables == {"leaderboard_totals", "leaderboard_days", "scores", "leaderboard_bests"}
 
@@ -154,14 +155,6 @@ def rows(database: Database) -> dict[str, list[tuple[str, ...]]]:
 def revision(database: Database) -> int:
     with database.reading() as connection:
         return repository.leaderboard_revision(connection)
-
-
-def corrupt(database: Database, games: dict[str, str], statement: str) -> None:
-    if database.is_sqlite:  # SQLite stores a uuid as 32 hex digits
-        for game_id in games.values():
-            statement = statement.replace(game_id, game_id.replace("-", ""))
-    with database.transaction() as session:
-        assert session.execute(text(statement)).rowcount >= 1  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("corruption", list(CORRUPTIONS))
