@@ -60,15 +60,6 @@ _SEARCH = inspect.signature(Searcher).parameters
 MOVES: int = _SEARCH["deepen_moves"].default
 REPLIES: int = _SEARCH["deepen_replies"].default
 
-_PLAIN = (
-    "placements",
-    "moves",
-    "replies",
-    "sampled_from",
-    "sampled_moves",
-    "samples",
-    "sample_nodes",
-)
 _FULL_GRID = 16
 
 # Phases of a game by the piles on the table when a card goes onto a pile.
@@ -91,6 +82,8 @@ class Setting:
     @classmethod
     def parse(cls, text: str) -> Setting:
         """A setting from ``name=value,...`` (see the module's docstring)."""
+        # Every field but the model is a whole number; the model's fields are named alone.
+        plain_names = [field.name for field in dataclasses.fields(cls) if field.name != "model"]
         plain: dict[str, int] = {}
         model: dict[str, Any] = {}
         fields = {field.name: field for field in dataclasses.fields(Model)}
@@ -98,7 +91,7 @@ class Setting:
             name, sep, value = item.partition("=")
             if not sep:
                 raise ValueError(f"{item!r} is not name=value")
-            if name in _PLAIN:
+            if name in plain_names:
                 plain[name] = int(value)
             elif name in fields:
                 default = getattr(DEFAULT_MODEL, name)
@@ -110,7 +103,7 @@ class Setting:
                 else:
                     model[name] = float(value)
             else:
-                known = ", ".join([*_PLAIN, *fields])
+                known = ", ".join([*plain_names, *fields])
                 raise ValueError(f"unknown setting {name!r}; known: {known}")
         return cls(**plain, model=dataclasses.replace(DEFAULT_MODEL, **model))
 
