@@ -77,17 +77,26 @@ def plan_expiry(rows: Sequence[GameRecord], at: datetime) -> list[PlannedExpiry]
 
 def store_expiry(session: Session, plans: Sequence[PlannedExpiry]) -> int:
     """Store the planned endings of the games still at the version they were read at; return
-    how many were ended (a game changed since is skipped: it is no longer untouched)."""
-    ended = 0
-    for plan in plans:
+    how many were ended (a game changed since is skipped: it is no longer untouched).
+
+    Rows are locked in one order whatever order the games were read in: the games by id,
+    then the players' stats by player id. Two expiries read their batches at different
+    moments (a placement in between reorders them by ``updated_at``), and a placement locks
+    its one game before its player's stats; in any other order two of them can each hold a
+    row the other waits for (PostgreSQL then aborts one with a deadlock)."""
+    ended: list[PlannedExpiry] = []
+    for plan in sorted(plans, key=lambda plan: plan.row.id):
         if repository.update_game_if_version(session, plan.row.id, plan.row.version, plan.values):
-            ended += 1
-            if plan.row.player_id is not None:
-                # A loss in the player's stats, in the transaction that ends the game.
-                repository.count_game_finished(
-                    session, plan.row.player_id, None, plan.values["finished_at"]
-                )
-    return ended
+            ended.append(plan)
+    players = sorted(
+        (plan.row.player_id, plan.values["finished_at"])
+        for plan in ended
+        if plan.row.player_id is not None
+    )
+    for player_id, finished_at in players:
+        # A loss in the player's stats, in the transaction that ends the game.
+        repository.count_game_finished(session, player_id, None, finished_at)
+    return len(ended)
 
 
 def expire_untouched(database: Database, untouched_for: timedelta, *, batch: int = BATCH) -> int:

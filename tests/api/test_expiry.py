@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 
 from api import cli
 from api.errors import ApiError, VersionConflict
@@ -223,3 +223,50 @@ def test_the_openapi_document_lists_abandoned_as_an_end_reason(client: TestClien
     game_out = client.get("/openapi.json").json()["components"]["schemas"]["GameOut"]
     (choices,) = [kind for kind in game_out["properties"]["end_reason"]["anyOf"] if "enum" in kind]
     assert choices["enum"] == ["too_many_face_down", "stock_exhausted", "abandoned"]
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+def test_an_expiry_locks_its_games_in_one_order_whatever_order_it_read_them_in(
+    database: Database, make_game: MakeGame
+) -> None:
+    # Another expiry holds the game with the lower id and, once this one waits for it, takes
+    # the higher one. This one read the higher id first: had it locked that one first, each
+    # would wait for the other and PostgreSQL would abort one of them (a deadlock).
+    low, high = sorted(uuid.UUID(make_game().id) for _ in range(2))
+    with database.reading() as connection:
+        rows = [repository.get_game(connection, game_id) for game_id in (high, low)]
+    plans = expiry.plan_expiry([row for row in rows if row is not None], datetime.now(UTC))
+    errors: list[BaseException] = []
+    holding = threading.Event()
+
+    def bump(session: Any, game_id: uuid.UUID) -> None:
+        session.execute(
+            update(GameRow).where(GameRow.id == game_id).values(version=GameRow.version + 1)
+        )
+
+    def other_expiry() -> None:
+        try:
+            with database.transaction() as session:
+                bump(session, low)
+                holding.set()
+                deadline = time.monotonic() + 60  # generous: only a broken test waits it out
+                while time.monotonic() < deadline and not session.execute(WAITING).scalar_one():
+                    time.sleep(0.02)
+                bump(session, high)
+        except BaseException as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=other_expiry)
+    thread.start()
+    assert holding.wait(timeout=60)
+    try:
+        with database.transaction() as session:
+            ended = expiry.store_expiry(session, plans)
+    except BaseException as exc:
+        errors.append(exc)
+    thread.join(timeout=120)
+    assert errors == []
+    assert ended == 0  # the other transaction changed both games first
+
+
+WAITING = text("SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
