@@ -308,26 +308,29 @@ class LeaderboardEntry(_Out):
 PeriodName = Literal["all", "day", "week"]
 
 
-class _Window(_Out):
-    period: PeriodName | None = Field(
-        default=None,
+# A board's window, the last fields of a page of it (after the entries, as a reader looks for
+# them): aliases rather than a base class, whose fields Pydantic would list first.
+Period = Annotated[
+    PeriodName | None,
+    Field(
         description="`all`, `day` (a UTC calendar day) or `week` (an ISO week, Monday to "
-        "Sunday, UTC); null on a daily challenge's board.",
-    )
-    starts_on: date | None = Field(
-        default=None, description="The window's first day; null for `all`."
-    )
-    ends_on: date | None = Field(
-        default=None, description="The window's last day (inclusive); null for `all`."
-    )
-    per_player: Literal["best"] | None = Field(
-        default=None,
+        "Sunday, UTC); null on a daily challenge's board."
+    ),
+]
+StartsOn = Annotated[date | None, Field(description="The window's first day; null for `all`.")]
+EndsOn = Annotated[
+    date | None, Field(description="The window's last day (inclusive); null for `all`.")
+]
+PerPlayer = Annotated[
+    Literal["best"] | None,
+    Field(
         description="`best`: each player's best game only (ties to the earlier finish); "
-        "null: every won game.",
-    )
+        "null: every won game."
+    ),
+]
 
 
-class Leaderboard(_Window):
+class Leaderboard(_Out):
     """One page of won games, best score first, earlier finish first on ties."""
 
     model_config = ConfigDict(
@@ -358,9 +361,13 @@ class Leaderboard(_Window):
     next_cursor: str | None = Field(
         description="Pass as `cursor` for the next page; null on the last page."
     )
+    period: Period = None
+    starts_on: StartsOn = None
+    ends_on: EndsOn = None
+    per_player: PerPlayer = None
 
 
-class Around(_Window):
+class Around(_Out):
     """A won game's place on a board: its rank and the entries just above and below it."""
 
     model_config = ConfigDict(
@@ -414,6 +421,10 @@ class Around(_Window):
         description="Up to `count` entries above the game, the game, and up to `count` below, "
         "in board order."
     )
+    period: Period = None
+    starts_on: StartsOn = None
+    ends_on: EndsOn = None
+    per_player: PerPlayer = None
 
 
 class HintOption(_Out):

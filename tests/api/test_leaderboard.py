@@ -96,7 +96,8 @@ def order_key(entry: dict[str, Any]) -> tuple[int, str]:
 
 
 def test_empty_leaderboard(client: TestClient) -> None:
-    assert client.get("/leaderboard").json() == {
+    body = client.get("/leaderboard").json()
+    assert body == {
         "entries": [],
         "next_cursor": None,
         "period": "all",
@@ -104,6 +105,8 @@ def test_empty_leaderboard(client: TestClient) -> None:
         "ends_on": None,
         "per_player": None,
     }
+    # The page comes first and its window after it, in the order the README shows.
+    assert list(body) == ["entries", "next_cursor", "period", "starts_on", "ends_on", "per_player"]
 
 
 def test_won_conformance_games_play_identically_and_rank_by_score(

@@ -148,6 +148,16 @@ def test_around_gives_every_game_its_brute_force_rank_and_neighbours(
                 continue
             assert response.status_code == 200, response.text
             found = response.json()
+            assert list(found) == [
+                "game_id",
+                "rank",
+                "size",
+                "entries",
+                "period",
+                "starts_on",
+                "ends_on",
+                "per_player",
+            ]
             place = board.index(game)
             assert found["rank"] == place + 1, params
             assert found["size"] == len(board), params
