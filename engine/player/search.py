@@ -84,6 +84,30 @@ class Model:
     closed_extra: float = 1.5
     win_weight: float = 40.0
 
+    def estimate(self, face_down: int, closed: int, piles: int, placed: int) -> tuple[float, float]:
+        """``(p, e)`` of a position with ``face_down`` face-down piles, ``piles`` piles and
+        ``placed`` cards used, as it stands (no further card looked at); ``closed`` counts the
+        piles of four cards that were face down before the last placement, which stay stuck
+        if nothing flips them up.
+
+        What the search's leaf scores each outcome of its last placement with, and what
+        ``bench/model_calibration.py`` sets against how the player's games really end.
+        """
+        left = _DECK_SIZE - placed
+        if face_down == 0 and piles == _FULL_GRID:
+            return 1.0, float(left)
+        if face_down > _MAX_FACE_DOWN or left == 0 or left < _FULL_GRID - piles:
+            return 0.0, 0.0
+        stuck = min(closed, face_down)  # face-down piles of four, if none flips up
+        p = self.win[face_down] * self.closed_win**stuck
+        score = (
+            left
+            - self.pile_cost * (_FULL_GRID - piles)
+            - self.extra[face_down]
+            - self.closed_extra * stuck
+        )
+        return p, (p * score if score > 0.0 else 0.0)
+
 
 DEFAULT_MODEL = Model()
 
@@ -449,27 +473,13 @@ class Searcher:
     ) -> list[tuple[int, float, float]]:
         """Every option slot's ``(slot, p, e)`` from the model, best first."""
         model = self.model
-        left = _DECK_SIZE - placed
         options: list[tuple[float, int, float, float]] = []
         for slot in range(_SLOTS):
             after = face_down + slot // 2 - _DELTA_OFFSET
             new_piles = piles + 1 - (slot & 1)
             if after < 0 or new_piles > _FULL_GRID:
                 continue
-            if after == 0 and new_piles == _FULL_GRID:
-                p, e = 1.0, float(left)
-            elif after > _MAX_FACE_DOWN or left == 0 or left < _FULL_GRID - new_piles:
-                p = e = 0.0
-            else:
-                stuck = min(closed, after)  # face-down piles of four, if none flips up
-                p = model.win[after] * model.closed_win**stuck
-                score = (
-                    left
-                    - model.pile_cost * (_FULL_GRID - new_piles)
-                    - model.extra[after]
-                    - model.closed_extra * stuck
-                )
-                e = p * score if score > 0.0 else 0.0
+            p, e = model.estimate(after, closed, new_piles, placed)
             options.append((model.win_weight * p + e, slot, p, e))
         options.sort(key=lambda option: (-option[0], option[1]))
         return [(slot, p, e) for _, slot, p, e in options]
