@@ -32,11 +32,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.player_pairs import Setting, decide
-from engine import Game, Status
-
-_FULL_GRID = 16
-_DECK_SIZE = 40
+from bench.player_pairs import Setting, decide, mean_and_error
+from engine import DECK_SIZE, MAX_FACE_DOWN, Game, Status
+from engine.game import FULL_GRID
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +84,6 @@ def run(first: int, count: int, setting: Setting, jobs: int) -> list[Deal]:
     return [_task(task) for task in tasks]
 
 
-def _mean_and_error(values: list[float]) -> tuple[float, float]:
-    if len(values) < 2:
-        return values[0], math.nan
-    return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
-
-
 def report(deals: list[Deal], setting: Setting) -> list[str]:
     """The two tables of the module's docstring, as lines."""
     weight = setting.model.win_weight
@@ -102,23 +94,23 @@ def report(deals: list[Deal], setting: Setting) -> list[str]:
         outcome = weight * deal.won + deal.score
         for sample in deal.samples:
             residuals[sample.piles, sample.face_down].append(outcome - sample.model)
-            if sample.piles == _FULL_GRID:
+            if sample.piles == FULL_GRID:
                 if deal.won:
-                    full[sample.face_down].append(_DECK_SIZE - sample.placed - deal.score)
+                    full[sample.face_down].append(DECK_SIZE - sample.placed - deal.score)
                 else:
                     full_lost[sample.face_down] += 1
     positions = sum(len(deal.samples) for deal in deals)
     lines = [
         f"{positions} positions of {len(deals)} deals, {sum(d.won for d in deals)} won",
         "outcome - model, by piles (rows) and face-down piles (columns): mean ± error (count)",
-        "piles " + "".join(f"{f'{d} face down':>21}" for d in range(5)),
+        "piles " + "".join(f"{f'{d} face down':>21}" for d in range(MAX_FACE_DOWN + 1)),
     ]
-    for piles in range(1, _FULL_GRID + 1):
+    for piles in range(1, FULL_GRID + 1):
         cells = []
-        for face_down in range(5):
+        for face_down in range(MAX_FACE_DOWN + 1):
             values = residuals.get((piles, face_down), [])
             if values:
-                mean, error = _mean_and_error(values)
+                mean, error = mean_and_error(values)
                 spread = "   -" if math.isnan(error) else f"{error:4.2f}"
                 cells.append(f"{mean:+7.2f} ± {spread} ({len(values):4d})")
             else:

@@ -44,6 +44,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -219,10 +220,14 @@ class Report:
 
     def difference(self) -> tuple[float, float]:
         """Mean and standard error of :meth:`differences`."""
-        diffs = self.differences()
-        if len(diffs) < 2:
-            return (float(diffs[0]) if diffs else 0.0), math.nan
-        return statistics.mean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs))
+        return mean_and_error(self.differences())
+
+
+def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error (NaN for fewer than two; 0 for none)."""
+    if len(values) < 2:
+        return (float(values[0]) if values else 0.0), math.nan
+    return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
 def run(first: int, count: int, a: Setting, b: Setting, jobs: int) -> Report:
