@@ -11,15 +11,15 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported where used: `foursquare --help` loads none of the service
-    from api.settings import Settings
-    from api.store.database import Database
+    from api.core.database import Database
+    from api.core.settings import Settings
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from api.http import server
-    from api.observability import serving_metrics
-    from api.settings import Settings
-    from api.store import migrate
+    from api.core import migrate
+    from api.core.settings import Settings
+    from api.ops import server
+    from api.ops.metrics_files import serving_metrics
 
     if args.database_url:
         os.environ["FOURSQUARE_DATABASE_URL"] = args.database_url
@@ -35,19 +35,32 @@ def _serve(args: argparse.Namespace) -> int:
         os.environ["FOURSQUARE_MIGRATE_ON_START"] = "false"
     # gunicorn supervising uvicorn workers, so that no worker outlives the command (why:
     # api/http/server.py). The metrics directory the workers share (and the metrics port)
-    # must be in place before they start; every worker logs through api.logs; the access
+    # must be in place before they start; every worker logs through api.ops.logs; the access
     # logs of gunicorn and uvicorn (whole URLs, query strings included) stay off for good:
-    # api.http.observe writes the request line instead.
+    # api.ops.observer writes the request line instead.
     with serving_metrics(settings, args.host):
         server.serve(
-            host=args.host, port=args.port, workers=args.workers, log_level=settings.log_level
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            log_level=settings.log_level,
+            app_factory=_app_in_worker,
         )
     return 0
 
 
+def _app_in_worker() -> Any:
+    """The app of one server worker, built after the fork. Imported only there: the metrics
+    directory that the workers share must be set before anything imports prometheus_client
+    (api.ops.metrics_files), and the app imports it."""
+    from api.app import app_from_environment
+
+    return app_from_environment()
+
+
 def _settings(database_url: str | None, **flags: Any) -> Settings:
     """The environment's settings, with the command's flags that were given over them."""
-    from api.settings import Settings
+    from api.core.settings import Settings
 
     given = {name: value for name, value in flags.items() if value is not None}
     if database_url:
@@ -58,7 +71,7 @@ def _settings(database_url: str | None, **flags: Any) -> Settings:
 @contextmanager
 def _database(settings: Settings) -> Iterator[Database]:
     """The database the settings name, its engines disposed when the command is done."""
-    from api.store.database import create_database
+    from api.core.database import create_database
 
     database = create_database(settings)
     try:
@@ -68,7 +81,7 @@ def _database(settings: Settings) -> Iterator[Database]:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from api.store import migrate
+    from api.core import migrate
 
     url = _settings(args.database_url).database_url
     if args.revision.startswith("-") or args.downgrade:
@@ -81,10 +94,10 @@ def _migrate(args: argparse.Namespace) -> int:
 def _prune_keys(args: argparse.Namespace) -> int:
     from datetime import timedelta
 
-    from api.games import idempotency
+    from api.idempotency.service import IdempotentRequests
 
     with _database(_settings(args.database_url)) as database:
-        deleted = idempotency.purge(database, timedelta(hours=args.hours))
+        deleted = IdempotentRequests(database).purge(timedelta(hours=args.hours))
     print(f"deleted {deleted} idempotency keys older than {max(args.hours, 24)} hours")
     return 0
 
@@ -107,9 +120,9 @@ def _expire(args: argparse.Namespace) -> int:
 def _check_leaderboard(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from api.games import leaderboard
+    from api.leaderboards.check import counters_drift, repair_counters
 
-    check = leaderboard.repair_counters if args.repair else leaderboard.counters_drift
+    check = repair_counters if args.repair else counters_drift
     try:
         with _database(_settings(args.database_url)) as database:
             drift = check(database)

@@ -2,7 +2,7 @@
 that must persist something.
 
 ``uvicorn --factory bench.app:create_bench_app`` serves every route of
-:func:`api.http.app.create_app` unchanged, and ``POST /bench/write`` (body ``{"key": n}``), which in
+:func:`api.app.create_app` unchanged, and ``POST /bench/write`` (body ``{"key": n}``), which in
 one write transaction of the service's own database (``Database.write``, as the service's writes)
 increments one row of ``bench_rows`` and inserts one row into ``bench_events``, then answers
 ``201 {"key", "value"}``. The two tables have their own ``MetaData`` (they are not part of the
@@ -15,17 +15,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import APIRouter, FastAPI, status
+from fastapi import APIRouter, FastAPI, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Column, Integer, MetaData, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from api.http.app import create_app
-from api.http.deps import DatabaseDep
-from api.logs import configure_logging
-from api.settings import Settings
-from api.store.database import Database
+from api.app import create_app
+from api.core.database import Database
+from api.core.settings import Settings
+from api.ops.logs import configure_logging
 
 BENCH_ROWS = 1024  # writes spread over this many rows, as placements spread over games
 
@@ -71,7 +70,7 @@ def prepare_tables(database: Database) -> None:
         pass  # another worker of the same server got there first
 
 
-# Built once and run with parameters, as the service's own writes (api.repository).
+# Built once and run with parameters, as the service's own writes (its store modules).
 _INCREMENT = (
     update(bench_rows)
     .where(bench_rows.c.id == bindparam("row_id"))
@@ -105,10 +104,11 @@ def create_bench_app(settings: Settings | None = None) -> FastAPI:
     router = APIRouter(prefix="/bench", tags=["bench"])
 
     @router.post("/write", status_code=status.HTTP_201_CREATED, summary="Benchmark write floor")
-    async def bench_write(body: BenchWriteIn, database: DatabaseDep) -> BenchWriteOut:
+    async def bench_write(body: BenchWriteIn, request: Request) -> BenchWriteOut:
         # The same machinery as the service's writes: one write transaction of the service's
         # database through Database.write (its turn, then a worker thread), as placements and
         # game creations take it.
+        database: Database = request.app.state.database
         value = await database.write(lambda session: write_one(session, body.key))
         return BenchWriteOut(key=body.key, value=value)
 
@@ -117,7 +117,7 @@ def create_bench_app(settings: Settings | None = None) -> FastAPI:
 
 
 def create_logged_bench_app() -> FastAPI:
-    """:func:`create_bench_app`, logging as the deployed service does (api.logs, as
+    """:func:`create_bench_app`, logging as the deployed service does (api.ops.logs, as
     ``app_from_environment``): what the request line costs (http_load.py --request-log)."""
     settings = Settings()
     configure_logging(settings)

@@ -2,8 +2,8 @@
 
 Rows are written in batches of 10,000 by the driver itself (SQLite: ``executemany`` of one
 ``INSERT``; PostgreSQL: ``COPY ... FROM STDIN``), with the column list of the service's own
-models (:class:`api.models.GameRow`, :class:`api.models.ScoreRow`) and every value encoded by
-the bind processor SQLAlchemy would use for its column, so what is stored is exactly what the
+models (:class:`api.core.models.GameRow`, :class:`api.core.models.ScoreRow`) and every value
+encoded by the bind processor SQLAlchemy would use for its column, so what is stored is what the
 service would store. Every ``NOT NULL`` column of ``games`` or ``scores`` without a server
 default that this module does not know (a later migration may add one) gets plain values of
 its type (random hex for strings), and is named on stderr; unknown columns with a server
@@ -35,8 +35,7 @@ from psycopg import sql as psycopg_sql
 from sqlalchemy import Column, Table, create_engine, func, select, text, update
 from sqlalchemy.engine import Dialect
 
-from api.games.players import name_key
-from api.store.models import (
+from api.core.models import (
     Base,
     GameRow,
     LeaderboardBestRow,
@@ -44,7 +43,8 @@ from api.store.models import (
     LeaderboardTotalRow,
     ScoreRow,
 )
-from api.store.repository import ALL_TIME, week_of
+from api.leaderboards.store import ALL_TIME, week_of
+from api.players.names import name_key
 from engine import Game, Status
 
 MAX_SCORE = 24
@@ -183,7 +183,7 @@ def _unknown_required(table: Table, known: frozenset[str]) -> list[Column[Any]]:
 class Boards:
     """What the service keeps for the boards as wins are recorded (``scores``' ordinals,
     ``leaderboard_totals``, ``leaderboard_days``, ``leaderboard_bests``), kept here for wins
-    loaded in finish order (see :func:`api.store.repository.record_win`): no hints, so every
+    loaded in finish order (see :func:`api.leaderboards.store.record_win`): no hints, so every
     game is on both listings."""
 
     def __init__(self) -> None:

@@ -19,8 +19,8 @@ import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from api.store import migrate
-from api.store.database import psycopg_conninfo
+from api.core import migrate
+from api.core.database import psycopg_conninfo
 from bench.processes import free_port, stop_group, wait_until_ready
 
 # The load generators are one address hammering the service, not what the rate limits are

@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import text
 
-from api.games import leaderboard
-from api.settings import Settings
-from api.store.database import Database, create_database
+from api.core.database import Database, create_database
+from api.core.settings import Settings
+from api.leaderboards import check as leaderboard
 from bench.bulk import BulkLoader
 from bench.harness import backends_of, sized_parser, throwaway_database
 

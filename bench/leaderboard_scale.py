@@ -7,7 +7,7 @@
 For each backend and each size: a new migrated database into which that many won games are
 bulk-loaded (``bench.bulk``: real game states, scores 0..24, distinct ``finished_at``; then
 ANALYZE, and VACUUM on PostgreSQL), and its own server (``uvicorn --factory
-api.http.app:app_from_environment``). With all of them running, one client walks each board by
+api.app:app_from_environment``). With all of them running, one client walks each board by
 following ``next_cursor`` ``--depth`` times (or to its last page) and keeps that cursor, then
 times, one request at a time on keep-alive connections:
 
@@ -45,8 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import create_engine, event
 
-from api.http.app import create_app
-from api.settings import Settings
+from api.app import create_app
+from api.core.settings import Settings
 from bench.bulk import BulkLoader
 from bench.harness import (
     ServerProcess,
@@ -57,7 +57,7 @@ from bench.harness import (
 )
 from bench.loadgen import EndpointStats, HttpConnection, Recorder, run_async
 
-APP_FACTORY = "api.http.app:app_from_environment"
+APP_FACTORY = "api.app:app_from_environment"
 LIMIT = 100
 
 
@@ -318,7 +318,8 @@ def print_ratios(backend: str, results: list[SizeResult]) -> None:
     sys.stdout.flush()
 
 
-# Every request must find its page in the database, not in the server's cache (api.pages).
+# Every request must find its page in the database, not in the server's page cache
+# (api.leaderboards.cache).
 NO_PAGE_CACHE = {"FOURSQUARE_LEADERBOARD_CACHE_PAGES": "0"}
 
 

@@ -7,8 +7,8 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import create_engine, pool, text
 
-from api.settings import Settings
-from api.store.models import Base
+from api.core.models import Base
+from api.core.settings import Settings
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logging", True):

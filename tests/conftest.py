@@ -21,10 +21,10 @@ warnings.filterwarnings("ignore", message=".*httpx.*starlette.testclient.*")
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
-from api.games.games import create_game  # noqa: E402
-from api.http.app import create_app  # noqa: E402
-from api.settings import Settings  # noqa: E402
-from api.store.database import Database  # noqa: E402
+from api.app import create_app  # noqa: E402
+from api.core.database import Database  # noqa: E402
+from api.core.settings import Settings  # noqa: E402
+from api.games.dealing import start_game  # noqa: E402
 from tests.support import databases  # noqa: E402
 
 BACKENDS = ["sqlite", "postgresql"]
@@ -110,8 +110,8 @@ def make_game(database: Database) -> MakeGame:
 
     def make(deck: list[str] | None = None, player: str = "tester") -> CreatedGame:
         with database.transaction() as session:
-            created = create_game(session, player, deck=deck)
+            created = start_game(session, player, deck=deck)
             session.flush()
-            return CreatedGame(id=str(created.row.id), token=created.token)
+            return CreatedGame(id=str(created.game.id), token=created.token)
 
     return make

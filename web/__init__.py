@@ -3,7 +3,7 @@
 ``static/`` is the page at ``/`` (plain HTML, CSS and JavaScript modules, no build step; a
 client of the public HTTP API only). ``vendor/`` holds Swagger UI and Redoc at pinned versions
 (see ``vendor/README.md``), so ``/docs`` and ``/redoc`` work with no request leaving the origin.
-:mod:`api.http.web` serves both.
+:mod:`api.pages.routes` serves both.
 """
 
 from __future__ import annotations

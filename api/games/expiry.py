@@ -7,12 +7,12 @@ was not won), so it is not on the leaderboard.
 
 Expiry works like a placement: each game is decided on the row as read, then stored with
 the same version-guarded ``UPDATE ... WHERE id = :id AND version = :v``
-(:func:`api.store.repository.update_game_if_version`). A placement (or hint) that lands
+(:func:`api.games.store.change_game`). A placement (or hint) that lands
 between the read and the write bumps the version, so that game is not expired; a placement
 planned on the version that the expiry replaced finds no row at its version and gets the
 usual ``409 version_conflict``. Either the placement lands or the game is abandoned, never
-both. Games are read outside any write transaction and rendered there, so a batch holds the
-write lock (SQLite's is the whole database) only for its UPDATEs.
+both. Games are read and decided outside any write transaction, so a batch holds the write lock
+(SQLite's is the whole database) only for its UPDATEs.
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
-from api.clock import now
-from api.games.challenge_days import today
-from api.games.games import dump_state, game_of, render
-from api.store import repository
-from api.store.database import Database
-from api.store.repository import GameRecord
+from api.challenges import days
+from api.core.clock import now, today
+from api.core.database import Database
+from api.games import snapshot, store
+from api.games.records import decode, encode
+from api.games.store import GameChange, GameRecord
+from api.players import service as players
 
 BATCH = 200  # games decided and stored per write transaction
 
@@ -44,34 +44,31 @@ class PlannedExpiry:
     """A game to end as abandoned, decided on the row as read."""
 
     row: GameRecord  # as read
-    values: dict[str, Any]  # its new column values
+    change: GameChange
 
 
 def plan_expiry(rows: Sequence[GameRecord], at: datetime) -> list[PlannedExpiry]:
-    """End each game in memory and render its public view (which now reveals the deck)."""
+    """End each game in memory and take its snapshot (which now reveals the deck, unless it
+    is a challenge game of a day still open)."""
     plans = []
     for row in rows:
-        game = game_of(row)
+        game = decode(row)
         if game.is_over:  # the status column and the state disagree: leave it for a person
             continue
         game.abandon()
-        after = render(
-            row._replace(
-                state=dump_state(game), version=row.version + 1, updated_at=at, finished_at=at
-            ),
-            game,
+        sealed = days.is_sealed(row.challenge_date)
+        change = GameChange(
+            state=encode(game),
+            status=game.status.value,
+            end_reason=game.end_reason.value if game.end_reason else None,
+            score=None,
+            placements_count=game.placements_count,
+            updated_at=at,
+            finished_at=at,
+            snapshot=snapshot.dumps(snapshot.take(game, row.salt, sealed=sealed)),
+            snapshot_format=snapshot.format_of(game, sealed=sealed),
         )
-        values: dict[str, Any] = {
-            "state": after.state,
-            "status": game.status.value,
-            "end_reason": game.end_reason.value if game.end_reason else None,
-            "score": None,
-            "updated_at": at,
-            "finished_at": at,
-            "public_json": after.public_json,
-            "public_format": after.public_format,
-        }
-        plans.append(PlannedExpiry(row, values))
+        plans.append(PlannedExpiry(row, change))
     return plans
 
 
@@ -86,32 +83,32 @@ def store_expiry(session: Session, plans: Sequence[PlannedExpiry]) -> int:
     row the other waits for (PostgreSQL then aborts one with a deadlock)."""
     ended: list[PlannedExpiry] = []
     for plan in sorted(plans, key=lambda plan: plan.row.id):
-        if repository.update_game_if_version(session, plan.row.id, plan.row.version, plan.values):
+        if store.change_game(session, plan.row.id, plan.row.version, plan.change):
             ended.append(plan)
-    players = sorted(
-        (plan.row.player_id, plan.values["finished_at"])
+    losers = sorted(
+        (plan.row.player_id, plan.change.updated_at)
         for plan in ended
         if plan.row.player_id is not None
     )
-    for player_id, finished_at in players:
+    for player_id, finished_at in losers:
         # A loss in the player's stats, in the transaction that ends the game.
-        repository.count_game_finished(session, player_id, None, finished_at)
+        players.count_game_finished(session, player_id, None, finished_at)
     return len(ended)
 
 
 def expire_untouched(database: Database, untouched_for: timedelta, *, batch: int = BATCH) -> int:
     """End every game in progress whose last change is older than ``untouched_for``, and
     every daily challenge game still in progress when its day closed (it can take no more
-    placements: see api.games.challenge_days); return how many were ended. Running it again
+    placements: see api.challenges.days); return how many were ended. Running it again
     at once ends nothing more."""
     cutoff = now() - untouched_for
     closed_before = today()
     return _expire_each(
         database,
-        lambda connection: repository.games_untouched_since(connection, cutoff, batch),
+        lambda connection: store.games_untouched_since(connection, cutoff, batch),
     ) + _expire_each(
         database,
-        lambda connection: repository.challenge_games_in_progress_before(
+        lambda connection: store.challenge_games_in_progress_before(
             connection, closed_before, batch
         ),
     )

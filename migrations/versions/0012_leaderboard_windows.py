@@ -11,7 +11,7 @@ cost the same at any size.
 
 Existing won games are numbered in leaderboard order (finish time, then id) and counted, here
 in Python: this is the state the service keeps from now on, written out plainly once. The
-same numbering in SQL, for bulk loads, is :func:`api.store.repository.rebuild_standings`.
+same numbering in SQL, for bulk loads, is :func:`api.leaderboards.recount.rebuild_leaderboard`.
 
 Downgrading drops all of it; no game or score is lost either way.
 
@@ -66,7 +66,7 @@ _scores = sa.table(
 
 
 def _name_key(name: str) -> str:
-    """api.games.players.name_key as of this revision (NFKC, case-folded, NFKC, without
+    """api.players.names.name_key as of this revision (NFKC, case-folded, NFKC, without
     format characters), frozen here as migrations must be."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return "".join(char for char in folded if unicodedata.category(char) != "Cf").strip()

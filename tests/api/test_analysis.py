@@ -14,12 +14,12 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from api.clock import now
-from api.http.app import create_app
-from api.settings import Settings
-from api.store import repository
-from api.store.database import Database
-from api.store.models import GameRow, PlacementRow
+from api.analysis import store as analysis_store
+from api.app import create_app
+from api.core.clock import now
+from api.core.database import Database
+from api.core.models import GameRow, PlacementRow
+from api.core.settings import Settings
 from engine import Game, replay
 from engine.analysis import at_least_played, review
 from engine.player.advice import Budget
@@ -74,9 +74,9 @@ def wait_until_done(
     pytest.fail(f"the analysis of {game_id} was not done within {DEADLINE} s")
 
 
-def stored(database: Database, game_id: str) -> repository.AnalysisRecord | None:
+def stored(database: Database, game_id: str) -> analysis_store.AnalysisRecord | None:
     with database.reading() as connection:
-        return repository.get_analysis(connection, uuid.UUID(game_id))
+        return analysis_store.get_analysis(connection, uuid.UUID(game_id))
 
 
 def deck_of(database: Database, game_id: str) -> list[str]:
@@ -237,8 +237,8 @@ def test_a_job_whose_claimer_stopped_heartbeating_is_taken_over(
     game_id = uuid.UUID(game.id)
     long_ago = now() - timedelta(minutes=10)
     with database.transaction() as session:
-        assert repository.insert_analysis_if_absent(session, game_id, 1, long_ago)
-        dead = repository.claim_analysis(session, "gone:1:dead", long_ago, long_ago, 3)
+        assert analysis_store.insert_analysis_if_absent(session, game_id, 1, long_ago)
+        dead = analysis_store.claim_analysis(session, "gone:1:dead", long_ago, long_ago, 3)
         assert dead is not None and dead.claimed_by == "gone:1:dead"
     done, _ = wait_until_done(client, game.id)
     assert done.status_code == 200 and done.json()["state"] == "done"
@@ -249,8 +249,8 @@ def test_a_job_whose_claimer_stopped_heartbeating_is_taken_over(
     assert record.claimed_by is not None and record.claimed_by != "gone:1:dead"
     # The dead claimer can no longer store anything.
     with database.transaction() as session:
-        assert not repository.renew_analysis(session, game_id, "gone:1:dead", 3, now())
-        assert not repository.finish_analysis(
+        assert not analysis_store.renew_analysis(session, game_id, "gone:1:dead", 3, now())
+        assert not analysis_store.finish_analysis(
             session, game_id, "gone:1:dead", now(), result="{}", reviewed=0
         )
 
@@ -263,14 +263,14 @@ def test_a_job_that_killed_its_claimers_fails_and_a_new_request_queues_it_again(
     game_id = uuid.UUID(game.id)
     long_ago = now() - timedelta(minutes=10)
     with database.transaction() as session:
-        assert repository.insert_analysis_if_absent(session, game_id, 1, long_ago)
+        assert analysis_store.insert_analysis_if_absent(session, game_id, 1, long_ago)
         for attempt in range(3):  # the default FOURSQUARE_ANALYSIS_MAX_ATTEMPTS
-            claimed = repository.claim_analysis(
+            claimed = analysis_store.claim_analysis(
                 session, f"gone:{attempt}:dead", long_ago, long_ago + timedelta(seconds=1), 3
             )
             assert claimed is not None and claimed.attempts == attempt + 1
             if attempt < 2:
-                assert repository.release_analysis(session, game_id, f"gone:{attempt}:dead")
+                assert analysis_store.release_analysis(session, game_id, f"gone:{attempt}:dead")
     failed, _ = wait_until_done(client, game.id)
     assert failed.status_code == 200
     assert failed.json()["state"] == "failed" and failed.json()["result"] is None

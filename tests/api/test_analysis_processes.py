@@ -17,9 +17,9 @@ import pytest
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.orm import Session
 
-from api.clock import now
-from api.games.games import new_game, store_new_game
-from api.store import repository
+from api.analysis import store as analysis_store
+from api.core.clock import now
+from api.games.dealing import deal, store_dealt
 from tests.support.server import Server, running_server
 
 DEADLINE = 240.0  # seconds: generous, the machine is shared
@@ -45,9 +45,9 @@ def engine(database_url: str) -> Iterator[Engine]:
     engine.dispose()
 
 
-def analysis_row(engine: Engine, game_id: str) -> repository.AnalysisRecord | None:
+def analysis_row(engine: Engine, game_id: str) -> analysis_store.AnalysisRecord | None:
     with engine.connect() as connection:
-        return repository.get_analysis(connection, uuid.UUID(game_id))
+        return analysis_store.get_analysis(connection, uuid.UUID(game_id))
 
 
 def finished_game(base_url: str) -> str:
@@ -67,7 +67,7 @@ def finished_game(base_url: str) -> str:
         return str(created["id"])
 
 
-def wait_for(engine: Engine, game_id: str, states: set[str]) -> repository.AnalysisRecord:
+def wait_for(engine: Engine, game_id: str, states: set[str]) -> analysis_store.AnalysisRecord:
     deadline = time.monotonic() + DEADLINE
     while time.monotonic() < deadline:
         record = analysis_row(engine, game_id)
@@ -128,8 +128,8 @@ def test_two_claimers_at_once_never_get_the_same_job(engine: Engine, database_ur
         games = [_stored_game(session) for _ in range(2)]
         for number, game_id in enumerate(games):
             at = long_ago + timedelta(seconds=number)
-            assert repository.insert_analysis_if_absent(session, game_id, 1, at)
-            assert not repository.insert_analysis_if_absent(session, game_id, 1, at)
+            assert analysis_store.insert_analysis_if_absent(session, game_id, 1, at)
+            assert not analysis_store.insert_analysis_if_absent(session, game_id, 1, at)
     stale_before = now() - timedelta(seconds=30)
     with (
         engine.connect() as one_connection,
@@ -137,20 +137,18 @@ def test_two_claimers_at_once_never_get_the_same_job(engine: Engine, database_ur
         Session(bind=one_connection) as one,
         Session(bind=two_connection) as two,
     ):
-        first = repository.claim_analysis(one, "one", now(), stale_before, 3)
-        second = repository.claim_analysis(two, "two", now(), stale_before, 3)  # not blocked
+        first = analysis_store.claim_analysis(one, "one", now(), stale_before, 3)
+        second = analysis_store.claim_analysis(two, "two", now(), stale_before, 3)  # not blocked
         assert first is not None and second is not None
         assert (first.game_id, second.game_id) == (games[0], games[1])
         one.commit()
         two.commit()
     with engine.connect() as connection, Session(bind=connection) as third:
-        assert repository.claim_analysis(third, "three", now(), stale_before, 3) is None
+        assert analysis_store.claim_analysis(third, "three", now(), stale_before, 3) is None
 
 
 def _stored_game(session: Session) -> uuid.UUID:
-    created = new_game("claimer")
-    store_new_game(session, created)
-    return created.row.id
+    return store_dealt(session, deal("claimer")).game.id
 
 
 def test_a_job_held_by_a_killed_process_is_finished_by_another(

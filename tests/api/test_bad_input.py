@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
 
-from api.http.app import create_app
-from api.settings import Settings
+from api.app import create_app
+from api.core.settings import Settings
 
 
 def test_bodies_over_the_limit_are_413(client: TestClient) -> None:
@@ -78,8 +78,8 @@ def test_database_errors_never_carry_the_values_they_were_given(client: TestClie
     from sqlalchemy import insert
     from sqlalchemy.exc import DBAPIError
 
-    from api.store.database import Database
-    from api.store.models import PlacementRow
+    from api.core.database import Database
+    from api.core.models import PlacementRow
 
     database: Database = client.app.state.database  # type: ignore[attr-defined]
     statement = insert(PlacementRow).values(

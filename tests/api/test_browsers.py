@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
-from api.settings import Settings
+from api.app import create_app
+from api.core.settings import Settings
 from tests.api.conformance import lost_vectors, play_vector, won_vectors
 from tests.conftest import MakeGame
 

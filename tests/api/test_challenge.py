@@ -1,4 +1,4 @@
-"""The daily challenge through the HTTP API, on a clock the tests move (api.clock.frozen):
+"""The daily challenge through the HTTP API, on a clock the tests move (api.core.clock.frozen):
 the day's deal and its commitment, one attempt per player, the reveal withheld until the day
 closes and verifying after, the day's board, hints and late placements refused."""
 
@@ -19,13 +19,13 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from api import clock
+from api.app import create_app
+from api.challenges.days import daily_deal
+from api.challenges.service import DAY_PATTERN, FIRST_DAY
+from api.core import clock
+from api.core.database import Database
+from api.core.settings import Settings
 from api.games import expiry
-from api.games.challenge_days import daily_deal
-from api.games.challenges import DAY_PATTERN, FIRST_DAY
-from api.http.app import create_app
-from api.settings import Settings
-from api.store.database import Database
 from engine import Game, replay
 from engine.player.advice import Budget, Policy, advise
 from tests.api.test_hidden_information import card_codes, keys

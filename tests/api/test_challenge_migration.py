@@ -4,6 +4,7 @@ one player and day, whatever the code checked before."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -12,20 +13,27 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from api import clock
-from api.errors import ChallengeAlreadyPlayed
-from api.games.challenge_days import daily_deal
-from api.games.challenges import new_challenge_game, store_challenge_game
-from api.games.games import create_game, store_new_game
-from api.games.placements import place_in
-from api.games.players import Identity, register
-from api.settings import Settings
-from api.store import migrate, repository
-from api.store.database import create_database
+from api.challenges import service as challenges
+from api.challenges import store as challenges_store
+from api.challenges.days import daily_deal
+from api.core import clock, migrate
+from api.core.database import create_database
+from api.core.errors import ChallengeAlreadyPlayed
+from api.core.settings import Settings
+from api.games import store as games_store
+from api.games.dealing import deal, start_game, store_dealt
+from api.games.placing import place_in
+from api.games.records import DealtGame
+from api.players.service import register
 from tests.integrity.players import winning_lines
 from tests.support import databases
 
 SECRET = b"migration test secret"
+
+
+def challenge_game(player_id: uuid.UUID) -> DealtGame:
+    """Today's daily challenge game dealt for the account ``player_id`` (not stored)."""
+    return deal("ana", player_id=player_id, challenge=challenges.todays_deal(SECRET))
 
 
 @pytest.fixture
@@ -78,12 +86,12 @@ def test_the_challenge_migration_keeps_games_and_scores_both_ways(empty_url: str
     try:
         with clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)), database.transaction() as s:
             ana = register(s, "ana").player
-            create_game(s, "guest")
-            store_challenge_game(s, new_challenge_game(SECRET, Identity("ana", ana.id)))
-            won = create_game(s, "ana", deck=line.deck, player_id=ana.id)
+            start_game(s, "guest")
+            store_dealt(s, challenge_game(ana.id))
+            won = start_game(s, "ana", deck=line.deck, player_id=ana.id)
         for row, col in line.positions:
             with database.transaction() as session:
-                place_in(session, str(won.row.id), won.token, row, col, None)
+                place_in(session, str(won.game.id), won.token, (row, col))
     finally:
         database.dispose()
     before = snapshot(empty_url)
@@ -107,15 +115,14 @@ def test_the_database_refuses_a_second_challenge_game_of_a_player_and_day(
         with clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)):
             with database.transaction() as session:
                 ana = register(session, "ana").player
-                who = Identity("ana", ana.id)
-                store_new_game(session, new_challenge_game(SECRET, who))
+                store_dealt(session, challenge_game(ana.id))
             # Straight to the insert, past the check a concurrent request could not see.
             with pytest.raises(IntegrityError), database.transaction() as session:
-                store_new_game(session, new_challenge_game(SECRET, who))
+                games_store.insert_game(session, challenge_game(ana.id).row)
             # Ordinary games of the same player are not challenge games: no limit.
             with database.transaction() as session:
-                create_game(session, "ana", player_id=ana.id)
-                create_game(session, "ana", player_id=ana.id)
+                start_game(session, "ana", player_id=ana.id)
+                start_game(session, "ana", player_id=ana.id)
     finally:
         database.dispose()
 
@@ -128,13 +135,12 @@ def test_a_race_the_check_cannot_see_is_told_challenge_already_played(
         with clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)):
             with database.transaction() as session:
                 ana = register(session, "ana").player
-                who = Identity("ana", ana.id)
-                store_challenge_game(session, new_challenge_game(SECRET, who))
+                store_dealt(session, challenge_game(ana.id))
             # As if the first game were not committed yet when the second request checked.
-            monkeypatch.setattr(repository, "challenge_game_id", lambda *_: None)
+            monkeypatch.setattr(challenges_store, "challenge_game_id", lambda *_: None)
             with pytest.raises(ChallengeAlreadyPlayed), database.transaction() as session:
-                store_challenge_game(session, new_challenge_game(SECRET, who))
+                store_dealt(session, challenge_game(ana.id))
             with database.reading() as connection:
-                assert repository.challenge_counts(connection, date(2026, 12, 1)) == (1, 0)
+                assert challenges_store.challenge_counts(connection, date(2026, 12, 1)) == (1, 0)
     finally:
         database.dispose()

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import httpx
 from sqlalchemy import create_engine, text
 
-from api.games.challenge_days import daily_deal
+from api.challenges.days import daily_deal
 from tests.support.server import running_server
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import create_engine, func, inspect, select
 from sqlalchemy.orm import Session
 
 from api import cli
-from api.store.models import IdempotencyKeyRow
+from api.core.models import IdempotencyKeyRow
 
 
 def test_migrate_creates_the_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
 
-from api import clock
+from api.core import clock
 
 
 def test_a_frozen_clock_stamps_games_and_moves_only_when_told(client: TestClient) -> None:

@@ -14,15 +14,15 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select, text, update
 
 from api import cli
-from api.errors import ApiError, VersionConflict
-from api.games import expiry, placements
-from api.games.credentials import deck_commitment
-from api.games.views import PUBLIC_VIEW_FORMAT
-from api.http.app import create_app
-from api.settings import Settings
-from api.store import repository
-from api.store.database import Database
-from api.store.models import GameRow, ScoreRow
+from api.app import create_app
+from api.core.database import Database
+from api.core.errors import ApiError, VersionConflict
+from api.core.models import GameRow, ScoreRow
+from api.core.secrets import deck_commitment
+from api.core.settings import Settings
+from api.games import expiry, snapshot
+from api.games import store as games_store
+from api.games.placing import place_in, plan_placement, store_placement
 from tests.conftest import CreatedGame, MakeGame
 
 HOUR = timedelta(hours=1)
@@ -76,11 +76,14 @@ def test_expire_ends_old_games_only_reveals_them_and_refuses_placements(
     assert len(reveal["deck"]) == 40
     assert reveal["deck"][0] == before["current_card"]["code"]
     assert deck_commitment(reveal["deck"], reveal["salt"]) == before["deck_commitment"]
-    # The stored view was rendered anew, in the current format.
+    # The stored snapshot was taken anew, in the current format, and shows the same.
     with database.reading() as connection:
-        stored = repository.get_public_view(connection, uuid.UUID(old.id))
-    assert stored is not None and stored.public_format == PUBLIC_VIEW_FORMAT
-    assert json.loads(stored.public_json or "") == view
+        stored = games_store.get_view(connection, uuid.UUID(old.id))
+    assert stored is not None and stored.snapshot_format == snapshot.FORMAT
+    taken = snapshot.loads(stored.snapshot or "")
+    assert (taken.status, taken.end_reason, taken.current_card) == ("lost", "abandoned", None)
+    assert taken.reveal is not None and taken.reveal.deck == reveal["deck"]
+    assert len(taken.piles) == len(view["piles"])
 
     for game in (recent, touched):
         assert client.get(f"/games/{game.id}").json()["status"] == "in_progress"
@@ -106,7 +109,7 @@ def test_an_expiry_decided_before_a_placement_lands_ends_nothing(
     game = make_game()
     age(database, game, 3 * HOUR)
     with database.reading() as connection:
-        rows = repository.games_untouched_since(connection, datetime.now(UTC) - HOUR, 10)
+        rows = games_store.games_untouched_since(connection, datetime.now(UTC) - HOUR, 10)
     plans = expiry.plan_expiry(rows, datetime.now(UTC))
     assert [plan.row.id for plan in plans] == [uuid.UUID(game.id)]
 
@@ -124,13 +127,13 @@ def test_a_placement_decided_before_an_expiry_gets_a_version_conflict(
     game = make_game()
     age(database, game, 3 * HOUR)
     with database.reading() as connection:
-        row = repository.get_game(connection, uuid.UUID(game.id))
+        row = games_store.get_game(connection, uuid.UUID(game.id))
     assert row is not None
-    plan = placements.plan_placement(row, game.token, 0, 0)
+    plan = plan_placement(row, game.token, (0, 0))
 
     assert expiry.expire_untouched(database, HOUR) == 1  # lands between the read and the write
     with pytest.raises(VersionConflict), database.transaction() as session:
-        placements.store_placement(session, plan)
+        store_placement(session, plan)
 
     view = client.get(f"/games/{game.id}").json()
     assert (view["status"], view["end_reason"], view["placements_count"]) == (
@@ -155,17 +158,14 @@ def test_placements_racing_expiries_either_land_or_are_refused_never_both(
         try:
             for _ in range(40):
                 with database.reading() as connection:
-                    row = repository.get_game(connection, uuid.UUID(game.id))
-                assert row is not None
-                view = json.loads(row.public_json or "")
-                if view["status"] != "in_progress":
+                    stored = games_store.get_view(connection, uuid.UUID(game.id))
+                assert stored is not None
+                taken = snapshot.loads(stored.snapshot or "")
+                if taken.status != "in_progress":
                     return
-                spot = view["legal_placements"][0]
                 try:
                     with database.transaction() as session:
-                        placements.place_in(
-                            session, game.id, game.token, spot["row"], spot["col"], None
-                        )
+                        place_in(session, game.id, game.token, taken.legal_placements[0])
                 except ApiError as exc:
                     refused.append(exc.code)
                 else:
@@ -192,15 +192,17 @@ def test_placements_racing_expiries_either_land_or_are_refused_never_both(
 
     for game in games:
         with database.reading() as connection:
-            row = repository.get_game(connection, uuid.UUID(game.id))
-            history = repository.get_history(connection, uuid.UUID(game.id))
-        assert row is not None and history is not None
+            row = games_store.get_game(connection, uuid.UUID(game.id))
+            found = games_store.get_history(connection, uuid.UUID(game.id))
+            stored = games_store.get_view(connection, uuid.UUID(game.id))
+        assert row is not None and found is not None and stored is not None
+        history, _ = found
         state = json.loads(row.state)
         assert len(history) == state["placed"] == landed[game.id]
-        view = json.loads(row.public_json or "")
-        assert view["placements_count"] == landed[game.id]
-        assert view["status"] in {"won", "lost"}
-        assert (view["end_reason"] == "abandoned") == bool(state.get("abandoned"))
+        taken = snapshot.loads(stored.snapshot or "")
+        assert taken.placements_count == landed[game.id]
+        assert taken.status in {"won", "lost"}
+        assert (taken.end_reason == "abandoned") == bool(state.get("abandoned"))
 
 
 def test_the_server_can_expire_games_itself(database_url: str) -> None:
@@ -234,7 +236,7 @@ def test_an_expiry_locks_its_games_in_one_order_whatever_order_it_read_them_in(
     # would wait for the other and PostgreSQL would abort one of them (a deadlock).
     low, high = sorted(uuid.UUID(make_game().id) for _ in range(2))
     with database.reading() as connection:
-        rows = [repository.get_game(connection, game_id) for game_id in (high, low)]
+        rows = [games_store.get_game(connection, game_id) for game_id in (high, low)]
     plans = expiry.plan_expiry([row for row in rows if row is not None], datetime.now(UTC))
     errors: list[BaseException] = []
     holding = threading.Event()

@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
-from api.store.database import Database
-from api.store.models import GameRow
+from api.core.database import Database
+from api.core.models import GameRow
 from engine import Game, replay
 
 

@@ -7,6 +7,7 @@ import os
 import signal
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,10 +15,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from api.games import hints
-from api.games.games import load_game
-from api.settings import Settings
-from api.store.database import Database
+from api.core.database import Database
+from api.core.settings import Settings
+from api.games.records import load_game
+from api.hints import service as hints
 from engine.player.advice import Budget
 from tests.conftest import MakeGame
 from tests.support.server import Server
@@ -48,7 +49,7 @@ def test_a_hint_from_the_pool_equals_the_advice_computed_in_process(
         )
         assert placed.status_code == 201
     with database.reading() as connection:
-        loaded = load_game(connection, game.id)
+        loaded = load_game(connection, uuid.UUID(game.id))
     expected = hints.compute_hint(loaded, BUDGET)
 
     response = client.get(f"/games/{game.id}/hint", headers=game.auth)

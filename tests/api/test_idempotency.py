@@ -10,14 +10,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
-from api.errors import RequestInProgress
-from api.games.idempotency import StoredResponse, execute, fingerprint, key_hash, unmask
-from api.games.placements import PlacedCard, place_in
-from api.store import repository
-from api.store.database import Database
-from api.store.models import GameRow, IdempotencyKeyRow, PlacementRow
+from api.core.database import Database
+from api.core.errors import RequestInProgress
+from api.core.models import GameRow, IdempotencyKeyRow, PlacementRow
+from api.games.placing import place_in, placement_fingerprint
+from api.idempotency import store as idempotency_store
+from api.idempotency.service import Answer, IdempotentRequests, key_hash, unmask
 from tests.conftest import CreatedGame, MakeGame
 
 
@@ -57,7 +56,7 @@ def test_the_stored_creation_holds_neither_the_key_nor_the_token(
             [getattr(row, c.key) for c in IdempotencyKeyRow.__table__.columns], default=str
         )
     assert key not in stored and token not in stored
-    masked = StoredResponse(201, (row.response_body or "").encode())
+    masked = Answer(201, (row.response_body or "").encode())
     assert json.loads(masked.body)["token"].startswith("masked:")
 
     # What the row holds does not undo the mask; only the key does.
@@ -228,7 +227,7 @@ def claim_origin_placement(database: Database, game: CreatedGame, key: str, age:
                 scope=f"game:{uuid.UUID(game.id).hex}",
                 key_hash=key_hash(key),
                 claim=CRASHED_CLAIM,
-                fingerprint=fingerprint("POST", "placements", {"row": 0, "col": 0}),
+                fingerprint=placement_fingerprint(0, 0, game.token),
                 status_code=None,
                 response_body=None,
                 response_headers=None,
@@ -258,10 +257,10 @@ def test_of_two_takeovers_racing_for_a_stale_claim_exactly_one_wins(
 
     def take_over(claim: str) -> None:
         with database.transaction() as session:
-            record = repository.get_idempotency_key(session, scope, hashed)
+            record = idempotency_store.get_idempotency_key(session, scope, hashed)
             assert record is not None and record.claim == CRASHED_CLAIM
             both_saw_it_stale.wait()
-            results[claim] = repository.take_over_idempotency_claim(
+            results[claim] = idempotency_store.take_over_idempotency_claim(
                 session, scope, hashed, record.claim, claim, datetime.now(UTC)
             )
 
@@ -273,7 +272,7 @@ def test_of_two_takeovers_racing_for_a_stale_claim_exactly_one_wins(
     assert sorted(results.values()) == [False, True]
     winner = next(claim for claim, won in results.items() if won)
     with database.transaction() as session:
-        record = repository.get_idempotency_key(session, scope, hashed)
+        record = idempotency_store.get_idempotency_key(session, scope, hashed)
     assert record is not None and record.claim == winner
 
 
@@ -285,30 +284,29 @@ def test_a_request_whose_claim_was_taken_over_stores_nothing(
     scope = f"game:{uuid.UUID(game.id).hex}"
     taker = "t" * 32
 
-    def slow_work(session: Session) -> PlacedCard:
-        # While this request works, its claim goes stale and a retry takes it over (in a
-        # transaction of its own, as another process would).
-        with database.transaction() as other:
-            record = repository.get_idempotency_key(other, scope, key_hash("slow"))
-            assert record is not None
-            taken = repository.take_over_idempotency_claim(
-                other, scope, key_hash("slow"), record.claim, taker, datetime.now(UTC)
-            )
-            assert taken
-        return place_in(session, game.id, game.token, 0, 0, None)
+    claim = IdempotentRequests(database).claim(
+        scope, "slow", placement_fingerprint(0, 0, game.token), lambda _: None
+    )
+    assert claim.replay is None
+
+    def slow_work() -> None:
+        with database.transaction() as session:
+            place_in(session, game.id, game.token, (0, 0))
+            # While this request worked, its claim went stale and a retry took it over (in a
+            # transaction of its own, as another process would).
+            with database.transaction() as other:
+                record = idempotency_store.get_idempotency_key(other, scope, key_hash("slow"))
+                assert record is not None
+                taken = idempotency_store.take_over_idempotency_claim(
+                    other, scope, key_hash("slow"), record.claim, taker, datetime.now(UTC)
+                )
+                assert taken
+            claim.complete(session, Answer(201, b"{}"))
 
     with pytest.raises(RequestInProgress):
-        execute(
-            database,
-            scope=scope,
-            key="slow",
-            request_fingerprint=fingerprint("POST", "placements", {"row": 0, "col": 0}),
-            work=slow_work,
-            render=lambda placed: StoredResponse(201, b"{}"),
-            render_error=lambda exc: StoredResponse(exc.status, b"{}"),
-        )
+        slow_work()
     assert count(database, PlacementRow) == 0  # its work was rolled back with the refusal
     with database.transaction() as session:
-        record = repository.get_idempotency_key(session, scope, key_hash("slow"))
+        record = idempotency_store.get_idempotency_key(session, scope, key_hash("slow"))
     # The key is still the taker's: unanswered, not released by the request that lost it.
     assert record is not None and record.claim == taker and record.status_code is None

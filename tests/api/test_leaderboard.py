@@ -15,11 +15,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from api.games.players import name_key
-from api.store import repository
-from api.store.database import Database
-from api.store.models import GameRow
-from api.store.repository import ScoreRecord, Win
+from api.core.database import Database
+from api.core.models import GameRow
+from api.leaderboards import store as leaderboards_store
+from api.leaderboards.store import NewWin, ScoreRecord
+from api.players.names import name_key
 from tests.api.conformance import play_vector, won_vectors
 from tests.conftest import MakeGame
 
@@ -60,7 +60,7 @@ def record_win(
         )
         session.flush()
         record = ScoreRecord(game_id, player, score, -score, finished_at, assisted)
-        repository.record_win(session, Win(record, name_key(player)))
+        leaderboards_store.record_win(session, NewWin(record, name_key(player)))
     return str(game_id)
 
 

@@ -14,9 +14,10 @@ import pytest
 from sqlalchemy import text
 
 from api import cli
-from api.games import leaderboard
-from api.store import repository
-from api.store.database import Database
+from api.core.database import Database
+from api.leaderboards import check as leaderboard
+from api.leaderboards import recount
+from api.leaderboards import store as leaderboards_store
 from tests.api.test_leaderboard import T0, record_win
 
 
@@ -154,7 +155,7 @@ def rows(database: Database) -> dict[str, list[tuple[str, ...]]]:
 
 def revision(database: Database) -> int:
     with database.reading() as connection:
-        return repository.leaderboard_revision(connection)
+        return leaderboards_store.leaderboard_revision(connection)
 
 
 @pytest.mark.parametrize("corruption", list(CORRUPTIONS))
@@ -271,14 +272,14 @@ def test_a_repair_with_nothing_to_repair_does_not_hold_back_a_win_under_way(
 ) -> None:
     games = won_games(database)
     done = threading.Event()
-    found: list[list[repository.Drift]] = []
+    found: list[list[recount.Drift]] = []
 
     def repair() -> None:
         found.append(leaderboard.repair_counters(database))
         done.set()
 
     with database.transaction() as session:  # a win under way: its score's count locked
-        repository.last_win_of_score(session, 20)
+        leaderboards_store.last_win_of_score(session, 20)
         repairing = threading.Thread(target=repair)
         repairing.start()
         # Generous: a repair that locked the tables would wait for this transaction forever.

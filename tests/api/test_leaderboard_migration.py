@@ -23,11 +23,12 @@ from sqlalchemy import (
     text,
 )
 
-from api.games.players import name_key
-from api.settings import Settings
-from api.store import migrate, repository
-from api.store.database import create_database
-from api.store.models import GameRow, UTCDateTime
+from api.core import migrate
+from api.core.database import create_database
+from api.core.models import GameRow, UTCDateTime
+from api.core.settings import Settings
+from api.leaderboards import store as leaderboards_store
+from api.players.names import name_key
 from tests.api.test_leaderboard_windows import Won, brute_board
 from tests.support import databases
 
@@ -111,12 +112,14 @@ def test_existing_wins_are_numbered_in_leaderboard_order(empty_url: str) -> None
                         if period != "all":
                             windows = {w.day if period == "day" else w.week for w in wins}
                         for starts_on in windows:
-                            board = repository.Board(period, starts_on, per_player, assisted)
-                            listed = repository.leaderboard(connection, board, None, 100)
+                            board = leaderboards_store.Listing(
+                                period, starts_on, per_player, assisted
+                            )
+                            listed = leaderboards_store.leaderboard(connection, board, None, 100)
                             expected = brute_board(wins, period, starts_on, per_player, assisted)
                             assert [str(s.game_id) for s in listed] == [w.id for w in expected]
                             for place, won in enumerate(expected, start=1):
-                                ranked = repository.rank_of(
+                                ranked = leaderboards_store.rank_of(
                                     connection, uuid.UUID(won.id), period, per_player, assisted
                                 )
                                 assert ranked is not None and ranked[0] == place

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api import clock
-from api.games.placements import finish_after
-from api.games.players import name_key
-from api.store.database import Database
+from api.core import clock
+from api.core.database import Database
+from api.games.placing import finish_after
+from api.players.names import name_key
 from tests.api.test_leaderboard import read_all_pages, record_win
 from tests.conftest import MakeGame
 from tests.integrity.players import WinningLine, winning_lines

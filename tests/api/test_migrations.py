@@ -13,8 +13,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
-from api.store import migrate
-from api.store.models import Base
+from api.core import migrate
+from api.core.models import Base
 from tests.support import databases
 
 ROOT = Path(__file__).resolve().parents[2]

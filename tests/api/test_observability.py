@@ -17,9 +17,9 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from api.http.app import create_app
-from api.logs import JsonFormatter, TextFormatter, formatter_class
-from api.settings import Settings
+from api.app import create_app
+from api.core.settings import Settings
+from api.ops.logs import JsonFormatter, TextFormatter, formatter_class
 from bench.processes import free_port
 from tests.support.server import Server, running_server
 

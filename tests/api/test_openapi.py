@@ -200,3 +200,14 @@ def test_the_game_token_is_an_http_bearer_security_scheme(spec: dict[str, Any]) 
                 assert security == [{"PlayerKey": []}], (method, path)
             else:
                 assert security is None, (method, path)
+
+
+def test_the_documents_intro_says_what_it_is_once_and_links_back_to_the_game(
+    client: TestClient,
+) -> None:
+    info = client.get("/openapi.json").json()["info"]
+    assert info["summary"] == "A JSON REST API for Foursquare, a one-player card game by Wil Su."
+    description = info["description"]
+    assert "one-player card game" not in description  # the summary says it
+    first_line = description.strip().splitlines()[0]
+    assert "[Back to the game](/)" in first_line

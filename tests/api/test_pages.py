@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.games.leaderboard import PageCache
+from api.leaderboards.cache import PageCache
 
 
 def test_a_page_is_found_only_at_the_revision_it_was_stored_under() -> None:

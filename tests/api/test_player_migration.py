@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from api.games.games import create_game
-from api.games.placements import place_in
-from api.games.players import register
-from api.settings import Settings
-from api.store import migrate
-from api.store.database import create_database
+from api.core import migrate
+from api.core.database import create_database
+from api.core.settings import Settings
+from api.games.dealing import start_game
+from api.games.placing import place_in
+from api.players.service import register
 from tests.integrity.players import winning_lines
 from tests.support import databases
 
@@ -43,13 +43,13 @@ def test_players_migration_keeps_games_and_scores_both_ways(empty_url: str) -> N
     try:
         with database.transaction() as session:
             ana = register(session, "ana").player
-            create_game(session, "guest")
-            create_game(session, "ana", player_id=ana.id)
+            start_game(session, "guest")
+            start_game(session, "ana", player_id=ana.id)
         with database.transaction() as session:
-            won = create_game(session, "ana", deck=line.deck, player_id=ana.id)
+            won = start_game(session, "ana", deck=line.deck, player_id=ana.id)
         for row, col in line.positions:
             with database.transaction() as session:
-                place_in(session, str(won.row.id), won.token, row, col, None)
+                place_in(session, str(won.game.id), won.token, (row, col))
     finally:
         database.dispose()
     before = counts(empty_url)

@@ -16,11 +16,11 @@ from typing import Any
 
 import httpx
 
-from api.games import leaderboard
-from api.games.games import create_game
-from api.settings import Settings
-from api.store import repository
-from api.store.database import create_database
+from api.core.database import create_database
+from api.core.settings import Settings
+from api.games.dealing import start_game
+from api.leaderboards import check as leaderboard
+from api.players import store as players_store
 from tests.integrity.players import WinningLine, winning_lines
 from tests.support.server import running_server
 
@@ -85,7 +85,7 @@ def test_stats_equal_a_recount_after_many_concurrent_games(database_url: str) ->
         ids = {}
         with database.reading() as connection:
             for name in PLAYERS:
-                player = repository.get_player_by_name_key(connection, name)
+                player = players_store.get_player_by_name_key(connection, name)
                 assert player is not None
                 ids[name] = player.id
 
@@ -100,7 +100,7 @@ def test_stats_equal_a_recount_after_many_concurrent_games(database_url: str) ->
         def scripted_win(http: httpx.Client, name: str, line: WinningLine) -> str:
             with database.transaction() as session:
                 game_id = str(
-                    create_game(session, name, deck=line.deck, player_id=ids[name]).row.id
+                    start_game(session, name, deck=line.deck, player_id=ids[name]).game.id
                 )
             for row, col in line.positions:
                 game = place(http, game_id, {"row": row, "col": col}, keys[name])

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.settings import Settings
-from api.store import repository
-from api.store.database import Database
+from api.core.database import Database
+from api.core.settings import Settings
+from api.players import store as players_store
 from tests.integrity.players import winning_lines
 
 
@@ -40,7 +40,7 @@ def problem_code(response: Any) -> str:
 def player_count(database: Database) -> int:
     with database.reading() as connection:
         names = ["ana", "bob", "ana_1", "ab", "anonymous"]
-        return sum(repository.name_key_taken(connection, name) for name in names)
+        return sum(players_store.name_key_taken(connection, name) for name in names)
 
 
 def test_registration_shows_the_key_once_and_the_page_shows_no_secret(client: TestClient) -> None:
@@ -283,17 +283,17 @@ def test_the_games_page_lists_newest_first_by_status_with_cursors(client: TestCl
 def test_won_games_of_a_player_count_in_stats_and_on_the_leaderboard(
     client: TestClient, database: Database
 ) -> None:
-    from api.games.games import create_game
+    from api.games.dealing import start_game
 
     key = register(client, "ana")
     with database.reading() as connection:
-        player = repository.get_player_by_name_key(connection, "ana")
+        player = players_store.get_player_by_name_key(connection, "ana")
     assert player is not None
     lines = winning_lines()[:3]
     for line in lines:
         with database.transaction() as session:
-            created = create_game(session, "ana", deck=line.deck, player_id=player.id)
-            game_id = str(created.row.id)
+            created = start_game(session, "ana", deck=line.deck, player_id=player.id)
+            game_id = str(created.game.id)
         for row, col in line.positions:
             response = client.post(
                 f"/games/{game_id}/placements", json={"row": row, "col": col}, headers=bearer(key)

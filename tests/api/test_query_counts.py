@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
-from api.settings import Settings
-from api.store.database import Database
+from api.core.database import Database
+from api.core.settings import Settings
 from tests.conftest import MakeGame
 
 DATA_STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")

@@ -15,9 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
-from api.http.app import create_app
-from api.http.ratelimit import client_address
-from api.settings import Settings
+from api.app import create_app
+from api.core.settings import Settings
+from api.ops.ratelimit import client_address
 
 Client = Callable[..., Any]
 

@@ -1,11 +1,14 @@
-"""Stored public views: ``games.public_json`` is derived data, always the game as it renders
-now, in the current format; a view stored in another format is rendered again when read."""
+"""Stored snapshots: ``games.public_json`` holds a storage format (:mod:`api.games.snapshot`),
+always the game as it is now, in the current format; a snapshot of another format is made
+again when read; responses are rendered from snapshots, so a changed response model never
+reaches a stored row."""
 
 from __future__ import annotations
 
 import json
 import random
-from datetime import UTC, datetime, timedelta, timezone
+import uuid
+from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -13,54 +16,48 @@ from fastapi.testclient import TestClient
 from pydantic import Field
 from sqlalchemy import text
 
-from api.games import views
-from api.games.games import load_game, new_game, parse_game_id
-from api.schemas import GameOut
-from api.settings import Settings
-from api.store.database import Database
-from api.store.repository import GameRecord, get_game
+from api.core.database import Database
+from api.games import render, snapshot
+from api.games.records import PublicGame, load_game
+from api.games.schemas import GameOut
+from api.games.store import StoredView, get_view
 from engine import Game
 from tests.conftest import MakeGame
 
 
-@pytest.fixture
-def settings(database_url: str) -> Settings:
-    """A small hint budget, so that the test stays quick."""
-    return Settings(database_url=database_url, migrate_on_start=False, hint_placements=300)
-
-
-def rendered_from_state(database: Database, game_id: str) -> dict[str, Any]:
+def taken_from_state(database: Database, game_id: str) -> snapshot.GameSnapshot:
+    """The snapshot of the game's engine state as stored now."""
     with database.reading() as session:
-        loaded = load_game(session, game_id)
-    data: dict[str, Any] = json.loads(views.game_out(loaded.row, loaded.game).model_dump_json())
-    return data
+        loaded = load_game(session, uuid.UUID(game_id))
+    return snapshot.take(loaded.game, loaded.row.salt, sealed=False)
 
 
-def stored_row(database: Database, game_id: str) -> GameRecord:
+def stored_view(database: Database, game_id: str) -> StoredView:
     with database.reading() as session:
-        row = get_game(session, parse_game_id(game_id))
-    assert row is not None
-    return row
+        view = get_view(session, uuid.UUID(game_id))
+    assert view is not None
+    return view
 
 
-def stored(database: Database, game_id: str) -> dict[str, Any]:
-    row = stored_row(database, game_id)
-    assert row.public_json is not None
-    assert row.public_format == views.PUBLIC_VIEW_FORMAT
-    data: dict[str, Any] = json.loads(row.public_json)
-    return data
+def stored(database: Database, game_id: str) -> snapshot.GameSnapshot:
+    view = stored_view(database, game_id)
+    assert view.snapshot is not None
+    assert view.snapshot_format == snapshot.FORMAT
+    return snapshot.loads(view.snapshot)
 
 
-def test_every_write_stores_the_game_as_it_renders(client: TestClient, database: Database) -> None:
+def test_every_write_stores_the_snapshot_of_the_game_as_it_is(
+    client: TestClient, database: Database
+) -> None:
     created = client.post("/games", json={"player": "ana"})
     game_id, auth = created.json()["id"], {"Authorization": f"Bearer {created.json()['token']}"}
-    assert stored(database, game_id) == rendered_from_state(database, game_id)
-    assert client.get(f"/games/{game_id}").json() == rendered_from_state(database, game_id)
+    assert stored(database, game_id) == taken_from_state(database, game_id)
 
     hinted = client.get(f"/games/{game_id}/hint", headers=auth)  # marks the game assisted
     assert hinted.status_code == 200
-    assert stored(database, game_id)["assisted"] is True
-    assert stored(database, game_id) == rendered_from_state(database, game_id)
+    assert stored_view(database, game_id).assisted is True
+    assert client.get(f"/games/{game_id}").json()["assisted"] is True
+    assert stored(database, game_id) == taken_from_state(database, game_id)
 
     status = "in_progress"
     while status == "in_progress":
@@ -68,12 +65,12 @@ def test_every_write_stores_the_game_as_it_renders(client: TestClient, database:
         placed = client.post(f"/games/{game_id}/placements", json=legal[-1], headers=auth)
         assert placed.status_code == 201, placed.text
         status = placed.json()["game"]["status"]
-        assert placed.json()["game"] == rendered_from_state(database, game_id)
+        assert stored(database, game_id) == taken_from_state(database, game_id)
         assert client.get(f"/games/{game_id}").json() == placed.json()["game"]
-    assert stored(database, game_id)["reveal"] is not None  # the deck, once the game is over
+    assert stored(database, game_id).reveal is not None  # the deck, once the game is over
 
 
-def test_a_game_stored_without_a_view_is_rendered_from_its_state_and_stored(
+def test_a_game_stored_without_a_snapshot_gets_one_from_its_state(
     client: TestClient, database: Database, make_game: MakeGame
 ) -> None:
     game = make_game()
@@ -81,80 +78,116 @@ def test_a_game_stored_without_a_view_is_rendered_from_its_state_and_stored(
     with database.transaction() as session:
         session.execute(text("UPDATE games SET public_json = NULL, public_format = NULL"))
     assert client.get(f"/games/{game.id}").json() == before
-    assert stored(database, game.id) == before  # stored again by the read
+    assert stored(database, game.id) == taken_from_state(database, game.id)  # stored by the read
+
+
+def test_a_changed_snapshot_format_is_made_again_for_rows_stored_in_the_old_one(
+    client: TestClient, database: Database, make_game: MakeGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = make_game()
+    placed = client.post(
+        f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers=game.auth
+    )
+    assert placed.status_code == 201
+    before = client.get(f"/games/{game.id}").json()
+    assert stored_view(database, game.id).snapshot_format == snapshot.FORMAT
+
+    # The service as it would be after a release that changed the snapshot's format.
+    monkeypatch.setattr(snapshot, "FORMAT", "snapshot-test-next")
+    answer = client.get(f"/games/{game.id}")
+    assert answer.status_code == 200
+    assert answer.json() == before  # the same game, read through a snapshot made anew
+    view = stored_view(database, game.id)
+    assert view.snapshot_format == "snapshot-test-next"  # made once, stored for the next reads
+    assert view.version == 2  # a snapshot is derived data: the game itself did not change
+    assert client.get(f"/games/{game.id}").json() == before
 
 
 class GameOutWithRules(GameOut):
-    """A changed schema: a field added."""
+    """A changed response model: a field added."""
 
     rules: str = Field(default="https://example.invalid/rules")
 
 
-def test_a_changed_view_format_is_served_for_games_stored_in_the_old_one(
+def test_a_changed_response_model_changes_no_stored_row(
     client: TestClient, database: Database, make_game: MakeGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game_in_play = make_game()
-    assert (
-        client.post(
-            f"/games/{game_in_play.id}/placements",
-            json={"row": 0, "col": 0},
-            headers=game_in_play.auth,
-        ).status_code
-        == 201
-    )
-    old_format = stored_row(database, game_in_play.id).public_format
-    assert "rules" not in client.get(f"/games/{game_in_play.id}").json()
+    game = make_game()
+    client.post(f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers=game.auth)
+    before = stored_view(database, game.id)
 
-    # The service as it would be after a release that changed GameOut: the format follows
-    # from the schema by itself.
-    new_format = views.view_format(GameOutWithRules.model_json_schema(), views.RENDERING_REVISION)
-    assert new_format != old_format
-    render_before = views.game_out
+    render_before = render.game_out
 
-    def render_after(row: GameRecord, game: Game) -> GameOut:
-        return GameOutWithRules.model_construct(**dict(render_before(row, game)))
+    def render_after(public: PublicGame) -> GameOut:
+        return GameOutWithRules.model_validate(render_before(public).model_dump())
 
-    monkeypatch.setattr(views, "PUBLIC_VIEW_FORMAT", new_format)
-    monkeypatch.setattr(views, "game_out", render_after)
-
-    answer = client.get(f"/games/{game_in_play.id}")
-    assert answer.status_code == 200
-    assert answer.json()["rules"] == "https://example.invalid/rules"
-    assert answer.json() == rendered_from_state(database, game_in_play.id)
-    row = stored_row(database, game_in_play.id)
-    assert row.public_format == new_format  # rendered once, stored for the next reads
-    assert json.loads(row.public_json or "")["rules"] == "https://example.invalid/rules"
-    assert row.version == 2  # a view is derived data: the game itself did not change
-    assert client.get(f"/games/{game_in_play.id}").json() == answer.json()
+    monkeypatch.setattr(render, "game_out", render_after)
+    answer = client.get(f"/games/{game.id}").json()
+    assert answer["rules"] == "https://example.invalid/rules"
+    assert stored_view(database, game.id) == before  # the row is the storage format, untouched
 
 
 PLAYERS = ["ana", 'quote " and \\ backslash', "José ünïcödé 漢字 🂡", "tab\there", "x" * 64]
 
 
-def test_views_built_without_validation_are_valid_games_on_every_state() -> None:
-    # views.game_out builds GameOut with model_construct (no validation): what it renders must
-    # pass the model's own validation, and mean the same, on every state of many games.
+def _public(seed: int, game: Game, taken: snapshot.GameSnapshot, when: datetime) -> PublicGame:
+    finished = when + timedelta(minutes=5) if game.is_over else None
+    return PublicGame(
+        id=uuid.UUID(int=seed),
+        player=PLAYERS[seed % len(PLAYERS)],
+        version=seed + 1,
+        assisted=seed % 3 == 0,
+        deck_commitment="0" * 64,
+        created_at=when if seed % 7 else when.astimezone(timezone(timedelta(hours=-5))),
+        updated_at=when,
+        finished_at=finished,
+        challenge_date=date(2026, 12, 1) if seed % 5 == 0 else None,
+        snapshot=taken,
+        rank=seed if game.is_over and seed % 2 else None,
+    )
+
+
+def test_snapshots_round_trip_and_render_the_engines_public_view_on_every_state() -> None:
     rng = random.Random(6)
     checked = 0
     for seed in range(120):
-        created = new_game(PLAYERS[seed % len(PLAYERS)])
         game = Game.from_seed(seed)
         when = datetime(2026, 11, 29, 16, 20, tzinfo=UTC) + timedelta(
             seconds=rng.randrange(10**6), microseconds=rng.choice([0, 1, 120000, 999999])
         )
-        row = created.row._replace(
-            created_at=when if seed % 7 else when.astimezone(timezone(timedelta(hours=-5))),
-            assisted=seed % 3 == 0,
-            version=seed + 1,
-        )
         while True:
-            finished = when + timedelta(minutes=5) if game.is_over else None
-            row = row._replace(updated_at=when + timedelta(seconds=checked), finished_at=finished)
-            rendered = views.game_out(row, game).model_dump_json()
-            validated = GameOut.model_validate_json(rendered)
-            assert validated.model_dump_json() == rendered
+            taken = snapshot.take(game, "5a" * 16, sealed=False)
+            assert snapshot.loads(snapshot.dumps(taken)) == taken
+            rendered = render.game_out(_public(seed, game, taken, when)).model_dump_json()
+            out: dict[str, Any] = json.loads(rendered)
+            assert GameOut.model_validate_json(rendered).model_dump_json() == rendered
+            view = game.public_view()
+            assert out["status"] == view.status.value and out["score"] == view.score
+            assert [(p["row"], p["col"]) for p in out["legal_placements"]] == [
+                (p.row, p.col) for p in view.legal_placements
+            ]
+            assert [[c["code"] for c in p["cards"]] for p in out["piles"]] == [
+                [c.code for c in p.cards] for p in view.piles
+            ]
+            assert out["current_card"] == (
+                None if view.current_card is None else {
+                    "rank": view.current_card.rank,
+                    "suit": view.current_card.suit.label,
+                    "code": view.current_card.code,
+                }
+            )  # fmt: skip
+            assert (out["reveal"] is not None) == game.is_over
             checked += 1
             if game.is_over:
                 break
             game.place(rng.choice(game.legal_placements()))
     assert checked > 1500
+
+
+def test_a_sealed_snapshot_withholds_the_reveal() -> None:
+    game = Game.from_seed(3)
+    while not game.is_over:
+        game.place(game.legal_placements()[0])
+    assert snapshot.take(game, "00", sealed=True).reveal is None
+    assert snapshot.format_of(game, sealed=True) == snapshot.SEALED_FORMAT
+    assert snapshot.take(game, "00", sealed=False).reveal is not None

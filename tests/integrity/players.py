@@ -16,9 +16,9 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.games.games import create_game
-from api.settings import Settings
-from api.store.database import create_database
+from api.core.database import create_database
+from api.core.settings import Settings
+from api.games.dealing import start_game
 from tests.engine.factories import CONFORMANCE_PATH
 from tests.integrity.exchanges import Exchange, Recorder
 
@@ -108,9 +108,9 @@ def insert_games(database_url: str, lines: list[WinningLine], player: str) -> li
     try:
         for line in lines:
             with database.transaction() as session:
-                created = create_game(session, player, deck=line.deck)
+                created = start_game(session, player, deck=line.deck)
                 session.flush()
-                games.append(LiveGame(str(created.row.id), created.token, line))
+                games.append(LiveGame(str(created.game.id), created.token, line))
     finally:
         database.dispose()
     return games

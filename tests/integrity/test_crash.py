@@ -24,8 +24,8 @@ import pytest
 from sqlalchemy import create_engine, select, update
 from sqlalchemy.orm import Session
 
-from api.games.idempotency import STALE_CLAIM, fingerprint, key_hash
-from api.store.models import IdempotencyKeyRow
+from api.core.models import IdempotencyKeyRow
+from api.idempotency.service import STALE_CLAIM, fingerprint, key_hash
 from tests.integrity import exchanges as checks
 from tests.integrity.conftest import ROUTES, Report, check_both_replicas_served, entry_urls
 from tests.integrity.players import (

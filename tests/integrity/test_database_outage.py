@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.store import migrate
+from api.core import migrate
 from tests.support.private_postgres import PrivateCluster
 from tests.support.server import Server
 
@@ -255,7 +255,7 @@ def test_a_database_restart_mid_load_answers_503_then_recovers_losing_nothing(
 def test_a_database_restart_while_idle_costs_one_503_then_the_pool_is_renewed(
     private_postgres_cluster: PrivateCluster, tmp_path: Path
 ) -> None:
-    """No pre-ping (api.store.database): after a restart each pooled connection is dead, the
+    """No pre-ping (api.core.database): after a restart each pooled connection is dead, the
     first request to use one gets a 503, and SQLAlchemy then drops every older connection of
     the pool, so that one 503 is the whole cost, not one per pooled connection."""
     cluster = private_postgres_cluster

@@ -25,8 +25,8 @@ import jsonschema_rs
 import pytest
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
-from api.settings import Settings
+from api.app import create_app
+from api.core.settings import Settings
 from tests.integrity.conftest import Report
 from tests.integrity.fuzz_hooks import PLACEMENTS, complete_links
 from tests.integrity.verify import verify_database

@@ -28,7 +28,7 @@ import pytest
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.orm import Session
 
-from api.store.models import GameRow
+from api.core.models import GameRow
 from engine import Game, replay
 from tests.integrity.conftest import Report
 from tests.integrity.players import insert_games, winning_lines

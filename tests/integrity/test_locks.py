@@ -26,8 +26,8 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
-from api.games.idempotency import STALE_CLAIM, key_hash
-from api.store.database import psycopg_conninfo
+from api.core.database import psycopg_conninfo
+from api.idempotency.service import STALE_CLAIM, key_hash
 from tests.integrity.verify import verify_database
 from tests.support.server import Server, running_server
 

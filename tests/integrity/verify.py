@@ -20,9 +20,7 @@ from typing import Any
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
 
-from api.games.credentials import deck_commitment
-from api.games.players import name_key
-from api.store.models import (
+from api.core.models import (
     GameRow,
     IdempotencyKeyRow,
     LeaderboardBestRow,
@@ -31,7 +29,9 @@ from api.store.models import (
     PlacementRow,
     ScoreRow,
 )
-from api.store.repository import ALL_TIME, week_of
+from api.core.secrets import deck_commitment
+from api.leaderboards.store import ALL_TIME, week_of
+from api.players.names import name_key
 from engine import Game, Status
 
 

@@ -22,8 +22,8 @@ import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from api.store import migrate
-from api.store.database import psycopg_conninfo
+from api.core import migrate
+from api.core.database import psycopg_conninfo
 
 ADMIN_URL = os.environ.get(
     "FOURSQUARE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import psycopg
 
-from api.store.database import psycopg_conninfo
+from api.core.database import psycopg_conninfo
 from bench.processes import free_port
 
 BIN = Path(os.environ.get("FOURSQUARE_TEST_POSTGRES_BIN", "/usr/lib/postgresql/15/bin"))

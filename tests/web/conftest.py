@@ -28,7 +28,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from api.games.challenge_days import daily_deal
+from api.challenges.days import daily_deal
 from engine.solver import solve
 from tests.support import databases
 from tests.support.server import Server, running_server

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-from api.games.games import create_game
-from api.settings import Settings
-from api.store.database import create_database
+from api.core.database import create_database
+from api.core.settings import Settings
+from api.games import dealing as games
 
 SUITS = {"clubs": "\u2663", "diamonds": "\u2666", "hearts": "\u2665", "spades": "\u2660"}
 RED = {"diamonds", "hearts"}
@@ -152,9 +152,9 @@ def store_game(database_url: str, deck: list[str], player: str) -> tuple[str, st
     database = create_database(Settings(database_url=database_url, migrate_on_start=False))
     try:
         with database.transaction() as session:
-            created = create_game(session, player, deck=deck)
+            created = games.start_game(session, player, deck=deck)
             session.flush()
-            return str(created.row.id), created.token
+            return str(created.game.id), created.token
     finally:
         database.dispose()
 

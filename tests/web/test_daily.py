@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from api.games.challenge_days import daily_deal
+from api.challenges.days import daily_deal
 from tests.support.server import Server
 from tests.web.conftest import Site
 from tests.web.pages import place_by_click

@@ -13,11 +13,11 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from api import clock
-from api.games.games import create_game
-from api.games.placements import place_in
-from api.settings import Settings
-from api.store.database import create_database
+from api.core import clock
+from api.core.database import create_database
+from api.core.settings import Settings
+from api.games.dealing import start_game
+from api.games.placing import place_in
 from tests.api.conformance import won_vectors
 from tests.support import databases
 from tests.support.server import Server, running_server
@@ -46,12 +46,12 @@ def win_at(url: str, vector: dict[str, Any], player: str, at: datetime | None) -
     try:
         with clock.frozen(at or datetime.now(UTC)):
             with database.transaction() as session:
-                created = create_game(session, player, deck=vector["deck"])
+                created = start_game(session, player, deck=vector["deck"])
                 session.flush()
-                game_id, token = str(created.row.id), created.token
+                game_id, token = str(created.game.id), created.token
             for step in vector["steps"]:
                 with database.transaction() as session:
-                    place_in(session, game_id, token, step["row"], step["col"], None)
+                    place_in(session, game_id, token, (step["row"], step["col"]))
         return game_id
     finally:
         database.dispose()

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import web
-from api.http.app import create_app
-from api.settings import Settings
+from api.app import create_app
+from api.core.settings import Settings
 
 CLIENT_FILES = sorted(
     path.relative_to(web.STATIC_DIR).as_posix()

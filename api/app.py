@@ -1,0 +1,205 @@
+"""The app factory. Nothing (settings, engines, sessions) is created at import time."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from api.analysis import routes as analysis_routes
+from api.analysis.runner import AnalysisRunner
+from api.analysis.service import AnalysisService
+from api.challenges import routes as challenge_routes
+from api.challenges.service import SECRET_NAME as CHALLENGE_SECRET
+from api.challenges.service import ChallengeService
+from api.core import cursors, migrate
+from api.core.database import Database, create_database
+from api.core.openapi import install_openapi
+from api.core.problems import install_error_handlers
+from api.core.settings import Settings
+from api.core.store import service_secret
+from api.games import expiry
+from api.games import routes as game_routes
+from api.games.service import GameService
+from api.hints import routes as hint_routes
+from api.hints.pool import AdvicePool
+from api.hints.service import HintService
+from api.idempotency.service import IdempotentRequests
+from api.leaderboards import routes as leaderboard_routes
+from api.leaderboards.service import LeaderboardService
+from api.ops import health
+from api.ops.logs import configure_logging
+from api.ops.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
+from api.ops.observer import install_observability, observing
+from api.ops.ratelimit import RateLimiter, RateLimitHeaders
+from api.ops.readiness import ReadinessCheck
+from api.pages.routes import install_web
+from api.players import routes as player_routes
+from api.players.service import PlayerService
+from engine.player.advice import Budget
+
+# The summary says what the service is; the description does not say it again, and starts
+# with the way back to the game for a reader who came from its page.
+DESCRIPTION = """
+[Back to the game](/) · [Swagger UI](/docs) · [ReDoc](/redoc)
+
+40 cards (Ace to 10) are drawn one at a time and placed on a floating grid of up to 4 x 4
+piles. Playing the uniquely highest or lowest card in a row or column flips the other piles
+there. Win with 16 face-up piles; your score is the cards left in the stock. Five face-down
+piles, or an empty stock, lose.
+
+1. `POST /games` deals a game and returns its `token`.
+2. `POST /games/{id}/placements` with `Authorization: Bearer <token>` and `{"row", "col"}`
+   (one of the game's `legal_placements`) places the current card.
+3. Repeat until `status` is `won` or `lost`; won games appear on `GET /leaderboard`.
+
+Errors are `application/problem+json` (RFC 9457) with a machine-readable `code`.
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app. ``settings`` defaults to the environment (``FOURSQUARE_*``)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Process-wide: the event loop and the database threads hand the GIL over sooner
+        # (with Python's default of 5 ms, a thread waited that long for the GIL after each
+        # database round trip while the loop was busy).
+        sys.setswitchinterval(settings.gil_switch_interval_ms / 1000)
+        if settings.migrate_on_start:
+            migrate.upgrade(settings.database_url)
+        database: Database = create_database(settings)
+        configured = settings.secret_key.get_secret_value() if settings.secret_key else None
+        cursor_secret = await database.read(
+            lambda session: service_secret(session, cursors.SECRET_NAME, configured)
+        )
+        challenge_configured = (
+            settings.challenge_secret.get_secret_value() if settings.challenge_secret else None
+        )
+        challenge_secret = await database.read(
+            lambda session: service_secret(session, CHALLENGE_SECRET, challenge_configured)
+        )
+        # Every server process claims and computes analyses unless told not to.
+        runner = AnalysisRunner(database, settings) if settings.analysis_worker else None
+        pool = AdvicePool(settings.hint_workers, settings.hint_queue)
+        state = app.state
+        state.database = database
+        state.cursor_secret = cursor_secret
+        state.analysis_runner = runner
+        state.readiness = ReadinessCheck(database)
+        state.games = GameService(database, IdempotentRequests(database), challenge_secret)
+        state.players = PlayerService(database, cursor_secret)
+        state.leaderboards = LeaderboardService(
+            database, cursor_secret, settings.leaderboard_cache_pages
+        )
+        state.challenges = ChallengeService(database, challenge_secret, cursor_secret)
+        state.analyses = AnalysisService(database, runner.wake if runner else None)
+        state.hints = HintService(
+            state.games,
+            pool,
+            Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms),
+        )
+        state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
+        expiring = (
+            asyncio.create_task(
+                expiry.expire_periodically(
+                    database,
+                    timedelta(minutes=settings.expire_every_minutes),
+                    timedelta(hours=settings.abandon_after_hours),
+                )
+            )
+            if settings.expire_every_minutes
+            else None
+        )
+        if runner is not None:
+            runner.start()
+        try:
+            async with observing(settings, database):
+                yield
+        finally:
+            if runner is not None:
+                await runner.close()  # a job in progress is handed back
+            if expiring is not None:
+                expiring.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await expiring  # a round in progress finishes its batch first
+            pool.close()
+            database.dispose()
+
+    app = FastAPI(
+        title="Foursquare Server",
+        version="0.1.0",
+        summary="A JSON REST API for Foursquare, a one-player card game by Wil Su.",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        # operationIds are the route functions' names (create_game, place_card, ...), so that
+        # clients and OpenAPI links can name them.
+        generate_unique_id_function=lambda route: route.name,
+        docs_url=None,  # served by install_web, from the package's own files
+        redoc_url=None,
+        # Starlette's redirect to the other form of a path builds an absolute URL from the
+        # request's Host header; a path with a stray slash is a plain 404 instead.
+        redirect_slashes=False,
+    )
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.add_middleware(JsonBodiesOnly)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(RateLimitHeaders)
+    if settings.cors_origins:
+        # Outermost, so that preflights and every answer (errors too) carry the CORS headers.
+        # Bearer tokens travel in a header, never a cookie: no credentials mode.
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "HEAD", "POST"],
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "If-Match",
+                "If-None-Match",
+                "Idempotency-Key",
+            ],
+            expose_headers=[
+                "ETag",
+                "Location",
+                "Retry-After",
+                "Idempotent-Replayed",
+                "WWW-Authenticate",
+                "RateLimit",
+                "RateLimit-Policy",
+                "X-Request-ID",
+            ],
+            allow_credentials=False,
+            max_age=600,
+        )
+    for router in (
+        game_routes.router,
+        hint_routes.router,
+        leaderboard_routes.router,
+        player_routes.router,
+        health.router,
+        challenge_routes.router,
+        analysis_routes.router,
+    ):
+        app.include_router(router)
+    install_web(app)
+    install_openapi(app)
+    install_observability(app, settings)
+    return app
+
+
+def app_from_environment() -> FastAPI:
+    """Factory for ``uvicorn --factory api.app:app_from_environment``: the service as
+    deployed, logging as its settings say (tests build apps with :func:`create_app`)."""
+    settings = Settings()
+    configure_logging(settings)
+    return create_app(settings)

@@ -1,0 +1,203 @@
+"""The one place that turns errors into RFC 9457 problem+json responses."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from api.core.context import current_request_id, route_of
+from api.core.errors import RETRY_AFTER_SECONDS, ApiError, ServiceUnavailable, problem_type
+from api.core.schemas import FieldError, Problem
+
+log = logging.getLogger("foursquare.api")
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+
+def json_response(
+    body: BaseModel, status_code: int = 200, headers: Mapping[str, str] | None = None
+) -> Response:
+    """A typed body serialised by Pydantic once (returning the model instead would make
+    FastAPI dump it, validate it again against the route's response model and encode it)."""
+    return Response(
+        body.model_dump_json(),
+        status_code=status_code,
+        headers=dict(headers) if headers else None,
+        media_type="application/json",
+    )
+
+
+def problem_response(
+    status: int,
+    code: str,
+    title: str,
+    detail: str,
+    *,
+    instance: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    body = Problem(
+        type=problem_type(code),
+        title=title,
+        status=status,
+        detail=detail,
+        code=code,
+        instance=instance,
+        request_id=current_request_id(),
+        **extra,
+    )
+    return JSONResponse(
+        body.model_dump(mode="json", exclude_none=True),
+        status_code=status,
+        headers=headers,
+        media_type=PROBLEM_MEDIA_TYPE,
+    )
+
+
+def api_error_response(exc: ApiError, instance: str | None) -> JSONResponse:
+    """The problem response of an :class:`ApiError`."""
+    return problem_response(
+        exc.status,
+        exc.code,
+        exc.title,
+        exc.detail,
+        instance=instance,
+        headers=exc.headers,
+        **exc.extra,
+    )
+
+
+_HTTP_CODES = {
+    404: ("not_found", "Not found"),
+    405: ("method_not_allowed", "Method not allowed"),
+    413: ("payload_too_large", "Payload too large"),
+    415: ("unsupported_media_type", "Unsupported media type"),
+}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Map every error the app can raise to a problem+json response, with no internals."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return api_error_response(exc, request.url.path)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            FieldError(
+                loc=[str(part) for part in error.get("loc", ())],
+                message=str(error.get("msg", "invalid")),
+                type=str(error.get("type", "value_error")),
+            )
+            for error in exc.errors()
+        ]
+        fields = ", ".join(".".join(e.loc) for e in errors) or "the request"
+        return problem_response(
+            422,
+            "invalid_request",
+            "Invalid request",
+            f"invalid: {fields}",
+            instance=request.url.path,
+            errors=errors,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:
+            # FastAPI's "error parsing the body" (e.g. JSON nested too deeply to decode): the
+            # same malformed-input answer as any other.
+            return problem_response(
+                422,
+                "invalid_request",
+                "Invalid request",
+                "the body could not be parsed",
+                instance=request.url.path,
+                errors=[FieldError(loc=["body"], message=str(exc.detail), type="body_parse")],
+            )
+        code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:
+            # Starlette names only the methods of the first route whose path matched.
+            headers["Allow"] = ", ".join(_allowed_methods(request))
+        return problem_response(
+            exc.status_code,
+            code,
+            title,
+            str(exc.detail),
+            instance=request.url.path,
+            headers=headers or None,
+        )
+
+    @app.exception_handler(PoolTimeoutError)
+    async def _pool_timeout(request: Request, exc: PoolTimeoutError) -> JSONResponse:
+        log.warning("database pool exhausted on %s", route_of(request.scope))
+        return _busy(request)
+
+    @app.exception_handler(DBAPIError)
+    async def _database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        if isinstance(exc, OperationalError):
+            # Lock timeouts (SQLite under load), a server restarting, a dropped connection:
+            # all worth retrying.
+            log.warning("database unavailable on %s: %s", route_of(request.scope), exc.orig)
+            return _busy(request)
+        log.error("database error on %s", route_of(request.scope), exc_info=exc)
+        return _internal(request)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.error("unexpected error on %s", route_of(request.scope), exc_info=exc)
+        return _internal(request)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method the API documents for this request's path (from its OpenAPI paths)."""
+    table: list[tuple[re.Pattern[str], set[str]]] | None = getattr(
+        request.app.state, "allowed_methods", None
+    )
+    if table is None:
+        table = [
+            (
+                re.compile("^" + re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(path)) + "$"),
+                {method.upper() for method in operations},
+            )
+            for path, operations in request.app.openapi()["paths"].items()
+        ]
+        request.app.state.allowed_methods = table
+    methods: set[str] = set()
+    for pattern, path_methods in table:
+        if pattern.match(request.url.path):
+            methods |= path_methods
+    return sorted(methods)
+
+
+def _busy(request: Request) -> JSONResponse:
+    return problem_response(
+        503,
+        ServiceUnavailable.code,
+        ServiceUnavailable.title,
+        "the database is busy; retry shortly",
+        instance=request.url.path,
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
+
+
+def _internal(request: Request) -> JSONResponse:
+    return problem_response(
+        500,
+        "internal_error",
+        "Internal server error",
+        "an unexpected error occurred; it has been logged",
+        instance=request.url.path,
+    )

@@ -1,0 +1,71 @@
+"""The models every feature's schemas build on, and the problem+json error body."""
+
+from __future__ import annotations
+
+import uuid
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+)
+
+
+class ResponseModel(BaseModel):
+    """A response body: immutable once built."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+class RequestModel(BaseModel):
+    """A request body: unknown fields are refused, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class FieldError(ResponseModel):
+    loc: list[str] = Field(description="Where the error is, e.g. ['body', 'row'].")
+    message: str
+    type: str
+
+
+class Problem(ResponseModel):
+    """An error, as RFC 9457 problem details, with a machine-readable ``code``."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "urn:foursquare:problem:not_adjacent",
+                    "title": "Illegal placement",
+                    "status": 422,
+                    "detail": "(2, 0) is not adjacent to any pile",
+                    "code": "not_adjacent",
+                    "instance": "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/placements",
+                    "request_id": "4f6c2b1e9a8d4c7b8e5f3a2d1c0b9a87",
+                }
+            ]
+        }
+    )
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str = Field(description="Stable and machine-readable, e.g. `not_adjacent`.")
+    instance: str | None = None
+    errors: list[FieldError] | None = Field(
+        default=None, description="For `invalid_request`: every offending field."
+    )
+    current_version: int | None = Field(
+        default=None, description="For `precondition_failed`: the game's version now."
+    )
+    request_id: str | None = Field(
+        default=None,
+        description="The request's id, as in the `X-Request-ID` response header and the "
+        "server's log line (a replayed idempotent response keeps its first request's id).",
+    )
+    game_id: uuid.UUID | None = Field(
+        default=None,
+        description="For `challenge_already_played`: the player's game of that day's challenge.",
+    )

@@ -1,0 +1,52 @@
+"""Who may play a game and who may read it: its token, or its player's current key."""
+
+from __future__ import annotations
+
+from api.challenges import days
+from api.core.errors import (
+    ChallengeGamePrivate,
+    InvalidToken,
+    MissingToken,
+)
+from api.core.secrets import (
+    player_key_matches,
+    token_matches,
+)
+from api.games.store import GameRecord
+
+
+def authorize(row: GameRecord, token: str | None) -> None:
+    """Check a request's bearer token: the game's token, or the current key of the account
+    that plays it (both compared with stored hashes in constant time)."""
+    if token is None:
+        raise MissingToken(
+            "send the game's token or its player's key as 'Authorization: Bearer <token>'"
+        )
+    if token_matches(token, row.token_hash):
+        return
+    if (
+        row.player_id is not None
+        and row.player_key_hash is not None
+        and player_key_matches(token, row.player_id, row.player_key_hash)
+    ):
+        return
+    raise InvalidToken("this token does not authorise placements on this game")
+
+
+def authorize_private_read(row: GameRecord, token: str | None) -> None:
+    """A daily challenge game is its player's alone until its day closes: reading its piles
+    or history needs the game's token or its player's key (else ``403
+    challenge_game_private``), so that nobody can follow the day's deal over a player's
+    shoulder and play it knowing the cards to come."""
+    if not days.is_sealed(row.challenge_date):
+        return
+    try:
+        authorize(row, token)
+    except (MissingToken, InvalidToken):
+        assert row.challenge_date is not None
+        closes = days.closes_at(row.challenge_date).isoformat()
+        raise ChallengeGamePrivate(
+            f"this daily challenge game is visible to its player only until its day closes "
+            f"({closes}); its player sends the game's token or their key as "
+            "'Authorization: Bearer <token>'"
+        ) from None

@@ -1,0 +1,385 @@
+"""Games and placements."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends, Request, Response, status
+
+from api.core.errors import (
+    ChallengeAlreadyPlayed,
+    ChallengeClosed,
+    ChallengeGamePrivate,
+    NameTaken,
+    PlayerKeyRequired,
+    PlayerNameMismatch,
+)
+from api.core.openapi import problem_example, problems
+from api.core.params import (
+    CreationKey,
+    IfMatch,
+    IfNoneMatch,
+    PlacementKey,
+    PlayerKeyDep,
+    TokenDep,
+)
+from api.core.problems import json_response
+from api.games import etags, render
+from api.games.records import NewGameRequest
+from api.games.schemas import (
+    GameCreate,
+    GameCreated,
+    GameOut,
+    PlacementCreated,
+    PlacementHistory,
+    PlacementIn,
+)
+from api.games.service import GameService
+from api.idempotency.service import Answer
+from api.ops.ratelimit import limited_by
+
+
+def _service(request: Request) -> GameService:
+    service: GameService = request.app.state.games
+    return service
+
+
+Games = Annotated[GameService, Depends(_service)]
+
+router = APIRouter(prefix="/games", tags=["games"])
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+PRIVATE = "private, no-cache"  # a daily challenge game while its day is open
+
+_ETAG_HEADER = {
+    "ETag": {
+        "description": "The game's version, e.g. `\"v3\"`; a won game's also names its rank, "
+        'e.g. `"v21.r42"`.',
+        "schema": {"type": "string"},
+    }
+}
+_CACHE_HEADER = {
+    "Cache-Control": {
+        "description": "`public, max-age=31536000, immutable` once the game is lost (it never "
+        "changes again); `no-cache` before, and for a won game, whose rank moves (revalidate "
+        "with the ETag).",
+        "schema": {"type": "string"},
+    }
+}
+_REPLAYED_HEADER = {
+    "Idempotent-Replayed": {
+        "description": "`true` when this is the stored response of an earlier request.",
+        "schema": {"type": "string"},
+    }
+}
+
+_PRIVATE = {
+    403: "`challenge_game_private`: a daily challenge game whose day has not closed, read "
+    "without its token or its player's key (it is its player's only until then).",
+}
+_PRIVATE_EXAMPLE = {
+    403: {
+        "challenge_game_private": problem_example(
+            ChallengeGamePrivate,
+            "this daily challenge game is visible to its player only until its day closes "
+            "(2026-12-02T00:00:00+00:00); its player sends the game's token or their key as "
+            "'Authorization: Bearer <token>'",
+            "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+        )
+    }
+}
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=GameCreated,
+    summary="Start a game",
+    # The player's key is optional (guests play without one): FastAPI lists the PlayerKey
+    # requirement, and this adds the empty one ("or nothing") after it.
+    openapi_extra={"security": [{}]},
+    description=(
+        "Deals a fresh, secretly shuffled deck and draws the first card. The answer holds the "
+        "game and its `token`, which authorises placements and is shown only in this response "
+        "(and in replays of it under the same `Idempotency-Key`). The `Location` header points "
+        "at the new game. `deck_commitment` fixes the deal: the deck and the salt behind it are "
+        "revealed when the game ends. With a registered player's key as "
+        "`Authorization: Bearer <key>`, the game is that player's (its `player` is the "
+        "account's name, and the key also authorises its placements and hints); without "
+        "one it is a guest's, under any name that is no account's. "
+        '`{"challenge": "daily"}` (with a player\'s key) deals today\'s daily challenge '
+        "instead: the same deal for every player, whose `deck_commitment` is the day's "
+        "(`GET /challenges/today`); one attempt per player per UTC day, played without hints, "
+        "finished before the day closes, private to its player and without its reveal until "
+        "then."
+    ),
+    responses={
+        201: {
+            "headers": {
+                "Location": {"description": "/games/{id}", "schema": {"type": "string"}},
+                **_ETAG_HEADER,
+                **_REPLAYED_HEADER,
+            },
+            "links": {
+                "ReadGame": {
+                    "operationId": "read_game",
+                    "parameters": {"game_id": "$response.body#/id"},
+                },
+                "PlaceCard": {
+                    "operationId": "place_card",
+                    "description": "Place the first card: at (0, 0), with the game's token.",
+                    "parameters": {
+                        "game_id": "$response.body#/id",
+                        "header.authorization": "Bearer {$response.body#/token}",
+                        "header.if-match": "$response.header.ETag",
+                    },
+                    "requestBody": "$response.body#/legal_placements/0",
+                },
+                "ReadHistory": {
+                    "operationId": "list_placements",
+                    "parameters": {"game_id": "$response.body#/id"},
+                },
+                "AskForHint": {
+                    "operationId": "hint",
+                    "parameters": {
+                        "game_id": "$response.body#/id",
+                        "header.authorization": "Bearer {$response.body#/token}",
+                    },
+                },
+            },
+        },
+        **problems(
+            401,
+            403,
+            409,
+            413,
+            422,
+            429,
+            503,
+            descriptions={
+                401: "`player_key_required`: `challenge: daily` without a player's key.",
+                403: "`invalid_token`: the bearer is not a registered player's current key.",
+                409: "`name_taken`: a guest's `player` is a registered player's name "
+                "(ignoring case, width and invisible characters); `request_in_progress`: a "
+                "request with the same `Idempotency-Key` is still running; "
+                "`challenge_already_played`: the key's player has already started today's "
+                "daily challenge (one attempt per player per UTC day; `game_id` names it).",
+                422: "`invalid_request` (malformed input; see `errors`), "
+                "`player_name_mismatch` (a `player` other than the key's account), or "
+                "`idempotency_key_reused`.",
+            },
+            examples={
+                401: {
+                    "player_key_required": problem_example(
+                        PlayerKeyRequired,
+                        "the daily challenge is for registered players: send your key as "
+                        "'Authorization: Bearer <key>' (register with POST /players)",
+                        "/games",
+                    )
+                },
+                409: {
+                    "name_taken": problem_example(
+                        NameTaken,
+                        "'ANA' is a registered player's name: send their key as "
+                        "'Authorization: Bearer <key>', or play under another name",
+                        "/games",
+                    ),
+                    "challenge_already_played": problem_example(
+                        ChallengeAlreadyPlayed,
+                        "you have already played the daily challenge of 2026-12-01 (game "
+                        "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80); the next one opens at "
+                        "2026-12-02T00:00:00+00:00",
+                        "/games",
+                    ),
+                },
+                422: {
+                    "player_name_mismatch": problem_example(
+                        PlayerNameMismatch,
+                        "the key belongs to 'ana', not 'bob': omit 'player' or send the "
+                        "account's name",
+                        "/games",
+                    )
+                },
+            },
+        ),
+    },
+    dependencies=[limited_by("create")],
+)
+async def create_game(
+    games: Games,
+    key: PlayerKeyDep,
+    idempotency_key: CreationKey = None,
+    body: Annotated[GameCreate | None, Body()] = None,
+) -> Response:
+    # The body's name if it gave one (an absent name means "the key's account", or a guest).
+    requested = body.player if body is not None and "player" in body.model_fields_set else None
+    daily = body is not None and body.challenge == "daily"
+    answer, replayed = await games.create(
+        NewGameRequest(requested, daily, key), idempotency_key, render.CREATION
+    )
+    return _response(answer, replayed)
+
+
+def _response(answer: Answer, replayed: bool = False) -> Response:
+    headers = dict(answer.headers)
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return Response(answer.body, answer.status, headers=headers, media_type=answer.media_type)
+
+
+@router.get(
+    "/{game_id}",
+    response_model=GameOut,
+    summary="Read a game",
+    description=(
+        "The game as anyone may see it: piles, current card, legal placements, status and "
+        "score. Reading is public; the order of the stock is never shown while the game is in "
+        "progress. Send the `ETag` back in `If-None-Match` to get `304` while nothing changed. "
+        "A daily challenge game is its player's only (their token or key) until its day "
+        "closes, and shows its `reveal` only from then on (its ETag ends in `-sealed` while "
+        "it is over but sealed; `Cache-Control: private, no-cache`)."
+    ),
+    openapi_extra={"security": [{}]},
+    responses={
+        200: {"headers": {**_ETAG_HEADER, **_CACHE_HEADER}},
+        304: {"description": "Not modified since the ETag in `If-None-Match`."},
+        **problems(403, 404, 429, 503, descriptions=_PRIVATE, examples=_PRIVATE_EXAMPLE),
+    },
+    dependencies=[limited_by("read")],
+)
+async def read_game(
+    game_id: str, games: Games, token: TokenDep, if_none_match: IfNoneMatch = None
+) -> Response:
+    read = await games.read(game_id, token)
+    game = read.game
+    over = game.snapshot.status != "in_progress"
+    # A lost game never changes again; a game in progress is revalidated with its ETag, and
+    # so is a won one: its rank moves as better games finish, and its ETag names the rank.
+    cache = IMMUTABLE if over and game.rank is None else REVALIDATE
+    tag = f"v{game.version}"
+    if read.sealed:
+        # A daily challenge game of a day still open is its player's only, and once over it
+        # gains its reveal when the day closes without changing version: another ETag then.
+        cache = PRIVATE
+        if over:
+            tag += "-sealed"
+    if game.rank is not None:
+        tag += f".r{game.rank}"
+    headers = {"ETag": f'"{tag}"', "Cache-Control": cache}
+    if etags.if_none_match_hits(if_none_match, headers["ETag"]):
+        return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
+    return json_response(render.game_out(game), headers=headers)
+
+
+@router.post(
+    "/{game_id}/placements",
+    status_code=status.HTTP_201_CREATED,
+    response_model=PlacementCreated,
+    summary="Place the current card",
+    description=(
+        "Places the current card at `(row, col)`: on an existing pile that holds fewer than "
+        "four cards, or as a new pile next to one, within a 4 x 4 grid. Answers with the "
+        "placement (what it flipped) and the game after it. Needs the game's token. Send "
+        "`If-Match` with the ETag you last saw to be sure no other placement came first, and "
+        "an `Idempotency-Key` to retry safely."
+    ),
+    responses={
+        201: {
+            "headers": {**_ETAG_HEADER, **_REPLAYED_HEADER},
+            "links": {
+                "PlaceNextCard": {
+                    "operationId": "place_card",
+                    "description": "Place the next card at its first legal placement.",
+                    "parameters": {
+                        "game_id": "$request.path.game_id",
+                        "header.if-match": "$response.header.ETag",
+                    },
+                    "requestBody": "$response.body#/game/legal_placements/0",
+                },
+                "ReadGame": {
+                    "operationId": "read_game",
+                    "parameters": {"game_id": "$request.path.game_id"},
+                },
+            },
+        },
+        **problems(
+            401,
+            403,
+            404,
+            409,
+            412,
+            413,
+            422,
+            429,
+            503,
+            descriptions={
+                409: "`game_over`: the game has ended; `version_conflict`: another placement "
+                "won the race; `request_in_progress`: a request with the same "
+                "`Idempotency-Key` is still running; `challenge_closed`: a daily challenge "
+                "game whose day has closed (its deal is public now) takes no more placements.",
+            },
+            examples={
+                409: {
+                    "challenge_closed": problem_example(
+                        ChallengeClosed,
+                        "the daily challenge of 2026-12-01 closed at 2026-12-02T00:00:00+00:00: "
+                        "its games take no more placements",
+                        "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/placements",
+                    )
+                }
+            },
+        ),
+    },
+    dependencies=[limited_by("place")],
+)
+async def place_card(
+    game_id: str,
+    body: PlacementIn,
+    games: Games,
+    token: TokenDep,
+    if_match: IfMatch = None,
+    idempotency_key: PlacementKey = None,
+) -> Response:
+    answer, replayed = await games.place(
+        game_id,
+        token,
+        (body.row, body.col),
+        if_match,
+        idempotency_key,
+        render.placement_rendering(game_id),
+    )
+    return _response(answer, replayed)
+
+
+@router.get(
+    "/{game_id}/placements",
+    response_model=PlacementHistory,
+    summary="Read a game's history",
+    description="Every placement of the game, first to last, with what each one flipped. "
+    "A daily challenge game's history is its player's only (their token or key) until its "
+    "day closes.",
+    openapi_extra={"security": [{}]},
+    responses={
+        200: {"headers": {**_ETAG_HEADER, **_CACHE_HEADER}},
+        304: {"description": "Not modified since the ETag in `If-None-Match`."},
+        **problems(403, 404, 429, 503, descriptions=_PRIVATE, examples=_PRIVATE_EXAMPLE),
+    },
+    dependencies=[limited_by("read")],
+)
+async def list_placements(
+    game_id: str, games: Games, token: TokenDep, if_none_match: IfNoneMatch = None
+) -> Response:
+    history = await games.history(game_id, token)
+    # A history only ever grows by one placement at a time: its length names it.
+    headers = {
+        "ETag": f'"p{len(history.placements)}"',
+        "Cache-Control": PRIVATE if history.private else REVALIDATE,
+    }
+    if etags.if_none_match_hits(if_none_match, headers["ETag"]):
+        return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
+    body = PlacementHistory(
+        game_id=history.game_id,
+        placements=[render.placement_out(placement) for placement in history.placements],
+    )
+    return json_response(body, headers=headers)

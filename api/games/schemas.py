@@ -1,0 +1,287 @@
+"""The games' request and response models: games, placements and their history."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
+
+from api.core.schemas import RequestModel, ResponseModel
+from engine.grid import WINDOW_RADIUS
+
+# Characters a player name may not hold: C0 and C1 controls, spaces other than U+0020,
+# zero-width and bidirectional format characters, line and paragraph separators and the BOM.
+# The rest of the name is free (letters of any script, emoji...). Lone surrogates cannot pass
+# Pydantic's string validation at all.
+_NAME_FORBIDDEN = (
+    "\\x00-\\x1f\\x7f-\\xa0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u3000\\ufeff"
+)
+PLAYER_NAME_PATTERN = f"^ *[^ {_NAME_FORBIDDEN}][^{_NAME_FORBIDDEN}]*$"
+
+SuitName = Literal["clubs", "diamonds", "hearts", "spades"]
+StatusName = Literal["in_progress", "won", "lost"]
+EndReasonName = Literal["too_many_face_down", "stock_exhausted", "abandoned"]
+
+
+def _whole_number(value: object) -> object:
+    """JSON Schema's ``integer`` admits ``1.0``; so do we (but not ``1.5``, ``"1"`` or ``true``)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Coordinate = Annotated[
+    int,
+    Field(
+        strict=True,
+        ge=-WINDOW_RADIUS,
+        le=WINDOW_RADIUS,
+        description="Relative to the first pile at (0, 0); no placement can ever use more than 3.",
+    ),
+    BeforeValidator(_whole_number),
+]
+
+_CARD_EXAMPLE: dict[str, Any] = {"rank": 6, "suit": "diamonds", "code": "6D"}
+
+
+class CardOut(ResponseModel):
+    """A card. Suits never matter for the rules."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [_CARD_EXAMPLE]})
+
+    rank: int = Field(ge=1, le=10, description="1 (Ace) to 10.")
+    suit: SuitName
+    code: str = Field(description="Rank (A, 2..10) then suit (C, D, H, S).", examples=["6D"])
+
+
+class PositionOut(ResponseModel):
+    """A place on the grid, relative to the first pile at (0, 0); rows grow downward."""
+
+    row: int
+    col: int
+
+
+class PileOut(ResponseModel):
+    """A pile: its cards from bottom to top. Only the top card's face matters."""
+
+    row: int
+    col: int
+    cards: list[CardOut] = Field(min_length=1, max_length=4)
+    face_up: bool = Field(description="Whether the top card is face up.")
+
+
+class FlipOut(ResponseModel):
+    """A pile whose top card was turned over by a placement, and the side it now shows."""
+
+    row: int
+    col: int
+    face_up: bool
+
+
+GAME_EXAMPLE: dict[str, Any] = {
+    "id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+    "player": "ana",
+    "status": "in_progress",
+    "end_reason": None,
+    "score": None,
+    "current_card": {"rank": 9, "suit": "hearts", "code": "9H"},
+    "stock_count": 37,
+    "face_down_count": 1,
+    "placements_count": 2,
+    "piles": [
+        {
+            "row": 0,
+            "col": 0,
+            "cards": [{"rank": 5, "suit": "clubs", "code": "5C"}],
+            "face_up": False,
+        },
+        {
+            "row": 0,
+            "col": 1,
+            "cards": [{"rank": 8, "suit": "clubs", "code": "8C"}],
+            "face_up": True,
+        },
+    ],
+    "legal_placements": [
+        {"row": -1, "col": 0},
+        {"row": -1, "col": 1},
+        {"row": 0, "col": -1},
+        {"row": 0, "col": 0},
+        {"row": 0, "col": 1},
+        {"row": 0, "col": 2},
+        {"row": 1, "col": 0},
+        {"row": 1, "col": 1},
+    ],
+    "version": 3,
+    "assisted": False,
+    "deck_commitment": "5d41c2a1f0b7e3d9a8c6b4e2f1d0c9b8a7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2",
+    "reveal": None,
+    "created_at": "2026-11-29T16:20:00.000000Z",
+    "updated_at": "2026-11-29T16:20:09.000000Z",
+    "finished_at": None,
+    "challenge_date": None,
+}
+
+
+class DeckReveal(ResponseModel):
+    """The deck order and the salt, revealed when the game ends.
+
+    Check: ``sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest() == deck_commitment``.
+    """
+
+    deck: list[str] = Field(
+        min_length=40, max_length=40, description="Card codes, first drawn first."
+    )
+    salt: str
+
+
+class GameOut(ResponseModel):
+    """A game as anyone may see it: everything but the order of the stock."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [GAME_EXAMPLE]})
+
+    id: uuid.UUID
+    player: str
+    status: StatusName
+    end_reason: EndReasonName | None = Field(
+        description="Why the game was lost (abandoned: left untouched too long, see "
+        "`foursquare expire`); null otherwise."
+    )
+    score: int | None = Field(description="Cards left in the stock when won; null until won.")
+    current_card: CardOut | None = Field(
+        description="The card drawn and waiting to be placed; null once the game is over."
+    )
+    stock_count: int = Field(description="Cards still in the stock, not counting the current card.")
+    face_down_count: int = Field(description="Piles whose top card is face down (5 loses).")
+    placements_count: int
+    piles: list[PileOut] = Field(description="Sorted by row, then column.")
+    legal_placements: list[PositionOut] = Field(
+        description="Where the current card may go, sorted by row then column; empty when over."
+    )
+    version: int = Field(
+        description="Bumped by every change (placements, the first hint); the ETag is built on it."
+    )
+    assisted: bool = Field(description="Whether the player asked for a hint in this game.")
+    deck_commitment: str = Field(
+        description="SHA-256 of the salt and the deck order, fixed when the game was dealt."
+    )
+    reveal: DeckReveal | None = Field(
+        description="The deck order and the salt, once the game is over; null before. A daily "
+        "challenge game shows them only once its day has closed (the deal is everybody's)."
+    )
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    challenge_date: date | None = Field(
+        description="The UTC day whose daily challenge this game is (see `GET "
+        "/challenges/{date}`); null for an ordinary game."
+    )
+    rank: int | None = Field(
+        default=None,
+        description="A won game's all-time rank on `/leaderboard` (for an assisted game, on "
+        "the listing with `include_assisted=true`); null otherwise. It moves as better games "
+        "finish: a won game's ETag includes it.",
+    )
+
+
+class GameCreated(GameOut):
+    """A new game, with the secret token that authorises placements on it."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    **GAME_EXAMPLE,
+                    "token": "Vx3lM2k0b1Q9t7l0cG9rZXIta2VlcC1pdC1zZWNyZXQ",
+                }
+            ]
+        }
+    )
+
+    token: str = Field(
+        description="Send as `Authorization: Bearer <token>` to place cards. Shown only once."
+    )
+
+
+class GameCreate(RequestModel):
+    """Who is playing. The body may be omitted altogether."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]})
+
+    player: Annotated[
+        str,
+        StringConstraints(min_length=1, max_length=32, pattern=PLAYER_NAME_PATTERN),
+        AfterValidator(str.strip),
+    ] = Field(
+        default="anonymous",
+        description=(
+            "1 to 32 characters, at least one of them not a space; no control, format or "
+            "separator characters and no spaces but U+0020. Leading and trailing spaces are "
+            "trimmed. A registered player's name (in any case or width) needs their key "
+            "(`409 name_taken` without it); with a key, omit it or give the key's name."
+        ),
+    )
+    challenge: Literal["daily"] | None = Field(
+        default=None,
+        description="`daily`: play today's daily challenge, the deal every player gets today "
+        "(needs a player's key; one attempt per player per UTC day). Omitted: a fresh deal.",
+    )
+
+
+class PlacementIn(RequestModel):
+    """Where to put the current card."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"row": 1, "col": -1}]})
+
+    row: Coordinate
+    col: Coordinate
+
+
+class PlacementOut(ResponseModel):
+    """One placement: the card played, where, what it flipped and the status after it."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "number": 2,
+                    "row": 0,
+                    "col": 1,
+                    "card": {"rank": 8, "suit": "clubs", "code": "8C"},
+                    "flipped": [{"row": 0, "col": 0, "face_up": False}],
+                    "status_after": "in_progress",
+                    "created_at": "2026-11-29T16:20:09.000000Z",
+                }
+            ]
+        }
+    )
+
+    number: int = Field(description="1 for the first placement of the game.")
+    row: int
+    col: int
+    card: CardOut
+    flipped: list[FlipOut] = Field(description="Sorted by row, then column.")
+    status_after: StatusName
+    created_at: datetime
+
+
+class PlacementCreated(ResponseModel):
+    """The placement just made and the game after it."""
+
+    placement: PlacementOut
+    game: GameOut
+
+
+class PlacementHistory(ResponseModel):
+    """Every placement of a game, in order (at most 40)."""
+
+    game_id: uuid.UUID
+    placements: list[PlacementOut] = Field(max_length=40)

@@ -1,0 +1,285 @@
+"""Games: deal and store one, read one, place its cards, read its history.
+
+Each request does its work once. A placement reads its game once (outside any write lock),
+checks the token once, plays once on the engine and makes the new snapshot once; then one
+write transaction stamps it (after taking the locks that order a game's end, so the time is
+taken once those are held), stores it with a version-guarded ``UPDATE`` and, if it ended the
+game, records it in the player's stats and on the boards. The answer is rendered from what
+was stored. An ``Idempotency-Key`` adds a claim before the work and stores the rendered
+answer in the work's own write transaction (:mod:`api.idempotency.service`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from sqlalchemy.orm import Session
+
+from api.challenges import days
+from api.challenges import service as challenges
+from api.core.clock import now
+from api.core.database import Database, Executor
+from api.core.errors import (
+    ApiError,
+    MissingToken,
+    VersionConflict,
+)
+from api.core.ids import existing_game, parse_game_id
+from api.core.secrets import (
+    player_key_owner,
+)
+from api.games import snapshot, store
+from api.games.access import authorize_private_read
+from api.games.dealing import deal, for_identity, store_dealt
+from api.games.placing import placement_fingerprint, plan_placement, store_placement
+from api.games.records import (
+    Created,
+    DealtGame,
+    GameRead,
+    History,
+    LoadedGame,
+    NewGameRequest,
+    Placed,
+    decode,
+    load_game,
+    public_game,
+)
+from api.games.snapshot import GameSnapshot
+from api.games.store import PlacementRecord, StoredView
+from api.idempotency.service import (
+    Answer,
+    IdempotentRequests,
+    Rendering,
+    fingerprint,
+)
+from api.leaderboards import service as leaderboards
+from api.players import service as players
+from api.players.service import PlayerRecord
+
+
+class GameService:
+    """Games, placements and histories; each method owns its units of work."""
+
+    def __init__(
+        self, database: Database, idempotency: IdempotentRequests, challenge_secret: bytes
+    ) -> None:
+        self.database = database
+        self.idempotency = idempotency
+        self.challenge_secret = challenge_secret
+
+    # ------------------------------------------------------------ creating
+
+    async def create(
+        self,
+        request: NewGameRequest,
+        idempotency_key: str | None,
+        render: Rendering[Created],
+    ) -> tuple[Answer, bool]:
+        """Deal and store a game; the answer as ``render`` renders it, and whether it is the
+        replay of an earlier request with the same ``Idempotency-Key``."""
+        if request.daily:
+            challenges.require_key(request.key)
+        if idempotency_key is None:
+            dealt = self._deal(request)
+            created = await self.database.write(
+                lambda session: store_dealt(session, self._identified(session, dealt, request))
+            )
+            return render.success(created), False
+        return await self.database.in_write_turn(
+            lambda: self._create_once(request, idempotency_key, render)
+        )
+
+    def _deal(self, request: NewGameRequest) -> DealtGame:
+        """Deal before taking a turn to write: the write transaction only stores."""
+        daily = challenges.todays_deal(self.challenge_secret) if request.daily else None
+        return deal(request.requested or "anonymous", challenge=daily)
+
+    @staticmethod
+    def _identified(
+        session: Session,
+        dealt: DealtGame,
+        request: NewGameRequest,
+        account: PlayerRecord | None = None,
+    ) -> DealtGame:
+        if account is not None:
+            return for_identity(dealt, players.identify_account(account, request.requested))
+        return for_identity(dealt, players.identify(session, request.key, request.requested))
+
+    def _create_once(
+        self, request: NewGameRequest, key: str, render: Rendering[Created]
+    ) -> tuple[Answer, bool]:
+        # The key's account is part of the request: the same Idempotency-Key sent with
+        # another player's key (or none) is another request. A replay hands back the game's
+        # token, so it needs the account's current key, like the first request: the claim
+        # checks it, and a key rotated out since is refused, not replayed to.
+        owner = player_key_owner(request.key) if request.key is not None else None
+        body: dict[str, object] = (
+            {"player": request.requested or "anonymous"}
+            if request.key is None
+            else {"player": request.requested, "account": owner.hex if owner else None}
+        )
+        if request.daily:
+            body["challenge"] = "daily"
+
+        def check(session: Session) -> PlayerRecord | None:
+            return None if request.key is None else players.authenticate(session, request.key)
+
+        claim = self.idempotency.claim("games", key, fingerprint("POST", "/games", body), check)
+        if claim.replay is not None:
+            return claim.replay, True
+        try:
+            dealt = self._deal(request)
+            with self.database.transaction() as session:
+                who = self._identified(session, dealt, request, claim.checked)
+                answer = claim.complete(session, render.success(store_dealt(session, who)))
+        except ApiError as error:
+            claim.refused(error, render.failure)
+            raise
+        except BaseException:
+            claim.release()
+            raise
+        return answer, False
+
+    # ------------------------------------------------------------ reading
+
+    async def read(self, game_id: str, token: str | None) -> GameRead:
+        """A game as anyone may see it; 404, or ``403 challenge_game_private`` for a daily
+        challenge game of a day still open, read without its token or its player's key.
+
+        The snapshot stored with the game if it is in the current format; otherwise (a
+        format changed since it was stored, a game stored before snapshots were, or a sealed
+        challenge game whose day has closed since) a new one is made from the game's state,
+        and stored for the next read if the game has not moved since."""
+        game_uuid = parse_game_id(game_id)
+
+        def read(session: Executor) -> tuple[StoredView | None, int | None]:
+            view = store.get_view(session, game_uuid)
+            if view is None or view.status != "won":
+                return view, None
+            return view, leaderboards.rank_of_game(session, game_uuid, view.assisted)
+
+        found, rank = await self.database.read(read)
+        view = existing_game(found, game_id)
+        sealed = days.is_sealed(view.challenge_date)
+        if sealed:
+            row = await self.database.read(lambda s: store.get_game(s, game_uuid))
+            authorize_private_read(existing_game(row, game_id), token)
+        over = view.status != "in_progress"
+        current = snapshot.SEALED_FORMAT if sealed and over else snapshot.FORMAT
+        if view.snapshot_format == current and view.snapshot is not None:
+            return GameRead(public_game(view, snapshot.loads(view.snapshot), rank), sealed)
+        return GameRead(
+            public_game(view, await self._snapshot_again(game_uuid, sealed), rank), sealed
+        )
+
+    async def _snapshot_again(self, game_id: uuid.UUID, sealed: bool) -> GameSnapshot:
+        row = existing_game(await self.database.read(lambda s: store.get_game(s, game_id)), game_id)
+        game = decode(row)
+        taken = snapshot.take(game, row.salt, sealed=sealed)
+        text, format_ = snapshot.dumps(taken), snapshot.format_of(game, sealed=sealed)
+        # Derived data: if the database is busy this read answers all the same, and a later
+        # one stores it.
+        with contextlib.suppress(OperationalError, PoolTimeoutError):
+            await self.database.write(
+                lambda s: store.store_snapshot(s, row.id, row.version, format_, text)
+            )
+        return taken
+
+    async def history(self, game_id: str, token: str | None) -> History:
+        """A game's placements in order; 404, or ``403 challenge_game_private`` as
+        :meth:`read`."""
+        game_uuid = parse_game_id(game_id)
+
+        def read(session: Executor) -> tuple[list[PlacementRecord], bool]:
+            placements, day = existing_game(store.get_history(session, game_uuid), game_id)
+            private = days.is_sealed(day)
+            if private:
+                row = existing_game(store.get_game(session, game_uuid), game_id)
+                authorize_private_read(row, token)
+            return placements, private
+
+        placements, private = await self.database.read(read)
+        return History(game_uuid, placements, private)
+
+    # ------------------------------------------------------------ placing
+
+    async def place(
+        self,
+        game_id: str,
+        token: str | None,
+        cell: tuple[int, int],
+        if_match: str | None,
+        idempotency_key: str | None,
+        render: Rendering[Placed],
+    ) -> tuple[Answer, bool]:
+        """Place the current card at ``cell``; the answer as ``render`` renders it, and
+        whether it is a replay."""
+        game_uuid = parse_game_id(game_id)  # 404 for an id that is no UUID, before any turn
+        if idempotency_key is None:
+            row = existing_game(
+                await self.database.read(lambda s: store.get_game(s, game_uuid)), game_id
+            )
+            plan = plan_placement(row, token, cell, if_match)
+            placed = await self.database.write(lambda session: store_placement(session, plan))
+            return render.success(placed), False
+        if token is None:  # no credential to check: nothing to claim either
+            raise MissingToken(
+                "send the game's token or its player's key as 'Authorization: Bearer <token>'"
+            )
+        return await self.database.in_write_turn(
+            lambda: self._place_once(game_uuid, token, cell, if_match, idempotency_key, render)
+        )
+
+    def _place_once(
+        self,
+        game_id: uuid.UUID,
+        token: str,
+        cell: tuple[int, int],
+        if_match: str | None,
+        key: str,
+        render: Rendering[Placed],
+    ) -> tuple[Answer, bool]:
+        claim = self.idempotency.claim(
+            f"game:{game_id.hex}", key, placement_fingerprint(*cell, token), lambda _: None
+        )
+        if claim.replay is not None:
+            return claim.replay, True
+        try:
+            with self.database.reading() as connection:
+                row = existing_game(store.get_game(connection, game_id), game_id)
+            plan = plan_placement(row, token, cell, if_match)
+            with self.database.transaction() as session:
+                answer = claim.complete(session, render.success(store_placement(session, plan)))
+        except ApiError as error:
+            claim.refused(error, render.failure)
+            raise
+        except BaseException:
+            claim.release()
+            raise
+        return answer, False
+
+    # ------------------------------------------------------------ for hints and analyses
+
+    async def load(self, game_id: str) -> LoadedGame:
+        """A game as stored and its engine state, or 404."""
+        game_uuid = parse_game_id(game_id)
+        return await self.database.read(lambda session: load_game(session, game_uuid))
+
+    async def mark_assisted(self, loaded: LoadedGame) -> int:
+        """Mark a game assisted (a hint was given), bumping its version, if it is still at
+        the version read; return its version."""
+        row = loaded.row
+        if row.assisted:
+            version = await self.database.read(lambda s: store.get_version(s, row.id))
+            if version != row.version:
+                raise VersionConflict("the game changed while the hint was computed; ask again")
+            return row.version
+        # The snapshot holds nothing that being assisted changes: it stays as it is.
+        if not await self.database.write(
+            lambda session: store.mark_assisted(session, row.id, row.version, now())
+        ):
+            raise VersionConflict("the game changed while the hint was computed; ask again")
+        return row.version + 1

@@ -1,0 +1,307 @@
+"""The SQL of games and their placements, and the records it returns.
+
+Functions here take the caller's session or connection and never commit: the unit of work
+(:class:`api.core.database.Database`) does. Statements are SQLAlchemy Core on the ORM
+models' tables, built once where they have parameters, so that SQLAlchemy finds their
+compiled form in its cache without walking a new statement on every request.
+"""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from dataclasses import asdict, dataclass
+from datetime import date, datetime
+from typing import Any, NamedTuple, cast
+
+from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.dml import ReturningInsert, Update
+
+from api.core.database import Executor
+from api.core.models import GameRow, PlacementRow, PlayerRow
+
+
+class GameRecord(NamedTuple):
+    """The columns of a game that a change to it needs: its secrets and engine state."""
+
+    id: uuid.UUID
+    player: str
+    token_hash: str
+    salt: str
+    deck_commitment: str
+    state: str  # engine state, JSON (see engine.Game.to_dict); holds the secret stock
+    version: int
+    assisted: bool
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    player_id: uuid.UUID | None  # the account that plays it; None for a guest
+    # Read with the game (not a column of games): the key hash of that account, so that its
+    # key authorises the game's requests without another round trip.
+    player_key_hash: str | None
+    challenge_date: date | None  # the UTC day whose daily challenge this is
+
+
+class StoredView(NamedTuple):
+    """What anyone may read of a game: its public columns and its stored snapshot
+    (:mod:`api.games.snapshot`), without the engine state or any secret."""
+
+    id: uuid.UUID
+    player: str
+    version: int
+    status: str
+    assisted: bool
+    deck_commitment: str
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    challenge_date: date | None
+    snapshot_format: str | None
+    snapshot: str | None
+
+
+class PlacementRecord(NamedTuple):
+    """One row of ``placements`` (without its game id)."""
+
+    number: int
+    row: int
+    col: int
+    card: str
+    flipped: list[dict[str, Any]]
+    status_after: str
+    created_at: datetime
+
+
+class NewGameRow(NamedTuple):
+    """Every column of a new game's row."""
+
+    id: uuid.UUID
+    player: str
+    token_hash: str
+    seed: str | None
+    salt: str
+    deck_commitment: str
+    state: str
+    version: int
+    status: str
+    end_reason: str | None
+    score: int | None
+    placements_count: int
+    assisted: bool
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    snapshot: str
+    snapshot_format: str
+    player_id: uuid.UUID | None
+    challenge_date: date | None
+
+
+@dataclass(frozen=True)
+class GameChange:
+    """A game's columns after a placement or its end as abandoned: what the guarded
+    ``UPDATE`` writes (the version is bumped by it)."""
+
+    state: str
+    status: str
+    end_reason: str | None
+    score: int | None
+    placements_count: int
+    updated_at: datetime
+    finished_at: datetime | None
+    snapshot: str
+    snapshot_format: str
+
+
+_games = cast(Table, GameRow.__table__)
+_placements = cast(Table, PlacementRow.__table__)
+_players = cast(Table, PlayerRow.__table__)
+
+# The snapshot columns keep their names from before they held a storage format (migration
+# 0005 made them for rendered responses); the records call them what they hold now.
+_COLUMN = {"snapshot": "public_json", "snapshot_format": "public_format"}
+
+
+def _column(name: str) -> str:
+    return _COLUMN.get(name, name)
+
+
+_PLAYER_KEY_HASH = (
+    select(_players.c.key_hash)
+    .where(_players.c.id == _games.c.player_id)
+    .scalar_subquery()
+    .label("player_key_hash")
+)
+_GAME_COLUMNS = tuple(
+    _PLAYER_KEY_HASH if name == "player_key_hash" else _games.c[name] for name in GameRecord._fields
+)
+_GAME = select(*_GAME_COLUMNS).where(_games.c.id == bindparam("id"))
+_VIEW_COLUMNS = tuple(_games.c[_column(name)] for name in StoredView._fields)
+_VIEW = select(*_VIEW_COLUMNS).where(_games.c.id == bindparam("id"))
+_VERSION = select(_games.c.version).where(_games.c.id == bindparam("id"))
+# A history in one statement, with the game's challenge day (whether it is private): no row
+# at all if the game does not exist, one row of NULLs and the day if it has no placements.
+_HISTORY = (
+    select(*(_placements.c[name] for name in PlacementRecord._fields), _games.c.challenge_date)
+    .select_from(_games.outerjoin(_placements, _placements.c.game_id == _games.c.id))
+    .where(_games.c.id == bindparam("id"))
+    .order_by(_placements.c.number)
+)
+# Games in progress untouched since a cutoff, oldest first: a range scan of
+# ix_games_status_updated_at (migration 0007).
+_UNTOUCHED = (
+    select(*_GAME_COLUMNS)
+    .where(_games.c.status == "in_progress", _games.c.updated_at < bindparam("cutoff"))
+    .order_by(_games.c.updated_at, _games.c.id)
+    .limit(bindparam("limit"))
+)
+_UNFINISHED_CHALLENGES = (
+    select(*_GAME_COLUMNS)
+    .where(
+        _games.c.status == "in_progress",
+        _games.c.challenge_date < bindparam("day", type_=_games.c.challenge_date.type),
+    )
+    .order_by(_games.c.challenge_date, _games.c.id)
+    .limit(bindparam("limit"))
+)
+_INSERT_GAME = insert(_games)
+_INSERT_PLACEMENT = insert(_placements)
+
+
+def get_game(session: Executor, game_id: uuid.UUID) -> GameRecord | None:
+    row = session.execute(_GAME, {"id": game_id}).first()
+    return None if row is None else GameRecord._make(row)
+
+
+def get_view(session: Executor, game_id: uuid.UUID) -> StoredView | None:
+    row = session.execute(_VIEW, {"id": game_id}).first()
+    return None if row is None else StoredView._make(row)
+
+
+def get_version(session: Executor, game_id: uuid.UUID) -> int | None:
+    version: int | None = session.execute(_VERSION, {"id": game_id}).scalar()
+    return version
+
+
+def get_history(
+    session: Executor, game_id: uuid.UUID
+) -> tuple[list[PlacementRecord], date | None] | None:
+    """The game's placements in order and its challenge day (None for an ordinary game), or
+    None if there is no such game."""
+    rows = session.execute(_HISTORY, {"id": game_id}).all()
+    if not rows:
+        return None
+    history = [PlacementRecord._make(row[:-1]) for row in rows if row[0] is not None]
+    return history, rows[0][-1]
+
+
+def games_untouched_since(session: Executor, cutoff: datetime, limit: int) -> list[GameRecord]:
+    """Up to ``limit`` games in progress last changed before ``cutoff``, oldest first."""
+    rows = session.execute(_UNTOUCHED, {"cutoff": cutoff, "limit": limit})
+    return [GameRecord._make(row) for row in rows]
+
+
+def challenge_games_in_progress_before(
+    session: Executor, day: date, limit: int
+) -> list[GameRecord]:
+    """Up to ``limit`` challenge games still in progress of days before ``day`` (closed days:
+    they can take no more placements)."""
+    rows = session.execute(_UNFINISHED_CHALLENGES, {"day": day, "limit": limit})
+    return [GameRecord._make(row) for row in rows]
+
+
+@functools.cache
+def _update_statement(columns: tuple[str, ...], bump: bool) -> Update:
+    """``UPDATE games SET <columns> [, version = :v + 1] WHERE id = :id AND version = :v``."""
+    values: dict[str, Any] = {_column(name): bindparam(f"new_{name}") for name in columns}
+    if bump:
+        values["version"] = bindparam("new_version")
+    return (
+        update(_games)
+        .where(_games.c.id == bindparam("key_id"), _games.c.version == bindparam("key_version"))
+        .values(**values)
+    )
+
+
+def _update_parameters(
+    game_id: uuid.UUID, version: int, values: dict[str, Any]
+) -> tuple[tuple[str, ...], dict[str, Any]]:
+    columns = tuple(sorted(values))
+    parameters = {f"new_{name}": values[name] for name in columns}
+    parameters |= {"key_id": game_id, "key_version": version, "new_version": version + 1}
+    return columns, parameters
+
+
+def _update_if_version(
+    session: Session, game_id: uuid.UUID, version: int, values: dict[str, Any], *, bump: bool
+) -> bool:
+    columns, parameters = _update_parameters(game_id, version, values)
+    result = session.connection().execute(_update_statement(columns, bump), parameters)
+    return result.rowcount == 1
+
+
+def change_game(session: Session, game_id: uuid.UUID, version: int, change: GameChange) -> bool:
+    """Write ``change`` if the game is still at ``version`` (bumping it); True if it was.
+    Of two changes planned on the same version, whichever writes second matches no row."""
+    return _update_if_version(session, game_id, version, asdict(change), bump=True)
+
+
+def mark_assisted(session: Session, game_id: uuid.UUID, version: int, updated_at: datetime) -> bool:
+    """Mark a game assisted (a hint was asked for), bumping its version, if it is still at
+    ``version``."""
+    values = {"assisted": True, "updated_at": updated_at}
+    return _update_if_version(session, game_id, version, values, bump=True)
+
+
+def store_snapshot(
+    session: Session, game_id: uuid.UUID, version: int, snapshot_format: str, snapshot: str
+) -> bool:
+    """Replace a game's stored snapshot with one made anew, if the game is still at
+    ``version`` (the snapshot is derived data: the version does not change)."""
+    values = {"snapshot": snapshot, "snapshot_format": snapshot_format}
+    return _update_if_version(session, game_id, version, values, bump=False)
+
+
+@functools.cache
+def _move_statement(columns: tuple[str, ...]) -> ReturningInsert[tuple[int]]:
+    """PostgreSQL: the guarded UPDATE of a game and the INSERT of its placement as one
+    statement; the placement is inserted (and returned) only if the update matched."""
+    moved = _update_statement(columns, True).returning(_games.c.id).cte("moved")
+    names = list(PlacementRecord._fields)
+    values = (bindparam(f"placement_{name}", type_=_placements.c[name].type) for name in names)
+    return (
+        insert(_placements)
+        .from_select(["game_id", *names], select(moved.c.id, *values))
+        .returning(_placements.c.number)
+    )
+
+
+def move_game(
+    session: Session,
+    game_id: uuid.UUID,
+    version: int,
+    change: GameChange,
+    placement: PlacementRecord,
+) -> bool:
+    """Store a placement: the game's ``change`` if it is still at ``version`` (see
+    :func:`change_game`) and the placement's row; False, and nothing stored, if the game had
+    moved on. One round trip on PostgreSQL, two elsewhere."""
+    connection = session.connection()
+    if connection.dialect.name != "postgresql":
+        if not change_game(session, game_id, version, change):
+            return False
+        insert_placement(session, game_id, placement)
+        return True
+    columns, parameters = _update_parameters(game_id, version, asdict(change))
+    parameters |= {f"placement_{name}": value for name, value in placement._asdict().items()}
+    return connection.execute(_move_statement(columns), parameters).first() is not None
+
+
+def insert_game(session: Session, game: NewGameRow) -> None:
+    values = {_column(name): value for name, value in game._asdict().items()}
+    session.connection().execute(_INSERT_GAME, values)
+
+
+def insert_placement(session: Session, game_id: uuid.UUID, placement: PlacementRecord) -> None:
+    session.connection().execute(_INSERT_PLACEMENT, {"game_id": game_id, **placement._asdict()})

@@ -1,0 +1,63 @@
+"""Hints: the computer player's advice on a game in progress, which marks the game assisted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from api.core.errors import ChallengeHintsRefused, GameIsOver
+from api.games.access import authorize
+from api.games.records import LoadedGame
+from api.games.service import GameService
+from api.hints.pool import AdvicePool
+from api.ops import metrics
+from engine.game import PublicView
+from engine.player.advice import Advice, Budget, Policy, advise
+
+
+@dataclass(frozen=True)
+class GivenHint:
+    """The advice given, and the game's version once marked assisted."""
+
+    advice: Advice
+    version: int
+
+
+def _question(loaded: LoadedGame) -> tuple[PublicView, int]:
+    """What the computer player is told: the public view (never the stock's order) and a seed
+    fixed by the game, so that the same state always gets the same advice."""
+    if loaded.game.is_over:
+        raise GameIsOver(f"the game is over ({loaded.game.status.value}); there is nothing to hint")
+    if loaded.row.challenge_date is not None:
+        # One deal for everybody, ranked on its own board: it is played unaided.
+        raise ChallengeHintsRefused(
+            "the daily challenge is played without hints; this game was not changed"
+        )
+    return loaded.game.public_view(), loaded.row.id.int & 0xFFFFFFFF
+
+
+def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
+    """The computer player's advice, computed in this process (what the pool's workers
+    compute)."""
+    view, seed = _question(loaded)
+    with metrics.timing_hint():
+        return advise(view, policy=Policy.BEST, seed=seed, budget=budget)
+
+
+class HintService:
+    """Hints, computed in the worker processes of an :class:`AdvicePool`."""
+
+    def __init__(self, games: GameService, pool: AdvicePool, budget: Budget) -> None:
+        self.games = games
+        self.pool = pool
+        self.budget = budget
+
+    async def hint(self, game_id: str, token: str | None) -> GivenHint:
+        """Advice for the game's current card (the game's token or its player's key); the
+        game is then marked assisted, once."""
+        loaded = await self.games.load(game_id)
+        authorize(loaded.row, token)
+        view, seed = _question(loaded)
+        with metrics.timing_hint():  # its time in the pool, waiting included
+            advice = await self.pool.advise(view, seed=seed, budget=self.budget)
+        version = await self.games.mark_assisted(loaded)
+        return GivenHint(advice, version)

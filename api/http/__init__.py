@@ -1,1 +1,0 @@
-"""The HTTP layer: the app factory, routes, problem responses, middleware."""

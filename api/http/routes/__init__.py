@@ -1,1 +1,0 @@
-"""The HTTP routes: parse, call one service, return a response model."""

@@ -1,0 +1,249 @@
+"""Idempotent retries with the ``Idempotency-Key`` header.
+
+A request with a key first *claims* it, in a transaction of its own: a row with the request's
+fingerprint, a random claim id naming this request, and no answer yet. The request's own work
+then stores its answer in that row from inside the work's write transaction
+(:meth:`Claim.complete`), but only while the row still carries its claim id: the work and the
+record of it commit together or not at all, and a request whose claim was taken over stores
+nothing. A retry with the same key and fingerprint gets the stored answer
+(``Idempotent-Replayed: true``); another fingerprint is ``422 idempotency_key_reused``; a
+retry while the first is still running is ``409 request_in_progress``. Answers that a retry
+should not repeat (5xx, ``version_conflict``, a missing or wrong credential) release the key
+instead, and a request releases only its own claim. A claim left behind by a crashed process
+is taken over after :data:`STALE_CLAIM`, by an update guarded by the stale claim id: of two
+retries that find it stale, exactly one takes it.
+
+The fingerprint is the caller's: the method, the path and the validated body, and whatever
+else makes two requests "the same" (a digest of the credential that authorised it, so that
+only that credential's holder is ever replayed its answer).
+
+Keys are stored as their SHA-256 only. An answer that carries a secret (a new game's token)
+is stored with that secret masked by a key stream derived from the key itself (SHAKE-256 of
+the key, a different function of it than the stored hash), so the table alone never gives a
+token away. The secret is found by its own value when storing and by its masked form when
+replaying: no answer is parsed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from api.core.clock import now
+from api.core.database import Database
+from api.core.errors import ApiError, IdempotencyKeyReused, RequestInProgress
+from api.idempotency import store
+
+T = TypeVar("T")
+C = TypeVar("C")
+
+STALE_CLAIM = timedelta(seconds=60)
+RETENTION = timedelta(hours=24)
+# Answers a retry must not be replayed: it should try again for real.
+_UNSTORED_CODES = frozenset(
+    {"version_conflict", "database_busy", "request_in_progress", "missing_token", "invalid_token"}
+)
+_MASK_PREFIX = "masked:"
+_MASKED = re.compile(rb'"masked:([0-9a-f]+)"')
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer as it is sent and as it is replayed: status, body, headers, and the secret
+    the body holds, if any (masked when stored)."""
+
+    status: int
+    body: bytes
+    headers: dict[str, str] = field(default_factory=dict)
+    media_type: str = "application/json"
+    secret: str | None = None
+
+
+@dataclass(frozen=True)
+class Rendering(Generic[T]):
+    """How the HTTP layer turns a request's outcome into an :class:`Answer`: its result, or
+    the :class:`ApiError` that refused it."""
+
+    success: Callable[[T], Answer]
+    failure: Callable[[ApiError], Answer]
+
+
+class _ClaimLost(RequestInProgress):
+    """This request's claim was taken over (it ran past :data:`STALE_CLAIM`)."""
+
+
+def fingerprint(method: str, path: str, body: Any) -> str:
+    """What makes two requests "the same": method, path and a JSON value of the rest."""
+    canonical = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def credential_digest(credential: str) -> str:
+    """What a fingerprint holds of the credential that sent a request."""
+    return hashlib.sha256(f"foursquare-idempotency-credential\0{credential}".encode()).hexdigest()
+
+
+def key_hash(key: str) -> str:
+    """What the database stores of a key."""
+    return hashlib.sha256(f"foursquare-idempotency-key\0{key}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Claim(Generic[C]):
+    """A key this request holds (or the answer stored under it, :attr:`replay`), and what
+    the claim's check found (:attr:`checked`)."""
+
+    database: Database
+    scope: str
+    key: str
+    hashed: str
+    claim: str
+    checked: C
+    replay: Answer | None = None
+
+    def complete(self, session: Session, answer: Answer) -> Answer:
+        """Store ``answer`` under the key, in the caller's transaction (the one that does
+        the request's work); ``409 request_in_progress`` if the claim was taken over, which
+        rolls the work back."""
+        stored = _mask(answer, self.key)
+        headers = {**stored.headers, "Content-Type": stored.media_type}
+        if not store.complete_idempotency_claim(
+            session,
+            self.scope,
+            self.hashed,
+            self.claim,
+            stored.status,
+            stored.body.decode(),
+            headers,
+            now(),
+        ):
+            raise _ClaimLost(
+                "this request ran so long that a retry with its Idempotency-Key took over; "
+                "that retry's answer stands"
+            )
+        return answer
+
+    def refused(self, error: ApiError, render: Callable[[ApiError], Answer]) -> None:
+        """The request was refused: store the refusal for its retries, or release the key
+        for refusals a retry should not get again."""
+        if error.status >= 500 or error.code in _UNSTORED_CODES:
+            self.release()
+            return
+        with self.database.transaction() as session:
+            self.complete(session, render(error))
+
+    def release(self) -> None:
+        """Forget this request's claim (never somebody else's)."""
+        with self.database.transaction() as session:
+            store.release_idempotency_claim(session, self.scope, self.hashed, self.claim)
+
+
+class IdempotentRequests:
+    """Claims of ``Idempotency-Key``s. Its methods run in a worker thread (several
+    transactions, one after the other): call them during a write turn
+    (:meth:`api.core.database.Database.in_write_turn`)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def claim(
+        self,
+        scope: str,
+        key: str,
+        request_fingerprint: str,
+        check: Callable[[Session], C],
+    ) -> Claim[C]:
+        """Claim the key for this request, or find the answer stored under it
+        (:attr:`Claim.replay`), after ``check`` (the request's credential, checked in the
+        same transaction: a replay needs what the first request needed)."""
+        hashed = key_hash(key)
+        claim = secrets.token_hex(16)
+        for _ in range(3):
+            claimed_at = now()
+            try:
+                with self.database.transaction() as session:
+                    checked = check(session)
+                    replay = self._claim_in(
+                        session, scope, hashed, claim, request_fingerprint, claimed_at
+                    )
+                    found = Claim(self.database, scope, key, hashed, claim, checked)
+                    return found if replay is None else replace(found, replay=unmask(replay, key))
+            except IntegrityError:
+                continue  # another request claimed the key between our read and insert
+        raise RequestInProgress("a request with this Idempotency-Key is still being processed")
+
+    @staticmethod
+    def _claim_in(
+        session: Session,
+        scope: str,
+        hashed: str,
+        claim: str,
+        request_fingerprint: str,
+        claimed_at: Any,
+    ) -> Answer | None:
+        record = store.get_idempotency_key(session, scope, hashed)
+        if record is None:
+            store.insert_idempotency_claim(
+                session, scope, hashed, claim, request_fingerprint, claimed_at
+            )
+            return None
+        if record.fingerprint != request_fingerprint:
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was already used with a different request"
+            )
+        if record.status_code is None:
+            stale = claimed_at - record.created_at >= STALE_CLAIM
+            if stale and store.take_over_idempotency_claim(
+                session, scope, hashed, record.claim, claim, claimed_at
+            ):
+                return None  # the first try died with its process: take over
+            raise RequestInProgress("a request with this Idempotency-Key is still being processed")
+        headers = dict(record.response_headers or {})
+        return Answer(
+            status=record.status_code,
+            body=(record.response_body or "").encode(),
+            headers=headers,
+            media_type=headers.pop("Content-Type", "application/json"),
+        )
+
+    def purge(self, older_than: timedelta = RETENTION) -> int:
+        """Delete keys claimed more than ``older_than`` ago (never less than 24 hours)."""
+        cutoff = now() - max(older_than, RETENTION)
+        with self.database.transaction() as session:
+            return store.delete_idempotency_keys_before(session, cutoff)
+
+
+def _keystream(key: str, length: int) -> bytes:
+    return hashlib.shake_256(f"foursquare-idempotency-mask\0{key}".encode()).digest(length)
+
+
+def _mask(answer: Answer, key: str) -> Answer:
+    """``answer`` with its secret replaced, where its body holds it as a JSON string, by the
+    secret XORed with the key's stream."""
+    if answer.secret is None:
+        return answer
+    secret = answer.secret.encode()
+    masked = bytes(a ^ b for a, b in zip(secret, _keystream(key, len(secret)), strict=True))
+    plain = json.dumps(answer.secret).encode()
+    hidden = json.dumps(_MASK_PREFIX + masked.hex()).encode()
+    return replace(answer, body=answer.body.replace(plain, hidden), secret=None)
+
+
+def unmask(answer: Answer, key: str) -> Answer:
+    """A stored answer with its secret (if any) unmasked by the key that stored it."""
+    found = _MASKED.search(answer.body)
+    if found is None:
+        return answer
+    masked = bytes.fromhex(found.group(1).decode())
+    secret = bytes(a ^ b for a, b in zip(masked, _keystream(key, len(masked)), strict=True))
+    plain = json.dumps(secret.decode()).encode()
+    return replace(answer, body=answer.body.replace(found.group(0), plain))

@@ -1,0 +1,264 @@
+"""The leaderboards: boards of won games by period, pages of them, a game's place on one, and
+the record of a win on every board in the transaction that ends its game.
+
+Paging is by key, not offset: a cursor names the last entry of a page (its sort key) and the
+rank it had, so pages never repeat or skip an entry while new wins arrive and ranks continue
+from the cursor. A cursor is signed (:mod:`api.core.cursors`): a client can hand back only
+cursors this service made, so the rank inside it can be trusted. Its fields are checked all
+the same, so that even a cursor signed with a leaked secret cannot reach the database with a
+value out of its columns' range.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from api.core import clock
+from api.core.cursors import open_cursor, seal_cursor
+from api.core.database import Database, Executor
+from api.core.errors import ApiError, GameNotFound, InvalidCursor, InvalidWindow, NotOnBoard
+from api.core.ids import parse_game_id
+from api.leaderboards import store
+from api.leaderboards.cache import PageCache
+from api.leaderboards.store import LeaderboardKey, Listing, NewWin
+from api.leaderboards.store import ScoreRecord as ScoreRecord  # an entry, as other features see it
+from api.players.names import name_key
+
+_MAX_SCORE = 24  # 40 cards, at least 16 placed to win
+_MAX_RANK = 2**62
+_EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class RankedScore:
+    rank: int
+    score: ScoreRecord
+
+
+@dataclass(frozen=True)
+class Window:
+    """The days a listing covers: its period, first and last day (None for all time)."""
+
+    period: str
+    starts_on: date | None
+    ends_on: date | None
+    per_player: bool
+
+    @classmethod
+    def of(cls, listing: Listing) -> Window:
+        ends_on = None
+        if listing.starts_on is not None:
+            ends_on = listing.starts_on + timedelta(days=0 if listing.period == "day" else 6)
+        return cls(listing.period, listing.starts_on, ends_on, listing.per_player)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a board, and the cursor of the next (None on the last page)."""
+
+    entries: list[RankedScore]
+    next_cursor: str | None
+    window: Window | None  # None for a daily challenge's board
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A won game's rank on a board, the board's size and the entries around the game."""
+
+    game_id: uuid.UUID
+    rank: int
+    size: int
+    entries: list[RankedScore]
+    window: Window
+
+
+# ---------------------------------------------------------------- inside a game's unit of work
+
+
+def last_win_of_score(session: Session, score: int) -> datetime | None:
+    """Lock the count of wins with ``score`` until the transaction ends and return the latest
+    finish among them (see :func:`api.leaderboards.store.last_win_of_score`)."""
+    return store.last_win_of_score(session, score)
+
+
+def record_win(
+    session: Session,
+    game_id: uuid.UUID,
+    player: str,
+    score: int,
+    finished_at: datetime,
+    assisted: bool,
+) -> int | None:
+    """Put a won game on every board, in the transaction that ends it, and return its
+    all-time rank on the board it belongs to (with or without assisted games). The caller
+    holds :func:`last_win_of_score`'s lock and stamped ``finished_at`` after its answer."""
+    record = ScoreRecord(game_id, player, score, -score, finished_at, assisted)
+    store.record_win(session, NewWin(record, name_key(player)))
+    return rank_of_game(session, game_id, assisted)
+
+
+def rank_of_game(session: Executor, game_id: uuid.UUID, assisted: bool) -> int | None:
+    """A won game's rank on the all-time board it is on (every game's, if it was assisted;
+    the default board's otherwise); None if it is on none."""
+    ranked = store.rank_of(session, game_id, "all", False, assisted)
+    return ranked[0] if ranked else None
+
+
+def listing_of(period: str, day: date | None, per_player: bool, include_assisted: bool) -> Listing:
+    """The board a request names: ``period`` (``all``, ``day``, ``week``) around ``day``
+    (today, UTC, if None), or ``422 invalid_window``."""
+    if period == "all":
+        if day is not None:
+            raise InvalidWindow(
+                "the all-time board has no date: send period=day or period=week with date"
+            )
+        return Listing("all", None, per_player, include_assisted)
+    today = clock.today()
+    if day is None:
+        day = today
+    elif day > today:
+        raise InvalidWindow(
+            f"{day.isoformat()} is after today ({today.isoformat()}, UTC): its board is empty "
+            "until it comes"
+        )
+    starts_on = day if period == "day" else store.week_of(day)
+    return Listing(period, starts_on, per_player, include_assisted)
+
+
+# ---------------------------------------------------------------- the leaderboard routes
+
+
+class LeaderboardService:
+    """Pages of the boards and a game's place on them; each method one unit of work."""
+
+    def __init__(self, database: Database, cursor_secret: bytes, cached_pages: int) -> None:
+        self.database = database
+        self.cursor_secret = cursor_secret
+        self.pages = PageCache(cached_pages)
+
+    async def rendered_page(
+        self, listing: Listing, limit: int, cursor: str | None, render: Callable[[Page], bytes]
+    ) -> bytes:
+        """A page of ``listing`` as ``render`` renders it: the rendering kept from an earlier
+        request if the leaderboard has not changed since (its revision is the same).
+
+        The 100-entry page costs more to fetch and render than anything else the service
+        serves, and every player asks for the same few pages. The database numbers each
+        state of ``scores`` (:func:`api.leaderboards.store.leaderboard_revision`, bumped by
+        triggers in the same transaction as any change), so a request reads that one number
+        first and sends the rendering kept for it, if any: it is never older than the
+        revision it is filed under, since that revision was read before its rows."""
+        revision = await self.database.read(store.leaderboard_revision)
+        request: Hashable = (listing, limit, cursor, render)
+        body = self.pages.get(revision, request)
+        if body is None:
+            body = render(await self.page(listing, limit, cursor))
+            self.pages.put(revision, request, body)
+        return body
+
+    async def page(self, listing: Listing, limit: int, cursor: str | None) -> Page:
+        """A page of ``listing`` and the cursor of the next page (None on the last page)."""
+        secret = self.cursor_secret
+        after, rank = _decode_cursor(secret, cursor, listing) if cursor else (None, 0)
+        rows = await self.database.read(
+            lambda session: store.leaderboard(session, listing, after, limit + 1)
+        )
+        ranked = [RankedScore(rank + i, row) for i, row in enumerate(rows[:limit], start=1)]
+        next_cursor = None
+        if len(rows) > limit:
+            last = ranked[-1]
+            key = (last.score.sort_score, last.score.finished_at, last.score.game_id)
+            next_cursor = _encode_cursor(secret, key, last.rank, listing)
+        return Page(ranked, next_cursor, Window.of(listing))
+
+    async def standing(
+        self, game_id: str, period: str, per_player: bool, include_assisted: bool, count: int
+    ) -> Standing:
+        """A won game's rank on its board of ``period`` and the ``count`` entries above and
+        below it; ``404 game_not_found`` or ``409 not_on_board``."""
+        game_uuid = parse_game_id(game_id)
+
+        def read(session: Executor) -> tuple[store.Standing | None, store.GameSummary | None]:
+            found = store.standing(session, game_uuid, period, per_player, include_assisted, count)
+            return found, None if found else store.game_summary(session, game_uuid)
+
+        found, summary = await self.database.read(read)
+        if found is None:
+            raise _not_on_board(game_id, summary, period, per_player, include_assisted)
+        listing = Listing(period, found.starts_on, per_player, include_assisted)
+        rank = found.rank
+        entries = [
+            *(RankedScore(rank - i, row) for i, row in reversed(list(enumerate(found.above, 1)))),
+            RankedScore(rank, found.entry),
+            *(RankedScore(rank + i, row) for i, row in enumerate(found.below, 1)),
+        ]
+        return Standing(game_uuid, rank, found.size, entries, Window.of(listing))
+
+
+def _listing_fields(listing: Listing) -> list[Any]:
+    return [
+        listing.period,
+        listing.starts_on.isoformat() if listing.starts_on else None,
+        listing.per_player,
+        listing.with_assisted,
+    ]
+
+
+def _encode_cursor(secret: bytes, key: LeaderboardKey, rank: int, listing: Listing) -> str:
+    sort_score, finished_at, game_id = key
+    return seal_cursor(
+        secret, [sort_score, finished_at.isoformat(), game_id.hex, rank, _listing_fields(listing)]
+    )
+
+
+def _decode_cursor(secret: bytes, cursor: str, listing: Listing) -> tuple[LeaderboardKey, int]:
+    """The key and rank a cursor of this listing names; :class:`InvalidCursor` for anything
+    this service did not make, or made for another listing."""
+    invalid = InvalidCursor("not a cursor of this leaderboard listing; start again without one")
+    fields = open_cursor(secret, cursor)
+    if fields is None:
+        raise invalid
+    try:
+        sort_score, finished_at, game_id, rank, listed = fields
+        finished = datetime.fromisoformat(finished_at)
+        key = (sort_score, finished, uuid.UUID(hex=game_id))
+    except (ValueError, TypeError, AttributeError, OverflowError):
+        raise invalid from None
+    valid = (
+        type(sort_score) is int
+        and -_MAX_SCORE <= sort_score <= 0
+        and finished.tzinfo is not None
+        and _EARLIEST <= finished <= _LATEST
+        and type(rank) is int
+        and 0 < rank < _MAX_RANK
+        and listed == _listing_fields(listing)
+    )
+    if not valid:
+        raise invalid
+    return key, rank
+
+
+def _not_on_board(
+    game_id: str,
+    summary: store.GameSummary | None,
+    period: str,
+    per_player: bool,
+    include_assisted: bool,
+) -> ApiError:
+    if summary is None:
+        return GameNotFound(f"there is no game {game_id[:64]!r}")
+    if summary.status != "won":
+        why = f"it is {summary.status.replace('_', ' ')}: only won games are ranked"
+    elif summary.assisted and not include_assisted:
+        why = "its player asked for hints: send include_assisted=true"
+    else:
+        why = f"it is not its player's best game of that {period} board"
+    board = f"{period}{', per_player=best' if per_player else ''}"
+    return NotOnBoard(f"game {game_id} is not on the {board} board: {why}")

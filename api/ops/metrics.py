@@ -1,0 +1,153 @@
+"""The service's Prometheus metrics (``prometheus_client``), and how they are exposed.
+
+The metrics are module-level objects, unlike the rest of the service (built in the app
+factory): ``prometheus_client`` keeps them in a process-wide registry, and in multiprocess
+mode each one maps a file of its own in ``PROMETHEUS_MULTIPROC_DIR``. ``foursquare serve``
+sets that variable to a fresh directory before any worker starts (api.ops.metrics_files),
+so that a scrape of any worker sums the counters of all of them; without it (tests, a single
+process), the process's own registry is exposed.
+
+Other modules count through these objects or the small functions below (a rate limiter calls
+:func:`rate_limited`); none of them needs to know whether several processes run.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Protocol
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+    start_http_server,
+)
+
+from api.ops.metrics_files import MULTIPROC_ENV
+
+# Requests: the route *template* (``/games/{game_id}``), never the raw path, so that the
+# number of series stays bounded whatever clients send.
+HTTP_REQUESTS = Counter(
+    "foursquare_http_requests_total",
+    "HTTP requests answered, by method, route template and status.",
+    ["method", "route", "status"],
+)
+HTTP_DURATION = Histogram(
+    "foursquare_http_request_duration_seconds",
+    "Time from a request's arrival to the end of its response, by method and route template.",
+    ["method", "route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+
+# The game: counted by the game services once what they decided has been committed.
+GAMES_CREATED = Counter("foursquare_games_created_total", "Games dealt and stored.")
+GAMES_FINISHED = Counter(
+    "foursquare_games_finished_total", "Games that ended, by result (won or lost).", ["result"]
+)
+PLACEMENTS = Counter("foursquare_placements_total", "Placements stored.")
+HINT_DURATION = Histogram(
+    "foursquare_hint_duration_seconds",
+    "Time the computer player spent on each hint (its count is the hints computed).",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1.0, 2.0, 5.0),
+)
+
+# Refusals by a rate limiter; ``scope`` names the limit (e.g. "ip", "game").
+RATE_LIMITED = Counter(
+    "foursquare_rate_limited_total", "Requests refused by a rate limit, by scope.", ["scope"]
+)
+
+# Database pools, sampled by each process (see api.ops.observer.sample_pools). "livesum": the
+# sum over the processes alive now, so a restarted worker's last value does not linger.
+DB_POOL_CHECKED_OUT = Gauge(
+    "foursquare_db_pool_checked_out",
+    "Database connections in use, summed over the live processes, by pool.",
+    ["pool"],
+    multiprocess_mode="livesum",
+)
+DB_POOL_SIZE = Gauge(
+    "foursquare_db_pool_size",
+    "Database connections a pool keeps (without overflow), summed over the live processes.",
+    ["pool"],
+    multiprocess_mode="livesum",
+)
+
+
+def rate_limited(scope: str) -> None:
+    """Count one request refused by the rate limit named ``scope``."""
+    RATE_LIMITED.labels(scope).inc()
+
+
+def game_created() -> None:
+    GAMES_CREATED.inc()
+
+
+def card_placed(status: str) -> None:
+    """Count a stored placement; ``status`` is the game's after it (in_progress, won, lost)."""
+    PLACEMENTS.inc()
+    if status != "in_progress":
+        GAMES_FINISHED.labels(status).inc()
+
+
+@contextmanager
+def timing_hint() -> Iterator[None]:
+    """Observe the duration of the hint computed in this block."""
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        HINT_DURATION.observe(time.perf_counter() - started)
+
+
+class Pool(Protocol):
+    """What the pool gauges read of a SQLAlchemy ``QueuePool``."""
+
+    def checkedout(self) -> int: ...
+    def size(self) -> int: ...
+
+
+def sample_pools(pools: Mapping[str, Pool]) -> None:
+    """Set the pool gauges of this process from ``pools`` (name -> pool)."""
+    for name, pool in pools.items():
+        DB_POOL_CHECKED_OUT.labels(name).set(pool.checkedout())
+        DB_POOL_SIZE.labels(name).set(pool.size())
+
+
+def _registry() -> CollectorRegistry:
+    if os.environ.get(MULTIPROC_ENV):
+        # A registry of its own each time, as prometheus_client's multiprocess guide says: it
+        # reads every process's files when collected.
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return registry
+    return REGISTRY
+
+
+def exposition() -> tuple[bytes, str]:
+    """The metrics of every process of this server, in Prometheus's text format, and its
+    media type."""
+    return generate_latest(_registry()), CONTENT_TYPE_LATEST
+
+
+def process_exited(pid: int) -> None:
+    """Drop the live gauges of a process that is leaving (its counters stay counted)."""
+    if os.environ.get(MULTIPROC_ENV):
+        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
+
+
+def serve_on_port(host: str, port: int) -> None:
+    """Serve ``/metrics`` of every worker on ``host:port`` from a daemon thread of the calling
+    process (``foursquare serve``'s own, which outlives its workers)."""
+    server, thread = start_http_server(port, addr=host, registry=_registry())
+    # The thread is a daemon: it ends with the process. Name it for thread dumps.
+    thread.name = "foursquare-metrics"
+    del server
+    assert isinstance(thread, threading.Thread)

@@ -1,0 +1,286 @@
+"""Rate limits per client address and per credential, with the `limits` library.
+
+Each limited route names a category (create, place, hint, read). A request is counted against
+the category's per-address limit and, when it carries a Bearer credential, against the
+category's per-credential limit, keyed by a SHA-256 of the credential (never the secret
+itself). The moving-window counters live in the process (``memory``) or, with
+``FOURSQUARE_REDIS_URL``, in Redis, shared by every replica.
+
+A refused request is refused by a route dependency, before the route touches the database.
+Every answer of a limited route carries the ``RateLimit-Policy`` and ``RateLimit`` fields of
+draft-ietf-httpapi-ratelimit-headers-10; a refusal also carries ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from fastapi import Request, params
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import StorageError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.core.errors import RateLimited
+from api.core.settings import Settings
+from api.ops import metrics
+
+log = logging.getLogger("foursquare.ratelimit")
+
+Category = Literal["create", "place", "hint", "read"]
+IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+# After Redis fails, the in-process counters stand in for this long before Redis is tried
+# again: a dead Redis then costs one failed call per process per interval, not one a request.
+REDIS_RETRY_SECONDS = 5.0
+# redis-py's timeouts: a Redis that stopped answering must not hold requests for long.
+REDIS_TIMEOUT_SECONDS = 0.5
+
+_SCOPE_KEY = "foursquare.rate_limit"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One limit of a category on one dimension (``address`` or ``credential``)."""
+
+    name: str
+    item: RateLimitItem
+
+    @property
+    def window(self) -> int:
+        return int(self.item.get_expiry())
+
+
+@dataclass(frozen=True)
+class Outcome:
+    policy: Policy
+    allowed: bool
+    remaining: int
+    reset_seconds: int
+
+
+def _policies(category: str, dimension: str, limits_text: str) -> tuple[Policy, ...]:
+    items = parse_many(limits_text)
+    if len(items) == 1:
+        return (Policy(f"{category}-{dimension}", items[0]),)
+    return tuple(
+        Policy(f"{category}-{dimension}-{int(item.get_expiry())}s", item) for item in items
+    )
+
+
+def credential_key(authorization: str | None) -> str | None:
+    """The key of a Bearer credential: a SHA-256 of it, so that no secret is ever stored."""
+    if not authorization:
+        return None
+    scheme, _, credential = authorization.partition(" ")
+    credential = credential.strip()
+    if scheme.lower() != "bearer" or not credential:
+        return None
+    return hashlib.sha256(credential.encode()).hexdigest()
+
+
+def _parse_address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        address = ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def client_address(
+    peer: str | None, forwarded_for: Sequence[str], trusted: Sequence[IpNetwork]
+) -> str:
+    """The client's address: the socket peer, unless the peer is a trusted proxy; then the
+    right-most ``X-Forwarded-For`` entry that is not a trusted proxy (entries to its left
+    were written by the client and prove nothing). Every entry trusted: the left-most."""
+    peer_address = _parse_address(peer) if peer else None
+    if peer_address is None:
+        return peer or "unknown"
+    if not any(peer_address in network for network in trusted):
+        return str(peer_address)
+    entries = [entry.strip() for value in forwarded_for for entry in value.split(",")]
+    entries = [entry for entry in entries if entry]
+    if not entries:
+        return str(peer_address)
+    for entry in reversed(entries):
+        address = _parse_address(entry)
+        if address is None:
+            # Not an address: the proxy passed on something it did not write. Key by the
+            # proxy-appended entry text as it is; it cannot be anyone else's.
+            return entry[:64]
+        if not any(address in network for network in trusted):
+            return str(address)
+    first = _parse_address(entries[0])
+    return str(first) if first is not None else str(peer_address)
+
+
+class RateLimiter:
+    """The limits of one process: policies from the settings, counters in memory or Redis."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.trusted = list(settings.trusted_proxies)
+        self.prefix = settings.rate_limit_key_prefix
+        self.policies: dict[str, dict[str, tuple[Policy, ...]]] = {
+            category: {
+                "credential": _policies(
+                    category, "credential", getattr(settings, f"rate_limit_{category}")
+                ),
+                "address": _policies(
+                    category,
+                    "address",
+                    getattr(settings, f"rate_limit_{category}_per_address"),
+                ),
+            }
+            for category in ("create", "place", "hint", "read")
+        }
+        self.local = MovingWindowRateLimiter(MemoryStorage())
+        self.shared: MovingWindowRateLimiter | None = None
+        if settings.redis_url:
+            storage = RedisStorage(
+                "async+" + settings.redis_url,
+                wrap_exceptions=True,
+                implementation="redispy",
+                key_prefix=self.prefix,
+                socket_timeout=REDIS_TIMEOUT_SECONDS,
+                socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+            )
+            self.shared = MovingWindowRateLimiter(storage)
+        self._redis_down_until = 0.0
+
+    async def check(self, category: str, address: str, credential: str | None) -> list[Outcome]:
+        """Count one request; the outcome of every policy that applies to it."""
+        wanted: list[tuple[Policy, str, str]] = [
+            (policy, "address", address) for policy in self.policies[category]["address"]
+        ]
+        if credential is not None:
+            wanted += [
+                (policy, "credential", credential)
+                for policy in self.policies[category]["credential"]
+            ]
+        if self.shared is not None and time.monotonic() >= self._redis_down_until:
+            try:
+                outcomes = await self._count(self.shared, category, wanted)
+            except StorageError as error:
+                # Fail over, never a 500: each process limits on its own until Redis is back.
+                if self._redis_down_until == 0.0:
+                    log.warning(
+                        "rate limits: Redis unreachable (%s); limiting in this process only",
+                        error.storage_error,
+                    )
+                self._redis_down_until = time.monotonic() + REDIS_RETRY_SECONDS
+            else:
+                if self._redis_down_until:
+                    log.warning("rate limits: Redis reachable again; limits shared again")
+                    self._redis_down_until = 0.0
+                return outcomes
+        return await self._count(self.local, category, wanted)
+
+    async def _count(
+        self,
+        limiter: MovingWindowRateLimiter,
+        category: str,
+        wanted: list[tuple[Policy, str, str]],
+    ) -> list[Outcome]:
+        outcomes = []
+        for policy, dimension, key in wanted:
+            allowed = await limiter.hit(policy.item, category, dimension, key)
+            stats = await limiter.get_window_stats(policy.item, category, dimension, key)
+            # The moving window's oldest request leaves it at reset_time, freeing a request.
+            reset = min(policy.window, max(0, math.ceil(stats.reset_time - time.time())))
+            if not allowed or stats.remaining < 1:
+                reset = max(1, reset)
+            outcomes.append(Outcome(policy, allowed, max(0, stats.remaining), reset))
+        return outcomes
+
+
+def rate_limit_fields(outcomes: Sequence[Outcome]) -> dict[str, str]:
+    """``RateLimit-Policy`` and ``RateLimit`` (draft-ietf-httpapi-ratelimit-headers-10):
+    structured-field lists with one item per policy the request was counted against."""
+    return {
+        "RateLimit-Policy": ", ".join(
+            f'"{o.policy.name}";q={o.policy.item.amount};w={o.policy.window}' for o in outcomes
+        ),
+        "RateLimit": ", ".join(
+            f'"{o.policy.name}";r={o.remaining};t={o.reset_seconds}' for o in outcomes
+        ),
+    }
+
+
+def rate_limit(category: Category) -> Callable[[Request], Awaitable[None]]:
+    """A route dependency counting the request in ``category``; ``429 rate_limited`` when a
+    limit is used up. It runs before the route's work, so a refused request changes nothing."""
+
+    async def limited(request: Request) -> None:
+        limiter: RateLimiter | None = request.app.state.rate_limiter
+        if limiter is None:
+            return
+        client = request.scope.get("client")
+        address = client_address(
+            client[0] if client else None,
+            request.headers.getlist("x-forwarded-for"),
+            limiter.trusted,
+        )
+        credential = credential_key(request.headers.get("authorization"))
+        outcomes = await limiter.check(category, address, credential)
+        fields = rate_limit_fields(outcomes)
+        holder = request.scope.get(_SCOPE_KEY)
+        if isinstance(holder, dict):
+            holder.update(fields)
+        refused = [outcome for outcome in outcomes if not outcome.allowed]
+        if refused:
+            metrics.rate_limited(category)  # one per refused request, by route category
+            retry_after = max(outcome.reset_seconds for outcome in refused)
+            names = ", ".join(outcome.policy.name for outcome in refused)
+            raise RateLimited(
+                f"too many requests ({names}); retry after {retry_after} seconds",
+                retry_after=retry_after,
+                headers=fields,
+            )
+
+    return limited
+
+
+def limited_by(category: Category) -> params.Depends:
+    """``dependencies=[limited_by("place")]`` on a route."""
+    return params.Depends(rate_limit(category))
+
+
+class RateLimitHeaders:
+    """Adds the ``RateLimit`` fields that :func:`rate_limit` decided to the response, whatever
+    the route returned (routes return ready-made ``Response`` objects, whose headers a
+    dependency cannot reach)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        fields: dict[str, str] = {}
+        scope[_SCOPE_KEY] = fields
+
+        async def with_fields(message: Message) -> None:
+            if message["type"] == "http.response.start" and fields:
+                headers = [
+                    (name, value)
+                    for name, value in message.get("headers", [])
+                    if name.lower() not in (b"ratelimit", b"ratelimit-policy")
+                ]
+                headers += [
+                    (name.lower().encode(), value.encode()) for name, value in fields.items()
+                ]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_fields)

@@ -1,0 +1,262 @@
+"""Player accounts: registering, keys, stats and the games page.
+
+The functions that take a ``session`` are the parts other features run inside their own
+unit of work (a game's creation identifies its player and counts it in their stats in the
+transaction that stores it); :class:`PlayerService` is what the player routes call, and opens
+a unit of work per request.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from api.core.clock import now
+from api.core.cursors import open_cursor, seal_cursor
+from api.core.database import Database, Executor
+from api.core.errors import (
+    InvalidCursor,
+    InvalidToken,
+    MissingToken,
+    NameTaken,
+    PlayerNameMismatch,
+    PlayerNotFound,
+)
+from api.core.secrets import hash_token, new_player_key, player_key_matches, player_key_owner
+from api.players import store
+from api.players.names import (
+    ACCOUNT_NAME,
+    RESERVED_NAMES,
+    account_name,
+    guest_lookalike_key,
+    name_key,
+)
+from api.players.store import PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
+from api.players.store import PlayerRecord as PlayerRecord  # the account other features see
+
+_CURSOR_KIND = "player_games"
+NO_STATS = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
+
+
+@dataclass(frozen=True)
+class Registered:
+    player: PlayerRecord
+    key: str  # shown once
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a new game is for: an account (``player_id``) or a guest."""
+
+    name: str
+    player_id: uuid.UUID | None
+
+
+@dataclass(frozen=True)
+class Profile:
+    player: PlayerRecord
+    stats: PlayerStatsRecord
+
+
+@dataclass(frozen=True)
+class GamesPage:
+    player: PlayerRecord
+    games: list[PlayerGameRecord]
+    next_cursor: str | None
+
+
+# ---------------------------------------------------------------- inside another's unit of work
+
+
+def authenticate(session: Executor, key: str) -> PlayerRecord:
+    """The account whose current key this is, or ``403 invalid_token``."""
+    owner = player_key_owner(key)
+    player = None if owner is None else store.get_player(session, owner)
+    if player is None or not player_key_matches(key, player.id, player.key_hash):
+        raise InvalidToken("this key is not a player's current key")
+    return player
+
+
+def check_guest_name(session: Executor, name: str) -> None:
+    """``409 name_taken`` if a guest's name is an account's (in any case, width or with
+    invisible characters), or looks like one (:func:`api.players.names.latin_lookalike`)."""
+    key = guest_lookalike_key(name)
+    if key is not None and store.name_key_taken(session, key):
+        raise NameTaken(
+            f"{name[:64]!r} is a registered player's name: send their key as "
+            "'Authorization: Bearer <key>', or play under another name"
+        )
+
+
+def identify(session: Executor, key: str | None, requested: str | None) -> Identity:
+    """Who a new game is for. With a player key: that account (a body ``player`` naming
+    anybody else is ``422 player_name_mismatch``). Without: a guest of the requested name."""
+    if key is None:
+        name = requested if requested is not None else "anonymous"
+        check_guest_name(session, name)
+        return Identity(name, None)
+    return identify_account(authenticate(session, key), requested)
+
+
+def identify_account(player: PlayerRecord, requested: str | None) -> Identity:
+    """The identity of a new game of an authenticated account (``422 player_name_mismatch``
+    if the request named somebody else)."""
+    if requested is not None and name_key(requested) != player.name_key:
+        raise PlayerNameMismatch(
+            f"the key belongs to {player.name!r}, not {requested[:64]!r}: omit 'player' or "
+            "send the account's name"
+        )
+    return Identity(player.name, player.id)
+
+
+def count_game_started(session: Session, player_id: uuid.UUID, at: datetime) -> None:
+    store.count_game_started(session, player_id, at)
+
+
+def lock_stats(session: Session, player_id: uuid.UUID) -> None:
+    """Hold the player's stats row until the transaction ends: a player's streaks follow the
+    order their games end in."""
+    store.lock_player_stats(session, player_id)
+
+
+def count_game_finished(
+    session: Session, player_id: uuid.UUID, score: int | None, at: datetime
+) -> None:
+    """Count a won game (``score`` given) or a lost one in the player's stats."""
+    store.count_game_finished(session, player_id, score, at)
+
+
+def find_player(session: Executor, name: str) -> PlayerRecord:
+    """The account of a name (in any case or width), or 404."""
+    key = name_key(name)
+    # A name no account can have is not looked up at all.
+    player = (
+        None if ACCOUNT_NAME.fullmatch(key) is None else store.get_player_by_name_key(session, key)
+    )
+    if player is None:
+        raise PlayerNotFound(f"there is no player {name[:64]!r}")
+    return player
+
+
+# ---------------------------------------------------------------- the player routes' use cases
+
+
+class PlayerService:
+    """Accounts, keys, pages and games listings; each method one unit of work."""
+
+    def __init__(self, database: Database, cursor_secret: bytes) -> None:
+        self.database = database
+        self.cursor_secret = cursor_secret
+
+    async def register(self, raw_name: str) -> Registered:
+        return await self.database.write(lambda session: register(session, raw_name))
+
+    async def rotate_key(self, name: str, key: str | None) -> Registered:
+        """Give a player a new key; the old one is refused from the moment this commits."""
+        return await self.database.write(lambda session: _rotate_key(session, name, key))
+
+    async def profile(self, name: str) -> Profile:
+        return await self.database.read(
+            lambda session: _profile_of(session, find_player(session, name))
+        )
+
+    async def own_profile(self, key: str | None) -> Profile:
+        """The page of the key's account: ``401 missing_token`` without a key, ``403
+        invalid_token`` for a key that is no player's current key."""
+        if key is None:
+            raise MissingToken("send your key as 'Authorization: Bearer <key>'")
+        return await self.database.read(
+            lambda session: _profile_of(session, authenticate(session, key))
+        )
+
+    async def games_page(
+        self, name: str, status: str | None, limit: int, cursor: str | None
+    ) -> GamesPage:
+        """A page of a player's games, newest first, and the cursor of the next (None at the
+        end)."""
+        return await self.database.read(
+            lambda session: self._games_page(session, name, status, limit, cursor)
+        )
+
+    def _games_page(
+        self, session: Executor, name: str, status: str | None, limit: int, cursor: str | None
+    ) -> GamesPage:
+        player = find_player(session, name)
+        secret = self.cursor_secret
+        after = _decode_cursor(secret, cursor, player.id, status) if cursor else None
+        rows = store.player_games(session, player.id, status, after, limit + 1)
+        next_cursor = None
+        if len(rows) > limit:
+            last = rows[limit - 1]
+            next_cursor = _encode_cursor(secret, player.id, status, (last.created_at, last.id))
+        return GamesPage(player, rows[:limit], next_cursor)
+
+
+def register(session: Session, raw_name: str) -> Registered:
+    """Register an account in ``session``'s transaction (and the routes' unit of work)."""
+    name = account_name(raw_name)
+    key_of_name = name_key(name)
+    if key_of_name in RESERVED_NAMES or store.name_key_taken(session, key_of_name):
+        raise NameTaken(f"the name {name!r} is taken")
+    player_id = uuid.uuid4()
+    key = new_player_key(player_id)
+    player = PlayerRecord(player_id, name, key_of_name, hash_token(key), now())
+    try:
+        store.insert_player(session, player)
+    except IntegrityError:  # registered by a concurrent request since the check
+        raise NameTaken(f"the name {name!r} is taken") from None
+    return Registered(player, key)
+
+
+def _rotate_key(session: Session, name: str, key: str | None) -> Registered:
+    player = find_player(session, name)
+    if key is None:
+        raise MissingToken("send the player's current key as 'Authorization: Bearer <key>'")
+    if not player_key_matches(key, player.id, player.key_hash):
+        raise InvalidToken("this key is not this player's current key")
+    fresh = new_player_key(player.id)
+    if not store.replace_player_key_hash(session, player.id, player.key_hash, hash_token(fresh)):
+        raise InvalidToken("this key was replaced by a concurrent rotation")
+    return Registered(player._replace(key_hash=hash_token(fresh)), fresh)
+
+
+def _profile_of(session: Executor, player: PlayerRecord) -> Profile:
+    stats = store.get_player_stats(session, player.id)
+    assert stats is not None  # made with the player, removed only with it
+    return Profile(player, stats)
+
+
+def _encode_cursor(
+    secret: bytes, player_id: uuid.UUID, status: str | None, key: PlayerGamesKey
+) -> str:
+    created_at, game_id = key
+    return seal_cursor(
+        secret, [_CURSOR_KIND, player_id.hex, status, created_at.isoformat(), game_id.hex]
+    )
+
+
+def _decode_cursor(
+    secret: bytes, cursor: str, player_id: uuid.UUID, status: str | None
+) -> PlayerGamesKey:
+    invalid = InvalidCursor("not a cursor of this player's games listing; start again without one")
+    fields = open_cursor(secret, cursor)
+    if fields is None:
+        raise invalid
+    try:
+        kind, player_hex, listing_status, created_at, game_hex = fields
+        created = datetime.fromisoformat(created_at)
+        game_id = uuid.UUID(hex=game_hex)
+    except (ValueError, TypeError, AttributeError, OverflowError):
+        raise invalid from None
+    if (
+        kind != _CURSOR_KIND
+        or player_hex != player_id.hex
+        or listing_status != status
+        or created.tzinfo is None
+    ):
+        raise invalid
+    return created, game_id

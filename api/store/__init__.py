@@ -1,1 +1,0 @@
-"""Storage: engines and transactions, the ORM models, all SQL, migrations."""

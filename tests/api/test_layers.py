@@ -1,0 +1,140 @@
+"""The service's imports run one way: routes → service → store → core, the engine below all.
+
+Every module of ``api/`` has a place (:func:`place_of`): the shared ``core``, the operations
+package ``ops``, or a layer of one feature's folder: its HTTP layer (``routes``, ``render``,
+``schemas``), its service layer (``service`` and the other modules it is made of), or its
+store (``store``, the SQL). A module may import downward only, and another feature only
+through that feature's service layer (or, from the HTTP layer, its HTTP layer too).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+API = ROOT / "api"
+ENGINE = ROOT / "engine"
+
+HTTP_MODULES = {"routes", "render", "schemas"}
+STORE_MODULES = {"store", "recount"}
+RANK = {"http": 3, "service": 2, "store": 1, "core": 0}
+
+
+@dataclass(frozen=True)
+class Place:
+    feature: str  # "core", "ops", "top" (the app factory and the CLI) or a feature's folder
+    layer: str  # "http", "service", "store", "core", "ops" or "top"
+
+
+def place_of(module: str) -> Place:
+    parts = module.split(".")
+    if len(parts) == 2:  # api.app, api.cli
+        return Place("top", "top")
+    feature, name = parts[1], parts[-1]
+    if feature in ("core", "ops"):
+        return Place(feature, feature)
+    if name in HTTP_MODULES:
+        return Place(feature, "http")
+    if name in STORE_MODULES:
+        return Place(feature, "store")
+    return Place(feature, "service")
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(API.rglob("*.py")):
+        relative = path.relative_to(ROOT).with_suffix("")
+        parts = list(relative.parts)
+        if parts[-1] == "__init__":
+            continue
+        found[".".join(parts)] = path
+    return found
+
+
+def imports_of(path: Path) -> list[str]:
+    """Every module ``path`` imports, at any depth of its code (function bodies too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+            # ``from api.games import store``: the submodule is what is used.
+            names += [f"{node.module}.{alias.name}" for alias in node.names]
+    return names
+
+
+def violation(importer: str, imported: str, known: set[str]) -> str | None:
+    if imported not in known:
+        return None  # a name, not a module (``from api.games.service import deal``)
+    mine, theirs = place_of(importer), place_of(imported)
+    if mine.layer == "top":
+        return None
+    if theirs.layer == "top":
+        return "imports the app factory or the CLI"
+    if mine.layer == "core":
+        return None if theirs.layer == "core" else "core imports beyond core"
+    if mine.layer == "ops":
+        return None if theirs.layer in ("core", "ops") else "ops imports a feature"
+    if theirs.layer in ("core", "ops"):
+        return None
+    if mine.feature == theirs.feature:
+        return None if RANK[theirs.layer] <= RANK[mine.layer] else "imports upward"
+    # Another feature: through its service (the HTTP layer may also use its HTTP layer).
+    if theirs.layer == "service" and mine.layer in ("http", "service"):
+        return None
+    if theirs.layer == "http" and mine.layer == "http":
+        return None
+    return f"reaches into {theirs.feature}'s {theirs.layer}"
+
+
+def test_every_module_has_a_place_and_imports_run_one_way() -> None:
+    known = modules()
+    assert len(known) > 40
+    problems = [
+        f"{importer} -> {imported}: {why}"
+        for importer, path in known.items()
+        for imported in imports_of(path)
+        if imported.startswith("api.")
+        and (why := violation(importer, imported, set(known))) is not None
+    ]
+    assert problems == []
+
+
+def test_the_engine_imports_nothing_of_the_service() -> None:
+    for path in ENGINE.rglob("*.py"):
+        assert not [name for name in imports_of(path) if name.split(".")[0] == "api"], path
+
+
+def test_no_route_touches_the_database() -> None:
+    known = modules()
+    for module, path in known.items():
+        if place_of(module).layer == "http":
+            assert "api.core.database" not in imports_of(path), module
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("api.games.store", "api.games.service"),
+        ("api.games.service", "api.games.routes"),
+        ("api.games.service", "api.games.schemas"),
+        ("api.core.database", "api.games.store"),
+        ("api.ops.metrics", "api.games.service"),
+        ("api.challenges.service", "api.leaderboards.store"),
+        ("api.games.routes", "api.players.store"),
+    ],
+)
+def test_the_rule_refuses_what_it_must(importer: str, imported: str) -> None:
+    assert violation(importer, imported, set(modules())) is not None
+
+
+def test_no_module_is_longer_than_about_five_hundred_lines() -> None:
+    for module, path in modules().items():
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        assert lines <= 520, f"{module} has {lines} lines"
