@@ -13,16 +13,12 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from api import clock
-from api.games.games import create_game
-from api.games.placements import place_in
-from api.settings import Settings
-from api.store.database import create_database
 from tests.api.conformance import won_vectors
 from tests.support import databases
 from tests.support.server import Server, running_server
-from tests.web.conftest import DESKTOP, SERVER_ENV, open_context
-from tests.web.pages import place_by_click, play_through_api, resume_in_page, store_game
+from tests.web.conftest import DESKTOP, SERVER_ENV, errors_allowed, open_context
+from tests.web.pages import place_by_click, play_through_api, resume_in_page
+from tests.web.service import store_game, win_at
 
 pytestmark = pytest.mark.slow
 
@@ -37,24 +33,6 @@ class Boards:
     today: date
     past: date
     other: date
-
-
-def win_at(url: str, vector: dict[str, Any], player: str, at: datetime | None) -> str:
-    """A game of ``vector``'s deal won by ``player`` at ``at`` (the clock set there; now if
-    None), written by the service's own code on the server's database; returns its id."""
-    database = create_database(Settings(database_url=url, migrate_on_start=False))
-    try:
-        with clock.frozen(at or datetime.now(UTC)):
-            with database.transaction() as session:
-                created = create_game(session, player, deck=vector["deck"])
-                session.flush()
-                game_id, token = str(created.row.id), created.token
-            for step in vector["steps"]:
-                with database.transaction() as session:
-                    place_in(session, game_id, token, step["row"], step["col"], None)
-        return game_id
-    finally:
-        database.dispose()
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +62,10 @@ def boards(
 
 
 @pytest.fixture
-def page(browser: Browser, boards: Boards) -> Iterator[Page]:
-    context, watcher = open_context(browser, boards.server, DESKTOP, reduced_motion="reduce")
+def page(browser: Browser, boards: Boards, request: pytest.FixtureRequest) -> Iterator[Page]:
+    context, watcher = open_context(
+        browser, boards.server, DESKTOP, errors_allowed(request), reduced_motion="reduce"
+    )
     opened = context.new_page()
     yield opened
     context.close()
@@ -139,6 +119,7 @@ def expect_board(page: Page, answer: dict[str, Any]) -> None:
     expect(page.locator("#leaderboard-empty")).to_be_visible(visible=not entries)
 
 
+@pytest.mark.provokes_errors  # a day to come: 422
 def test_the_day_week_and_best_boards_are_chosen_and_kept_in_the_url(
     page: Page, boards: Boards, api: httpx.Client
 ) -> None:
@@ -284,6 +265,7 @@ def test_a_won_game_shows_its_rank_and_its_place_in_play_and_replay(
     expect_place(page, "replay-standing", api, game_id, period="week")
 
 
+@pytest.mark.provokes_errors  # not on the board without assisted games: 409
 def test_an_assisted_won_game_is_placed_among_assisted_games_and_why_is_said(
     page: Page, boards: Boards, api: httpx.Client
 ) -> None:
