@@ -37,6 +37,7 @@ from playwright.sync_api import (
     Request,
     Response,
     Route,
+    expect,
     sync_playwright,
 )
 
@@ -57,6 +58,11 @@ CHROMIUM_ARGS = [
 DESKTOP = {"width": 1280, "height": 800}
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
+
+
+# Generous deadlines for every wait on the page: the tests run on a slow shared 2-core machine,
+# two test processes at once, each with its server and browser.
+expect.set_options(timeout=15_000)
 
 
 def pytest_configure(config: pytest.Config) -> None:

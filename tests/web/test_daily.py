@@ -103,6 +103,9 @@ def test_a_closed_day_shows_its_reveal_verified_in_the_page(desktop: Page, site:
     commitment = challenge_commitment(site.secret, yesterday)
     page.goto(site.server.base_url + "/#/daily")
     expect(page.locator("#daily-state")).to_contain_text("open until")
+    # Typed as ISO, like every date on the page (a date picker shows the locale's format).
+    expect(page.get_by_label("Another day")).to_have_value(site.today.isoformat())
+    expect(page.get_by_label("Another day")).to_have_attribute("placeholder", "YYYY-MM-DD")
     page.get_by_label("Another day").fill(yesterday.isoformat())
     page.get_by_role("button", name="Show that day").click()
     heading = page.get_by_role("heading", name=f"Daily challenge of {yesterday.isoformat()}")

@@ -128,6 +128,9 @@ def test_the_day_week_and_best_boards_are_chosen_and_kept_in_the_url(
     everything = board_of(api)
     assert len(everything["entries"]) == 6
     expect_board(page, everything)
+    # One page: no pager at all.
+    expect(page.locator("#leaderboard-first")).to_be_hidden()
+    expect(page.get_by_role("button", name="Next page")).to_have_count(0)
 
     # A past week: the date field starts a week back, on `past`, whose week holds `other`.
     period = page.get_by_label("Board", exact=True)
@@ -292,3 +295,26 @@ def test_an_assisted_won_game_is_placed_among_assisted_games_and_why_is_said(
     expect(page.locator("#replay-standing-status")).to_contain_text("hints were asked in it")
     expect(page.locator("#replay-standing-body tr")).to_have_count(0)
     expect(page.locator("#notice")).to_be_hidden()
+
+
+def test_times_are_iso_in_utc_with_the_local_time_beside(
+    browser: Browser, boards: Boards, api: httpx.Client
+) -> None:
+    context, watcher = open_context(
+        browser, boards.server, DESKTOP, reduced_motion="reduce", timezone_id="Asia/Tokyo"
+    )
+    page = context.new_page()
+    page.goto(boards.server.base_url + "/#/leaderboard")
+    entry = board_of(api)["entries"][0]
+    finished = datetime.fromisoformat(entry["finished_at"].replace("Z", "+00:00"))
+    tokyo = finished + timedelta(hours=9)  # no daylight saving time in Tokyo
+    local = tokyo.strftime("%H:%M" if tokyo.date() == finished.date() else "%Y-%m-%d %H:%M")
+    cell = page.locator("#leaderboard-body tr").first.locator("td").nth(3)
+    expect(cell).to_have_text(f"{finished:%Y-%m-%d %H:%M} UTC ({local} local)")
+    # The player's name is a link to their page.
+    player = page.locator("#leaderboard-body tr").first.locator("td").nth(1)
+    expect(player.get_by_role("link", name=entry["player"], exact=True)).to_have_attribute(
+        "href", f"#/players/{entry['player']}"
+    )
+    context.close()
+    watcher.check()
