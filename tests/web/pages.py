@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
+from functools import cache
+from importlib import resources
 from typing import Any
 
 import httpx
 from playwright.sync_api import Page, expect
-
-from api.core.database import create_database
-from api.core.settings import Settings
-from api.games import dealing as games
 
 SUITS = {"clubs": "\u2663", "diamonds": "\u2666", "hearts": "\u2665", "spades": "\u2660"}
 RED = {"diamonds", "hearts"}
@@ -120,7 +117,69 @@ def assert_page_shows(page: Page, game: dict[str, Any]) -> None:
 
 
 def place_button(page: Page, row: int, col: int) -> Any:
-    return page.get_by_role("button", name=re.compile(rf"^Place .+ at row {row}, column {col},"))
+    """The button of the grid's cell (row, col) (the API's coordinates, kept in the cell's
+    data attributes: the page names cells in words)."""
+    return page.locator(f'#board .cell[data-row="{row}"][data-col="{col}"] button.place')
+
+
+_ORDINALS = ["first", "second", "third", "fourth"]
+
+
+def _row_words(index: int, count: int) -> str:
+    if count == 1:
+        return "the row"
+    if index == 0:
+        return "top row"
+    if index == count - 1:
+        return "bottom row"
+    if count % 2 == 1 and index == (count - 1) // 2:
+        return "middle row"
+    return f"{_ORDINALS[index]} row"
+
+
+def _column_words(index: int, count: int) -> str:
+    if count == 1:
+        return ""
+    if index == 0:
+        return "far left"
+    if index == count - 1:
+        return "far right"
+    if count % 2 == 1 and index == (count - 1) // 2:
+        return "middle"
+    if index < count / 2:
+        return f"{_ORDINALS[index]} from the left"
+    return f"{_ORDINALS[count - 1 - index]} from the right"
+
+
+def place_words(row: int, col: int, piles: list[dict[str, Any]]) -> str:
+    """How the page names the cell (row, col) on a table of ``piles`` (the API's): written
+    here from the rules of words.js, so that the tests check them, not copy them."""
+    if not piles:
+        return "the middle of the table"
+    top, bottom = min(p["row"] for p in piles), max(p["row"] for p in piles)
+    left, right = min(p["col"] for p in piles), max(p["col"] for p in piles)
+    rows, cols = bottom - top + 1, right - left + 1
+    if rows == 1 and cols == 1:
+        if row != top:
+            return "above the first card" if row < top else "below the first card"
+        if col != left:
+            return "left of the first card" if col < left else "right of the first card"
+        return "the first card's place"
+    row_text, col_text = _row_words(row - top, rows), _column_words(col - left, cols)
+
+    def joined(first: str) -> str:
+        return f"{first}, {col_text}" if col_text else first
+
+    if row < top:
+        return joined("above the row" if rows == 1 else "above the top row")
+    if row > bottom:
+        return joined("below the row" if rows == 1 else "below the bottom row")
+    if col < left or col > right:
+        end = "left" if col < left else "right"
+        return f"at the {end} end of {'the row' if rows == 1 else 'the ' + row_text}"
+    if cols == 1:
+        return row_text
+    return joined(row_text)
 
 
 def place_by_click(page: Page, row: int, col: int) -> dict[str, Any]:
@@ -144,19 +203,6 @@ def start_game(page: Page, base_url: str, player: str) -> dict[str, Any]:
     created: dict[str, Any] = answer.value.json()
     expect(page.locator("#game")).to_have_attribute("data-version", str(created["version"]))
     return created
-
-
-def store_game(database_url: str, deck: list[str], player: str) -> tuple[str, str]:
-    """A game dealt from ``deck`` (which the public API cannot do), stored directly in the
-    server's database; returns its id and token."""
-    database = create_database(Settings(database_url=database_url, migrate_on_start=False))
-    try:
-        with database.transaction() as session:
-            created = games.start_game(session, player, deck=deck)
-            session.flush()
-            return str(created.game.id), created.token
-    finally:
-        database.dispose()
 
 
 def play_through_api(
@@ -187,26 +233,83 @@ def resume_in_page(page: Page, base_url: str, game_id: str, token: str, player: 
 CONTROLS = "button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])"
 
 
+# Each visible control, focused (a skip link shows itself when focused) and scrolled into
+# view, measured, and hit-tested at its centre (what a click there would reach: the control
+# itself, or what it contains, or the control its label names), in one round trip: a page has
+# a hundred controls, and a trip to the browser for each check took seconds a page.
+_MEASURE_CONTROLS = """(selector) => {
+  const visible = (e) => {
+    const style = getComputedStyle(e);
+    const box = e.getBoundingClientRect();
+    return style.visibility !== "hidden" && box.width > 0 && box.height > 0;
+  };
+  return [...document.querySelectorAll(selector)].filter(visible).map((e) => {
+    e.focus({ preventScroll: true });
+    e.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const box = e.getBoundingClientRect();
+    const enabled = !e.disabled && !e.closest("fieldset:disabled");
+    let hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (hit && hit.control) hit = hit.control;
+    const reached =
+      Boolean(hit) && (hit === e || e.contains(hit) || hit.closest("label")?.control === e);
+    const name = e.getAttribute("aria-label") || e.textContent.trim() || e.id || e.tagName;
+    return { name, x: box.left, width: box.width, height: box.height, enabled, reached,
+             cover: hit ? hit.outerHTML.slice(0, 80) : null };
+  });
+}"""
+
+
 def assert_fits_and_reachable(page: Page, where: str) -> None:
     """No horizontal scrolling, and every visible control inside the viewport's width, at
-    least 24 px square, and operable (not covered)."""
+    least 24 px square, and operable (an enabled one is not covered where it is clicked)."""
     widths = page.evaluate(
         "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert widths[0] <= widths[1], f"{where}: horizontal scrolling ({widths})"
-    controls = page.locator(CONTROLS).filter(visible=True)
-    count = controls.count()
-    assert count > 0
     viewport = page.viewport_size
     assert viewport is not None
-    for index in range(count):
-        control = controls.nth(index)
-        control.focus()  # a skip link shows itself when focused
-        control.scroll_into_view_if_needed()
-        box = control.bounding_box()
-        assert box is not None, f"{where}: control {index} has no box"
-        name = control.evaluate("e => e.getAttribute('aria-label') || e.textContent || e.id")
-        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5, (where, name)
-        assert box["width"] >= 24 and box["height"] >= 24, (where, name, box)
-        if control.is_enabled():
-            control.click(trial=True)  # visible, stable, enabled and not covered
+    controls: list[dict[str, Any]] = page.evaluate(_MEASURE_CONTROLS, CONTROLS)
+    assert controls, f"{where}: no control"
+    for control in controls:
+        name = control["name"]
+        assert control["x"] >= 0, (where, name, control)
+        assert control["x"] + control["width"] <= viewport["width"] + 0.5, (where, name, control)
+        assert control["width"] >= 24 and control["height"] >= 24, (where, name, control)
+        if control["enabled"]:
+            assert control["reached"], (where, name, "covered by", control["cover"])
+
+
+def replayed_piles(placements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The piles after ``placements`` (the API's history), from their flips."""
+    piles: dict[tuple[int, int], dict[str, Any]] = {}
+    for placement in placements:
+        at = (placement["row"], placement["col"])
+        pile = piles.setdefault(at, {"row": at[0], "col": at[1], "cards": []})
+        pile["cards"].append(placement["card"])
+        pile["face_up"] = True
+        for flip in placement["flipped"]:
+            piles[(flip["row"], flip["col"])]["face_up"] = flip["face_up"]
+    return [piles[at] for at in sorted(piles)]
+
+
+@cache
+def _axe_source() -> str:
+    """axe-core, as the ``axe-playwright-python`` package ships it (a test dependency: the
+    page never loads it)."""
+    return (resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+
+
+def assert_accessible(page: Page, where: str) -> None:
+    """axe-core finds no serious or critical violation on the page as it is drawn now."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.evaluate(_axe_source())
+    results: dict[str, Any] = page.evaluate(
+        "() => axe.run(document, {resultTypes: ['violations']})"
+    )
+    bad = [v for v in results["violations"] if v["impact"] in ("serious", "critical")]
+    report = [
+        f"{v['id']} ({v['impact']}): {v['help']}: "
+        + "; ".join(" ".join(node["target"]) for node in v["nodes"][:5])
+        for v in bad
+    ]
+    assert report == [], f"{where}: accessibility violations"

@@ -12,21 +12,18 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.server import Server
-from tests.web.conftest import DESKTOP, Site, open_context
+from tests.web.conftest import DESKTOP, open_context
 from tests.web.pages import assert_page_shows, place_by_click
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def server(site: Site) -> Server:
-    return site.server
+pytestmark = [pytest.mark.slow, pytest.mark.provokes_errors]
 
 
 @pytest.fixture
 def desktop(browser: Browser, server: Server) -> Iterator[Page]:
     """A desktop page that may use the clipboard (to copy the key)."""
-    context, watcher = open_context(browser, server, DESKTOP, reduced_motion="reduce")
+    context, watcher = open_context(
+        browser, server, DESKTOP, errors_allowed=True, reduced_motion="reduce"
+    )
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base_url)
     page = context.new_page()
     yield page

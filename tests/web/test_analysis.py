@@ -12,15 +12,10 @@ from playwright.sync_api import Page, expect
 
 from tests.api.conformance import won_vectors
 from tests.support.server import Server
-from tests.web.conftest import Site
-from tests.web.pages import play_through_api, start_game, store_game
+from tests.web.pages import place_words, play_through_api, replayed_piles, start_game
+from tests.web.service import store_game
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def server(site: Site) -> Server:
-    return site.server
 
 
 def pct(value: float) -> str:
@@ -68,7 +63,10 @@ def test_a_finished_game_is_analysed_and_each_step_shows_its_review(
     expect(rows.nth(number - 1)).to_have_attribute("aria-current", "step")
     if worst["label"] != "best":
         best = worst["best"]["placement"]
-        expect(review).to_contain_text(f"would play row {best['row']}, column {best['col']}")
+        history = api.get(f"/games/{game_id}/placements").json()["placements"]
+        before = replayed_piles(history[: number - 1])
+        words = place_words(best["row"], best["col"], before)
+        expect(review).to_contain_text(f"would play {words}")
         cell = page.locator(
             f'#replay-board .cell.best[data-row="{best["row"]}"][data-col="{best["col"]}"]'
         )

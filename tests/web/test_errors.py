@@ -13,7 +13,7 @@ from playwright.sync_api import Page, Route, expect
 from tests.support.server import Server
 from tests.web.pages import assert_page_shows, place_button, start_game
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.provokes_errors]
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: object) -> str:
@@ -61,7 +61,9 @@ def test_a_503_is_shown_and_retried_after_its_retry_after(
     assert len(attempts) == 2 and attempts[0] == attempts[1] != ""  # one Idempotency-Key
 
 
-def test_an_error_is_shown_with_its_title_and_detail(desktop: Page, server: Server) -> None:
+def test_an_error_is_shown_with_its_title_and_detail(
+    desktop: Page, server: Server, api: httpx.Client
+) -> None:
     def refuse(route: Route) -> None:
         route.fulfill(
             status=422,
@@ -85,7 +87,9 @@ def test_an_error_is_shown_with_its_title_and_detail(desktop: Page, server: Serv
     desktop.unroute(re.compile(r".*/leaderboard\?.*"))
     notice.get_by_role("button", name="Try again").click()
     expect(notice).to_be_hidden()
-    expect(desktop.get_by_text("No won games yet.")).to_be_visible()
+    entries = api.get("/leaderboard").json()["entries"]
+    expect(desktop.locator("#leaderboard-body tr")).to_have_count(len(entries))
+    expect(desktop.get_by_text("No won games yet.")).to_be_visible(visible=not entries)
 
 
 def test_a_saved_game_that_is_gone_is_said_so(desktop: Page, server: Server) -> None:

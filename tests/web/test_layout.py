@@ -17,8 +17,8 @@ from tests.web.pages import (
     play_through_api,
     resume_in_page,
     start_game,
-    store_game,
 )
+from tests.web.service import store_game
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,8 @@ from playwright.sync_api import Browser, expect
 
 from tests.api.conformance import won_vectors
 from tests.web.conftest import DESKTOP, PHONE, Site, open_context
-from tests.web.pages import assert_fits_and_reachable, play_through_api, store_game
+from tests.web.pages import assert_fits_and_reachable, play_through_api
+from tests.web.service import store_game
 
 pytestmark = pytest.mark.slow
 
@@ -40,7 +41,8 @@ def test_the_new_views_fit_and_every_control_is_reachable(
         [name, key],
     )
     page.reload()
-    page.get_by_text("Show the key").click()
+    page.get_by_role("button", name="Show the key").click()
+    expect(page.get_by_label("Your key", exact=True)).to_be_visible()
     assert_fits_and_reachable(page, "account, signed in")
     page.screenshot(path=screenshot_dir / f"account-{size}.png", full_page=True)
     page.goto(f"{server.base_url}/#/players/{name}")

@@ -18,10 +18,11 @@ from tests.web.conftest import DESKTOP, open_context
 from tests.web.pages import (
     assert_page_shows,
     place_by_click,
+    place_words,
     resume_in_page,
     start_game,
-    store_game,
 )
+from tests.web.service import store_game
 
 pytestmark = pytest.mark.slow
 
@@ -60,6 +61,12 @@ def test_a_whole_game_played_by_clicks_shows_what_the_api_says(
         reason = {"too_many_face_down": "More than four piles", "stock_exhausted": "stock ran out"}
         expect(end).to_contain_text(reason[game["end_reason"]])
     expect(page.locator("#current-card")).to_have_attribute("aria-label", re.compile("^No current"))
+    # What applied only to play is gone, not greyed: the card in hand, the hint, "New game".
+    expect(page.locator("#current-card")).to_be_hidden()
+    expect(page.get_by_role("button", name="Ask for a hint")).to_have_count(0)
+    expect(page.get_by_role("button", name="New game")).to_have_count(0)
+    expect(page.locator("#board-help")).to_be_hidden()
+    expect(end.get_by_role("link", name="Analyse this game")).to_be_visible()
     page.screenshot(path=screenshot_dir / "3-end.png", full_page=True)
     if moves < 6:  # a game lost early still leaves a mid-game picture
         shutil.copy(screenshot_dir / "3-end.png", screenshot_dir / "2-mid-game.png")
@@ -144,7 +151,10 @@ def test_a_hint_says_first_that_the_game_becomes_assisted(
         dialog.get_by_role("button", name="Ask for a hint").click()
     hint = answer.value.json()["placement"]
     row, col = hint["row"], hint["col"]
-    expect(desktop.locator("#hint-text")).to_contain_text(f"at row {row}, column {col}")
+    piles = api.get(f"/games/{created['id']}").json()["piles"]
+    # The cell in words, as the table shows it (no coordinates), and marked on the grid.
+    expect(desktop.locator("#hint-text")).to_contain_text(place_words(row, col, piles))
+    expect(desktop.locator("#hint-text")).not_to_contain_text("row 0")
     expect(
         desktop.locator(f'#board .cell.hinted[data-row="{row}"][data-col="{col}"]')
     ).to_be_visible()
@@ -173,7 +183,7 @@ def test_flipped_piles_turn_over_unless_less_motion_is_asked(
         flipped = page.locator("#board .cell.flipped .card").first
         expect(flipped).to_be_visible()
         animations[motion] = flipped.evaluate("card => getComputedStyle(card).animationName")
-        expect(page.locator("#last-move")).to_contain_text("Flipped:")
+        expect(page.locator("#last-move")).to_contain_text(re.compile(r"turns? face (up|down)"))
         context.close()
         watcher.check()
     assert animations == {"no-preference": "turn-over", "reduce": "none"}

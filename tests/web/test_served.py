@@ -12,8 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import web
-from api.app import create_app
-from api.core.settings import Settings
+from tests.web.service import test_client
 
 CLIENT_FILES = sorted(
     path.relative_to(web.STATIC_DIR).as_posix()
@@ -24,8 +23,7 @@ CLIENT_FILES = sorted(
 
 @pytest.fixture
 def http(sqlite_url: str) -> TestClient:
-    app = create_app(Settings(database_url=sqlite_url, migrate_on_start=False))
-    return TestClient(app)
+    return test_client(sqlite_url)
 
 
 def test_the_page_is_served_at_the_root_with_a_strict_policy(http: TestClient) -> None:

@@ -4,7 +4,7 @@
 // out (forget it here). Also a player's page: their figures and their games.
 
 import * as api from "./api.js";
-import { makePager, tableRow, timeElement } from "./pager.js";
+import { labelCells, makePager, tableRow, timeElement, timeText } from "./pager.js";
 import { openAccountGame } from "./play.js";
 import { onAccountChange, readAccount, writeAccount } from "./storage.js";
 import { clearNotice, confirmDialog, showError } from "./ui.js";
@@ -23,10 +23,17 @@ function say(text) {
   $("account-status").textContent = text;
 }
 
+/** Show or hide the key's box (a button, "Show the key", says which). */
+function setKeyShown(shown) {
+  $("key-box").hidden = !shown;
+  $("key-toggle").setAttribute("aria-expanded", String(shown));
+  $("key-toggle").textContent = shown ? "Hide the key" : "Show the key";
+}
+
 /** Show the key in its box; `fresh`: it was just made (the server shows it only once). */
 function showKey(key, fresh) {
   $("account-key").value = key;
-  $("key-details").open = fresh || $("key-details").open;
+  if (fresh) setKeyShown(true);
   $("key-once").hidden = !fresh;
 }
 
@@ -34,7 +41,14 @@ function renderAccount() {
   const account = readAccount();
   $("account-signed-out").hidden = Boolean(account);
   $("account-signed-in").hidden = !account;
-  $("account-link").textContent = account ? `Account (${account.name})` : "Account";
+  const long = document.createElement("span");
+  long.className = "long";
+  long.textContent = account ? `Account (${account.name})` : "Account";
+  const short = document.createElement("span");
+  short.className = "short";
+  short.setAttribute("aria-hidden", "true");
+  short.textContent = "Account";
+  $("account-link").replaceChildren(long, short);
   if (!account) return;
   $("account-name").textContent = account.name;
   $("account-page-link").href = `#/players/${encodeURIComponent(account.name)}`;
@@ -81,7 +95,7 @@ async function useExistingKey(event) {
     clearNotice();
     writeAccount({ name: player.name, key });
     $("existing-key").value = "";
-    $("key-details").open = false;
+    setKeyShown(false);
     $("key-once").hidden = true;
     say(`Signed in as ${player.name}. New games are started as this account.`);
     $("account-page-link").focus();
@@ -100,7 +114,7 @@ async function copyKey() {
     say("The key was copied to the clipboard.");
   } catch {
     // No clipboard here (e.g. not a secure context): select the key for a manual copy.
-    $("key-details").open = true;
+    setKeyShown(true);
     $("account-key").focus();
     $("account-key").select();
     say("The browser did not allow copying: the key is selected, copy it with Ctrl+C (⌘C).");
@@ -176,7 +190,7 @@ function fillStats(player) {
   for (const [id, text] of Object.entries(figures)) $(id).textContent = text;
   $("player-since").textContent =
     `Registered ${player.created_at.slice(0, 10)}` +
-    (s.last_played_at ? `; last played ${s.last_played_at.replace("T", " ").slice(0, 16)} UTC.` : ".");
+    (s.last_played_at ? `; last played ${timeText(s.last_played_at)}.` : ".");
 }
 
 function gameRow(game) {
@@ -193,7 +207,7 @@ function gameRow(game) {
   const open = document.createElement("a");
   open.href = `#/games/${encodeURIComponent(game.id)}`;
   open.textContent = game.status === "in_progress" ? "Open" : "Replay";
-  const started = game.created_at.replace("T", " ").slice(0, 16);
+  const started = timeText(game.created_at);
   open.setAttribute("aria-label", `${open.textContent} the game started ${started}`);
   if (game.status === "in_progress" && readAccount()?.name === shownPlayer) {
     // The account's own game: play on with the key.
@@ -210,7 +224,7 @@ function gameRow(game) {
     open,
   ]);
   tr.dataset.gameId = game.id;
-  return tr;
+  return labelCells(tr, ["Started", "Result", "Score", "Placements", "Game"]);
 }
 
 const gamesPager = makePager(
@@ -248,6 +262,13 @@ export async function showPlayer(name) {
     $("player-content").hidden = false;
   } catch (error) {
     if (shownPlayer !== name) return;
+    if (error.code === "player_not_found") {
+      // A guest's name, most likely (guests have no page): said in place, not as an error.
+      $("player-since").textContent =
+        `There is no account named ${name}: games under this name were played as a guest, ` +
+        "and guests have no player page.";
+      return;
+    }
     $("player-since").textContent = "This player could not be read.";
     showError(error, { label: "Try again", run: () => showPlayer(name) });
     return;
@@ -262,6 +283,7 @@ export function installAccount() {
   $("register-form").addEventListener("submit", register);
   $("existing-key-form").addEventListener("submit", useExistingKey);
   $("copy-key").addEventListener("click", copyKey);
+  $("key-toggle").addEventListener("click", () => setKeyShown($("key-box").hidden));
   $("rotate-key").addEventListener("click", rotate);
   $("sign-out").addEventListener("click", signOut);
   $("player-games-status").addEventListener("change", () => gamesPager.reload());

@@ -3,10 +3,22 @@
 // answer's Retry-After and showing its progress. Once done: the accuracy, the labels, and
 // for each placement the move played against the computer player's choice; the replay
 // shows the review of the placement it is on.
+//
+// The page never GETs an analysis it does not know exists. A GET of one nobody asked for
+// answers 404 `analysis_not_found`, which the browser logs as a failed resource on every
+// replay (no script can keep it out of the console), and the API has no other way to say
+// whether a game has an analysis. So the replay offers "Analyse this game", whose POST
+// answers 200 with an analysis already done (by anyone) or 202 with a queued one, and only
+// then follows it with GET while it answers 202; the page remembers (in localStorage) the
+// games it asked about, and reads their analyses with GET at once when their replay opens
+// again. `#/games/{id}?analyse` (the end of a game's "Analyse this game") asks at once.
 
 import * as api from "./api.js";
 import { cardShort } from "./cards.js";
+import { labelCells } from "./pager.js";
+import { storage } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
+import { placeWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
@@ -19,12 +31,30 @@ const EXPLAINED = {
 let gameId = null; // the game shown (a newer navigation stops the polling of an older one)
 let result = null; // the analysis' result once done
 let onStep = () => {}; // steps the replay to a placement
+let boards = [[]]; // the replay's boards: boards[k] is the table before placement k + 1
+
+const ASKED = "foursquare.analyses"; // ids of the games whose analysis this page asked for
+const ASKED_LIMIT = 200;
+
+function askedIds() {
+  try {
+    const ids = JSON.parse(storage()?.getItem(ASKED) || "[]");
+    return Array.isArray(ids) ? ids.filter((id) => typeof id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function remember(id) {
+  const ids = askedIds().filter((known) => known !== id);
+  ids.push(id);
+  storage()?.setItem(ASKED, JSON.stringify(ids.slice(-ASKED_LIMIT)));
+}
 
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 const pct = (p) => `${Math.round(p * 100)} %`;
-const where = (position) => `row ${position.row}, column ${position.col}`;
-// In the table, where the columns say what the numbers are: "(-1, 0)".
-const at = (position) => `(${position.row}, ${position.col})`;
+// A placement's cell in words, on the table the player chose it on.
+const where = (number, position) => placeWords(position, boards[number - 1] || []);
 // A loss of win chance in percentage points, to one decimal: labels turn on 1, 3 and 10.
 const points = (p) => `${(p * 100).toFixed(1)} %`;
 
@@ -41,12 +71,14 @@ function labelElement(label) {
 
 function cell(content) {
   const td = document.createElement("td");
+  td.setAttribute("role", "cell");
   td.append(content);
   return td;
 }
 
 function placementRow(review) {
   const tr = document.createElement("tr");
+  tr.setAttribute("role", "row");
   tr.dataset.number = String(review.number);
   const go = document.createElement("button");
   go.type = "button";
@@ -55,15 +87,20 @@ function placementRow(review) {
   go.setAttribute("aria-label", `Show placement ${review.number} in the replay`);
   go.addEventListener("click", () => onStep(review.number));
   const same = review.label === "best" || sameCell(review.played.placement, review.best.placement);
+  const n = review.number;
   tr.append(
     cell(go),
     cell(cardShort(review.card)),
-    cell(`${at(review.played.placement)} ${pct(review.played.win_probability)}`),
-    cell(same ? "the same" : `${at(review.best.placement)} ${pct(review.best.win_probability)}`),
+    cell(`${where(n, review.played.placement)}: ${pct(review.played.win_probability)}`),
+    cell(
+      same
+        ? "the same"
+        : `${where(n, review.best.placement)}: ${pct(review.best.win_probability)}`,
+    ),
     cell(review.forced ? "forced" : points(review.win_probability_loss)),
     cell(labelElement(review.label)),
   );
-  return tr;
+  return labelCells(tr, ["Placement", "Card", "Played", "Computer's choice", "Win chance lost", "Label"]);
 }
 
 function sameCell(a, b) {
@@ -76,7 +113,6 @@ function renderResult(analysis) {
   $("analysis-button").hidden = true;
   const r = result;
   const counts = LABELS.filter((label) => r.labels[label]).map((label) => `${r.labels[label]} ${label}`);
-  const accuracy = r.accuracy === null ? "no placement had a choice" : `accuracy ${r.accuracy.toFixed(1)} %`;
   let optimum = "";
   if (r.optimum) {
     optimum =
@@ -85,7 +121,9 @@ function renderResult(analysis) {
         : ` Knowing the whole deck, the best score was ${r.optimum.score}${r.optimum.proven ? "" : " or more"}.`;
   }
   $("analysis-accuracy").textContent = r.accuracy === null ? "–" : `${r.accuracy.toFixed(1)} %`;
-  $("analysis-summary").textContent = `Analysis done (${accuracy}): ${counts.join(", ")}.${optimum}`;
+  // The accuracy stands above, once: the summary gives the labels and the optimum.
+  const none = r.accuracy === null ? " No placement had a choice." : "";
+  $("analysis-summary").textContent = `Analysis done: ${counts.join(", ")}.${none}${optimum}`;
   $("analysis-body").replaceChildren(...r.placements.map(placementRow));
   $("analysis-result").hidden = false;
   status("");
@@ -142,6 +180,7 @@ async function analyse() {
     const answer = await api.requestAnalysis(id);
     if (gameId !== id) return;
     clearNotice();
+    remember(id);
     await follow(id, answer);
   } catch (error) {
     if (gameId === id) explainOrShow(error);
@@ -152,14 +191,14 @@ async function analyse() {
 export function reviewText(number) {
   const review = result?.placements.find((p) => p.number === number);
   if (!review) return "";
-  const played = `${cardShort(review.card)} at ${where(review.played.placement)}`;
+  const played = `${cardShort(review.card)} at ${where(number, review.played.placement)}`;
   if (review.forced) return `Review: ${review.label}. ${played} was the only legal placement.`;
   if (review.label === "best") {
     return `Review: best. ${played} is the computer player's choice too (win chance ${pct(review.played.win_probability)}).`;
   }
   return (
     `Review: ${review.label}. ${played}: win chance ${pct(review.played.win_probability)}; ` +
-    `the computer player would play ${where(review.best.placement)} ` +
+    `the computer player would play ${where(number, review.best.placement)} ` +
     `(${pct(review.best.win_probability)}): ${points(review.win_probability_loss)} of win chance lost.`
   );
 }
@@ -177,12 +216,14 @@ export function markStep(number) {
   }
 }
 
-/** The replay shows `game`: offer its analysis, or show it if one was asked for already.
- * `step(number)` moves the replay to a placement; `step.refresh()` redraws it. */
-export async function showAnalysis(game, step) {
+/** The replay shows `game`: offer its analysis, or show it if this page asked for it before;
+ * `ask`: ask for it now. `step(number)` moves the replay to a placement; `step.refresh()`
+ * redraws it; `replayed` the boards before each placement (describing its cells). */
+export async function showAnalysis(game, step, replayed, ask = false) {
   gameId = game.id;
   result = null;
   onStep = step;
+  boards = replayed;
   $("analysis-result").hidden = true;
   $("analysis-body").replaceChildren();
   $("analysis-progress").hidden = true;
@@ -194,15 +235,26 @@ export async function showAnalysis(game, step) {
     status(EXPLAINED.game_in_progress);
     return;
   }
+  if (game.challenge_date && !game.reveal) {
+    // The API would answer 409 challenge_day_open: its deal is secret until the day closes.
+    $("analysis-button").disabled = true;
+    status(EXPLAINED.challenge_day_open);
+    return;
+  }
   $("analysis-button").disabled = false;
+  if (ask) {
+    await analyse();
+    return;
+  }
   const id = game.id;
+  if (!askedIds().includes(id)) return; // not known to exist: the button offers it
   try {
     const answer = await api.getAnalysis(id);
     if (gameId !== id) return;
     await follow(id, answer);
   } catch (error) {
     if (gameId !== id) return;
-    if (error.code === "analysis_not_found") return; // nobody asked yet: the button offers it
+    if (error.code === "analysis_not_found") return; // gone (a new database): offered again
     explainOrShow(error);
   }
 }

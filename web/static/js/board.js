@@ -6,6 +6,7 @@
 // current card may go, a button.
 
 import { cardBack, cardName, faceUpCard } from "./cards.js";
+import { placeWords } from "./words.js";
 
 const key = (row, col) => `${row},${col}`;
 
@@ -13,6 +14,15 @@ function pileText(pile) {
   const top = pile.cards[pile.cards.length - 1];
   const size = pile.cards.length === 1 ? "1 card" : `${pile.cards.length} cards`;
   return pile.face_up ? `${cardName(top)}, face up, ${size}` : `face down, ${size}`;
+}
+
+/** A mark's tag on a cell (drawn by the styles; the cell's label says it in words). */
+function tag(className, text) {
+  const element = document.createElement("span");
+  element.className = `tag ${className}`;
+  element.textContent = text;
+  element.setAttribute("aria-hidden", "true");
+  return element;
 }
 
 function pileElement(pile) {
@@ -34,7 +44,14 @@ function pileElement(pile) {
  *
  * options: piles, legal (positions; empty for a read-only board), currentCard, onPlace(position),
  * disabled, placed (position), flipped ([{row, col, face_up}]), hint (position), best (the
- * computer player's choice, marked in a replay: a position, possibly of no pile), animate.
+ * computer player's choice, marked in a replay: a position, possibly of no pile), animate,
+ * celebrate (a won game's cards wave), wordsFrom (the piles that positions are described
+ * against in the cells' labels: the table before the move shown; `piles` by default).
+ *
+ * Each mark has its own shape and tag besides its colour: a legal cell is dashed with a "+",
+ * the card just placed a thick solid frame tagged "played", a flipped pile a "↻" badge, the
+ * hinted cell a double frame tagged "★ hint", the computer's choice a dashed frame tagged
+ * "computer".
  */
 export function renderBoard(container, options) {
   const { piles, legal = [], currentCard = null, onPlace = null, disabled = false } = options;
@@ -44,8 +61,11 @@ export function renderBoard(container, options) {
   const positions = [...piles, ...legal, ...(options.best ? [options.best] : [])];
   container.replaceChildren();
   container.classList.toggle("animate", Boolean(options.animate));
+  container.classList.toggle("celebrate", Boolean(options.celebrate));
+  const wordsFrom = options.wordsFrom || piles;
   if (positions.length === 0) {
     container.style.setProperty("--cols", "1");
+    container.style.setProperty("--rows", "1");
     return;
   }
   const rows = positions.map((p) => p.row);
@@ -53,6 +73,7 @@ export function renderBoard(container, options) {
   const [top, bottom] = [Math.min(...rows), Math.max(...rows)];
   const [left, right] = [Math.min(...cols), Math.max(...cols)];
   container.style.setProperty("--cols", String(right - left + 1));
+  container.style.setProperty("--rows", String(bottom - top + 1));
   container.setAttribute("aria-rowcount", String(bottom - top + 1));
   container.setAttribute("aria-colcount", String(right - left + 1));
 
@@ -68,7 +89,7 @@ export function renderBoard(container, options) {
       cell.setAttribute("role", "gridcell");
       cell.dataset.row = String(row);
       cell.dataset.col = String(col);
-      const where = `row ${row}, column ${col}`;
+      const where = placeWords({ row, col }, wordsFrom);
       if (pile) {
         const top = pile.cards[pile.cards.length - 1];
         cell.classList.add("pile", pile.face_up ? "up" : "down");
@@ -81,8 +102,12 @@ export function renderBoard(container, options) {
         const button = document.createElement("button");
         button.type = "button";
         button.className = pile ? "place place-on-pile" : "place place-new";
-        const target = pile ? `on ${pileText(pile)}` : "new pile";
-        button.setAttribute("aria-label", `Place ${cardName(currentCard)} at ${where}, ${target}`);
+        const target = pile ? `on the pile (${where}): ${pileText(pile)}` : `on a new pile (${where})`;
+        const hinted = options.hint && key(options.hint.row, options.hint.col) === here;
+        button.setAttribute(
+          "aria-label",
+          `Place the ${cardName(currentCard)} ${target}${hinted ? " (the hint)" : ""}`,
+        );
         button.disabled = disabled;
         button.addEventListener("click", () => onPlace({ row, col }));
         if (content) button.append(content);
@@ -92,19 +117,33 @@ export function renderBoard(container, options) {
         cell.setAttribute("aria-label", pile ? `${where}: ${pileText(pile)}` : `${where}: empty`);
       }
       if (content) cell.append(content);
+      const notes = [];
+      if (legalAt.has(here) && currentCard && onPlace) cell.append(tag("tag-legal", "+"));
       if (options.placed && key(options.placed.row, options.placed.col) === here) {
         cell.classList.add("placed");
+        cell.append(tag("tag-placed", "played"));
+        notes.push("the card just played");
       }
       const flip = flippedAt.get(here);
-      if (flip) cell.classList.add("flipped", flip.face_up ? "flipped-up" : "flipped-down");
+      if (flip) {
+        cell.classList.add("flipped", flip.face_up ? "flipped-up" : "flipped-down");
+        cell.append(tag("tag-flipped", "\u21BB"));
+        notes.push(`just turned ${flip.face_up ? "face up" : "face down"}`);
+      }
       if (options.hint && key(options.hint.row, options.hint.col) === here) {
         cell.classList.add("hinted");
+        cell.append(tag("tag-hint", "\u2605 hint"));
       }
       if (options.best && key(options.best.row, options.best.col) === here) {
         cell.classList.add("best");
-        const label = cell.getAttribute("aria-label");
-        if (label) cell.setAttribute("aria-label", `${label}; the computer player's choice`);
+        cell.append(tag("tag-best", "computer"));
+        notes.push("the computer player's choice");
       }
+      // The marks in words, on whatever carries the cell's name (its button, if it has one).
+      const named = cell.querySelector("button.place") || cell;
+      const label = named.getAttribute("aria-label");
+      if (label && notes.length) named.setAttribute("aria-label", `${label}; ${notes.join("; ")}`);
+      if (pile) cell.style.setProperty("--i", String(rowElement.children.length + (row - top) * 5));
       rowElement.append(cell);
     }
     container.append(rowElement);

@@ -5,14 +5,13 @@
 
 import * as api from "./api.js";
 import { leaderboardRow } from "./leaderboard.js";
-import { makePager } from "./pager.js";
+import { makePager, timeText } from "./pager.js";
 import { startDailyChallenge } from "./play.js";
 import { onAccountChange, readAccount } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
 import { verifyReveal } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
-const FIRST_DAY = "2026-01-01";
 
 let shownDay = null; // "today" or YYYY-MM-DD, as asked
 let challenge = null; // the day's page, as the API answered
@@ -57,8 +56,8 @@ function render() {
     : `Today's daily challenge (${c.date})`;
   $("daily-date-text").textContent = c.date;
   $("daily-state").textContent = c.closed
-    ? `closed at ${c.closes_at.replace("T", " ").slice(0, 16)} UTC`
-    : `open until ${c.closes_at.replace("T", " ").slice(0, 16)} UTC`;
+    ? `closed at ${timeText(c.closes_at)}`
+    : `open until ${timeText(c.closes_at)}`;
   $("daily-played").textContent = String(c.played);
   $("daily-won").textContent = String(c.won);
   $("daily-commitment").textContent = c.deck_commitment;
@@ -72,7 +71,6 @@ function render() {
   $("daily-board-caption").textContent = `Won games of ${c.date}, best score first`;
   $("daily-date").value = c.date;
   $("daily-today").hidden = !c.closed;
-  if (!c.closed) $("daily-date").max = c.date; // the server's today, whatever this clock says
   renderPlay();
 }
 
@@ -126,11 +124,9 @@ export async function showDaily(day = "today") {
 export function installDaily() {
   $("daily-play-button").addEventListener("click", startDailyChallenge);
   $("daily-verify-button").addEventListener("click", verify);
-  $("daily-date").min = FIRST_DAY;
-  $("daily-date").max = new Date().toISOString().slice(0, 10); // today, UTC (this clock's)
   $("daily-date-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const day = $("daily-date").value;
+    const day = $("daily-date").value.trim();
     if (day) window.location.hash = `#/daily/${day}`;
   });
   $("daily-today").addEventListener("click", () => {

@@ -4,7 +4,7 @@
 // the same board: #/leaderboard?period=week&date=2026-11-25&per_player=best.
 
 import * as api from "./api.js";
-import { makePager, shortTime } from "./pager.js";
+import { labelCells, makePager, timeElement } from "./pager.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_LIMIT = 20;
@@ -61,13 +61,30 @@ export function windowText(answer) {
   return "All time";
 }
 
-/** A board's row: rank, player, score, finish time and a link to the game's replay. */
+// Names an account can have (after NFKC; the API's rule): only those have a player page.
+// Any other name is a guest's, shown as text. (A guest may also have such a name: its link
+// then leads to a page that says there is no such account.)
+const ACCOUNT_NAME = /^[A-Za-z0-9_-]{3,24}$/;
+
+/** A player's name as a link to their page (`#/players/{name}`), or as text for a name no
+ * account can have. */
+export function playerLink(name) {
+  if (!ACCOUNT_NAME.test(name.normalize("NFKC"))) return document.createTextNode(name);
+  const link = document.createElement("a");
+  link.href = `#/players/${encodeURIComponent(name)}`;
+  link.textContent = name;
+  return link;
+}
+
+const COLUMNS = ["Rank", "Player", "Score", "Finished", "Game"];
+
+/** A board's row: rank, player (a link to their page), score, finish time and a link to the
+ * game's replay. */
 export function leaderboardRow(entry) {
   const tr = document.createElement("tr");
-  const cells = [String(entry.rank), entry.player, String(entry.score)];
-  for (const text of cells) {
+  for (const content of [String(entry.rank), playerLink(entry.player), String(entry.score)]) {
     const td = document.createElement("td");
-    td.textContent = text;
+    td.append(content);
     tr.append(td);
   }
   tr.children[1].className = "player";
@@ -77,11 +94,8 @@ export function leaderboardRow(entry) {
     badge.textContent = "assisted";
     tr.children[1].append(" ", badge);
   }
-  const time = document.createElement("time");
-  time.dateTime = entry.finished_at;
-  time.textContent = shortTime(entry.finished_at);
   const when = document.createElement("td");
-  when.append(time);
+  when.append(timeElement(entry.finished_at));
   const open = document.createElement("a");
   open.href = `#/games/${encodeURIComponent(entry.game_id)}`;
   open.textContent = "Replay";
@@ -90,7 +104,7 @@ export function leaderboardRow(entry) {
   link.append(open);
   tr.append(when, link);
   tr.dataset.gameId = entry.game_id;
-  return tr;
+  return labelCells(tr, COLUMNS);
 }
 
 function captionText() {
@@ -137,7 +151,6 @@ function drawControls() {
   const dated = board.choice === "day" || board.choice === "week";
   $("board-period").value = board.choice;
   $("board-date-field").hidden = !dated;
-  $("board-date").max = utcToday();
   $("board-date").value = board.date;
   $("board-date-label").textContent =
     board.choice === "week" ? "A day of the week (UTC)" : "Day (UTC)";
@@ -181,8 +194,16 @@ export function installLeaderboard() {
     if (!(board.choice === "day" || board.choice === "week")) board.date = "";
     changed();
   });
+  // The date is typed as ISO (YYYY-MM-DD), like every date on the page (a date picker shows
+  // the browser's local format): read once it is complete, or when the field is left.
+  $("board-date").addEventListener("input", (event) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(event.target.value.trim())) return;
+    board.date = event.target.value.trim();
+    changed();
+  });
   $("board-date").addEventListener("change", (event) => {
-    board.date = event.target.value;
+    if (event.target.value.trim() === board.date) return;
+    board.date = event.target.value.trim();
     changed();
   });
   $("per-player").addEventListener("change", (event) => {

@@ -1,7 +1,8 @@
 // The page's views, chosen by the URL's fragment: #/play (the default), #/daily (today's
 // daily challenge; #/daily/YYYY-MM-DD another day's), #/leaderboard (optionally ?limit=N),
 // #/account (register, or use a key), #/players/{name} (a player's page and games),
-// #/games/{id} (a game's replay, its deal's verification and its analysis).
+// #/games/{id} (a game's replay, its deal's verification and its analysis; with ?analyse, the
+// analysis asked for at once), #/rules (how to play, with the rulebook's worked example).
 
 import { installAccount, showAccount, showPlayer } from "./account.js";
 import { installAnalysis, leaveAnalysis } from "./analysis.js";
@@ -9,9 +10,10 @@ import { installDaily, showDaily } from "./daily.js";
 import { installLeaderboard, showLeaderboard } from "./leaderboard.js";
 import { installPlay, showPlay } from "./play.js";
 import { installReplay, showReplay } from "./replay.js";
+import { installRules, showRules } from "./rules.js";
 import { installNotice } from "./ui.js";
 
-const VIEWS = ["play", "daily", "leaderboard", "account", "player", "replay"];
+const VIEWS = ["play", "daily", "leaderboard", "account", "player", "replay", "rules"];
 const TITLES = {
   play: "Foursquare",
   daily: "Daily challenge · Foursquare",
@@ -19,9 +21,16 @@ const TITLES = {
   account: "Account · Foursquare",
   player: "Player · Foursquare",
   replay: "Game · Foursquare",
+  rules: "How to play · Foursquare",
 };
 // The navigation link marked current for each view.
-const LINKS = { play: "play", daily: "daily", leaderboard: "leaderboard", account: "account" };
+const LINKS = {
+  play: "play",
+  daily: "daily",
+  leaderboard: "leaderboard",
+  account: "account",
+  rules: "rules",
+};
 
 function parseRoute(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
@@ -32,6 +41,7 @@ function parseRoute(hash) {
     return { view: "daily", day: parts[1] ? decodeURIComponent(parts[1]) : "today", params };
   }
   if (parts[0] === "account") return { view: "account", params };
+  if (parts[0] === "rules") return { view: "rules", params };
   if (parts[0] === "players" && parts[1]) {
     return { view: "player", name: decodeURIComponent(parts[1]), params };
   }
@@ -53,13 +63,16 @@ function route() {
     else link.removeAttribute("aria-current");
   }
   document.title = TITLES[target.view];
+  // The play view is a table that fits the screen while a game is on it (app.css).
+  document.body.dataset.view = target.view;
   if (target.view !== "replay") leaveAnalysis();
   if (target.view === "play") showPlay();
   if (target.view === "daily") showDaily(target.day);
   if (target.view === "leaderboard") showLeaderboard(target.params);
   if (target.view === "account") showAccount();
   if (target.view === "player") showPlayer(target.name);
-  if (target.view === "replay") showReplay(target.id);
+  if (target.view === "replay") showReplay(target.id, target.params.has("analyse"));
+  if (target.view === "rules") showRules();
   // After a navigation (not the first load), move the focus to the new view, as a new page would.
   if (!firstRoute) document.getElementById("main").focus({ preventScroll: false });
   firstRoute = false;
@@ -72,5 +85,6 @@ installLeaderboard();
 installAccount();
 installReplay();
 installAnalysis();
+installRules();
 window.addEventListener("hashchange", route);
 route();

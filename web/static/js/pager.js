@@ -1,5 +1,7 @@
 // A listing read a page at a time with the API's `next_cursor` (the leaderboard, a day's
-// board, a player's games): First / Previous / Next buttons and a page number.
+// board, a player's games): First / Previous / Next buttons and a page number, shown only
+// when there is more than one page. Also the one way times are written: ISO, UTC, with the
+// local time beside it.
 
 import { clearNotice, showError } from "./ui.js";
 
@@ -17,6 +19,9 @@ export function makePager(ids, fetchPage) {
   let generation = 0; // a newer reload wins over an older answer
 
   function setButtons() {
+    // One page (or none): no pager at all. Hidden only once an answer says so, so that a
+    // reload keeps the buttons where they were while it loads.
+    if (!loading) $(ids.first).closest(".pager").hidden = page === 0 && !nextCursor;
     $(ids.first).disabled = loading || page === 0;
     $(ids.previous).disabled = loading || page === 0;
     $(ids.next).disabled = loading || !nextCursor;
@@ -78,6 +83,24 @@ export function shortTime(iso) {
   return iso.replace("T", " ").slice(0, 16);
 }
 
+const pad = (n) => String(n).padStart(2, "0");
+
+/** The local time of an ISO timestamp, "17:31", or "2026-11-30 01:31" on another day than
+ * its UTC date; null where local time is UTC. */
+export function localTime(iso) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime()) || when.getTimezoneOffset() === 0) return null;
+  const day = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}`;
+  const time = `${pad(when.getHours())}:${pad(when.getMinutes())}`;
+  return day === iso.slice(0, 10) ? time : `${day} ${time}`;
+}
+
+/** "2026-11-29 16:31 UTC (17:31 local)": every time the page shows. */
+export function timeText(iso) {
+  const local = localTime(iso);
+  return `${shortTime(iso)} UTC${local ? ` (${local} local)` : ""}`;
+}
+
 /** A table row of text cells; `cells` items are strings or elements. */
 export function tableRow(cells) {
   const tr = document.createElement("tr");
@@ -89,10 +112,26 @@ export function tableRow(cells) {
   return tr;
 }
 
-/** A <time> element for an ISO timestamp. */
+/** A <time> element for an ISO timestamp: UTC, and the local time beside it. */
 export function timeElement(iso) {
   const time = document.createElement("time");
   time.dateTime = iso;
-  time.textContent = shortTime(iso);
+  time.textContent = `${shortTime(iso)} UTC`;
+  const local = localTime(iso);
+  if (local) {
+    const beside = document.createElement("span");
+    beside.className = "local-time";
+    beside.textContent = ` (${local} local)`;
+    time.append(beside);
+  }
   return time;
+}
+
+/** A table row of cells labelled with their column's name (`labels`), for the stacked
+ * layout of narrow screens, where each row is a card and each cell says what it is. */
+export function labelCells(row, labels) {
+  [...row.children].forEach((cell, index) => {
+    if (labels[index]) cell.dataset.label = labels[index];
+  });
+  return row;
 }

@@ -9,9 +9,12 @@ import { cardName, cardShort, faceUpCard } from "./cards.js";
 import { makeStanding } from "./standing.js";
 import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
 import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
+import { replayHistory } from "./verify.js";
+import { explainMove, moveWords, placeWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const SAVED_PLAYER = "foursquare.player";
+const RULES_OFFER = "foursquare.rules-offer";
 const FACE_DOWN_LIMIT = 4;
 const END_REASONS = {
   too_many_face_down: "More than four piles were face down at once.",
@@ -24,6 +27,7 @@ const STALE_CODES = new Set(["version_conflict", "precondition_failed", "game_ov
 let saved = null; // {id, token, player}: the game being played, as kept in localStorage
 let game = null; // the game as the API last answered
 let lastPlacement = null; // the placement that produced `game`, for its marks
+let before = null; // the piles before `lastPlacement` (what the player chose it on)
 let hint = null; // the hint for the current card, if one was asked
 let busy = false;
 let loaded = false;
@@ -48,25 +52,70 @@ function renderStartForm() {
   if (account) $("start-account-name").textContent = account.name;
 }
 
-function positionText(position) {
-  return `row ${position.row}, column ${position.col}`;
+/** The first game of a new visitor offers the rules page once: the offer belongs to that
+ * game (kept with its id) until it is dismissed or the rules are read. */
+export function rulesOffered(done = false) {
+  if (done) storage()?.setItem(RULES_OFFER, "done");
+  return storage()?.getItem(RULES_OFFER) || null;
 }
 
-function describePlacement(placement, piles) {
-  const moved = `${cardShort(placement.card)} placed at ${positionText(placement)}.`;
-  if (placement.flipped.length === 0) return `${moved} Nothing flipped.`;
-  const flips = placement.flipped.map((flip) => {
-    const pile = piles.find((p) => p.row === flip.row && p.col === flip.col);
-    const top = pile ? cardShort(pile.cards[pile.cards.length - 1]) : "a card";
-    return `${top} at ${positionText(flip)} ${flip.face_up ? "face up" : "face down"}`;
-  });
-  return `${moved} Flipped: ${flips.join("; ")}.`;
+function renderRulesOffer(playing) {
+  let offer = rulesOffered();
+  if (playing && offer === null) {
+    storage()?.setItem(RULES_OFFER, game.id);
+    offer = game.id;
+  }
+  $("rules-offer").hidden = !(playing && offer === game.id);
+}
+
+/** The last move's outcome: where the card went and why piles turned over, or not. */
+function renderLastMove() {
+  const box = $("last-move");
+  box.replaceChildren();
+  if (!lastPlacement || !before) return;
+  const { where, why } = explainMove(lastPlacement, before);
+  const head = document.createElement("p");
+  head.className = "move-where";
+  head.textContent = where;
+  box.append(head);
+  for (const sentence of why) {
+    const line = document.createElement("p");
+    line.textContent = sentence;
+    box.append(line);
+  }
+}
+
+/** Why the game ended, in plain words, naming the move that ended it when it is known. */
+function endText() {
+  if (game.status === "won") {
+    const cards = game.score === 1 ? "1 card was" : `${game.score} cards were`;
+    return `Score ${game.score}: ${cards} left in the stock. All 16 piles are face up.`;
+  }
+  const move = lastPlacement && before ? `${cardShort(lastPlacement.card)} went ${moveWords(lastPlacement, before)}` : null;
+  if (game.end_reason === "too_many_face_down") {
+    const turned = lastPlacement ? lastPlacement.flipped.filter((f) => !f.face_up).length : 0;
+    const cause = move
+      ? ` ${move} and turned ${turned === 1 ? "1 card" : `${turned} cards`} face down (marked ↻).`
+      : "";
+    return (
+      `More than four piles are face down: ${game.face_down_count} of them, and four is the ` +
+      `most a game survives.${cause}`
+    );
+  }
+  if (game.end_reason === "stock_exhausted") {
+    return (
+      "The stock ran out: every card was placed, but the grid is not 16 piles all face up." +
+      (move ? ` The last card, ${move}.` : "")
+    );
+  }
+  return END_REASONS[game.end_reason] || `The game ended (${game.end_reason}).`;
 }
 
 function render({ animate = false } = {}) {
   renderStartForm();
   $("start-form").hidden = Boolean(saved);
   $("game").hidden = !(saved && game);
+  document.body.classList.toggle("at-table", Boolean(saved && game));
   if (!saved || !game) return;
 
   const playing = game.status === "in_progress";
@@ -93,9 +142,15 @@ function render({ animate = false } = {}) {
   const challenge = Boolean(game.challenge_date);
   $("challenge-badge").hidden = !challenge;
   $("challenge-badge").textContent = challenge ? `daily challenge ${game.challenge_date}` : "";
+  // Once the game is over, what applies only to play is gone (not greyed): the card in hand,
+  // the hint, the help about the highlighted cells, "New game" (the end offers "Play again").
+  $("current-box").hidden = !playing;
+  $("board-help").hidden = !playing;
+  $("play-actions").hidden = !playing;
   $("hint-button").hidden = challenge;
   $("no-hints").hidden = !challenge;
-  $("hint-button").disabled = busy || !playing;
+  $("hint-button").disabled = busy;
+  renderRulesOffer(playing);
 
   // Keep the keyboard focus on the grid across a redraw (the clicked button is replaced).
   const board = $("board");
@@ -110,6 +165,7 @@ function render({ animate = false } = {}) {
     flipped: lastPlacement ? lastPlacement.flipped : [],
     hint: hint ? hint.placement : null,
     animate,
+    celebrate: animate && game.status === "won",
   });
   board.setAttribute(
     "aria-label",
@@ -122,24 +178,27 @@ function render({ animate = false } = {}) {
     (same || board.querySelector("button"))?.focus();
   }
 
-  $("last-move").textContent = lastPlacement ? describePlacement(lastPlacement, game.piles) : "";
+  renderLastMove();
   if (!hint) $("hint-text").textContent = "";
+  $("hint-text").hidden = !playing || !hint;
 
-  const ended = !playing;
   const panel = $("end-panel");
   const wasHidden = panel.hidden;
-  panel.hidden = !ended;
-  if (ended) {
+  panel.hidden = playing;
+  panel.classList.toggle("won", game.status === "won");
+  panel.classList.toggle("lost", game.status === "lost");
+  if (!playing) {
     $("end-title").textContent = game.status === "won" ? "You won!" : "Game lost";
-    $("end-detail").textContent =
-      game.status === "won"
-        ? `Score ${game.score}: ${game.score} cards were left in the stock.`
-        : END_REASONS[game.end_reason] || `The game ended (${game.end_reason}).`;
+    $("end-detail").textContent = endText();
     standing.show(game);
-    $("end-replay-link").href = `#/games/${encodeURIComponent(game.id)}`;
+    // A daily challenge game is analysed once its day has closed: until then, its replay.
+    const sealed = game.challenge_date && !game.reveal;
+    const analyse = $("end-analyse-link");
+    analyse.textContent = sealed ? "Replay this game" : "Analyse this game";
+    analyse.href = `#/games/${encodeURIComponent(game.id)}${sealed ? "" : "?analyse"}`;
     $("end-board-link").hidden = !game.challenge_date;
     if (game.challenge_date) $("end-board-link").href = `#/daily/${game.challenge_date}`;
-    if (wasHidden && focusAt) $("play-again-button").focus();
+    if (wasHidden && (focusAt || animate)) $("end-title").focus();
   }
 }
 
@@ -161,6 +220,7 @@ async function start(player) {
     save({ id: state.id, token, player: state.player });
     game = state;
     lastPlacement = null;
+  before = null;
     hint = null;
   } finally {
     busy = false;
@@ -180,6 +240,7 @@ async function place(position) {
   try {
     const answer = await api.placeCard(saved.id, bearer(), position, game.version);
     clearNotice();
+    before = game.piles;
     game = answer.game;
     lastPlacement = answer.placement;
     hint = null;
@@ -190,7 +251,11 @@ async function place(position) {
     if (STALE_CODES.has(error.code)) {
       // Show the notice, then draw the game as it is now.
       const fresh = await api.getGame(saved.id, bearer()).catch(() => null);
-      if (fresh) game = fresh;
+      if (fresh) {
+        game = fresh;
+        lastPlacement = null; // another client's move: its marks are not known here
+        before = null;
+      }
     }
     setBusy(false);
     render();
@@ -219,6 +284,7 @@ async function askHint() {
   }
   setBusy(true);
   $("hint-text").textContent = "Thinking…";
+  $("hint-text").hidden = false;
   try {
     const advice = await api.getHint(saved.id, bearer());
     const fresh = await api.getGame(saved.id, bearer()); // the game is now assisted (a new version)
@@ -226,9 +292,13 @@ async function askHint() {
     game = fresh;
     hint = advice;
     const chance = Math.round(advice.win_probability * 100);
+    const pile = game.piles.some(
+      (p) => p.row === advice.placement.row && p.col === advice.placement.col,
+    );
+    const where = placeWords(advice.placement, game.piles);
     $("hint-text").textContent =
-      `Hint: place the ${cardName(game.current_card)} at ${positionText(advice.placement)}, ` +
-      "marked on the grid " +
+      `Hint: place the ${cardName(game.current_card)} ` +
+      `${pile ? `on the pile (${where})` : `on a new pile (${where})`}, marked ★ on the grid ` +
       `(win chance about ${chance} %, expected score ${advice.expected_score.toFixed(1)}).`;
   } catch (error) {
     $("hint-text").textContent = "";
@@ -257,6 +327,7 @@ async function newGame() {
   save(null);
   game = null;
   lastPlacement = null;
+  before = null;
   hint = null;
   clearNotice();
   render();
@@ -285,6 +356,7 @@ export async function startDailyChallenge() {
   game = state;
   loaded = true;
   lastPlacement = null;
+  before = null;
   hint = null;
   window.location.hash = "#/play";
 }
@@ -310,6 +382,7 @@ export async function openAccountGame(id) {
   game = fresh;
   loaded = true;
   lastPlacement = null;
+  before = null;
   hint = null;
   if (window.location.hash === "#/play") render();
   else window.location.hash = "#/play";
@@ -332,8 +405,29 @@ export function installPlay() {
   });
   $("new-game-button").addEventListener("click", newGame);
   $("hint-button").addEventListener("click", askHint);
+  $("rules-offer-dismiss").addEventListener("click", () => {
+    rulesOffered(true);
+    $("rules-offer").hidden = true;
+    $("hint-button").focus();
+  });
   enableArrowKeys($("board"));
   saved = readSavedGame();
+}
+
+/** After a reload, the last move's marks and words come from the game's history (the board
+ * before it rebuilt from the placements' flips). Without them the table is still right. */
+async function loadLastMove() {
+  if (!game || game.placements_count === 0) return;
+  const shown = game;
+  try {
+    const history = await api.getPlacements(saved.id, bearer());
+    if (game !== shown || history.placements.length !== shown.placements_count) return;
+    const boards = replayHistory(history.placements);
+    lastPlacement = history.placements[history.placements.length - 1];
+    before = boards[boards.length - 2];
+  } catch {
+    // The marks are a help, not the game: the notice stays for errors that matter.
+  }
 }
 
 /** Read the saved game from the API (after a reload of the page). */
@@ -342,6 +436,7 @@ async function loadSaved() {
   try {
     game = await api.getGame(saved.id, bearer());
     lastPlacement = null;
+  before = null;
     hint = null;
   } catch (error) {
     if (error.status === 404) {

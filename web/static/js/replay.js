@@ -11,6 +11,7 @@ import { makeStanding } from "./standing.js";
 import { bearerFor } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
 import { faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
+import { moveWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const FACE_DOWN_LIMIT = 4;
@@ -45,8 +46,8 @@ function stepText() {
   const flipped = flips === 0 ? "nothing flipped" : flips === 1 ? "1 pile flipped" : `${flips} piles flipped`;
   const after = placement.status_after === "in_progress" ? "" : `; the game is ${placement.status_after}`;
   return (
-    `Step ${step} of ${placements.length}: ${cardShort(placement.card)} at row ${placement.row}, ` +
-    `column ${placement.col}; ${flipped}${after}.`
+    `Step ${step} of ${placements.length}: ${cardShort(placement.card)} went ` +
+    `${moveWords(placement, boards[step - 1])}; ${flipped}${after}.`
   );
 }
 
@@ -139,8 +140,9 @@ export function installReplay() {
   $("verify-button").addEventListener("click", verify);
 }
 
-/** The view became visible for game `id` (`#/games/{id}`): read it and its history. */
-export async function showReplay(id) {
+/** The view became visible for game `id` (`#/games/{id}`): read it and its history;
+ * `analyse`: ask for its analysis at once (`#/games/{id}?analyse`). */
+export async function showReplay(id, analyse = false) {
   requested = id;
   $("replay-heading").textContent = "Game";
   $("replay-summary").textContent = "Loading…";
@@ -184,5 +186,5 @@ export async function showReplay(id) {
     $("replay-step-text").scrollIntoView({ block: "nearest" });
   };
   stepTo.refresh = () => render();
-  showAnalysis(game, stepTo);
+  showAnalysis(game, stepTo, boards, analyse);
 }

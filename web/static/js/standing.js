@@ -64,7 +64,7 @@ export function makeStanding(container, prefix) {
   const caption = element("caption", { textContent: "The game's neighbours on the board" });
   const head = element("thead");
   const headRow = element("tr");
-  for (const name of ["Rank", "Player", "Score", "Finished (UTC)", "Game"]) {
+  for (const name of ["Rank", "Player", "Score", "Finished", "Game"]) {
     const th = element("th", { textContent: name });
     th.scope = "col";
     headRow.append(th);

@@ -60,6 +60,26 @@ function illegality(piles, row, col) {
   return null;
 }
 
+/** Where the next card may go on `piles` (a list, as the API sends them), by the rules:
+ * positions sorted by row then column, as the API's `legal_placements`. */
+export function legalPlacements(piles) {
+  const at = new Map(piles.map((p) => [key(p.row, p.col), p]));
+  if (at.size === 0) return [{ row: 0, col: 0 }];
+  const seen = new Set();
+  const legal = [];
+  for (const p of piles) {
+    for (const [dr, dc] of [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const row = p.row + dr;
+      const col = p.col + dc;
+      const here = key(row, col);
+      if (seen.has(here)) continue;
+      seen.add(here);
+      if (illegality(at, row, col) === null) legal.push({ row, col });
+    }
+  }
+  return legal.sort((a, b) => a.row - b.row || a.col - b.col);
+}
+
 /** The piles a card of `rank` placed at (row, col) flips, by the rules, sorted. */
 function ruleFlips(piles, row, col, rank) {
   const flips = [];

@@ -1,0 +1,83 @@
+"""Re-take the web client's screenshots in docs/screenshots/: the table mid-game on a desktop
+(1280 x 800) and on a phone (390 x 844), and the end of a won game.
+
+    .venv/bin/python -m tests.web.screenshots
+
+It starts its own ``foursquare serve`` on a new SQLite database in a temporary folder, deals
+conformance games there (so the pictures are the same each time) and drives Debian's
+chromium with Playwright, as the browser tests do.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Page, expect, sync_playwright
+
+from tests.api.conformance import won_vectors
+from tests.support.server import running_server
+from tests.web.conftest import CHROMIUM_ARGS, DESKTOP, PHONE, SERVER_ENV, chromium_path
+from tests.web.pages import place_button, play_through_api
+from tests.web.service import store_game
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def resume(page: Page, base: str, game_id: str, token: str, player: str) -> None:
+    """Open the page holding the game (as if it had started it), its rules offer answered."""
+    page.goto(base + "/")
+    page.evaluate(
+        "([game, offer]) => { localStorage.setItem('foursquare.game', game);"
+        " localStorage.setItem('foursquare.rules-offer', offer); }",
+        [json.dumps({"id": game_id, "token": token, "player": player}), "done"],
+    )
+    page.reload()
+    expect(page.locator("#game")).to_be_visible()
+
+
+def main() -> None:
+    path = chromium_path()
+    assert path, "chromium is not installed (apt-get install -y chromium)"
+    OUT.mkdir(parents=True, exist_ok=True)
+    vector = won_vectors()[0]
+    steps = [(s["row"], s["col"]) for s in vector["steps"]]
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{folder}/screenshots.db"
+        with (
+            running_server(url, extra_env=SERVER_ENV) as server,
+            httpx.Client(base_url=server.base_url, timeout=30) as api,
+            sync_playwright() as driver,
+        ):
+            browser = driver.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+            for name, viewport, mobile in (("desktop", DESKTOP, False), ("phone", PHONE, True)):
+                game_id, token = store_game(url, vector["deck"], "Ada")
+                play_through_api(api, game_id, token, steps[:8])
+                context = browser.new_context(
+                    viewport=viewport,  # type: ignore[arg-type]
+                    reduced_motion="reduce",
+                    is_mobile=mobile,
+                    has_touch=mobile,
+                )
+                page = context.new_page()
+                resume(page, server.base_url, game_id, token, "Ada")
+                with page.expect_response(lambda r: r.url.endswith("/placements")):
+                    place_button(page, *steps[8]).click()
+                page.screenshot(path=OUT / f"table-{name}.png")
+                if not mobile:
+                    play_through_api(api, game_id, token, steps[9:-1])
+                    page.reload()
+                    with page.expect_response(lambda r: r.url.endswith("/placements")):
+                        place_button(page, *steps[-1]).click()
+                    expect(page.get_by_role("region", name="You won!")).to_be_visible()
+                    page.screenshot(path=OUT / "won.png")
+                context.close()
+            browser.close()
+    for picture in ("table-desktop.png", "table-phone.png", "won.png"):
+        print(OUT / picture)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+// How to play (#/rules): the rules in short, and the designer's worked example (RULES.md, the
+// engine's tests/engine/test_worked_example.py) to try: the 6♦ placed on any legal cell shows
+// what turns over and why, and which placement loses. The moves are computed here with the
+// same rules code that verifies a deal (verify.js, words.js); the tests compare them with the
+// engine's.
+
+import { enableArrowKeys, renderBoard } from "./board.js";
+import { cardFromCode, cardName, cardShort, faceUpCard } from "./cards.js";
+import { rulesOffered } from "./play.js";
+import { legalPlacements } from "./verify.js";
+import { applyMove, explainMove, moveWords } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const FACE_DOWN_LIMIT = 4;
+
+const pile = (row, col, code, faceUp = true) => ({
+  row,
+  col,
+  cards: [cardFromCode(code)],
+  face_up: faceUp,
+});
+
+// The worked example, in this project's coordinates: the face-down pile at (1, 1) is the A♣.
+const EXAMPLE = [
+  pile(0, 0, "9S"),
+  pile(0, 1, "10C"),
+  pile(1, 1, "AC", false),
+  pile(1, 2, "6C"),
+  pile(1, 3, "4H"),
+  pile(2, 2, "3S"),
+  pile(2, 3, "2H"),
+];
+const CARD = cardFromCode("6D");
+// The placements the rulebook walks through, in its order.
+const SUGGESTED = [
+  { row: 2, col: 1 },
+  { row: 0, col: 1 },
+  { row: 1, col: 1 },
+  { row: 0, col: 3 },
+];
+
+let tried = null; // the position the 6♦ was placed on, or null
+
+const faceDown = (piles) => piles.filter((p) => !p.face_up).length;
+
+function render({ animate = false } = {}) {
+  const result = tried ? applyMove(EXAMPLE, CARD, tried) : null;
+  const piles = result ? result.piles : EXAMPLE;
+  renderBoard($("rules-board"), {
+    piles,
+    legal: result ? [] : legalPlacements(EXAMPLE),
+    currentCard: result ? null : CARD,
+    onPlace: result ? null : place,
+    placed: tried,
+    flipped: result ? result.flipped : [],
+    animate,
+  });
+  const hand = $("rules-card");
+  hand.replaceChildren(faceUpCard(CARD));
+  hand.classList.toggle("spent", Boolean(result));
+  const down = faceDown(piles);
+  $("rules-face-down").textContent = `${down} / ${FACE_DOWN_LIMIT}`;
+  $("rules-face-down-box").classList.toggle("over", down > FACE_DOWN_LIMIT);
+  $("rules-face-down-box").classList.toggle("warn", down === FACE_DOWN_LIMIT);
+  const out = $("rules-outcome");
+  out.replaceChildren();
+  $("rules-reset").hidden = !result;
+  $("rules-tries").hidden = Boolean(result);
+  if (!result) {
+    const line = document.createElement("p");
+    line.textContent = `Choose where the ${cardShort(CARD)} goes: a dashed cell (+) on the grid, or one of the rulebook's four placements below.`;
+    out.append(line);
+    return;
+  }
+  const { where, why } = explainMove({ ...tried, card: CARD, flipped: result.flipped }, EXAMPLE);
+  for (const sentence of [where, ...why]) {
+    const line = document.createElement("p");
+    line.textContent = sentence;
+    out.append(line);
+  }
+  const verdict = document.createElement("p");
+  verdict.className = down > FACE_DOWN_LIMIT ? "verdict lost" : "verdict";
+  verdict.textContent =
+    down > FACE_DOWN_LIMIT
+      ? `Now ${down} piles are face down: more than four, so this placement loses the game.`
+      : `Now ${down} ${down === 1 ? "pile is" : "piles are"} face down (five would lose): play goes on.`;
+  out.append(verdict);
+}
+
+function place(position) {
+  tried = position;
+  render({ animate: true });
+  $("rules-outcome").focus();
+}
+
+function reset() {
+  tried = null;
+  render();
+  $("rules-board").querySelector("button")?.focus();
+}
+
+/** Wire the view's controls; called once. */
+export function installRules() {
+  $("rules-reset").addEventListener("click", reset);
+  enableArrowKeys($("rules-board"));
+  $("rules-card").setAttribute("aria-label", `Your card: ${cardName(CARD)}`);
+  const list = $("rules-tries-list");
+  for (const position of SUGGESTED) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `Place it ${moveWords(position, EXAMPLE)}`;
+    button.addEventListener("click", () => place(position));
+    item.append(button);
+    list.append(item);
+  }
+}
+
+/** The view became visible: the example as the rulebook sets it. Reading the rules answers
+ * the first game's offer of them. */
+export function showRules() {
+  rulesOffered(true);
+  tried = null;
+  render();
+}
