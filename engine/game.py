@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from engine import grid
+from engine._bitboard import flipped
 from engine.cards import CARDS, DECK_SIZE, Card, deck_indices, shuffled_indices
 from engine.errors import (
     GameOver,
@@ -31,12 +32,10 @@ from engine.errors import (
 from engine.grid import (
     CELL_OF,
     COL_BAND,
-    COL_OTHERS,
     NEIGHBOURS,
     ORIGIN,
     POSITION,
     ROW_BAND,
-    ROW_OTHERS,
     Position,
     cells_of,
     positions_of,
@@ -419,27 +418,9 @@ class Game:
             self._rows_used |= 1 << (cell >> 3)
             self._cols_used |= 1 << (cell & 7)
         self._piles[cell] = pile
+        # Row and column checks, both judged on the grid before either flip (engine._bitboard).
+        up = (self._up | bit) ^ flipped(occupied, self._up, top, cell, rank)
         top[cell] = rank
-        up = self._up | bit
-
-        # Row and column checks, both judged on the grid before either flip.
-        flips = 0
-        for others in (occupied & ROW_OTHERS[cell], occupied & COL_OTHERS[cell]):
-            if not others:
-                continue
-            faced = others & up
-            highest = lowest = True
-            while faced:
-                low = faced & -faced
-                faced ^= low
-                other_rank = top[low.bit_length() - 1]
-                if other_rank >= rank:
-                    highest = False
-                if other_rank <= rank:
-                    lowest = False
-            if highest or lowest:
-                flips |= others
-        up ^= flips
         self._up = up
         self._placed += 1
         self._legal = -1

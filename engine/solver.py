@@ -66,17 +66,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine._bitboard import flipped
 from engine.cards import DECK_SIZE, Card
 from engine.game import MAX_FACE_DOWN, MAX_PILE_HEIGHT, Game
 from engine.grid import (
     CELL_OF,
     COL_BAND,
-    COL_OTHERS,
     NEIGHBOURS,
     ORIGIN,
     POSITION,
     ROW_BAND,
-    ROW_OTHERS,
     Position,
     cells_of,
 )
@@ -229,8 +228,9 @@ class _Search:
     cell) and plays a placement with a few integer operations instead of :meth:`Game.copy` and
     :meth:`Game.place_cell`: it tries every placement of every position it visits, and most of
     them are refused at once (too many face-down piles, or :func:`flips_can_clear`), so building
-    a game for each would cost several times the search itself. The rules it applies are the
-    engine's (:meth:`Game.place_cell`); the tests check it against exhaustive search on
+    a game for each would cost several times the search itself. Which piles a placement turns
+    over it asks the engine's own flip rule (the private bitboard module's ``flipped``, which
+    :meth:`Game.place_cell` plays by too); the tests check it against exhaustive search on
     :class:`Game`, and :func:`solve_from` replays every line it returns through :meth:`Game.place`.
     """
 
@@ -312,24 +312,7 @@ class _Search:
                 raise _OutOfBudget
             self.nodes += 1
             bit = 1 << cell
-            # The row and column checks of the rules (Game.place_cell), on the grid as it was.
-            flips = 0
-            for others in (occupied & ROW_OTHERS[cell], occupied & COL_OTHERS[cell]):
-                if not others:
-                    continue
-                faced = others & face_up
-                highest = lowest = True
-                while faced:
-                    low = faced & -faced
-                    faced ^= low
-                    other = tops[low.bit_length() - 1]
-                    if other >= rank:
-                        highest = False
-                    if other <= rank:
-                        lowest = False
-                if highest or lowest:
-                    flips |= others
-            up = (face_up | bit) ^ flips
+            up = (face_up | bit) ^ flipped(occupied, face_up, tops, cell, rank)
             grid = occupied | bit
             down = (grid & ~up).bit_count()
             if down > MAX_FACE_DOWN:
