@@ -14,7 +14,6 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, NamedTuple
 
 from engine import grid
@@ -40,8 +39,10 @@ from engine.grid import (
     cells_of,
     positions_of,
 )
+from engine.rules import FULL_GRID, MAX_FACE_DOWN, MAX_PILE_HEIGHT, EndReason, Status
 
 __all__ = [
+    "FULL_GRID",
     "MAX_FACE_DOWN",
     "MAX_PILE_HEIGHT",
     "EndReason",
@@ -54,9 +55,6 @@ __all__ = [
     "replay",
 ]
 
-MAX_PILE_HEIGHT = 4
-MAX_FACE_DOWN = 4
-FULL_GRID = grid.MAX_SPAN * grid.MAX_SPAN
 STATE_FORMAT = 1
 
 _RANK = [card.rank for card in CARDS]  # rank by card index, for the hot path
@@ -64,24 +62,6 @@ _CODE = [card.code for card in CARDS]
 
 # Internal status codes (small ints in the hot path).
 _IN_PROGRESS, _WON, _LOST = 0, 1, 2
-
-
-class Status(StrEnum):
-    """Where a game stands."""
-
-    IN_PROGRESS = "in_progress"
-    WON = "won"
-    LOST = "lost"
-
-
-class EndReason(StrEnum):
-    """Why a game was lost."""
-
-    TOO_MANY_FACE_DOWN = "too_many_face_down"
-    STOCK_EXHAUSTED = "stock_exhausted"
-    # Not a rule of the game: the service ends a game left untouched for a long time
-    # (:meth:`Game.abandon`), so that the game reveals its deck and stops counting as open.
-    ABANDONED = "abandoned"
 
 
 _STATUS = (Status.IN_PROGRESS, Status.WON, Status.LOST)
