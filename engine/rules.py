@@ -1,7 +1,7 @@
 """The rules' limits and the outcomes they name (RULES.md), shared by every part of the engine.
 
-The rules themselves are applied by :class:`engine.Game` (and the flip rule by the engine's
-private bitboard module); this module only names what they decide.
+The rules themselves are applied in one place, the engine's private bitboard module, behind
+:class:`engine.Game` and :class:`engine.Board`; this module only names what they decide.
 
 >>> Status("won"), EndReason.TOO_MANY_FACE_DOWN.value
 (<Status.WON: 'won'>, 'too_many_face_down')

@@ -12,7 +12,8 @@ through public names. The check is syntactic, so it looks at:
 A private module belongs to its package, as Python's convention for a leading underscore has it:
 the modules beside it (``pkg/game.py`` for ``pkg/_impl.py``) may import its public names; the
 modules of a subpackage (``pkg/player/``), of other packages and the tests may not. That is how
-the engine keeps its unchecked bitboard layer (``engine/_bitboard.py``) to itself.
+the engine keeps its unchecked bitboard layer (``engine/_bitboard.py``) to itself: the computer
+player in ``engine/player/`` goes through the public, checked ``engine.Board`` like anyone else.
 
 A name counts as defined in a module when the module binds it at top level or in a class body,
 lists it in ``__slots__``, or assigns it on ``self``/``cls``. Dunder names (``__init__``) are not
