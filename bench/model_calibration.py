@@ -63,7 +63,7 @@ def play(seed: int, setting: Setting) -> Deal:
         game.place(decide(game, setting))
         if game.is_over:
             break
-        occupied, up, open_cells, _, placed = game.bitboards()
+        occupied, up, open_cells, _, placed = game.board().bitboards()
         down = occupied & ~up
         piles, face_down = occupied.bit_count(), down.bit_count()
         p, e = model.estimate(face_down, (down & ~open_cells).bit_count(), piles, placed)

@@ -140,7 +140,7 @@ def decide(game: Game, setting: Setting) -> Position:
     view = game.public_view()
     unseen = view.unseen_cards()
     searcher = Searcher(
-        Game.from_view(view, unseen),
+        Game.from_view(view, unseen).board(),
         unseen,
         setting.model,
         deepen_moves=setting.moves,
@@ -148,9 +148,13 @@ def decide(game: Game, setting: Setting) -> Position:
     )
     result = searcher.run(setting.placements)
     ranked = [result.cells[i] for i in result.ranking()]
-    if game.occupied_mask.bit_count() >= setting.sampled_from and len(ranked) > 1:
+    if len(view.piles) >= setting.sampled_from and len(ranked) > 1:
         ranked = _by_samples(view, unseen, ranked[: setting.sampled_moves], setting)
-    position = POSITION[ranked[0]]
+    return _position(ranked[0])
+
+
+def _position(cell: int) -> Position:
+    position = POSITION[cell]
     assert position is not None
     return position
 
@@ -167,7 +171,7 @@ def _by_samples(
         base = Game.from_view(view, order)
         for i, cell in enumerate(cells):
             child = base.copy()
-            child.place_cell(cell)
+            child.place(_position(cell))
             optimum = solve_from(child, nodes=setting.sample_nodes)
             totals[i] += optimum.score or 0
     return [cells[i] for i in sorted(range(len(cells)), key=lambda i: -totals[i])]
@@ -176,15 +180,16 @@ def _by_samples(
 def _onto_pile(game: Game, cell: int) -> tuple[str, bool] | None:
     """For a placement on ``cell``: None if it starts a pile, else its phase and whether it
     was forced (no new pile would have left the face-down count as low)."""
-    occupied, up, _, legal, _ = game.bitboards()
+    board = game.board()
+    occupied, up, _, legal, _ = board.bitboards()
     if not occupied >> cell & 1:
         return None
     piles = occupied.bit_count()
     phase = PHASES[0 if piles <= 6 else 1 if piles <= 12 else 2 if piles < 16 else 3]
     face_down = (occupied & ~up).bit_count()
     for other in cells_of(legal & ~occupied):
-        trial = game.copy()
-        if trial.place_cell(other) is not Status.LOST and trial.face_down_count <= face_down:
+        trial = board.copy()
+        if trial.place(other) is not Status.LOST and trial.face_down_count <= face_down:
             return phase, False
     return phase, True
 

@@ -7,6 +7,7 @@
 (1, 'in_progress')
 """
 
+from engine.board import Board
 from engine.cards import CARDS, DECK_SIZE, Card, Suit, full_deck, parse_deck, shuffled_deck
 from engine.errors import (
     EngineError,
@@ -39,6 +40,7 @@ __all__ = [
     "DECK_SIZE",
     "MAX_FACE_DOWN",
     "MAX_PILE_HEIGHT",
+    "Board",
     "Card",
     "EndReason",
     "EngineError",

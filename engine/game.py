@@ -11,38 +11,20 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, NamedTuple
 
 from engine import grid
+from engine._bitboard import Bitboard, legal_cells, play_cell
+from engine.board import Board
 from engine.cards import CARDS, DECK_SIZE, Card, deck_indices, shuffled_indices
-from engine.errors import (
-    GameOver,
-    GridTooLarge,
-    IllegalPlacement,
-    InvalidDeck,
-    InvalidState,
-    NotAdjacent,
-    PileFull,
-)
-from engine.grid import (
-    CELL_OF,
-    COL_BAND,
-    COL_OTHERS,
-    NEIGHBOURS,
-    ORIGIN,
-    POSITION,
-    ROW_BAND,
-    ROW_OTHERS,
-    Position,
-    cells_of,
-    positions_of,
-)
+from engine.errors import GameOver, InvalidState
+from engine.grid import CELL_OF, NEIGHBOURS, ORIGIN, POSITION, Position, cells_of, positions_of
+from engine.rules import FULL_GRID, MAX_FACE_DOWN, MAX_PILE_HEIGHT, EndReason, Status
 
 __all__ = [
+    "FULL_GRID",
     "MAX_FACE_DOWN",
     "MAX_PILE_HEIGHT",
     "EndReason",
@@ -55,38 +37,10 @@ __all__ = [
     "replay",
 ]
 
-MAX_PILE_HEIGHT = 4
-MAX_FACE_DOWN = 4
-FULL_GRID = grid.MAX_SPAN * grid.MAX_SPAN
 STATE_FORMAT = 1
 
-_RANK = [card.rank for card in CARDS]  # rank by card index, for the hot path
 _CODE = [card.code for card in CARDS]
-
-# Internal status codes (small ints in the hot path).
-_IN_PROGRESS, _WON, _LOST = 0, 1, 2
-
-
-class Status(StrEnum):
-    """Where a game stands."""
-
-    IN_PROGRESS = "in_progress"
-    WON = "won"
-    LOST = "lost"
-
-
-class EndReason(StrEnum):
-    """Why a game was lost."""
-
-    TOO_MANY_FACE_DOWN = "too_many_face_down"
-    STOCK_EXHAUSTED = "stock_exhausted"
-    # Not a rule of the game: the service ends a game left untouched for a long time
-    # (:meth:`Game.abandon`), so that the game reveals its deck and stops counting as open.
-    ABANDONED = "abandoned"
-
-
-_STATUS = (Status.IN_PROGRESS, Status.WON, Status.LOST)
-_PLAYING, _WIN, _LOSS = _STATUS  # module globals: cheaper than Status.X in the hot path
+_WON = Status.WON  # a module global: cheaper than Status.WON at every placement
 
 
 class Flip(NamedTuple):
@@ -151,98 +105,47 @@ class PublicView:
         return [card for card in CARDS if card not in seen]
 
 
-class Game:
+class Game(Bitboard):
     """One game of Foursquare, from an explicit deck order (``deck[0]`` is drawn first).
 
     The public surface is small: :attr:`current_card`, :meth:`legal_placements`,
     :meth:`place`, :attr:`status`, :attr:`score` and friends, :meth:`public_view`,
-    :meth:`to_dict` / :meth:`from_dict`. Internally the grid is a handful of bit masks
-    (see :mod:`engine.grid`) so that a placement costs a few microseconds; the "fast path"
-    members (:meth:`legal_mask`, :meth:`place_cell`, :attr:`occupied_mask` and the other
-    masks, :attr:`top_ranks`, :meth:`pile_height`, :meth:`redeal`, :meth:`with_next_card`)
-    expose that representation to the computer player, which simulates placements by the
-    hundred thousand. Every member keeps the game one the rules can reach: placements are
-    checked and the state is read-only from outside.
+    :meth:`to_dict` / :meth:`from_dict`, and :meth:`board`. It speaks of positions and
+    cards, and checks everything it is given.
+
+    Inside, the grid is a handful of bit masks (the engine's private bitboard module), so a
+    placement costs a few microseconds. A program that simulates placements by the hundred
+    thousand, as the computer player and the solver do, takes :meth:`board`: the same position
+    in the engine's own terms (cells, masks, card numbers), behind an interface that checks
+    its input as this one does, so that nothing outside the engine can bring a position into a
+    state the rules never reach.
     """
 
-    __slots__ = (
-        "_cols_used",
-        "_deck",
-        "_end_reason",
-        "_frontier",
-        "_legal",
-        "_occupied",
-        "_open",
-        "_piles",
-        "_placed",
-        "_rows_used",
-        "_status",
-        "_top",
-        "_up",
-    )
+    __slots__ = ()
 
     def __init__(self, deck: Iterable[Card | str]) -> None:
         self._reset(deck_indices(deck))
 
-    def _reset(self, deck: list[int]) -> None:
-        self._deck: list[int] = deck
-        self._placed = 0
-        self._occupied = 0  # cells holding a pile
-        self._up = 0  # piles whose top card is face up
-        self._open = 0  # piles holding fewer than four cards
-        self._frontier = 0  # empty cells next to a pile
-        self._rows_used = 0  # 7-bit set of window rows holding a pile
-        self._cols_used = 0
-        self._piles: list[tuple[int, ...]] = [()] * grid.N_SLOTS
-        self._top: list[int] = [0] * grid.N_SLOTS  # rank of each pile's top card
-        self._status = _IN_PROGRESS
-        self._end_reason: EndReason | None = None
-        self._legal = -1  # cached legal mask; -1 when stale
-
     @classmethod
     def from_seed(cls, seed: int | str | bytes) -> Game:
         """A game dealt by :func:`engine.cards.shuffled_deck`."""
-        game = cls.__new__(cls)
-        game._reset(shuffled_indices(seed))
-        return game
+        return cls._dealt(shuffled_indices(seed))
 
     # ------------------------------------------------------------------ reading
-
-    @property
-    def status(self) -> Status:
-        return _STATUS[self._status]
 
     @property
     def end_reason(self) -> EndReason | None:
         return self._end_reason
 
     @property
-    def is_over(self) -> bool:
-        return self._status != _IN_PROGRESS
-
-    @property
     def score(self) -> int | None:
         """Cards left in the stock when the game was won; ``None`` otherwise."""
-        return DECK_SIZE - self._placed if self._status == _WON else None
+        return DECK_SIZE - self._placed if self._status is _WON else None
 
     @property
     def current_card(self) -> Card | None:
         """The card drawn and waiting to be placed; ``None`` once the game is over."""
-        return CARDS[self._deck[self._placed]] if self._status == _IN_PROGRESS else None
-
-    @property
-    def stock_count(self) -> int:
-        """Cards still face down in the stock, not counting the current card."""
-        left = DECK_SIZE - self._placed
-        return left - 1 if self._status == _IN_PROGRESS else left
-
-    @property
-    def placements_count(self) -> int:
-        return self._placed
-
-    @property
-    def face_down_count(self) -> int:
-        return (self._occupied & ~self._up).bit_count()
+        return CARDS[self._deck[self._placed]] if not self.is_over else None
 
     @property
     def deck(self) -> tuple[Card, ...]:
@@ -268,7 +171,7 @@ class Game:
         >>> Game.from_seed(1).legal_placements()
         [Position(row=0, col=0)]
         """
-        return positions_of(self.legal_mask())
+        return positions_of(legal_cells(self))
 
     def public_view(self) -> PublicView:
         """The state as the player sees it: everything but the order of the stock."""
@@ -299,285 +202,54 @@ class Game:
         engine.errors.NotAdjacent: (2, 0) is not adjacent to any pile
         """
         cell = CELL_OF.get(position)
-        if cell is not None and not (type(position[0]) is int and type(position[1]) is int):
-            cell = None  # True or 1.0 would find the cell of 1: only ints are coordinates
-        legal = self._legal
-        if legal < 0:
-            legal = self.legal_mask()
-        if cell is None or not legal >> cell & 1:
+        if cell is None or not (type(position[0]) is int and type(position[1]) is int):
+            # Outside any grid, or True or 1.0 finding the cell of 1: only ints are coordinates.
             raise self._why_illegal(position)
-        number = self._placed + 1
-        card = CARDS[self._deck[self._placed]]
         before = self._up | 1 << cell  # the placed card lands face up; flips toggle the rest
-        status = self.place_cell(cell)
+        # The rules, as a board plays them: an illegal cell raises what this position's
+        # placement would (the same error, the same message) and changes nothing.
+        status = play_cell(self, cell)
+        number = self._placed
         up = self._up
         flips = up ^ before
         return PlacementResult(
             number,
-            card,
+            CARDS[self._deck[number - 1]],
             POSITION[cell],  # type: ignore[arg-type]
             tuple([_FLIPS[c][up >> c & 1] for c in cells_of(flips)]) if flips else (),
             status,
             self._end_reason,
             (self._occupied & ~up).bit_count(),
-            DECK_SIZE - number if status is _WIN else None,
+            DECK_SIZE - number if status is _WON else None,
         )
 
     def abandon(self) -> None:
         """End a game in progress as lost, ``abandoned`` (the service does, to games left
         untouched too long); a game already over raises :class:`GameOver` and is unchanged."""
-        if self._status != _IN_PROGRESS:
+        if self.is_over:
             raise GameOver(f"the game is over ({self.status.value}); it cannot be abandoned")
-        self._status, self._end_reason = _LOST, EndReason.ABANDONED
+        self._status, self._end_reason = Status.LOST, EndReason.ABANDONED
         self._legal = -1
 
-    def copy(self) -> Game:
-        """An independent copy (cheap: a few ints and two short lists)."""
-        other = Game.__new__(Game)
-        other._deck = self._deck  # never mutated
-        other._placed = self._placed
-        other._occupied = self._occupied
-        other._up = self._up
-        other._open = self._open
-        other._frontier = self._frontier
-        other._rows_used = self._rows_used
-        other._cols_used = self._cols_used
-        other._piles = self._piles.copy()
-        other._top = self._top.copy()
-        other._status = self._status
-        other._end_reason = self._end_reason
-        other._legal = self._legal
-        return other
-
-    # ------------------------------------------------------------------ fast path
-    #
-    # A computer player simulates hundreds of thousands of placements per decision, where
-    # Position objects, PlacementResult tuples and Card lookups would cost more than the rules.
-    # These members give it the same game in the engine's own terms: cells are bit indices of
-    # the 7 x 7 window of :mod:`engine.grid` (``engine.grid.POSITION`` / ``CELL_OF`` convert),
-    # sets of cells are int bit masks, and cards are card numbers (:attr:`Card.index`). Each is
-    # checked or read-only, so a caller cannot bring a game into a state the rules never reach.
-
-    def legal_mask(self) -> int:
-        """The cells the current card may go to, as a mask (``0`` once the game is over).
-
-        The fast counterpart of :meth:`legal_placements`: the same cells, cached until the
-        next placement.
-
-        >>> from engine.grid import positions_of
-        >>> positions_of(Game.from_seed(1).legal_mask())
-        [Position(row=0, col=0)]
-        """
-        legal = self._legal
-        if legal < 0:
-            if self._status != _IN_PROGRESS:
-                legal = 0
-            elif not self._occupied:
-                legal = 1 << ORIGIN
-            else:
-                legal = (
-                    self._frontier & ROW_BAND[self._rows_used] & COL_BAND[self._cols_used]
-                ) | self._open
-            self._legal = legal
-        return legal
-
-    def place_cell(self, cell: int) -> Status:
-        """Place the current card on ``cell`` and return the new status.
-
-        The fast counterpart of :meth:`place`: the same rules and the same checks (an illegal
-        cell raises :class:`IllegalPlacement` and changes nothing; with the legal cells cached
-        the check costs two comparisons), without building a :class:`PlacementResult`.
+    def board(self) -> Board:
+        """This position as a :class:`~engine.board.Board`, an independent copy for simulating
+        placements fast (deck order included: keep it from a player while the game is on).
 
         >>> game = Game.from_seed(0)
-        >>> game.place_cell(game.legal_mask().bit_length() - 1)
-        <Status.IN_PROGRESS: 'in_progress'>
-        >>> game.place_cell(0)
-        Traceback (most recent call last):
-        ...
-        engine.errors.NotAdjacent: (-3, -3) is not adjacent to any pile
+        >>> board = game.board()
+        >>> board.place(board.legal_mask().bit_length() - 1), game.placements_count
+        (<Status.IN_PROGRESS: 'in_progress'>, 0)
         """
-        legal = self._legal
-        if legal < 0:
-            legal = self.legal_mask()
-        if cell < 0 or not legal >> cell & 1:
-            raise self._why_illegal_cell(cell)
-        card = self._deck[self._placed]
-        rank = _RANK[card]
-        bit = 1 << cell
-        occupied = self._occupied
-        top = self._top
-        if occupied & bit:
-            pile = self._piles[cell] + (card,)
-            if len(pile) == MAX_PILE_HEIGHT:
-                self._open &= ~bit
-        else:
-            pile = (card,)
-            occupied |= bit
-            self._occupied = occupied
-            self._open |= bit
-            self._frontier = (self._frontier | NEIGHBOURS[cell]) & ~occupied
-            self._rows_used |= 1 << (cell >> 3)
-            self._cols_used |= 1 << (cell & 7)
-        self._piles[cell] = pile
-        top[cell] = rank
-        up = self._up | bit
-
-        # Row and column checks, both judged on the grid before either flip.
-        flips = 0
-        for others in (occupied & ROW_OTHERS[cell], occupied & COL_OTHERS[cell]):
-            if not others:
-                continue
-            faced = others & up
-            highest = lowest = True
-            while faced:
-                low = faced & -faced
-                faced ^= low
-                other_rank = top[low.bit_length() - 1]
-                if other_rank >= rank:
-                    highest = False
-                if other_rank <= rank:
-                    lowest = False
-            if highest or lowest:
-                flips |= others
-        up ^= flips
-        self._up = up
-        self._placed += 1
-        self._legal = -1
-
-        face_down = (occupied & ~up).bit_count()
-        if face_down > MAX_FACE_DOWN:
-            self._status = _LOST
-            self._end_reason = EndReason.TOO_MANY_FACE_DOWN
-            return _LOSS
-        if face_down == 0 and occupied.bit_count() == FULL_GRID:
-            self._status = _WON
-            return _WIN
-        if self._placed == DECK_SIZE:
-            self._status = _LOST
-            self._end_reason = EndReason.STOCK_EXHAUSTED
-            return _LOSS
-        return _PLAYING
-
-    def bitboards(self) -> tuple[int, int, int, int, int]:
-        """``(occupied, face_up, open, legal, placed)``: the masks of :attr:`occupied_mask`,
-        :attr:`face_up_mask`, :attr:`open_mask` and :meth:`legal_mask`, and
-        :attr:`placements_count`, in one call.
-
-        Why it exists: a search reads all of them at every position it scores, and on Python
-        3.11 one method call costs a fraction of five property reads.
-        """
-        return self._occupied, self._up, self._open, self.legal_mask(), self._placed
+        return self._copy_as(Board)
 
     @property
     def occupied_mask(self) -> int:
-        """The cells holding a pile."""
+        """The cells holding a pile, as a mask of :mod:`engine.grid` cells.
+
+        Kept only while ``tests/bench/test_player_pairs.py`` reads it (it counts piles, which
+        ``len(game.piles)`` does); everything else in engine terms is on :meth:`board`.
+        """
         return self._occupied
-
-    @property
-    def face_up_mask(self) -> int:
-        """The cells whose pile shows its top card (a subset of :attr:`occupied_mask`)."""
-        return self._up
-
-    @property
-    def open_mask(self) -> int:
-        """The cells whose pile holds fewer than :data:`MAX_PILE_HEIGHT` cards."""
-        return self._open
-
-    @property
-    def top_ranks(self) -> tuple[int, ...]:
-        """The rank of each pile's top card, indexed by cell (``0`` where there is no pile).
-
-        The rules compare nothing but these ranks (face-down tops included, since they can
-        turn up again). A snapshot: it does not follow later placements.
-        """
-        return tuple(self._top)
-
-    def pile_height(self, cell: int) -> int:
-        """How many cards the pile on ``cell`` holds (``0`` for an empty cell)."""
-        return len(self._piles[cell])
-
-    def redeal(self, unseen: Sequence[int]) -> Game:
-        """A copy whose unseen cards, the current card then the stock, come in the order
-        ``unseen`` (card numbers); this game is left as it is.
-
-        Why it exists: a player who cannot see the stock plays out possible futures on copies
-        whose stock is one guess at its order (a determinisation). ``unseen`` must hold exactly
-        the cards not yet placed, so the copy is a game the rules could have dealt; anything
-        else raises :class:`InvalidDeck`.
-
-        >>> game = Game.from_seed(0)
-        >>> unseen = [card.index for card in game.deck]
-        >>> game.redeal(unseen[::-1]).current_card == game.deck[-1]
-        True
-        """
-        placed = self._placed
-        order = [operator.index(card) for card in unseen]
-        if sorted(order) != sorted(self._deck[placed:]):
-            raise InvalidDeck(
-                f"a redeal orders the {DECK_SIZE - placed} unseen cards, and only those"
-            )
-        other = self.copy()
-        other._deck = self._deck[:placed] + order
-        return other
-
-    def with_next_card(self, card: int) -> Game:
-        """A copy in which the unseen card ``card`` (a card number) is the current card, the
-        other unseen cards keeping their order; this game is left as it is.
-
-        The cheap special case of :meth:`redeal` for a search that asks "what if the next
-        card were this one?". Raises :class:`InvalidDeck` if ``card`` is already placed.
-
-        >>> game = Game.from_seed(0)
-        >>> game.with_next_card(Card.parse("10H").index).current_card
-        Card.parse('10H')
-        """
-        deck = self._deck
-        placed = self._placed
-        try:
-            at = deck.index(card, placed)
-        except ValueError:
-            raise InvalidDeck(f"card number {card!r} is not an unseen card") from None
-        order = deck.copy()  # a copy's deck is shared with its original, so never edit it
-        order.insert(placed, order.pop(at))  # the deck's own int, even if card was 1.0
-        other = self.copy()
-        other._deck = order
-        return other
-
-    def _why_illegal_cell(self, cell: int) -> IllegalPlacement:
-        position = POSITION[cell] if 0 <= cell < grid.N_SLOTS else None
-        if position is None:
-            return IllegalPlacement(f"{cell!r} is not a cell of the grid window")
-        return self._why_illegal(position)
-
-    def _why_illegal(self, position: tuple[int, int]) -> IllegalPlacement:
-        row, col = position
-        if not (type(row) is int and type(col) is int):
-            raise TypeError(f"a position is two ints, not {position!r}")
-        where = f"({row}, {col})"
-        if self._status != _IN_PROGRESS:
-            return GameOver(f"the game is over ({self.status.value}); {where} cannot be played")
-        cell = CELL_OF.get((row, col))
-        if cell is not None and self._occupied >> cell & 1:
-            return PileFull(f"the pile at {where} already holds {MAX_PILE_HEIGHT} cards")
-        if not self._occupied:
-            return NotAdjacent(f"{where} is not (0, 0): the first card goes at (0, 0)")
-        touching = any(
-            self._occupied >> n & 1
-            for n in (CELL_OF.get(p) for p in Position(row, col).neighbours())
-            if n is not None
-        )
-        if not touching:
-            return NotAdjacent(f"{where} is not adjacent to any pile")
-        rows = [p.row for p in self._positions()] + [row]
-        cols = [p.col for p in self._positions()] + [col]
-        height, width = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
-        return GridTooLarge(
-            f"a pile at {where} would make the grid {height} rows by {width} columns "
-            f"(at most {grid.MAX_SPAN} by {grid.MAX_SPAN})"
-        )
-
-    def _positions(self) -> list[Position]:
-        return positions_of(self._occupied)
 
     # ------------------------------------------------------------------ serialising
 
@@ -681,13 +353,7 @@ class Game:
             self._frontier |= NEIGHBOURS[cell]
         self._frontier &= ~self._occupied
         self._placed = placed
-        face_down = self.face_down_count
-        if face_down > MAX_FACE_DOWN:
-            self._status, self._end_reason = _LOST, EndReason.TOO_MANY_FACE_DOWN
-        elif face_down == 0 and self._occupied.bit_count() == FULL_GRID:
-            self._status = _WON
-        elif placed == DECK_SIZE:
-            self._status, self._end_reason = _LOST, EndReason.STOCK_EXHAUSTED
+        self._end_turn()  # a loaded grid ends as a played one would
 
     @classmethod
     def from_view(cls, view: PublicView, stock: Sequence[Card]) -> Game:
@@ -701,25 +367,6 @@ class Game:
         game = cls([*played, *head, *stock])
         game._load(len(played), [(p.position, p.cards, p.face_up) for p in view.piles])
         return game
-
-    # ------------------------------------------------------------------ comparing
-
-    def _key(self) -> tuple[object, ...]:
-        cells = cells_of(self._occupied)
-        return (
-            tuple(self._deck),
-            self._placed,
-            self._up,
-            self._end_reason is EndReason.ABANDONED,
-            tuple((cell, self._piles[cell]) for cell in cells),
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return (

@@ -66,20 +66,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine._bitboard import flipped
 from engine.cards import DECK_SIZE, Card
-from engine.game import MAX_FACE_DOWN, MAX_PILE_HEIGHT, Game
+from engine.game import Game
 from engine.grid import (
     CELL_OF,
     COL_BAND,
-    COL_OTHERS,
     NEIGHBOURS,
     ORIGIN,
     POSITION,
     ROW_BAND,
-    ROW_OTHERS,
     Position,
     cells_of,
 )
+from engine.rules import FULL_GRID, MAX_FACE_DOWN, MAX_PILE_HEIGHT
 
 __all__ = ["DEFAULT_NODES", "Optimum", "flips_can_clear", "solve", "solve_from"]
 
@@ -93,7 +93,6 @@ RESERVE = 150_000
 runs out of budget: enough for the levels above to find one in most deals, and small beside a
 large budget, which is better spent on proofs."""
 
-_FULL_GRID = 16
 _ROW_BITS = 0x7F  # the seven cells of a window row, in one byte of a cell mask
 _SYMMETRIC_UNTIL = 5  # placements after which positions are hardly ever symmetric
 _FIRST_SLICE = 1_000  # placements for each level in the first round of _best_effort
@@ -156,8 +155,8 @@ def _rows(mask: int) -> int:
 def flips_can_clear(occupied: int, face_up: int) -> bool:
     """Whether row and column flips alone could still turn every pile face up.
 
-    ``occupied`` and ``face_up`` are cell masks (:attr:`Game.occupied_mask`,
-    :attr:`Game.face_up_mask`). Solves ``down(y) = A[r] xor B[c]`` over the piles ``y`` at
+    ``occupied`` and ``face_up`` are cell masks (the first two of
+    :meth:`engine.Board.bitboards`). Solves ``down(y) = A[r] xor B[c]`` over the piles ``y`` at
     ``(r, c)``, with ``A[r] = 0`` for rows and ``B[c] = 0`` for columns where no pile can be added
     any more (the module docstring says why this is a necessary condition for a win without
     stacking a card); a union-find with parities over the rows and columns does it.
@@ -225,13 +224,15 @@ class _Search:
     """One search from a position: the transposition table, the caches and the effort.
 
     The search keeps its own copy of the grid in the engine's terms (cell masks of
-    :mod:`engine.grid`, the top ranks packed four bits a cell, the pile heights three bits a
-    cell) and plays a placement with a few integer operations instead of :meth:`Game.copy` and
-    :meth:`Game.place_cell`: it tries every placement of every position it visits, and most of
+    :mod:`engine.grid`, the top ranks by cell, the pile heights three bits a cell) and plays a
+    placement with a few integer operations instead of :meth:`Board.copy` and
+    :meth:`Board.place`: it tries every placement of every position it visits, and most of
     them are refused at once (too many face-down piles, or :func:`flips_can_clear`), so building
-    a game for each would cost several times the search itself. The rules it applies are the
-    engine's (:meth:`Game.place_cell`); the tests check it against exhaustive search on
-    :class:`Game`, and :func:`solve_from` replays every line it returns through :meth:`Game.place`.
+    a board for each would cost several times the search itself. Which piles a placement turns
+    over it asks the engine's own flip rule (the private bitboard module's ``flipped``, which
+    :class:`Game` and :class:`Board` play by); the position it starts from it reads through the
+    public :class:`Board`; the tests check it against exhaustive search on :class:`Game`, and
+    :func:`solve_from` replays every line it returns through :meth:`Game.place`.
     """
 
     def __init__(self, game: Game, limit: int | None) -> None:
@@ -241,8 +242,9 @@ class _Search:
         self.classes: dict[tuple[int, int], list[int]] = {}
         self.clearable: dict[int, bool] = {}
         self.line: list[int] = []
+        self.board = game.board()
         self.ranks = [card.rank for card in game.deck]
-        self.tops = list(game.top_ranks)
+        self.tops = list(self.board.top_ranks)
 
     def rank_classes(self, placed: int, count: int) -> list[int]:
         """For each rank, its class among the ranks of the next ``count`` cards from card
@@ -286,7 +288,7 @@ class _Search:
         cells of the line are in ``self.line``, last first."""
         # The key: the position with each top rank replaced by its class among the ranks of the
         # cards this search can still place (rank_classes), and the allowance, which fixes them.
-        classes = self.rank_classes(placed, _FULL_GRID - occupied.bit_count() + extra)
+        classes = self.rank_classes(placed, FULL_GRID - occupied.bit_count() + extra)
         tops = self.tops
         code = 0
         for cell in cells_of(occupied):
@@ -312,29 +314,12 @@ class _Search:
                 raise _OutOfBudget
             self.nodes += 1
             bit = 1 << cell
-            # The row and column checks of the rules (Game.place_cell), on the grid as it was.
-            flips = 0
-            for others in (occupied & ROW_OTHERS[cell], occupied & COL_OTHERS[cell]):
-                if not others:
-                    continue
-                faced = others & face_up
-                highest = lowest = True
-                while faced:
-                    low = faced & -faced
-                    faced ^= low
-                    other = tops[low.bit_length() - 1]
-                    if other >= rank:
-                        highest = False
-                    if other <= rank:
-                        lowest = False
-                if highest or lowest:
-                    flips |= others
-            up = (face_up | bit) ^ flips
+            up = (face_up | bit) ^ flipped(occupied, face_up, tops, cell, rank)
             grid = occupied | bit
             down = (grid & ~up).bit_count()
             if down > MAX_FACE_DOWN:
                 continue
-            if down == 0 and grid.bit_count() == _FULL_GRID:
+            if down == 0 and grid.bit_count() == FULL_GRID:
                 self.line.append(cell)
                 return True
             if last_card:
@@ -383,13 +368,14 @@ class _Search:
         self.failed.add(key)
         return False
 
-    def run(self, game: Game, extra: int) -> bool:
-        """:meth:`search` from the position of ``game``."""
-        occupied, face_up, open_piles, _, placed = game.bitboards()
-        self.tops = list(game.top_ranks)  # a search cut short by the budget leaves it changed
+    def run(self, extra: int) -> bool:
+        """:meth:`search` from the position it was built for."""
+        board = self.board
+        occupied, face_up, open_piles, _, placed = board.bitboards()
+        self.tops = list(board.top_ranks)  # a search cut short by the budget leaves it changed
         heights = frontier = 0
         for cell in cells_of(occupied):
-            heights += game.pile_height(cell) << 3 * cell
+            heights += board.pile_height(cell) << 3 * cell
             frontier |= NEIGHBOURS[cell]
         self.line = []
         return self.search(
@@ -448,15 +434,14 @@ def solve_from(game: Game, *, nodes: int | None = DEFAULT_NODES) -> Optimum:
     if game.is_over:
         score = game.score
         return Optimum(score=score, proven=True, upper_bound=score, line=(), nodes=0)
-    occupied = game.occupied_mask
     placed = game.placements_count
-    empty = _FULL_GRID - occupied.bit_count()
+    empty = FULL_GRID - len(game.piles)
     best = DECK_SIZE - placed - empty  # the score with no extra placement
     exact_limit = None if nodes is None else max(1, nodes - min(nodes // 2, RESERVE))
     search = _Search(game, exact_limit)
     for extra in range(best + 1):
         try:
-            found = search.run(game, extra)
+            found = search.run(extra)
         except _OutOfBudget:
             return _best_effort(search, game, nodes, best, extra)
         if found:
@@ -494,7 +479,7 @@ def _best_effort(search: _Search, game: Game, nodes: int | None, best: int, extr
         while level < ceiling and search.nodes < nodes:
             search.limit = min(nodes, search.nodes + slice_)
             try:
-                found = search.run(game, level)
+                found = search.run(level)
             except _OutOfBudget:
                 level += 1
                 continue

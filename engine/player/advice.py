@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.board import Board
 from engine.cards import Card
 from engine.errors import GameOver
 from engine.game import Game, PublicView, Status
@@ -148,11 +149,11 @@ def advise(
     Position(row=0, col=0)
     """
     policy = Policy(policy)
-    game, unseen = _game_from(view)
+    board, unseen = _board_from(view)
     budget = budget or DEFAULT_BUDGETS[policy]
     max_seconds = budget.milliseconds / 1000 if budget.milliseconds is not None else None
     if policy is Policy.BEST:
-        result = Searcher(game, unseen).run(budget.placements, max_seconds)
+        result = Searcher(board, unseen).run(budget.placements, max_seconds)
         order = result.ranking()
         cells = result.cells
         wins, scores = _calibrated(result.win, result.score)
@@ -161,13 +162,13 @@ def advise(
     else:
         rng = random.Random(seed)
         if policy is Policy.RANDOM:
-            cell = policies.random_cell(game, rng)
+            cell = policies.random_cell(board, rng)
             chooser: policies.Chooser = policies.random_cell
         else:
-            cell = policies.greedy_cell(game)
+            cell = policies.greedy_cell(board)
             chooser = policies.greedy_playout_cell
         deadline = None if max_seconds is None else time.perf_counter() + max_seconds
-        rollout = policies.rollouts(game, chooser, rng, budget.placements, deadline)
+        rollout = policies.rollouts(board, chooser, rng, budget.placements, deadline)
         cells = rollout.cells
         wins, scores = list(rollout.win), list(rollout.score)
         effort = rollout.placements
@@ -196,19 +197,19 @@ def choose(
     if policy is Policy.BEST:
         advice = advise(view, policy=policy, seed=seed, budget=budget)
         return advice.placement, advice.simulated_placements
-    game, _ = _game_from(view)
+    board, _ = _board_from(view)
     if policy is Policy.RANDOM:
-        return _position(policies.random_cell(game, random.Random(seed))), 0
-    return _position(policies.greedy_cell(game)), game.legal_mask().bit_count()
+        return _position(policies.random_cell(board, random.Random(seed))), 0
+    return _position(policies.greedy_cell(board)), board.legal_mask().bit_count()
 
 
-def _game_from(view: PublicView) -> tuple[Game, list[Card]]:
-    """A game with the view's grid and its unseen cards in card order (never the real stock),
+def _board_from(view: PublicView) -> tuple[Board, list[Card]]:
+    """A board with the view's grid and its unseen cards in card order (never the real stock),
     and those cards."""
     if view.status is not Status.IN_PROGRESS or view.current_card is None:
         raise GameOver(f"the game is over ({view.status.value}); there is no placement to advise")
     unseen = view.unseen_cards()
-    return Game.from_view(view, unseen), unseen
+    return Game.from_view(view, unseen).board(), unseen
 
 
 def _calibrated(wins: Sequence[float], scores: Sequence[float]) -> tuple[list[float], list[float]]:

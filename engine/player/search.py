@@ -18,11 +18,12 @@ exact cost in simulated placements fits the budget, so an effort budget gives th
 any machine. Everything is estimated as a pair ``(p, e)``: the probability of winning and the
 expected score with losses counted as 0; decisions maximise ``model.win_weight * p + e``.
 
-Simulated games use the engine's public fast path: :meth:`Game.copy`,
-:meth:`Game.place_cell`, :meth:`Game.legal_mask` and :meth:`Game.bitboards` (cell masks of
-:mod:`engine.grid`), and :attr:`Game.top_ranks`. To put a card of rank ``r`` next, the search takes
-:meth:`Game.with_next_card` of an unseen card of that rank once per node and rank, then copies
-that game for each placement: the rules only read ranks, so which card of the rank it draws
+Simulated games are :class:`engine.Board` objects, the engine's checked fast interface:
+:meth:`Board.copy`, :meth:`Board.place`, :meth:`Board.legal_mask` and :meth:`Board.bitboards`
+(cell masks of :mod:`engine.grid`), :attr:`Board.top_ranks`, and the flip rule itself as
+:meth:`Board.quiet_ranks`. To put a card of rank ``r`` next, the search takes
+:meth:`Board.with_next_card` of an unseen card of that rank once per node and rank, then copies
+that board for each placement: the rules only read ranks, so which card of the rank it draws
 makes no difference, and the suits of hypothetical cards never reach the caller.
 """
 
@@ -32,9 +33,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.board import Board
 from engine.cards import Card
-from engine.game import Game, Status
 from engine.grid import cells_of
+from engine.rules import Status
 
 __all__ = ["DEFAULT_MODEL", "Model", "SearchResult", "Searcher", "line_summary"]
 
@@ -53,7 +55,6 @@ _SLOTS = 28
 _NEW_PILE = 2 * _DELTA_OFFSET
 _ON_FACE_UP = 2 * _DELTA_OFFSET + 1
 _ON_FACE_DOWN = 2 * (_DELTA_OFFSET - 1) + 1  # the pile itself turns face up
-_RANK_BIT = [0] + [1 << (rank - 1) for rank in _RANKS]
 # Line tables are cached per decision under (cells, face-up cells, changed ranks) keys.
 _KEY_SHIFT = 56  # the window's cells are bits 0..55
 _RANK_SHIFT = 2 * _KEY_SHIFT
@@ -143,9 +144,9 @@ class _OutOfTime(Exception):
 
 
 class Searcher:
-    """One decision's search: build it from a game whose grid is the public one, then run it.
+    """One decision's search: build it from a board whose grid is the public one, then run it.
 
-    ``unseen`` lists the unseen cards, which are the cards of the stock inside ``game``; the
+    ``unseen`` lists the unseen cards, which are the cards of the stock inside ``board``; the
     order of that stock is never read (each hypothetical next card is chosen by its rank in
     :meth:`_value`). ``deepen_moves`` and ``deepen_replies`` shape stage 3: how many leading
     placements it deepens and how many of the best replies to each next rank it follows. One
@@ -155,14 +156,14 @@ class Searcher:
 
     def __init__(
         self,
-        game: Game,
+        board: Board,
         unseen: Sequence[Card],
         model: Model = DEFAULT_MODEL,
         *,
         deepen_moves: int = 2,
         deepen_replies: int = 1,
     ) -> None:
-        self.game = game
+        self.board = board
         self.model = model
         self.deepen_moves = deepen_moves
         self.deepen_replies = deepen_replies
@@ -195,13 +196,13 @@ class Searcher:
         if max_seconds is not None:
             self._deadline = time.perf_counter() + max_seconds
         limit = max_placements if max_placements is not None else 1 << 62
-        game = self.game
+        board = self.board
         counts = self.counts
-        cells = cells_of(game.legal_mask())
-        children: list[Game] = []
+        cells = cells_of(board.legal_mask())
+        children: list[Board] = []
         for cell in cells:
-            child = game.copy()
-            child.place_cell(cell)
+            child = board.copy()
+            child.place(cell)
             children.append(child)
         self.placements += len(cells)
         values = [
@@ -243,12 +244,12 @@ class Searcher:
     def _ranks_left(self) -> int:
         return sum(1 for k in self.counts if k)
 
-    def _stage2_cost(self, children: Sequence[Game]) -> int:
+    def _stage2_cost(self, children: Sequence[Board]) -> int:
         ranks = self._ranks_left()
         return sum(ranks * child.legal_mask().bit_count() for child in children)
 
     def _stage3_moves(
-        self, children: Sequence[Game], values: Sequence[tuple[float, float]]
+        self, children: Sequence[Board], values: Sequence[tuple[float, float]]
     ) -> list[int]:
         """The placements stage 3 deepens: the best few by their stage-2 utility."""
         weight = self.model.win_weight
@@ -258,7 +259,7 @@ class Searcher:
         )
         return order[: self.deepen_moves] if len(order) > 1 else []
 
-    def _stage3_cost(self, children: Sequence[Game], deep: Sequence[int]) -> int:
+    def _stage3_cost(self, children: Sequence[Board], deep: Sequence[int]) -> int:
         ranks = self._ranks_left()
         cost = 0
         for i in deep:
@@ -269,30 +270,30 @@ class Searcher:
         return cost
 
     def _timed_value(
-        self, game: Game, counts: list[int], depth: int, changed: int
+        self, board: Board, counts: list[int], depth: int, changed: int
     ) -> tuple[float, float]:
         if time.perf_counter() > self._deadline:
             raise _OutOfTime
-        return self._value(game, counts, depth, changed)
+        return self._value(board, counts, depth, changed)
 
     # ------------------------------------------------------------------ tree
 
     def _value(
-        self, game: Game, counts: list[int], depth: int, changed: int
+        self, board: Board, counts: list[int], depth: int, changed: int
     ) -> tuple[float, float]:
-        """``(p, e)`` of ``game`` after a placement, ``depth`` chance steps deep; ``changed``
+        """``(p, e)`` of ``board`` after a placement, ``depth`` chance steps deep; ``changed``
         marks the cells placed on since the root."""
-        if game.is_over:
-            return (1.0, float(game.stock_count)) if game.status is _WON else (0.0, 0.0)
+        if board.is_over:
+            return (1.0, float(board.stock_count)) if board.status is _WON else (0.0, 0.0)
         if depth == 0:
             self.leaves += 1
-            return self.leaf(game, self.rank_chances(counts), changed, game.top_ranks)
+            return self.leaf(board, self.rank_chances(counts), changed, board.top_ranks)
         weight = self.model.win_weight
         total = sum(counts)
-        legal = cells_of(game.legal_mask())
+        legal = cells_of(board.legal_mask())
         # The children's top ranks: a placement changes only the rank of its own cell, so one
         # list kept up to date here stands for every child's (cheaper than a snapshot each).
-        tops = game.top_ranks
+        tops = board.top_ranks
         top = list(tops)
         sum_p = sum_e = 0.0
         for rank in _RANKS:
@@ -300,7 +301,7 @@ class Searcher:
             if not k:
                 continue
             # Every card of this rank drawn on the way here is one of by_rank[rank][k:].
-            drawn = game.with_next_card(self._by_rank[rank][k - 1])
+            drawn = board.with_next_card(self._by_rank[rank][k - 1])
             counts[rank] = k - 1
             best_u = -1.0
             best_p = best_e = 0.0
@@ -309,7 +310,7 @@ class Searcher:
                 leaf = self.leaf
                 for cell in legal:
                     child = drawn.copy()
-                    status = child.place_cell(cell)
+                    status = child.place(cell)
                     if status is not _PLAYING:
                         p, e = (1.0, float(child.stock_count)) if status is _WON else (0.0, 0.0)
                     else:
@@ -325,10 +326,10 @@ class Searcher:
                 if time.perf_counter() > self._deadline:
                     raise _OutOfTime
                 table = self.rank_chances(counts)
-                scored: list[tuple[float, int, Game]] = []
+                scored: list[tuple[float, int, Board]] = []
                 for cell in legal:
                     child = drawn.copy()
-                    status = child.place_cell(cell)
+                    status = child.place(cell)
                     if status is not _PLAYING:
                         p, e = (1.0, float(child.stock_count)) if status is _WON else (0.0, 0.0)
                         u = weight * p + e
@@ -373,7 +374,7 @@ class Searcher:
     # ------------------------------------------------------------------ leaf
 
     def leaf(
-        self, game: Game, table: list[float], changed: int, top: Sequence[int]
+        self, board: Board, table: list[float], changed: int, top: Sequence[int]
     ) -> tuple[float, float]:
         """Look one placement ahead analytically and score the outcomes with the model.
 
@@ -381,9 +382,9 @@ class Searcher:
         trigger a flip there and by how the face-down count changes if one does. The best
         outcome for each rank over all legal cells is then weighted by the chance of that rank.
         ``changed`` marks the cells whose top card differs from the root grid's; ``top`` is
-        ``game.top_ranks`` (or a list equal to it).
+        ``board.top_ranks`` (or a list equal to it).
         """
-        occupied, up, open_cells, legal, placed = game.bitboards()
+        occupied, up, open_cells, legal, placed = board.bitboards()
         down = occupied & ~up
         acc = [0] * _SLOTS
         used = 0
@@ -403,7 +404,7 @@ class Searcher:
                 at_row = r_i
                 line = occupied & _ROW_MASK[r_i]
                 row_table = (
-                    _line_summaries(rows, line, up, changed, top, _ROW_CELLS[r_i])
+                    _line_summaries(rows, board, line, up, changed, top, _ROW_CELLS[r_i])
                     if line
                     else _EMPTY_LINE
                 )
@@ -411,7 +412,7 @@ class Searcher:
             if col_table is None:
                 line = occupied & _COL_MASK[c_i]
                 col_table = (
-                    _line_summaries(cols, line, up, changed, top, _COL_CELLS[c_i])
+                    _line_summaries(cols, board, line, up, changed, top, _COL_CELLS[c_i])
                     if line
                     else _EMPTY_LINE
                 )
@@ -487,6 +488,7 @@ class Searcher:
 
 def _line_summaries(
     cache: dict[int, list[tuple[int, int]]],
+    board: Board,
     line: int,
     up: int,
     changed: int,
@@ -510,35 +512,25 @@ def _line_summaries(
         key |= top[at] << (_RANK_SHIFT + 4 * at)
     table = cache.get(key)
     if table is None:
-        table = cache[key] = _line_table(line, up, top, cells)
+        table = cache[key] = _line_table(board, line, up, cells)
     return table
 
 
-def _line_table(
-    line: int, up: int, top: Sequence[int], cells: Sequence[int]
-) -> list[tuple[int, int]]:
+def _line_table(board: Board, line: int, up: int, cells: Sequence[int]) -> list[tuple[int, int]]:
     """For each of a line's window cells, the :func:`line_summary` of the line's piles other
     than that cell's."""
-    whole = line_summary(line, up, top)
+    whole = line_summary(board, line, up)
     return [
-        line_summary(line & ~(1 << cell), up, top) if line >> cell & 1 else whole for cell in cells
+        line_summary(board, line & ~(1 << cell), up) if line >> cell & 1 else whole
+        for cell in cells
     ]
 
 
-def line_summary(others: int, up: int, top: Sequence[int]) -> tuple[int, int]:
-    """A line's other piles as (ranks that flip nothing, change of the face-down count if a
-    placed card does flip them)."""
-    if not others:
-        return _ALL_RANKS, 0
-    faced = others & up
-    if not faced:
-        return 0, -others.bit_count()
-    ranks = 0
-    rest = faced
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        ranks |= _RANK_BIT[top[low.bit_length() - 1]]
-    # Ranks from the lowest to the highest face-up rank, both included.
-    safe = ((1 << ranks.bit_length()) - 1) ^ ((ranks & -ranks) - 1)
-    return safe, 2 * faced.bit_count() - others.bit_count()
+def line_summary(board: Board, others: int, up: int) -> tuple[int, int]:
+    """A line's other piles ``others`` (piles of ``board``, whose face-up mask is ``up``) as
+    (ranks that flip nothing, change of the face-down count if a placed card does flip them).
+
+    The ranks are the engine's own flip rule (:meth:`Board.quiet_ranks`); if the placed card
+    does flip the line, its face-up piles turn down and its face-down ones up.
+    """
+    return board.quiet_ranks(others), 2 * (others & up).bit_count() - others.bit_count()

@@ -9,6 +9,12 @@ through public names. The check is syntactic, so it looks at:
 * ``getattr(obj, "_name")`` and friends with a literal name, on the same terms;
 * ``from module import _name`` and imports of underscored modules (``from pkg._impl import``).
 
+A private module belongs to its package, as Python's convention for a leading underscore has it:
+the modules beside it (``pkg/game.py`` for ``pkg/_impl.py``) may import its public names; the
+modules of a subpackage (``pkg/player/``), of other packages and the tests may not. That is how
+the engine keeps its unchecked bitboard layer (``engine/_bitboard.py``) to itself: the computer
+player in ``engine/player/`` goes through the public, checked ``engine.Board`` like anyone else.
+
 A name counts as defined in a module when the module binds it at top level or in a class body,
 lists it in ``__slots__``, or assigns it on ``self``/``cls``. Dunder names (``__init__``) are not
 private, and neither are the documented methods of named tuples (``_replace``, ``_asdict``...),
@@ -109,9 +115,24 @@ def imported_modules(tree: ast.Module) -> set[str]:
     return names
 
 
+def package_of(path: str) -> str:
+    """The dotted package a file belongs to: ``engine/player/search.py`` -> ``engine.player``."""
+    return ".".join(Path(path).parent.parts)
+
+
+def private_import(module: str, importer: str) -> bool:
+    """Whether importing ``module`` from a module of package ``importer`` reaches into another
+    package's private module (a private module's own package may import it)."""
+    parts = module.split(".")
+    if not any(is_private(part) for part in parts):
+        return False
+    return any(is_private(part) for part in parts[:-1]) or ".".join(parts[:-1]) != importer
+
+
 def violations(source: str, path: str) -> list[Violation]:
     """Every place where the module at ``path`` uses another module's underscored name."""
     tree = ast.parse(source, filename=path)
+    importer = package_of(path)
     own = defined_names(tree)
     modules = imported_modules(tree)
     found: list[Violation] = []
@@ -142,7 +163,10 @@ def violations(source: str, path: str) -> list[Violation]:
             check(node.args[0], node.args[1].value, node.lineno, f"{node.func.id}s")
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
-            if any(is_private(part) for part in module.split(".")):
+            if node.level:  # relative: from the importer's package, one level up per extra dot
+                base = importer.split(".")[: len(importer.split(".")) - (node.level - 1)]
+                module = ".".join([*base, module] if module else base)
+            if private_import(module, importer):
                 found.append(Violation(path, node.lineno, f"imports from private {module}"))
             for alias in node.names:
                 if is_private(alias.name):
@@ -151,7 +175,7 @@ def violations(source: str, path: str) -> list[Violation]:
                     )
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if any(is_private(part) for part in alias.name.split(".")):
+                if private_import(alias.name, importer):
                     found.append(Violation(path, node.lineno, f"imports private {alias.name}"))
     return sorted(found, key=lambda v: v.line)
 
@@ -187,6 +211,37 @@ def test_no_module_uses_another_modules_underscored_names() -> None:
 )
 def test_the_check_catches(source: str) -> None:
     assert violations(source, "example.py"), source
+
+
+@pytest.mark.parametrize(
+    ("source", "path"),
+    [
+        # A private module is its package's: not a subpackage's, another package's or a test's.
+        ("from engine._bitboard import Bitboard", "engine/player/search.py"),
+        ("import engine._bitboard", "engine/player/policies.py"),
+        ("from engine._bitboard import Bitboard", "api/games/service.py"),
+        ("from engine._bitboard import Bitboard", "tests/engine/test_board.py"),
+        ("from . import _bitboard", "engine/player/search.py"),
+        ("from .._bitboard import Bitboard", "engine/player/search.py"),
+        # ... and even its own package may not take its underscored names.
+        ("from engine._bitboard import _helper", "engine/game.py"),
+        ("from engine._private.rules import flipped", "engine/game.py"),
+    ],
+)
+def test_the_check_keeps_a_private_module_to_its_package(source: str, path: str) -> None:
+    assert violations(source, path), (source, path)
+
+
+@pytest.mark.parametrize(
+    ("source", "path"),
+    [
+        ("from engine._bitboard import Bitboard", "engine/game.py"),
+        ("import engine._bitboard", "engine/solver.py"),
+        ("from ._bitboard import flipped", "engine/board.py"),
+    ],
+)
+def test_the_check_lets_a_package_use_its_private_module(source: str, path: str) -> None:
+    assert not violations(source, path), (source, path)
 
 
 @pytest.mark.parametrize(

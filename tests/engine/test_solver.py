@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine import Game, Optimum, Position, Status, replay, solve, solve_from
-from engine.grid import CELL_OF, cells_of
+from engine.grid import CELL_OF, POSITION, cells_of
 from engine.player.policies import greedy_cell
 from engine.solver import flips_can_clear
 from tests.engine.factories import pile, state_dict
@@ -48,8 +48,10 @@ def check_line(game: Game, optimum: Optimum) -> None:
 def greedy_until(seed: int, piles: int) -> Game | None:
     """Deal ``seed`` played by the greedy policy until the grid holds ``piles`` piles."""
     game = Game.from_seed(seed)
-    while not game.is_over and game.occupied_mask.bit_count() < piles:
-        game.place_cell(greedy_cell(game))
+    while not game.is_over and len(game.piles) < piles:
+        position = POSITION[greedy_cell(game.board())]
+        assert position is not None
+        game.place(position)
     return None if game.is_over else game
 
 
@@ -226,8 +228,9 @@ def test_flips_can_clear_never_rejects_a_position_won_by_new_piles_alone() -> No
             stacked[i] = position in occupied
             occupied.add(position)
         for i, position in enumerate(optimum.line):
-            if game.occupied_mask and not any(stacked[i:]):
-                assert flips_can_clear(game.occupied_mask, game.face_up_mask)
+            cells, face_up = game.board().bitboards()[:2]
+            if cells and not any(stacked[i:]):
+                assert flips_can_clear(cells, face_up)
             game.place(position)
 
 

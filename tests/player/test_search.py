@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from engine import Game, Status
+from engine import CARDS, Board, Game, Status
 from engine.grid import COL_OTHERS, ROW_OTHERS, cells_of
 from engine.player.search import Searcher, SearchResult, line_summary
 
@@ -28,27 +28,28 @@ def grids(deals: range, per_deal: int = 6) -> list[Game]:
     return games
 
 
-def unseen_by_rank(game: Game) -> dict[int, int]:
+def unseen_by_rank(board: Board) -> dict[int, int]:
     """One unseen card (current card or stock) of each rank that has one, as card numbers."""
-    return {card.rank: card.index for card in game.deck[game.placements_count :]}
+    return {CARDS[card].rank: card for card in board.unseen()}
 
 
 def test_the_line_summaries_predict_every_placement_of_every_rank() -> None:
     checked = 0
     for game in grids(range(40)):
-        occupied, up, top = game.occupied_mask, game.face_up_mask, game.top_ranks
-        before = game.face_down_count
-        for cell in cells_of(game.legal_mask()):
-            safe_row, flip_row = line_summary(occupied & ROW_OTHERS[cell], up, top)
-            safe_col, flip_col = line_summary(occupied & COL_OTHERS[cell], up, top)
+        board = game.board()
+        occupied, up, _, legal, _ = board.bitboards()
+        before = board.face_down_count
+        for cell in cells_of(legal):
+            safe_row, flip_row = line_summary(board, occupied & ROW_OTHERS[cell], up)
+            safe_col, flip_col = line_summary(board, occupied & COL_OTHERS[cell], up)
             fixes = -1 if (occupied & ~up) >> cell & 1 else 0
-            for rank, card in unseen_by_rank(game).items():
+            for rank, card in unseen_by_rank(board).items():
                 bit = 1 << (rank - 1)
                 predicted = fixes
                 predicted += 0 if safe_row & bit else flip_row
                 predicted += 0 if safe_col & bit else flip_col
-                trial = game.with_next_card(card)
-                trial.place_cell(cell)
+                trial = board.with_next_card(card)
+                trial.place(cell)
                 assert trial.face_down_count - before == predicted
                 checked += 1
     assert checked > 1000
@@ -58,19 +59,20 @@ def test_the_line_summaries_predict_every_placement_of_every_rank() -> None:
 def test_leaf_values_do_not_depend_on_what_the_cache_saw_before(seed: int) -> None:
     game = grids(range(seed, seed + 1), per_deal=20)[8]
     unseen = game.public_view().unseen_cards()
+    board = game.board()
     children = []
-    for cell in cells_of(game.legal_mask()):
-        child = game.copy()
-        if child.place_cell(cell) is Status.IN_PROGRESS:
+    for cell in cells_of(board.legal_mask()):
+        child = board.copy()
+        if child.place(cell) is Status.IN_PROGRESS:
             cards = list(unseen_by_rank(child).values())
             for reply in cells_of(child.legal_mask()):
                 grandchild = child.with_next_card(cards[reply % len(cards)])
-                if grandchild.place_cell(reply) is Status.IN_PROGRESS:
+                if grandchild.place(reply) is Status.IN_PROGRESS:
                     children.append((grandchild, 1 << cell | 1 << reply))
     assert len(children) > 20
 
-    def values(order: list[tuple[Game, int]]) -> dict[int, tuple[float, float]]:
-        searcher = Searcher(game, unseen)
+    def values(order: list[tuple[Board, int]]) -> dict[int, tuple[float, float]]:
+        searcher = Searcher(board, unseen)
         table = searcher.rank_chances(searcher.counts)
         return {id(g): searcher.leaf(g, table, changed, g.top_ranks) for g, changed in order}
 
@@ -96,23 +98,23 @@ def test_every_leaf_gets_the_top_ranks_of_its_own_game(monkeypatch: pytest.Monke
     seen = 0
 
     def checked(
-        self: Searcher, game: Game, table: list[float], changed: int, top: Sequence[int]
+        self: Searcher, board: Board, table: list[float], changed: int, top: Sequence[int]
     ) -> tuple[float, float]:
         nonlocal seen
         seen += 1
-        assert tuple(top) == game.top_ranks
-        return leaf(self, game, table, changed, top)
+        assert tuple(top) == board.top_ranks
+        return leaf(self, board, table, changed, top)
 
     monkeypatch.setattr(Searcher, "leaf", checked)
     for game in grids(range(2), per_deal=1)[:3]:
-        result = Searcher(game, game.public_view().unseen_cards()).run(12_000)
+        result = Searcher(game.board(), game.public_view().unseen_cards()).run(12_000)
         assert max(result.depth) == 3
     assert seen > 1000
 
 
 def test_rank_chances_are_the_share_of_unseen_cards_with_a_rank_in_the_mask() -> None:
     game = Game.from_seed(3)
-    searcher = Searcher(game, game.public_view().unseen_cards())
+    searcher = Searcher(game.board(), game.public_view().unseen_cards())
     chooser = random.Random(3)
     for _ in range(50):
         counts = [0] + [chooser.randint(0, 4) for _ in range(10)]
