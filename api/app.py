@@ -131,7 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(asyncio.CancelledError):
                     await expiring  # a round in progress finishes its batch first
             pool.close()
-            database.dispose()
+            await database.close()
 
     app = FastAPI(
         title="Foursquare Server",

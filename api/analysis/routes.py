@@ -15,7 +15,7 @@ from api.core.problems import json_response
 from api.ops.ratelimit import limited_by
 
 
-def _service(request: Request) -> AnalysisService:
+async def _service(request: Request) -> AnalysisService:
     service: AnalysisService = request.app.state.analyses
     return service
 

@@ -17,7 +17,7 @@ from api.games.schemas import DeckReveal
 from api.ops.ratelimit import limited_by
 
 
-def _service(request: Request) -> ChallengeService:
+async def _service(request: Request) -> ChallengeService:
     service: ChallengeService = request.app.state.challenges
     return service
 

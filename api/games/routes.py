@@ -39,7 +39,7 @@ from api.idempotency.service import Answer
 from api.ops.ratelimit import limited_by
 
 
-def _service(request: Request) -> GameService:
+async def _service(request: Request) -> GameService:
     service: GameService = request.app.state.games
     return service
 

@@ -27,7 +27,7 @@ _ETAG_HEADER = {
 }
 
 
-def _service(request: Request) -> HintService:
+async def _service(request: Request) -> HintService:
     service: HintService = request.app.state.hints
     return service
 

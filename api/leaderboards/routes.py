@@ -27,7 +27,7 @@ from api.leaderboards.service import LeaderboardService, listing_of
 from api.ops.ratelimit import limited_by
 
 
-def _service(request: Request) -> LeaderboardService:
+async def _service(request: Request) -> LeaderboardService:
     service: LeaderboardService = request.app.state.leaderboards
     return service
 

@@ -274,7 +274,7 @@ def _leaderboard_statement(
     return statement.order_by(*order).limit(bindparam("limit"))
 
 
-def _shape_of(board: Listing) -> Listing:
+def _statement_shape(board: Listing) -> Listing:
     # The statement depends on whether the board has a date, not on which date.
     return board._replace(starts_on=date.min if board.starts_on is not None else None)
 
@@ -286,7 +286,7 @@ def leaderboard(
     parameters: dict[str, Any] = {"limit": limit, **_board_parameters(board)}
     if after is not None:
         parameters["sort_score"], parameters["finished_at"], parameters["game_id"] = after
-    statement = _leaderboard_statement(_shape_of(board), after is not None)
+    statement = _leaderboard_statement(_statement_shape(board), after is not None)
     return [ScoreRecord._make(row) for row in session.execute(statement, parameters)]
 
 
@@ -310,7 +310,7 @@ def board_size(session: Executor, board: Listing) -> int:
     time, 7 x 25 for a week), as the ranks are; for ``per_player=best`` a count of the board's
     range of ``leaderboard_bests``, which grows with its players. The board's parameters are
     the listing's; the counter sums leave ``assisted`` unused (the column chosen says it)."""
-    statement = _size_statement(_shape_of(board))
+    statement = _size_statement(_statement_shape(board))
     return int(session.execute(statement, _board_parameters(board)).scalar_one())
 
 
@@ -433,7 +433,7 @@ def standing(
         "game_id": entry.game_id,
         **_board_parameters(board),
     }
-    shape = _shape_of(board)
+    shape = _statement_shape(board)
     above = session.execute(_leaderboard_statement(shape, True, descending=True), parameters)
     below = session.execute(_leaderboard_statement(shape, True), parameters)
     return Standing(

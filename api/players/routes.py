@@ -31,7 +31,7 @@ from api.players.service import NO_STATS, PlayerService
 from api.players.store import PlayerRecord, PlayerStatsRecord
 
 
-def _service(request: Request) -> PlayerService:
+async def _service(request: Request) -> PlayerService:
     service: PlayerService = request.app.state.players
     return service
 

@@ -34,8 +34,12 @@ def counting(database: Database) -> Iterator[list[str]]:
             statements.append(statement.split()[0].upper())
 
     # On PostgreSQL the read engine is the write engine with other options (one pool, one set
-    # of event listeners): listen once per pool.
-    by_pool = {engine.pool: engine for engine in (database.read_engine, database.write_engine)}
+    # of event listeners): listen once per pool; the requests' reads go through the asyncio
+    # engine, whose statements its synchronous facade sees.
+    candidates = [database.read_engine, database.write_engine]
+    if database.async_read_engine is not None:
+        candidates.append(database.async_read_engine.sync_engine)
+    by_pool = {engine.pool: engine for engine in candidates}
     engines = list(by_pool.values())
     for engine in engines:
         event.listen(engine, "before_cursor_execute", record)
