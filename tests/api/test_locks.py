@@ -137,6 +137,9 @@ def test_the_build_lock_pins_the_build_backend() -> None:
 
 
 def test_the_installs_use_the_locks() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "--require-hashes -r requirements/build.txt" in dockerfile
+    assert "--require-hashes -r requirements/service.txt" in dockerfile
     ci = (ROOT / ".ci" / "run").read_text()
     assert "--require-hashes -r requirements/dev.txt" in ci
     assert "--no-deps -e ." in ci

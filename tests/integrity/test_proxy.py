@@ -113,7 +113,9 @@ def test_the_compose_replicas_profile_runs_two_alike_replicas_behind_the_tested_
     replicas = [services["api-1"], services["api-2"]]
     assert replicas[0] == replicas[1], "replicas must be configured alike"
     for index, replica in enumerate(replicas, start=1):
-        port = replica["command"][replica["command"].index("--port") + 1]
+        # The image's command listens on FOURSQUARE_PORT, and its health check asks it.
+        assert "command" not in replica
+        port = replica["environment"]["FOURSQUARE_PORT"]
         assert proxy["environment"][f"FOURSQUARE_REPLICA_{index}"] == f"api-{index}:{port}"
         assert replica["environment"]["FOURSQUARE_MIGRATE_ON_START"] == "false"
         assert replica["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
