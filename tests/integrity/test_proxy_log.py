@@ -102,21 +102,21 @@ def test_every_request_a_dying_replica_cut_off_is_in_the_proxy_log(
 
         with ThreadPoolExecutor(CLIENTS) as pool:
             futures: list[Future[int | str]] = [pool.submit(create, i) for i in range(CLIENTS)]
-            # Every request is answered by the live replica or waits in the stopped one.
+            # Every request is answered by the live replica or waits in the stopped one. (The
+            # proxy's health checks wait there too, so this may hold a moment early: a request
+            # still in the proxy then finds the replica dead and goes to the other one.)
             _wait_for(
-                lambda: sum(f.done() for f in futures) + _waiting_requests(dying.port) == CLIENTS,
+                lambda: sum(f.done() for f in futures) + _waiting_requests(dying.port) >= CLIENTS,
                 "every request to reach a replica",
             )
-            cut_off = _waiting_requests(dying.port)
             dying.kill()
             outcomes = [future.result() for future in futures]
     finally:
         for client in clients:
             client.close()
 
-    assert cut_off >= 1, f"round-robin sent nothing to the stopped replica: {outcomes}"
     unanswered = [ids[i] for i, outcome in enumerate(outcomes) if outcome != 201]
-    assert len(unanswered) == cut_off, outcomes
+    assert unanswered, f"round-robin sent nothing to the stopped replica: {outcomes}"
     # The proxy logs a request when it ends: right after its answer (or its lack of one).
     _wait_for(
         lambda: all(_line_of(proxy, request_id) for request_id in ids),
