@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from fastapi import Depends, Header, Query
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import Depends, Header, Query, Request
+from fastapi.security import HTTPBearer
 from pydantic import AfterValidator, StringConstraints, WithJsonSchema
 
 # The two parameters of every paged listing (the leaderboards, a player's games).
@@ -16,38 +16,33 @@ PageCursor = Annotated[
     str | None, Query(max_length=300, description="`next_cursor` of the previous page.")
 ]
 
-# The game's token as an HTTP bearer credential: the OpenAPI document then declares the
-# security scheme, so "Authorize" in /docs and generated clients send it. A missing or
-# malformed header is left to the service, which answers 401 missing_token.
-game_token = HTTPBearer(
+
+class BearerSecret(HTTPBearer):
+    """A bearer credential as its secret string (None when absent or not a bearer): FastAPI's
+    ``HTTPBearer``, so the OpenAPI document declares the security scheme ("Authorize" in
+    /docs, generated clients), in one dependency rather than two (it is resolved on every
+    request, and each level of dependencies costs as much as a small route)."""
+
+    async def __call__(self, request: Request) -> str | None:  # type: ignore[override]
+        credentials = await super().__call__(request)
+        return credentials.credentials if credentials is not None else None
+
+
+# A missing or malformed header is left to the service, which answers 401 missing_token.
+game_token = BearerSecret(
     scheme_name="GameToken",
     description="The `token` returned when the game was created, or the `key` of the "
     "registered player whose game it is.",
     auto_error=False,
 )
-player_key = HTTPBearer(
+player_key = BearerSecret(
     scheme_name="PlayerKey",
     description="A registered player's `key` (from `POST /players` or a rotation).",
     auto_error=False,
 )
 
-
-async def get_token(
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(game_token)],
-) -> str | None:
-    return credentials.credentials if credentials is not None else None
-
-
-TokenDep = Annotated[str | None, Depends(get_token)]
-
-
-async def get_player_key(
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(player_key)],
-) -> str | None:
-    return credentials.credentials if credentials is not None else None
-
-
-PlayerKeyDep = Annotated[str | None, Depends(get_player_key)]
+TokenDep = Annotated[str | None, Depends(game_token)]
+PlayerKeyDep = Annotated[str | None, Depends(player_key)]
 
 IfMatch = Annotated[
     str | None,
