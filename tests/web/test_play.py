@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import shutil
@@ -26,8 +25,6 @@ from tests.web.service import store_game
 
 pytestmark = pytest.mark.slow
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-README_SCREENSHOT = REPO_ROOT / "docs" / "screenshot.png"
 
 
 def test_a_whole_game_played_by_clicks_shows_what_the_api_says(
@@ -70,9 +67,6 @@ def test_a_whole_game_played_by_clicks_shows_what_the_api_says(
     page.screenshot(path=screenshot_dir / "3-end.png", full_page=True)
     if moves < 6:  # a game lost early still leaves a mid-game picture
         shutil.copy(screenshot_dir / "3-end.png", screenshot_dir / "2-mid-game.png")
-    if os.environ.get("FOURSQUARE_UPDATE_SCREENSHOT") == "1":
-        README_SCREENSHOT.parent.mkdir(exist_ok=True)
-        shutil.copy(screenshot_dir / "2-mid-game.png", README_SCREENSHOT)
 
     # Start again, under the same name.
     page.get_by_role("button", name="Play again").click()
