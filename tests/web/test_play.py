@@ -26,7 +26,6 @@ from tests.web.service import store_game
 pytestmark = pytest.mark.slow
 
 
-
 def test_a_whole_game_played_by_clicks_shows_what_the_api_says(
     desktop: Page, server: Server, api: httpx.Client, screenshot_dir: Path
 ) -> None:
