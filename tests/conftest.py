@@ -25,7 +25,9 @@ from api.app import create_app  # noqa: E402
 from api.core.database import Database  # noqa: E402
 from api.core.settings import Settings  # noqa: E402
 from api.games.dealing import start_game  # noqa: E402
-from tests.support import databases  # noqa: E402
+from tests.support import databases, examples  # noqa: E402
+
+examples.load()  # Hypothesis's profile: HYPOTHESIS_PROFILE, ``dev`` unless CI says ``ci``
 
 BACKENDS = ["sqlite", "postgresql"]
 

@@ -24,6 +24,7 @@ from engine.analysis import (
 )
 from engine.player.advice import Budget, advise
 from engine.solver import solve
+from tests.support.examples import examples
 
 SMALL = Budget(placements=300)
 
@@ -116,7 +117,7 @@ def _check_labels(result: Review) -> None:
         assert placement.label is expected
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(seed=st.integers(0, 10_000), choices=st.randoms(use_true_random=False))
 def test_reviews_of_any_play_follow_the_thresholds(seed: int, choices: random.Random) -> None:
     """Random play on random deals (a random legal placement each time): every label is the

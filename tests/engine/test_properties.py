@@ -26,6 +26,7 @@ from engine import (
     replay,
 )
 from tests.engine.factories import grid_of
+from tests.support.examples import examples
 
 Cell = tuple[int, int]
 Grid = dict[Cell, dict[str, Any]]  # {(row, col): {"cards": [codes, bottom to top], "up": bool}}
@@ -216,7 +217,7 @@ def choose(style: str, game: Game, rnd: random.Random) -> Cell:
     return row, col
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     seed=st.integers(),
     style=st.sampled_from(["random", "careful", "builder"]),

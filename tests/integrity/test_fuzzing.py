@@ -1,12 +1,12 @@
 """Schemathesis against a real server's /openapi.json, every check, stateful included.
 
 The suite runs a bounded number of examples (20 per operation, 50 for the stateful phase,
-which follows only the document's links); the full run is ``FULL_RUN`` below, with the
-defaults and many more examples. Failures that are documented, deliberate behaviour are
-dropped narrowly by ``tests.integrity.fuzz_hooks``; everything else fails the test. The
-tests at the end pin the API bugs the fuzzer once found (links naming no operation, links
-without the token, whole-number floats refused, player names beyond the schema, a 405 naming
-too few methods).
+which follows only the document's links, under CI's Hypothesis profile; a fifth under
+``dev``); the full run is ``FULL_RUN`` below, with the defaults and many more examples.
+Failures that are documented, deliberate behaviour are dropped narrowly by
+``tests.integrity.fuzz_hooks``; everything else fails the test. The tests at the end pin
+the API bugs the fuzzer once found (links naming no operation, links without the token,
+whole-number floats refused, player names beyond the schema, a 405 naming too few methods).
 """
 
 from __future__ import annotations
@@ -30,10 +30,13 @@ from api.core.settings import Settings
 from tests.integrity.conftest import Report
 from tests.integrity.fuzz_hooks import PLACEMENTS, complete_links
 from tests.integrity.verify import verify_database
+from tests.support.examples import examples
 from tests.support.server import ROOT, Server
 
-MAX_EXAMPLES = int(os.environ.get("FOURSQUARE_FUZZ_MAX_EXAMPLES", "20"))
-STATEFUL_EXAMPLES = int(os.environ.get("FOURSQUARE_FUZZ_STATEFUL_EXAMPLES", "50"))
+# Hypothesis's profile scales them (tests/support/examples.py): CI's ``ci`` runs these, a
+# contributor's ``dev`` a fifth, over the same operations, checks and links.
+MAX_EXAMPLES = int(os.environ.get("FOURSQUARE_FUZZ_MAX_EXAMPLES", examples(20)))
+STATEFUL_EXAMPLES = int(os.environ.get("FOURSQUARE_FUZZ_STATEFUL_EXAMPLES", examples(50)))
 SEED = os.environ.get("FOURSQUARE_FUZZ_SEED", "20261129")
 ST = Path(sys.executable).with_name("st")
 PHASE_OUTCOMES = {"✅": "passed", "❌": "failed", "🚫": "errored", "⏭": "skipped"}
