@@ -1,9 +1,10 @@
 """Plumbing shared by the HTTP benchmarks: throwaway databases, a real uvicorn process group,
-and what that process group costs (resident memory, CPU time) as ``/proc`` reports it."""
+and what that process group costs (resident memory, CPU time) as psutil reports it."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import psutil
 import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
@@ -37,7 +39,6 @@ DEFAULT_POSTGRES_ADMIN_URL = os.environ.get(
         "FOURSQUARE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
     ),
 )
-_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def backends_of(choice: str, admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> list[str]:
@@ -120,73 +121,47 @@ def throwaway_database(backend: str, admin_url: str = DEFAULT_POSTGRES_ADMIN_URL
 # ---------------------------------------------------------------- processes
 
 
-def _stat_fields(pid: int) -> list[str] | None:
-    """The fields of ``/proc/PID/stat`` after the command name (field 3 onwards)."""
-    try:
-        raw = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return raw[raw.rindex(")") + 2 :].split()
-
-
-def _comm(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/comm").read_text().strip()
-    except OSError:
-        return ""
-
-
-def _all_pids() -> list[int]:
-    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+def _processes(pids: list[int]) -> Iterator[psutil.Process]:
+    """The processes of ``pids`` still there (one may end between a listing and a read)."""
+    for pid in pids:
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
+            yield psutil.Process(pid)
 
 
 def process_tree(root: int) -> list[int]:
     """``root`` and all its descendants that are alive now."""
-    children: dict[int, list[int]] = {}
-    for pid in _all_pids():
-        fields = _stat_fields(pid)
-        if fields is not None:
-            children.setdefault(int(fields[1]), []).append(pid)
-    tree, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        tree.append(pid)
-        todo.extend(children.get(pid, []))
-    return tree
+    try:
+        below = psutil.Process(root).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return [root]
+    return [root, *(child.pid for child in below)]
 
 
 def rss_bytes(pids: list[int]) -> int:
-    """The sum of ``VmRSS`` over ``pids`` (from ``/proc/PID/status``)."""
+    """The sum of the resident memory of ``pids``."""
     total = 0
-    for pid in pids:
-        try:
-            status = Path(f"/proc/{pid}/status").read_text()
-        except OSError:
-            continue
-        for line in status.splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1]) * 1024
-                break
+    for process in _processes(pids):
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
+            total += process.memory_info().rss
     return total
 
 
 def cpu_seconds(pids: list[int]) -> float:
     """User plus system CPU time of ``pids``, in seconds."""
-    ticks = 0
-    for pid in pids:
-        fields = _stat_fields(pid)
-        if fields is not None:
-            ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / _CLOCK_TICKS
+    total = 0.0
+    for process in _processes(pids):
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
+            times = process.cpu_times()
+            total += times.user + times.system
+    return total
 
 
-def _cmdline(pid: int) -> str:
-    try:
-        return (
-            Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        )
-    except OSError:
-        return ""
+def command_line(pid: int) -> str:
+    """The process's command line, its arguments joined by spaces ("" once it has gone)."""
+    for process in _processes([pid]):
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
+            return " ".join(process.cmdline())
+    return ""
 
 
 def postgres_cpu_seconds(database: str) -> float:
@@ -194,17 +169,20 @@ def postgres_cpu_seconds(database: str) -> float:
     if not database:
         return 0.0
     needle = f" {database} "
-    return cpu_seconds(
-        [pid for pid in _all_pids() if _comm(pid) == "postgres" and needle in _cmdline(pid)]
-    )
+    backends = [
+        process.info["pid"]
+        for process in psutil.process_iter(["pid", "name"])
+        if process.info["name"] == "postgres"
+    ]
+    return cpu_seconds([pid for pid in backends if needle in command_line(pid) + " "])
 
 
 def machine_cpu() -> tuple[float, float]:
     """(busy, total) CPU seconds of the whole machine since boot, over all cores."""
-    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = values[3] + values[4]  # idle, iowait
-    total = sum(values[:8])
-    return (total - idle) / _CLOCK_TICKS, total / _CLOCK_TICKS
+    times = psutil.cpu_times()
+    idle = times.idle + getattr(times, "iowait", 0.0)
+    total = sum(times[:8])
+    return total - idle, total
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.harness import (
     DEFAULT_POSTGRES_ADMIN_URL,
     ServerProcess,
+    command_line,
     cpu_seconds,
     throwaway_database,
 )
@@ -54,10 +55,7 @@ GOAL_RATIO = 1.5
 def _is_hint_worker(pid: int) -> bool:
     """A process that multiprocessing spawned to run hints (its resource tracker is one too,
     but runs ``resource_tracker``)."""
-    try:
-        return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
+    return "spawn_main" in command_line(pid)
 
 
 def server_cpu(server: ServerProcess) -> tuple[float, float]:

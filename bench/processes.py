@@ -1,9 +1,9 @@
-"""Starting and stopping the processes that benchmarks and tests run beside them: a server
-(``foursquare serve`` or ``uvicorn --factory``) or HAProxy, each in its own process group.
+"""Starting and stopping the processes that benchmarks run beside them: a server
+(``foursquare serve`` or ``uvicorn --factory``), each in its own process group.
 
-One implementation for both, so that "ready" means the same thing everywhere: the process is
-still alive and ``GET <url>`` answered 200. ``bench/`` never imports from ``tests/``, so the
-tests' helpers (``tests/support``) import this module rather than the other way round.
+"Ready" means the process is still alive and ``GET <url>`` answered 200. The tests keep their
+own copy (``tests/support/processes.py``): ``bench/`` and ``tests/`` import nothing from each
+other, so that either can change without the other.
 """
 
 from __future__ import annotations

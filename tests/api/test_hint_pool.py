@@ -21,6 +21,7 @@ from api.games.records import load_game
 from api.hints import service as hints
 from engine.player.advice import Budget
 from tests.conftest import MakeGame
+from tests.support.processes import alive, children, command_line
 from tests.support.server import Server
 
 # An effort that the wall-clock cap never cuts short, so the advice is reproducible.
@@ -68,51 +69,15 @@ def test_a_hint_from_the_pool_equals_the_advice_computed_in_process(
 # ---------------------------------------------------------------- against a real server
 
 
-def _children(pid: int) -> list[int]:
-    """The live child processes of ``pid`` (from ``/proc/*/stat``)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            raw = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = raw[raw.rindex(")") + 2 :].split()
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(entry))
-    return found
-
-
-def _descendants(pid: int) -> list[int]:
-    """Every live process below ``pid`` (the server is gunicorn's master: hint workers are
-    children of its uvicorn workers)."""
-    found = []
-    for child in _children(pid):
-        found += [child, *_descendants(child)]
-    return found
-
-
 def _hint_workers(pid: int) -> list[int]:
-    """The server's hint workers: the processes that multiprocessing spawned to run jobs (its
-    resource tracker is one too, but runs ``resource_tracker``)."""
-    workers = []
-    for child in _descendants(pid):
-        try:
-            command = Path(f"/proc/{child}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"spawn_main" in command:
-            workers.append(child)
-    return workers
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return state[state.rindex(")") + 2] != "Z"
+    """The server's hint workers: the processes that multiprocessing spawned to run jobs, below
+    gunicorn's master and its uvicorn workers (its resource tracker is one too, but runs
+    ``resource_tracker``)."""
+    return [
+        child
+        for child in children(pid, recursive=True)
+        if any("spawn_main" in part for part in command_line(child))
+    ]
 
 
 def _new_game(http: httpx.Client) -> dict[str, str]:
@@ -219,7 +184,7 @@ def test_stopping_the_server_leaves_no_hint_worker_behind(one_worker_server: Ser
     with httpx.Client(base_url=one_worker_server.base_url, timeout=DEADLINE) as http:
         assert _hint(http, _new_game(http)).status_code == 200
     pid = one_worker_server.pid()
-    children = _descendants(pid)
+    below = children(pid, recursive=True)
     assert _hint_workers(pid)
     # SIGTERM to the server alone (not its process group, which would kill the workers
     # directly): its shutdown must stop them.
@@ -227,6 +192,6 @@ def test_stopping_the_server_leaves_no_hint_worker_behind(one_worker_server: Ser
     assert one_worker_server.process is not None
     one_worker_server.process.wait(timeout=DEADLINE)
     deadline = time.monotonic() + DEADLINE
-    while any(_alive(child) for child in children) and time.monotonic() < deadline:
+    while any(alive(child) for child in below) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not [child for child in children if _alive(child)]
+    assert not [child for child in below if alive(child)]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.support.processes import alive, children
 from tests.support.server import Server
 
 DEADLINE = 60.0  # seconds; the conditions below are normally met within a second or two
@@ -24,28 +25,6 @@ def wait_for(condition: Callable[[], bool], what: str, deadline: float = DEADLIN
         if time.monotonic() > end:
             raise AssertionError(f"still not {what} after {deadline:g} s")
         time.sleep(0.1)
-
-
-def children(pid: int) -> list[int]:
-    """The live processes whose parent is ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                stat = (entry / "stat").read_text()
-                state, ppid = stat.rsplit(")", 1)[1].split()[:2]
-                if int(ppid) == pid and state != "Z":
-                    found.append(int(entry.name))
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Running (a zombie waiting for its new parent to reap it holds no socket)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def accepting(port: int) -> bool:

@@ -20,7 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from api.app import create_app
 from api.core.settings import Settings
 from api.ops.logs import JsonFormatter, TextFormatter, formatter_class
-from bench.processes import free_port
+from tests.support.processes import free_port
 from tests.support.server import Server, running_server
 
 T = TypeVar("T")

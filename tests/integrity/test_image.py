@@ -32,9 +32,9 @@ import httpx
 import pytest
 from packaging.markers import Marker
 
-from bench.processes import free_port
 from tests.api.test_locks import read_lock
 from tests.support import databases
+from tests.support.processes import free_port
 from tests.support.server import ROOT
 
 pytestmark = pytest.mark.slow

@@ -57,7 +57,8 @@ def _wait_for(
 
 def _unread(port: int) -> list[tuple[int, int]]:
     """(peer port, unread bytes) of each established connection to ``port`` on loopback: for a
-    stopped server, a request its kernel took and nobody read (one a connection: HTTP/1.1)."""
+    stopped server, a request its kernel took and nobody read (one a connection: HTTP/1.1).
+    Read from ``/proc/net/tcp``: psutil lists connections but not their receive queues."""
     found = []
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.processes import free_port, stop_group, wait_until_ready
+from tests.support.processes import free_port, stop_group, wait_until_ready
 from tests.support.server import ROOT, Server
 
 CONFIG = ROOT / "deploy" / "haproxy.cfg"

@@ -1,5 +1,5 @@
 """Real ``foursquare serve`` processes for tests (started and stopped by
-:mod:`bench.processes`, like the benchmarks' servers)."""
+:mod:`tests.support.processes`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.processes import free_port, kill_group, stop_group, wait_until_ready
+from tests.support.processes import free_port, kill_group, stop_group, wait_until_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 

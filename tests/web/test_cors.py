@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from bench.processes import free_port
+from tests.support.processes import free_port
 from tests.support.server import Server, running_server
 from tests.web.conftest import DESKTOP, SERVER_ENV, open_context
 

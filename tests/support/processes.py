@@ -1,0 +1,98 @@
+"""Starting, watching and stopping the processes the tests run beside them: a server
+(``foursquare serve``), HAProxy, a PostgreSQL cluster, each in its own process group.
+
+"Ready" means the same thing for all of them: the process is still alive and ``GET <url>``
+answered 200. The benchmarks keep their own copy (``bench/processes.py``): ``tests/`` and
+``bench/`` import nothing from each other. Processes are read through psutil, not ``/proc``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+
+import psutil
+
+
+def free_port() -> int:
+    """A port nothing listens on now (the OS picks it), for a server about to start."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_until_ready(
+    process: subprocess.Popen[bytes],
+    url: str,
+    *,
+    timeout: float,
+    name: str,
+    log_tail: Callable[[], str],
+) -> None:
+    """Return once ``url`` answers 200. If the process exits first, raise with the end of its
+    log (``log_tail()``); if ``timeout`` seconds pass, stop its group and raise."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited with {process.returncode}:\n{log_tail()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.05)
+    stop_group(process)
+    raise RuntimeError(f"{name} did not answer 200 at {url} in {timeout:g} s:\n{log_tail()}")
+
+
+def stop_group(process: subprocess.Popen[bytes], *, timeout: float = 20.0) -> None:
+    """SIGTERM the process's group (started with ``start_new_session=True``), and SIGKILL it
+    if it has not exited within ``timeout`` seconds."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(process)
+
+
+def kill_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process's whole group, as a crash would, and reap it."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+
+def alive(pid: int) -> bool:
+    """Running: a zombie (waiting for a parent to reap it) holds no socket and runs nothing."""
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def children(pid: int, *, recursive: bool = False) -> list[int]:
+    """The live processes below ``pid``: its children, or with ``recursive`` every
+    descendant (gunicorn's master has uvicorn workers, which have pools of their own)."""
+    try:
+        found = psutil.Process(pid).children(recursive=recursive)
+    except psutil.NoSuchProcess:
+        return []
+    return [child.pid for child in found if alive(child.pid)]
+
+
+def command_line(pid: int) -> list[str]:
+    """The process's arguments ([] once it has gone)."""
+    try:
+        return psutil.Process(pid).cmdline()
+    except (psutil.NoSuchProcess, psutil.ZombieProcess):
+        return []
