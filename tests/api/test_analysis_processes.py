@@ -35,7 +35,10 @@ FAST = {
 
 # PostgreSQL only: SKIP LOCKED claims across processes are what is tested. The shared
 # ``backend`` fixture skips without PostgreSQL, or fails when it is required (as in CI).
-pytestmark = pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+pytestmark = [
+    pytest.mark.parametrize("backend", ["postgresql"], indirect=True),
+    pytest.mark.slow,  # real servers computing analyses: the slow tier
+]
 
 
 @pytest.fixture

@@ -8,10 +8,14 @@ import threading
 from datetime import UTC, datetime
 
 import httpx
+import pytest
 from sqlalchemy import create_engine, text
 
 from api.challenges.days import daily_deal
 from tests.support.server import running_server
+
+# Real server processes, several per test: the slow tier (`-m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
 
 
 def stored_secret(database_url: str) -> bytes:

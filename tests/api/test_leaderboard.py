@@ -109,6 +109,7 @@ def test_empty_leaderboard(client: TestClient) -> None:
     assert list(body) == ["entries", "next_cursor", "period", "starts_on", "ends_on", "per_player"]
 
 
+@pytest.mark.slow  # every won vector, placement by placement: the slow tier
 def test_won_conformance_games_play_identically_and_rank_by_score(
     client: TestClient, make_game: MakeGame
 ) -> None:

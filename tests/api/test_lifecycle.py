@@ -12,9 +12,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.support.processes import alive, children
 from tests.support.server import Server
+
+# Real server processes, started, killed and waited for: the slow tier.
+pytestmark = pytest.mark.slow
 
 DEADLINE = 60.0  # seconds; the conditions below are normally met within a second or two
 

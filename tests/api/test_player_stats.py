@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 import httpx
+import pytest
 
 from api.core.database import create_database
 from api.core.settings import Settings
@@ -23,6 +24,9 @@ from api.leaderboards import check as leaderboard
 from api.players import store as players_store
 from tests.integrity.players import WinningLine, winning_lines
 from tests.support.server import running_server
+
+# Hundreds of games through a real server: the slow tier (`-m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
 
 PLAYERS = ("ana", "bob", "carol")
 THREADS = 6  # two per player

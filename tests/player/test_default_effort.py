@@ -52,6 +52,7 @@ def advise_all(views: list[PublicView]) -> list[Advice]:
     return [advise(view) for view in views]
 
 
+@pytest.mark.slow  # the default effort over many positions, twice, once in a new process
 def test_default_advice_is_the_same_in_any_order_and_in_a_fresh_process() -> None:
     views = positions()
     assert len(views) == 6
