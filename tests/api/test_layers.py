@@ -111,6 +111,21 @@ def test_the_engine_imports_nothing_of_the_service() -> None:
         assert not [name for name in imports_of(path) if name.split(".")[0] == "api"], path
 
 
+def test_the_tests_and_the_benchmarks_import_nothing_of_each_other() -> None:
+    """Only tests/bench (the benchmarks' smoke runs) imports bench/; bench/ never imports
+    tests/. Each keeps its own process helpers (tests/support/processes.py,
+    bench/processes.py), so neither breaks when the other changes."""
+    tests, bench = ROOT / "tests", ROOT / "bench"
+    wrong = [
+        str(path.relative_to(ROOT))
+        for folder, other, allowed in ((tests, "bench", tests / "bench"), (bench, "tests", None))
+        for path in folder.rglob("*.py")
+        if (allowed is None or allowed not in path.parents)
+        and any(name.split(".")[0] == other for name in imports_of(path))
+    ]
+    assert wrong == []
+
+
 def test_no_route_touches_the_database() -> None:
     known = modules()
     for module, path in known.items():

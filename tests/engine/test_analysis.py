@@ -219,17 +219,6 @@ def test_questions_replay_the_game_under_the_rules() -> None:
         questions(deck, [(0, 0), (3, 3)])
 
 
-def test_the_cost_benchmark_reviews_and_solves_every_deal(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    from bench import analysis_cost
-
-    assert analysis_cost.main(["--deals", "2", "--effort", "100", "--play-effort", "100"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in lines[:2]] == ["deal 0", "deal 1"]
-    assert lines[-1].startswith("review median") and "blunder" in lines[-1]
-
-
 def test_the_optimum_is_never_below_the_games_own_score() -> None:
     """A search stopped by its budget may find less than the player scored; the game's own
     line is then the best known, and it replays to its score."""

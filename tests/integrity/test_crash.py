@@ -71,8 +71,11 @@ async def _crash_schedule(load: Load, servers: list[Server], kills: list[str]) -
             load.generation += 1
             kills.append(f"{'+'.join('ab'[i] for i in victims)} at {load.accepted()} accepted")
             await asyncio.sleep(0.2)
-            for index in victims:
-                servers[index] = await _restart(servers[index])
+            # Servers that died together start again together (as a supervisor would restart
+            # them), not one after the other.
+            restarted = await asyncio.gather(*(_restart(servers[index]) for index in victims))
+            for index, server in zip(victims, restarted, strict=True):
+                servers[index] = server
     finally:
         load.held.clear()
 
