@@ -200,7 +200,10 @@ def _leaderboard_statements(database_url: str, paths: list[str]) -> list[tuple[s
 
     statements: list[tuple[str, Any]] = []
     with TestClient(app) as client:
-        engine = app.state.database.read_engine
+        # PostgreSQL reads run on the asyncio engine, whose events are its sync engine's.
+        database = app.state.database
+        asynchronous = database.async_read_engine
+        engine = asynchronous.sync_engine if asynchronous is not None else database.read_engine
         event.listen(engine, "before_cursor_execute", capture)
         try:
             for path in paths:

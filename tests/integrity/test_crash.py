@@ -25,6 +25,7 @@ from sqlalchemy import create_engine, select, update
 from sqlalchemy.orm import Session
 
 from api.core.models import IdempotencyKeyRow
+from api.games.placing import placement_fingerprint
 from api.idempotency.service import STALE_CLAIM, fingerprint, key_hash
 from tests.integrity import exchanges as checks
 from tests.integrity.conftest import ROUTES, Report, check_both_replicas_served, entry_urls
@@ -126,10 +127,11 @@ def _age_pending_claims(database_url: str) -> list[tuple[str, str, str]]:
 
 
 def _fingerprint(request: KeyedRequest) -> str:
-    """The fingerprint the service stores with a claim (api.http.routes.games)."""
+    """The fingerprint the service stores with a claim (api.games.service): a placement's
+    holds the digest of the credential that sent it (the game's token here)."""
     if request.game is None:
         return fingerprint("POST", "/games", request.body)
-    return fingerprint("POST", "placements", request.body)
+    return placement_fingerprint(request.body["row"], request.body["col"], request.game.token)
 
 
 async def _take_over(load: Load, pending: list[tuple[str, str, str]]) -> None:
