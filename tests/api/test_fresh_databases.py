@@ -54,6 +54,7 @@ def test_a_used_database_comes_back_as_the_template_left_it(backend: str, tmp_pa
                 held.execute("UPDATE leaderboard_totals SET wins = wins + 7")
                 held.execute("SELECT nextval('leaderboard_revision_id_seq')")
             held.execute("SELECT 1")
+        assert templates.waiting == 1
         with templates.database(backend, tmp_path) as url:
             assert url != first  # renamed: what the last test left running cannot reach it
             assert _contents(url) == fresh
@@ -62,7 +63,7 @@ def test_a_used_database_comes_back_as_the_template_left_it(backend: str, tmp_pa
                 held.execute("SELECT 1")  # its session was ended
             with psycopg.connect(psycopg_conninfo(url), autocommit=True) as conn:
                 conn.execute("ALTER TABLE games ADD COLUMN extra integer")
-        assert templates._ready == []  # a changed schema is dropped, not handed on
+        assert templates.waiting == 0  # a changed schema is dropped, not handed on
         with templates.database(backend, tmp_path) as url:
             assert _contents(url) == fresh
     finally:

@@ -172,6 +172,11 @@ class Templates:
         self._contents: _Contents | None = None
         self._ready: list[str] = []  # emptied databases, for the next tests
 
+    @property
+    def waiting(self) -> int:
+        """How many emptied PostgreSQL databases wait for the next tests."""
+        return len(self._ready)
+
     def sqlite_template(self) -> Path:
         if self._sqlite is None:
             path = self.folder / "template.db"
