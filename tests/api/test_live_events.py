@@ -174,7 +174,8 @@ async def place(client: httpx.AsyncClient, game: Game, rng: random.Random) -> di
     assert answer.status_code == 201, answer.text
     body: dict[str, Any] = answer.json()
     game.placed.append(body["placement"])
-    return body["game"]
+    state: dict[str, Any] = body["game"]
+    return state
 
 
 async def play_out(client: httpx.AsyncClient, game: Game, rng: random.Random) -> dict[str, Any]:
@@ -593,7 +594,12 @@ def test_games_in_progress_are_listed_newest_move_first_in_pages(
             assert mine[games[1].id]["cards_placed"] == 2
             assert mine[games[1].id]["last_move_at"] == games[1].placed[-1]["created_at"]
             assert mine[games[0].id]["player"] == "listed-0"
-            for bad in ({"status": "won"}, {}, {"status": "in_progress", "limit": 0}):
+            bad_params: list[dict[str, str | int]] = [
+                {"status": "won"},
+                {},
+                {"status": "in_progress", "limit": 0},
+            ]
+            for bad in bad_params:
                 refused = await client.get("/games", params=bad)
                 assert refused.status_code == 422, refused.text
             refused = await client.get(
