@@ -126,6 +126,32 @@ class Settings(BaseSettings):
         "client (comma-separated). Empty: the socket peer is the client.",
     )
 
+    # Live events (GET /games/{id}/events, GET /events; api/events).
+    events_heartbeat_seconds: float = Field(
+        default=15.0,
+        gt=0,
+        description="A comment line (`: ping`) on every idle event stream this often, so that "
+        "proxies keep it open; each watched game is also re-read this often, so that a lost "
+        "notification delays its events by at most this long.",
+    )
+    events_queue: int = Field(
+        default=64,
+        ge=1,
+        description="Events one watcher may have waiting to be written; a watcher that falls "
+        "further behind gets a `reconnect` event and is closed.",
+    )
+    events_max_streams: int = Field(
+        default=2000,
+        ge=1,
+        description="Event streams one server process holds open; beyond, 503 with Retry-After.",
+    )
+    events_max_streams_per_client: int = Field(
+        default=20,
+        ge=1,
+        description="Event streams one client address (as the rate limits see it) holds open "
+        "on one process; beyond, 429 with Retry-After.",
+    )
+
     @field_validator(
         "rate_limit_create",
         "rate_limit_create_per_address",

@@ -111,6 +111,16 @@ def rank_of_game(session: Executor, game_id: uuid.UUID, assisted: bool) -> int |
     return ranked[0] if ranked else None
 
 
+def ranks_of_win(session: Executor, game_id: uuid.UUID, assisted: bool) -> dict[str, int | None]:
+    """A won game's rank on each board that holds it (``all``, ``day``, ``week``; with
+    assisted games if it was assisted, as :func:`rank_of_game`)."""
+    ranks: dict[str, int | None] = {}
+    for period in store.PERIODS:
+        ranked = store.rank_of(session, game_id, period, False, assisted)
+        ranks[period] = ranked[0] if ranked else None
+    return ranks
+
+
 def listing_of(period: str, day: date | None, per_player: bool, include_assisted: bool) -> Listing:
     """The board a request names: ``period`` (``all``, ``day``, ``week``) around ``day``
     (today, UTC, if None), or ``422 invalid_window``."""
