@@ -40,13 +40,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
+import multiprocessing
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections import Counter
@@ -54,6 +58,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psutil
@@ -75,7 +80,9 @@ GOAL_DELIVERY_P99_S = 1.0
 GOAL_PLACEMENT_RATIO = 1.2
 GOAL_RSS_PER_1000_MIB = 50.0
 # A request that failed because a replica died is sent again for this long.
-RETRY_FOR_S = 60.0
+# (A placement in flight on the replica that died holds its Idempotency-Key for 60 s, the
+# service's STALE_CLAIM: its retries get 409 "request in progress" until then.)
+RETRY_FOR_S = 150.0
 RETRYABLE = {409, 502, 503, 504}
 
 
@@ -124,6 +131,21 @@ class Proxy:
             stop_group(self.process, timeout=10)
         if self.log is not None:
             self.log.unlink(missing_ok=True)
+
+
+def tree_cpu(pid: int) -> float:
+    """User and system CPU seconds of a process and its children (psutil)."""
+    try:
+        root = psutil.Process(pid)
+        processes = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return 0.0
+    total = 0.0
+    for process in processes:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = process.cpu_times()
+            total += times.user + times.system
+    return total
 
 
 def tree_rss(pid: int) -> int:
@@ -197,23 +219,24 @@ class Seen:
     received: list[float] = field(default_factory=list)
     created: list[float] = field(default_factory=list)
     end: dict[str, object] | None = None
+    last_id: str | None = None  # the id of the last placement read
     reconnects: int = 0
     dropped: int = 0  # `reconnect` events: the server found this watcher too slow
 
 
 @dataclass
 class Slot:
-    """A client's current game, as its watchers wait for it."""
+    """A client's current game, as its watchers wait for it (in the watchers' process)."""
 
     wanted: int
-    game: Played | None = None
+    game: str | None = None
     phase: str = ""
     connected: int = 0
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     all_connected: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
 
-    def publish(self, game: Played, phase: str) -> None:
+    def publish(self, game: str, phase: str) -> None:
         self.game, self.phase, self.connected = game, phase, 0
         self.all_connected = asyncio.Event()
         if self.wanted == 0:
@@ -225,8 +248,8 @@ class Slot:
         self.closed = True
         self.changed.set()
 
-    async def next_after(self, last: Played | None) -> Played | None:
-        while not self.closed and self.game is last:
+    async def next_after(self, last: str | None) -> str | None:
+        while not self.closed and self.game == last:
             await self.changed.wait()
         return None if self.closed else self.game
 
@@ -239,8 +262,6 @@ class Slot:
 @dataclass
 class Results:
     placement_s: dict[str, list[float]] = field(default_factory=dict)  # phase -> seconds
-    delivery_s: dict[str, list[float]] = field(default_factory=dict)  # from created_at
-    after_ack_s: dict[str, list[float]] = field(default_factory=dict)  # from the 201
     played: list[Played] = field(default_factory=list)
     seen: list[Seen] = field(default_factory=list)
     request_errors: Counter[str] = field(default_factory=Counter)
@@ -248,8 +269,27 @@ class Results:
     late_watchers: int = 0  # a game started before all its watchers' streams opened
     rss_before: int = 0
     rss_with: int = 0
+    streams_sampled: int = 0  # watcher streams open when rss_with was taken
     streams_by_replica: list[float] = field(default_factory=list)
     unfinished_games: int = 0
+    cpu: dict[str, dict[str, float]] = field(default_factory=dict)  # phase -> who -> seconds
+
+    def delivery(self, phase: str, from_ack: bool = False) -> list[float]:
+        """Seconds from each placement's ``created_at`` (or its client's 201) to each watcher
+        having read it, over the games followed in ``phase``."""
+        acked = {game.id: game.acked for game in self.played}
+        times = []
+        for seen in self.seen:
+            if seen.phase != phase:
+                continue
+            for number, received, created in zip(
+                seen.numbers, seen.received, seen.created, strict=True
+            ):
+                if not from_ack:
+                    times.append(received - created)
+                elif number in acked[seen.game_id]:
+                    times.append(received - acked[seen.game_id][number])
+        return times
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -259,7 +299,160 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-# ---------------------------------------------------------------- the run
+def http_client(base_url: str) -> httpx.AsyncClient:
+    """A client that opens a connection per request (the proxy closes each after its answer)
+    and never caps how many are open."""
+    return httpx.AsyncClient(
+        base_url=base_url,
+        timeout=httpx.Timeout(30.0),
+        limits=httpx.Limits(max_connections=None, max_keepalive_connections=0),
+    )
+
+
+# ---------------------------------------------------------------- the watchers' process
+#
+# The watchers read in a process of their own, so that reading thousands of events does not
+# delay the players' event loop (which would count as placement latency). The players tell it
+# each new game ("game", client, id, phase) and hear back once its watchers are all in
+# ("ready", id); it reports how many streams are open ("open", n) and, at the end, what every
+# watcher read ("done", [Seen]).
+
+
+class Watchers:
+    def __init__(self, base_url: str, share: list[int], inbox: Any, outbox: Any, seed: int):
+        self.slots = [Slot(wanted=n) for n in share]
+        self.inbox, self.outbox = inbox, outbox
+        self.http = http_client(base_url)
+        self.rng = random.Random(seed)
+        self.seen: list[Seen] = []
+        self.refusals: Counter[str] = Counter()
+        self.open_now = 0
+        self.closing = asyncio.Event()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+
+        def read_inbox() -> None:
+            while True:
+                message = self.inbox.get()
+                loop.call_soon_threadsafe(self.on_message, message)
+                if message[0] == "close":
+                    return
+
+        threading.Thread(target=read_inbox, daemon=True).start()
+        reporter = asyncio.create_task(self.report_open())
+        watchers = [
+            asyncio.create_task(self.watcher(slot))
+            for slot in self.slots
+            for _ in range(slot.wanted)
+        ]
+        await self.closing.wait()
+        # Every watcher reads to its game's end; a stuck one is given up after a while.
+        done, pending = await asyncio.wait(watchers, timeout=60) if watchers else (set(), set())
+        for task in pending:
+            task.cancel()
+        for task in done:
+            task.result()
+        reporter.cancel()
+        await self.http.aclose()
+        # Plain data: the classes of a script's module are not the same in both processes.
+        seen = [dataclasses.asdict(record) for record in self.seen]
+        self.outbox.put(("done", seen, dict(self.refusals)))
+
+    def on_message(self, message: tuple[Any, ...]) -> None:
+        if message[0] == "game":
+            _, index, game_id, phase = message
+            slot = self.slots[index]
+            slot.publish(game_id, phase)
+            task = asyncio.create_task(self.tell_ready(slot.all_connected, game_id))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        elif message[0] == "close":
+            for slot in self.slots:
+                slot.close()
+            self.closing.set()
+
+    async def tell_ready(self, connected: asyncio.Event, game_id: str) -> None:
+        await connected.wait()
+        self.outbox.put(("ready", game_id))
+
+    async def report_open(self) -> None:
+        reported = -1
+        while True:
+            if self.open_now != reported:
+                reported = self.open_now
+                self.outbox.put(("open", reported))
+            await asyncio.sleep(0.1)
+
+    async def watcher(self, slot: Slot) -> None:
+        last: str | None = None
+        while True:
+            game = await slot.next_after(last)
+            if game is None:
+                return
+            last = game
+            await self.follow(game, slot.phase, slot)
+
+    async def follow(self, game_id: str, phase: str, slot: Slot) -> None:
+        seen = Seen(game_id, phase)
+        self.seen.append(seen)
+        counted = False
+        path = f"/games/{game_id}/events"
+        while seen.end is None:
+            headers = {"Accept": "text/event-stream"}
+            if seen.last_id is not None:
+                headers["Last-Event-ID"] = seen.last_id
+            try:
+                async with self.http.stream(
+                    "GET", path, headers=headers, timeout=httpx.Timeout(10.0, read=120.0)
+                ) as response:
+                    if response.status_code != 200:
+                        self.refusals[str(response.status_code)] += 1
+                        await response.aread()
+                        wait = float(response.headers.get("Retry-After", "1") or 1)
+                        await asyncio.sleep(min(wait, 5.0) * (0.5 + self.rng.random()))
+                        continue
+                    if not counted:
+                        counted = True
+                        slot.one_connected()
+                    self.open_now += 1
+                    try:
+                        await self.read_stream(response, seen)
+                    finally:
+                        self.open_now -= 1
+            except httpx.HTTPError:
+                pass
+            if seen.end is None:
+                seen.reconnects += 1
+                await asyncio.sleep(0.1 + 0.4 * self.rng.random())
+
+    async def read_stream(self, response: httpx.Response, seen: Seen) -> None:
+        """Read one stream of a game's events until its end, a ``reconnect`` or a break."""
+        async for event in sse_events(response):
+            if event.name == "placement":
+                received = time.time()
+                data = json.loads(event.data)
+                seen.numbers.append(data["number"])
+                seen.cards.append(data["card"]["code"])
+                seen.received.append(received)
+                seen.created.append(datetime.fromisoformat(data["created_at"]).timestamp())
+                seen.last_id = event.id
+            elif event.name == "end":
+                seen.end = json.loads(event.data)
+                return
+            elif event.name == "reconnect":
+                seen.dropped += 1
+                return
+
+
+def watchers_main(base_url: str, share: list[int], inbox: Any, outbox: Any, seed: int) -> None:
+    """The watchers' process."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    asyncio.run(Watchers(base_url, share, inbox, outbox, seed).run())
+
+
+# ---------------------------------------------------------------- the players
 
 
 class Run:
@@ -269,13 +462,48 @@ class Run:
         self.replicas = replicas
         self.results = Results()
         self.rng = random.Random(args.seed)
-        self.http = httpx.AsyncClient(
-            base_url=proxy.base_url,
-            timeout=httpx.Timeout(30.0),
-            limits=httpx.Limits(max_connections=None, max_keepalive_connections=0),
-        )
+        self.http = http_client(proxy.base_url)
         self.started = 0  # games started in the current phase
         self.phase = ""
+        self.open_now = 0  # watcher streams open, as the watchers' process last said
+        self.phase_over = False
+        self.ready: dict[str, asyncio.Event] = {}
+        self.watchers_done = asyncio.Event()
+        context = multiprocessing.get_context("spawn")
+        self.to_watchers: Any = context.Queue()
+        self.from_watchers: Any = context.Queue()
+        share = [args.streams // args.clients] * args.clients
+        for i in range(args.streams % args.clients):
+            share[i] += 1
+        self.watcher_process = context.Process(
+            target=watchers_main,
+            args=(proxy.base_url, share, self.to_watchers, self.from_watchers, args.seed),
+            daemon=True,
+        )
+
+    # ------------------------------------------------------------ the watchers' news
+
+    def on_message(self, message: tuple[Any, ...]) -> None:
+        if message[0] == "ready":
+            self.ready.setdefault(message[1], asyncio.Event()).set()
+        elif message[0] == "open":
+            self.open_now = message[1]
+        elif message[0] == "done":
+            self.results.seen = [Seen(**record) for record in message[1]]
+            self.results.stream_refusals.update(message[2])
+            self.watchers_done.set()
+
+    def listen(self) -> None:
+        loop = asyncio.get_running_loop()
+
+        def read() -> None:
+            while True:
+                message = self.from_watchers.get()
+                loop.call_soon_threadsafe(self.on_message, message)
+                if message[0] == "done":
+                    return
+
+        threading.Thread(target=read, daemon=True).start()
 
     # ------------------------------------------------------------ requests
 
@@ -299,7 +527,7 @@ class Run:
                 raise RuntimeError(f"{method} {path}: no answer in {RETRY_FOR_S:g} s")
             await asyncio.sleep(0.2 + 0.3 * self.rng.random())
 
-    async def play_one(self, index: int, slot: Slot | None) -> None:
+    async def play_one(self, index: int, watched: bool) -> None:
         created, _ = await self.send("POST", "/games", {"player": f"bench-{index}"}, {})
         assert created.status_code == 201, created.text
         data = created.json()
@@ -307,10 +535,11 @@ class Run:
         self.results.played.append(game)
         auth = {"Authorization": f"Bearer {data['token']}"}
         legal = data["legal_placements"]
-        if slot is not None:
-            slot.publish(game, self.phase)
+        if watched:
+            ready = self.ready.setdefault(game.id, asyncio.Event())
+            self.to_watchers.put(("game", index, game.id, self.phase))
             try:
-                await asyncio.wait_for(slot.all_connected.wait(), timeout=30)
+                await asyncio.wait_for(ready.wait(), timeout=30)
             except TimeoutError:
                 self.results.late_watchers += 1
         times = self.results.placement_s.setdefault(self.phase, [])
@@ -330,90 +559,52 @@ class Run:
             times.append(seconds)
             legal, game.status = state["legal_placements"], state["status"]
 
-    async def client(self, index: int, slot: Slot | None, games: int) -> None:
+    async def client(self, index: int, watched: bool, games: int) -> None:
         while self.started < games:
             self.started += 1
-            await self.play_one(index, slot)
-
-    # ------------------------------------------------------------ watchers
-
-    async def follow(self, game: Played, phase: str, slot: Slot) -> None:
-        seen = Seen(game.id, phase)
-        self.results.seen.append(seen)
-        delivery = self.results.delivery_s.setdefault(phase, [])
-        after_ack = self.results.after_ack_s.setdefault(phase, [])
-        last_id: str | None = None
-        counted = False
-        path = f"/games/{game.id}/events"
-        while seen.end is None:
-            headers = {"Accept": "text/event-stream"}
-            if last_id is not None:
-                headers["Last-Event-ID"] = last_id
-            try:
-                async with self.http.stream(
-                    "GET", path, headers=headers, timeout=httpx.Timeout(10.0, read=120.0)
-                ) as response:
-                    if response.status_code != 200:
-                        self.results.stream_refusals[str(response.status_code)] += 1
-                        await response.aread()
-                        wait = float(response.headers.get("Retry-After", "1") or 1)
-                        await asyncio.sleep(min(wait, 5.0) * (0.5 + self.rng.random()))
-                        continue
-                    if not counted:
-                        counted = True
-                        slot.one_connected()
-                    async for event in sse_events(response):
-                        if event.name == "placement":
-                            now = time.time()
-                            data = json.loads(event.data)
-                            number = data["number"]
-                            seen.numbers.append(number)
-                            seen.cards.append(data["card"]["code"])
-                            seen.received.append(now)
-                            created = datetime.fromisoformat(data["created_at"]).timestamp()
-                            seen.created.append(created)
-                            delivery.append(now - created)
-                            if number in game.acked:
-                                after_ack.append(now - game.acked[number])
-                            last_id = event.id
-                        elif event.name == "end":
-                            seen.end = json.loads(event.data)
-                            break
-                        elif event.name == "reconnect":
-                            seen.dropped += 1
-                            break
-            except httpx.HTTPError:
-                pass
-            if seen.end is None:
-                seen.reconnects += 1
-                await asyncio.sleep(0.1 + 0.4 * self.rng.random())
-
-    async def watcher(self, slot: Slot) -> None:
-        last: Played | None = None
-        while True:
-            game = await slot.next_after(last)
-            if game is None:
-                return
-            last = game
-            await self.follow(game, slot.phase, slot)
+            await self.play_one(index, watched)
 
     # ------------------------------------------------------------ phases
 
-    async def phase_run(self, name: str, games: int, slots: list[Slot] | None) -> float:
-        self.phase, self.started = name, 0
-        start = time.perf_counter()
-        clients = [
-            self.client(i, slots[i] if slots else None, games) for i in range(self.args.clients)
-        ]
-        await asyncio.gather(*clients)
-        return time.perf_counter() - start
+    def cpu_now(self) -> dict[str, float]:
+        watchers = self.watcher_process.pid
+        return {
+            "replicas": sum(tree_cpu(r.process.pid) for r in self.replicas if r.process),
+            "players": time.process_time(),
+            "watchers": tree_cpu(watchers) if watchers else 0.0,
+            "wall": time.perf_counter(),
+        }
 
-    async def sample_while_open(self, slots: list[Slot]) -> None:
-        """RSS and open streams of both replicas once every watcher's first stream is open."""
-        await asyncio.gather(*(slot.all_connected.wait() for slot in slots))
-        await asyncio.sleep(0.5)
-        self.results.rss_with = sum(tree_rss(r.process.pid) for r in self.replicas if r.process)
-        self.results.streams_by_replica = [await self.open_streams(r) for r in self.replicas]
+    async def phase_run(self, name: str, games: int, watched: bool) -> float:
+        self.phase, self.started = name, 0
+        before = self.cpu_now()
+        await asyncio.gather(*(self.client(i, watched, games) for i in range(self.args.clients)))
+        after = self.cpu_now()
+        self.results.cpu[name] = {who: after[who] - before[who] for who in after}
+        seconds = after["wall"] - before["wall"]
+        print(f"  {name}: {games} games in {seconds:.1f} s", flush=True)
+        return seconds
+
+    def replicas_rss(self) -> int:
+        return sum(tree_rss(r.process.pid) for r in self.replicas if r.process)
+
+    async def sample_while_open(self) -> None:
+        """RSS and open streams of both replicas once every watcher's stream is open (between
+        games a client's watchers move to its next game: the most open seen, if never all,
+        by the end of the phase)."""
+        most = 0
+        while not self.phase_over:
+            open_now = self.open_now
+            if open_now > most:
+                most = open_now
+                self.results.rss_with = self.replicas_rss()
+                self.results.streams_sampled = open_now
+                self.results.streams_by_replica = [
+                    await self.open_streams(r) for r in self.replicas
+                ]
+            if most >= self.args.streams:
+                return
+            await asyncio.sleep(0.1)
 
     async def open_streams(self, replica: ServerProcess) -> float:
         """``foursquare_event_streams`` as the replica's /metrics says (NaN if unreadable)."""
@@ -433,61 +624,47 @@ class Run:
         return total if found else float("nan")
 
     async def kill_one(self, games: int) -> None:
-        """Kill replica 1 once a quarter of the kill phase's games have started; start it
-        again a few seconds later."""
-        while self.started < max(1, games // 4):
+        """Kill replica 1 mid-game, with most streams open, once a quarter of the kill phase's
+        games have started; start it again a few seconds later."""
+        deadline = time.monotonic() + 30
+        while self.started < max(1, games // 4) or (
+            self.open_now < 0.8 * self.args.streams and time.monotonic() < deadline
+        ):
             await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)  # a few placements into the games
         victim = self.replicas[0]
         assert victim.process is not None
-        print(f"  kill -9 replica 1 (pid {victim.process.pid}) after {self.started} games")
+        print(
+            f"  kill -9 replica 1 (pid {victim.process.pid}) after {self.started} games, "
+            f"{self.open_now} streams open",
+            flush=True,
+        )
         kill_group(victim.process)
         await asyncio.sleep(self.args.restart_after)
         await asyncio.to_thread(victim.start)
-        print("  replica 1 started again")
+        print("  replica 1 started again", flush=True)
 
     async def run(self) -> Results:
         args = self.args
+        self.listen()
         try:
-            warm = max(1, args.clients // 2)
-            await self.phase_run("warm-up", warm, None)
-            quiet = await self.phase_run("quiet", args.games, None)
-            print(f"  quiet: {args.games} games in {quiet:.1f} s")
+            await self.phase_run("warm-up", max(1, args.clients // 2), False)
+            await self.phase_run("quiet", args.games, False)
             await asyncio.sleep(1)
-            self.results.rss_before = sum(
-                tree_rss(r.process.pid) for r in self.replicas if r.process
-            )
-            share = [args.streams // args.clients] * args.clients
-            for i in range(args.streams % args.clients):
-                share[i] += 1
-            slots = [Slot(wanted=n) for n in share]
-            watchers = [
-                asyncio.create_task(self.watcher(slot))
-                for slot in slots
-                for _ in range(slot.wanted)
-            ]
-            sampler = asyncio.create_task(self.sample_while_open(slots))
-            watched = await self.phase_run("watched", args.games, slots)
-            print(f"  watched: {args.games} games in {watched:.1f} s")
+            self.results.rss_before = self.replicas_rss()
+            sampler = asyncio.create_task(self.sample_while_open())
+            await self.phase_run("watched", args.games, True)
+            self.phase_over = True
             await sampler
             if args.kill_games > 0:
-                killer = (
-                    asyncio.create_task(self.kill_one(args.kill_games))
-                    if not args.no_kill
-                    else None
-                )
-                name = "kill" if not args.no_kill else "more"
-                seconds = await self.phase_run(name, args.kill_games, slots)
-                print(f"  {name}: {args.kill_games} games in {seconds:.1f} s")
+                killer = None
+                if not args.no_kill:
+                    killer = asyncio.create_task(self.kill_one(args.kill_games))
+                await self.phase_run("kill" if killer else "more", args.kill_games, True)
                 if killer is not None:
                     await killer
-            for slot in slots:
-                slot.close()
-            # Every watcher reads to its game's end; a stuck one is given up after a while.
-            done, pending = await asyncio.wait(watchers, timeout=60)
-            for task in pending:
-                task.cancel()
-            for task in done:
-                task.result()
+            self.to_watchers.put(("close",))
+            await asyncio.wait_for(self.watchers_done.wait(), timeout=120)
         finally:
             await self.http.aclose()
         return self.results
@@ -538,14 +715,14 @@ def row(name: str, value: str, goal: str = "", verdict: str = "") -> str:
 def report(args: argparse.Namespace, results: Results, problems: list[str]) -> None:
     quiet = results.placement_s.get("quiet", [])
     watched = results.placement_s.get("watched", [])
-    delivery = results.delivery_s.get("watched", [])
-    after_ack = results.after_ack_s.get("watched", [])
+    delivery = results.delivery("watched")
+    after_ack = results.delivery("watched", from_ack=True)
     kill_name = "kill" if not args.no_kill else "more"
-    kill_delivery = results.delivery_s.get(kill_name, [])
+    kill_delivery = results.delivery(kill_name)
     quiet_p99, watched_p99 = percentile(quiet, 0.99), percentile(watched, 0.99)
     ratio = watched_p99 / quiet_p99 if quiet else float("nan")
     grown = max(0, results.rss_with - results.rss_before)
-    per_1000 = grown / max(1, args.streams) * 1000 / 2**20
+    per_1000 = grown / max(1, results.streams_sampled) * 1000 / 2**20
     delivery_p99 = percentile(delivery, 0.99)
     seen_events = sum(len(seen.numbers) for seen in results.seen)
     print()
@@ -585,7 +762,12 @@ def report(args: argparse.Namespace, results: Results, problems: list[str]) -> N
     streams = ", ".join(f"{n:.0f}" for n in results.streams_by_replica)
     print(row("open streams by replica (their /metrics)", streams or "?"))
     print(row("replicas' RSS before the streams", f"{results.rss_before / 2**20:.1f} MiB"))
-    print(row("replicas' RSS with them open", f"{results.rss_with / 2**20:.1f} MiB"))
+    print(
+        row(
+            f"replicas' RSS with {results.streams_sampled} open",
+            f"{results.rss_with / 2**20:.1f} MiB",
+        )
+    )
     print(
         row(
             "  RSS per 1,000 streams",
@@ -594,6 +776,17 @@ def report(args: argparse.Namespace, results: Results, problems: list[str]) -> N
             ok(per_1000 <= GOAL_RSS_PER_1000_MIB),
         )
     )
+    for phase in ("quiet", "watched"):
+        use = results.cpu.get(phase)
+        if use:
+            wall = max(use["wall"], 1e-9)
+            print(
+                row(
+                    f"CPU, {phase} (cores: replicas/players/watchers)",
+                    f"{use['replicas'] / wall:.2f} / {use['players'] / wall:.2f}"
+                    f" / {use['watchers'] / wall:.2f}",
+                )
+            )
     reconnects = sum(seen.reconnects for seen in results.seen)
     dropped = sum(seen.dropped for seen in results.seen)
     print(row("games followed by a watcher", f"{len(results.seen)}"))
@@ -656,6 +849,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    # SIGTERM (a timeout, a test giving up) unwinds like an error: the replicas and the proxy
+    # are stopped and the database dropped, not left behind.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     reason = postgres_unavailable_reason(args.postgres_url)
     if reason is not None:
         print(f"skipped: {reason}")
@@ -675,7 +871,14 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"replicas on ports {replicas[0].port}, {replicas[1].port}; HAProxy on {proxy.port}"
             )
-            results = asyncio.run(Run(args, proxy, replicas).run())
+            run = Run(args, proxy, replicas)
+            run.watcher_process.start()
+            try:
+                results = asyncio.run(run.run())
+            finally:
+                run.watcher_process.join(timeout=30)
+                if run.watcher_process.is_alive():
+                    run.watcher_process.terminate()
         finally:
             proxy.stop()
             logs = [replica.stop() for replica in replicas]

@@ -30,9 +30,17 @@ def test_events_load_delivers_every_event_in_order_across_a_replica_kill() -> No
         sys.executable, str(ROOT / "bench" / "events_load.py"),
         "--streams", "24", "--clients", "3", "--games", "4", "--kill-games", "4",
     ]  # fmt: skip
-    finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
-    out = finished.stdout
-    assert finished.returncode == 0, out + finished.stderr[-4000:]
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        out, err = process.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        # SIGTERM: the script stops its servers and drops its database on the way out.
+        process.terminate()
+        out, err = process.communicate(timeout=60)
+        pytest.fail(f"events_load.py did not finish in 10 minutes:\n{out}\n{err[-4000:]}")
+    assert process.returncode == 0, out + err[-4000:]
     summary = json.loads(out.split("summary ", 1)[1].splitlines()[0])
     assert summary["problems"] == 0
     # Every game of the watched and kill phases (8) was followed by 8 watchers (24 / 3), each
