@@ -18,6 +18,7 @@ from tests.api.conformance import won_vectors
 from tests.support.server import Server
 from tests.web.pages import (
     assert_accessible,
+    assert_fits_and_reachable,
     board_piles,
     card_drawing,
     play_through_api,
@@ -162,3 +163,17 @@ def test_the_leaderboard_shows_a_new_win_without_a_reload(
         f"New win: {player}, score {final['score']}"
     )
     assert_accessible(page, "leaderboard, a new win")
+
+
+def test_the_live_page_fits_a_phone(phone: Page, server: Server, api: httpx.Client) -> None:
+    page = phone
+    vector = won_vectors()[6]
+    player = f"Phone-{secrets.token_hex(4)}"
+    game_id, _, _ = a_game_in_progress(server, api, vector, player, placed=6)
+    page.goto(server.base_url + "/#/live")
+    page.locator(f'#live-body tr[data-game-id="{game_id}"]').wait_for()
+    assert_fits_and_reachable(page, "live, the list")
+    page.get_by_role("link", name=f"Watch the game of {player}").click()
+    expect(page.locator("#live-watch")).to_have_attribute("data-placements", "6")
+    assert_fits_and_reachable(page, "live, a game followed")
+    assert_accessible(page, "live on a phone")
