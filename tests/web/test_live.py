@@ -1,6 +1,7 @@
 """Watching games as they are played: the Live page lists a game in progress and follows it
 move by move while another client (httpx) plays it, to its announced end; a replay of a game
-in progress goes on live; the leaderboard shows a new win without a reload. Every page is
+in progress goes on live; the leaderboard and the daily challenge page show a new game and a
+new win without a reload. Every page is
 watched for console errors, failed requests and error answers (conftest.Watcher), and
 axe-core checks the new page."""
 
@@ -16,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 from tests.api.conformance import won_vectors
 from tests.support.server import Server
+from tests.web.conftest import Site
 from tests.web.pages import (
     assert_accessible,
     assert_fits_and_reachable,
@@ -177,3 +179,30 @@ def test_the_live_page_fits_a_phone(phone: Page, server: Server, api: httpx.Clie
     expect(page.locator("#live-watch")).to_have_attribute("data-placements", "6")
     assert_fits_and_reachable(page, "live, a game followed")
     assert_accessible(page, "live on a phone")
+
+
+def test_the_daily_challenge_page_counts_a_game_and_its_win_as_they_happen(
+    desktop: Page, site: Site, api: httpx.Client
+) -> None:
+    page = desktop
+    name = f"Day-{secrets.token_hex(4)}"
+    key = api.post("/players", json={"name": name}).json()["key"]
+    with page.expect_response(lambda r: r.url.endswith("/events")):
+        page.goto(site.server.base_url + "/#/daily")
+    before = api.get("/challenges/today").json()
+    expect(page.locator("#daily-played")).to_have_text(str(before["played"]))
+    expect(page.locator("#daily-won")).to_have_text(str(before["won"]))
+    # Another client starts today's challenge: one more played, on the page as it happens.
+    created = api.post(
+        "/games", json={"challenge": "daily"}, headers={"Authorization": f"Bearer {key}"}
+    )
+    assert created.status_code == 201, created.text
+    game = created.json()
+    expect(page.locator("#daily-played")).to_have_text(str(before["played"] + 1))
+    # ... and wins it: one more won, announced, and the win on the day's board.
+    final = play_through_api(api, game["id"], game["token"], list(site.line))
+    assert final["status"] == "won"
+    expect(page.locator("#daily-won")).to_have_text(str(before["won"] + 1))
+    expect(page.locator("#daily-news")).to_contain_text("A new win today")
+    mine = page.locator(f'#daily-board-body tr[data-game-id="{game["id"]}"]')
+    expect(mine.locator("td").nth(1)).to_have_text(name)
