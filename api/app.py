@@ -202,6 +202,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "If-Match",
                 "If-None-Match",
                 "Idempotency-Key",
+                # What an EventSource sends when it reconnects to an event stream.
+                "Last-Event-ID",
             ],
             expose_headers=[
                 "ETag",

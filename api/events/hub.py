@@ -22,12 +22,13 @@ import uuid
 from collections import Counter, deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, timedelta
 from typing import Any, Protocol
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
+from api.core import clock
 from api.core.database import Database
 from api.core.errors import EventStreamsFull, TooManyEventStreams
 from api.events import store
@@ -155,6 +156,10 @@ class EventHub:
         self.streams = 0
         self.per_client: Counter[str] = Counter()
         self._challenge_sent: dict[date, tuple[int, int]] = {}
+        # Wins whose event was sent (or is being read), by when they were: a win is sent once
+        # whether its notification, the heartbeat's re-read, or both bring it.
+        self._wins_sent: dict[uuid.UUID, datetime] = {}
+        self._site_since = clock.now()  # no win finished before the hub began is sent
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -244,10 +249,32 @@ class EventHub:
             self._spawn(self._read_challenge(notice.day))
 
     def resync(self) -> None:
-        """Read every watched game again (a notification may have been lost)."""
+        """Read every watched game again, and the recent wins and today's challenge if the
+        site is watched (a notification may have been lost)."""
         for feed in list(self.feeds.values()):
             if feed.last is not None:
                 self._refresh(feed)
+        if self.site:
+            self._spawn(self._recover_site())
+
+    async def _recover_site(self) -> None:
+        now = clock.now()
+        window = timedelta(seconds=2 * self.heartbeat + 10)  # commits lag their finish a bit
+        since = max(self._site_since, now - window)
+        for game_id, at in list(self._wins_sent.items()):
+            if at < now - 2 * window:
+                del self._wins_sent[game_id]
+        try:
+            recent = await self.database.read(lambda s: store.wins_since(s, since, 100))
+        except (DBAPIError, PoolTimeoutError) as error:
+            log.warning("events: reading recent wins failed: %s", error)
+            return
+        for game_id in recent:
+            if game_id not in self._wins_sent:
+                await self._read_win(game_id)
+        # Today's counts: sent if they moved since last sent (first read: only noted).
+        day = clock.today()
+        await self._read_challenge(day, send=day in self._challenge_sent)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -297,6 +324,10 @@ class EventHub:
         return not over
 
     async def _read_win(self, game_id: uuid.UUID) -> None:
+        if game_id in self._wins_sent:
+            return  # sent, or being read
+        self._wins_sent[game_id] = clock.now()
+
         def read(session: Any) -> tuple[Win | None, dict[str, int | None]]:
             found = store.win(session, game_id)
             if found is None:
@@ -307,8 +338,10 @@ class EventHub:
             found, ranks = await self.database.read(read)
         except (DBAPIError, PoolTimeoutError) as error:
             log.warning("events: reading the win of game %s failed: %s", game_id, error)
+            del self._wins_sent[game_id]  # the next heartbeat tries again
             return
         if found is None:
+            del self._wins_sent[game_id]
             return
         items = [Item(self.rendering.win(found, ranks), "win")]
         if not found.assisted:
@@ -320,7 +353,7 @@ class EventHub:
             ]
         self._dispatch_site(items)
 
-    async def _read_challenge(self, day: date) -> None:
+    async def _read_challenge(self, day: date, send: bool = True) -> None:
         try:
             counts = await self.database.read(lambda s: self._challenge_counts(s, day))
         except (DBAPIError, PoolTimeoutError) as error:
@@ -329,7 +362,8 @@ class EventHub:
         if self._challenge_sent.get(day) == counts:
             return  # a notification repeated, or two read as one
         self._challenge_sent = {day: counts}
-        self._dispatch_site([Item(self.rendering.challenge(day, *counts), "challenge")])
+        if send:
+            self._dispatch_site([Item(self.rendering.challenge(day, *counts), "challenge")])
 
     def _dispatch_site(self, items: list[Item]) -> None:
         for watcher in list(self.site):

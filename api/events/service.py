@@ -99,7 +99,8 @@ class EventService:
                 if got.game.status != "in_progress":
                     yield _sent(rendering.end(game_id, got.game), "end")
                     return
-                self.hub.caught_up(game_id, last)
+                # (A Last-Event-ID past the game's placements must not hold the feed back.)
+                self.hub.caught_up(game_id, min(last, got.game.placements_count))
                 gap = False
                 while not gap:
                     items = await watcher.take()

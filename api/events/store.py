@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any, NamedTuple, cast
 
 import psycopg
@@ -177,6 +177,25 @@ _WIN = select(
 def win(session: Executor, game_id: uuid.UUID) -> Win | None:
     row = session.execute(_WIN, {"id": game_id}).first()
     return None if row is None else Win._make(row)
+
+
+_WINS_SINCE = (
+    select(_scores.c.game_id)
+    .where(
+        # The days' index (ix_scores_day) first: one or two days' wins, not the whole board.
+        _scores.c.day.in_(bindparam("days", expanding=True)),
+        _scores.c.finished_at > bindparam("since", type_=_scores.c.finished_at.type),
+    )
+    .order_by(_scores.c.finished_at)
+    .limit(bindparam("limit"))
+)
+
+
+def wins_since(session: Executor, since: datetime, limit: int) -> list[uuid.UUID]:
+    """The games won after ``since`` (UTC), first finished first, at most ``limit``."""
+    days = sorted({since.astimezone(UTC).date(), datetime.now(UTC).date()})
+    rows = session.execute(_WINS_SINCE, {"days": days, "since": since, "limit": limit})
+    return [row[0] for row in rows]
 
 
 _NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("payload")))

@@ -615,3 +615,66 @@ def test_games_in_progress_are_listed_newest_move_first_in_pages(
             assert bad_id.status_code == 422
 
     asyncio.run(scenario())
+
+
+def test_a_win_no_notification_brought_is_sent_at_the_next_heartbeat(
+    replicas: dict[str, Server], database_url: str
+) -> None:
+    """``r1`` tells Redis, to which ``a`` does not listen: ``a``'s heartbeat (2 s) finds the
+    win."""
+    a, r1 = replicas["a"], replicas["r1"]
+    line = min(winning_lines(), key=lambda line: line.score)
+
+    async def scenario() -> None:
+        game = dealt(database_url, line, "unannounced")
+        opened = asyncio.Event()
+        site = asyncio.create_task(
+            read_stream(
+                f"{a.base_url}/events",
+                until=lambda got: any(e.data.get("game_id") == game.id for e in got),
+                opened=opened,
+            )
+        )
+        await asyncio.wait_for(opened.wait(), DEADLINE)
+        async with httpx.AsyncClient(base_url=r1.base_url, timeout=30) as client:
+            for row, col in line.positions:
+                answer = await client.post(
+                    f"/games/{game.id}/placements", json={"row": row, "col": col}, headers=game.auth
+                )
+                assert answer.status_code == 201, answer.text
+        events = await asyncio.wait_for(site, DEADLINE)
+        wins = [e for e in events if e.event == "win" and e.data["game_id"] == game.id]
+        assert len(wins) == 1 and wins[0].data["player"] == "unannounced"
+
+    asyncio.run(scenario())
+
+
+def test_sigterm_ends_every_stream_cleanly(database_url: str, tmp_path: Path) -> None:
+    """A replica told to stop ends its streams (the response ends, no error), so that it can
+    stop and its clients reconnect elsewhere."""
+    server = Server(
+        database_url,
+        log_path=tmp_path / "stopping.log",
+        extra_env={"FOURSQUARE_MIGRATE_ON_START": "false"},
+    )
+    server.start()
+    try:
+
+        async def scenario() -> list[list[Event]]:
+            async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
+                game = await new_game(client)
+            opened = [asyncio.Event(), asyncio.Event()]
+            streams = [
+                asyncio.create_task(read_stream(f"{server.base_url}/events", opened=opened[0])),
+                asyncio.create_task(
+                    read_stream(f"{server.base_url}/games/{game.id}/events", opened=opened[1])
+                ),
+            ]
+            await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), DEADLINE)
+            await asyncio.to_thread(server.stop)  # SIGTERM, then waits for the exit
+            return list(await asyncio.wait_for(asyncio.gather(*streams), DEADLINE))
+
+        assert asyncio.run(scenario()) == [[], []]  # closed cleanly, nothing sent
+        assert server.process is not None and server.process.returncode == 0
+    finally:
+        server.stop()
