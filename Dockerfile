@@ -55,7 +55,8 @@ COPY --from=build /opt/foursquare /opt/foursquare
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         $(apt-cache depends libicu-dev | sed -n 's/^ *Depends: \(libicu[0-9][0-9]*\)$/\1/p') \
-    && rm -rf /var/lib/apt/lists/* \
+    && apt-get clean \
+    && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && python -c "import icu"
 RUN useradd --system --uid 10001 --no-create-home --home-dir /data foursquare \
     && mkdir -p /data && chown foursquare /data

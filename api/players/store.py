@@ -94,6 +94,17 @@ def name_with_skeleton(session: Executor, skeleton: str) -> str | None:
     return found
 
 
+def name_like(session: Executor, name_key: str, skeleton: str) -> str | None:
+    """The name of an account whose name has this key or this skeleton, if any (one
+    statement, both columns indexed)."""
+    found = session.execute(
+        select(_players.c.name)
+        .where((_players.c.name_key == name_key) | (_players.c.name_skeleton == skeleton))
+        .limit(1)
+    ).scalar()
+    return found
+
+
 def name_key_taken(session: Executor, name_key: str) -> bool:
     found = session.execute(select(_players.c.id).where(_players.c.name_key == name_key)).first()
     return found is not None
