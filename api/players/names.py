@@ -24,9 +24,9 @@ a guest's wins must not be counted as the account's.
 
 What TS #39 says, and so what this does: the skeleton maps ``m`` to ``rn`` (not the other way
 round), so ``rnlice`` and ``mlice`` are one name, while ``rnlice`` and ``alice`` are two
-(nothing in them is confusable). Its data does not list the Latin small capitals (``\u1d00``
-LATIN LETTER SMALL CAPITAL A) as confusable with their letters; they are folded to the small
-letter of the same name first, the only rule here that is not ICU's.
+(nothing in them is confusable). Its data (ICU 77's) does not list the Latin small capitals
+(``\u1d00`` LATIN LETTER SMALL CAPITAL A) as confusable with their letters; they are folded to
+the small letter of the same name first, the only rule here that is not ICU's.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ SKELETON_LENGTH = 128
 # characters) and the braille blank U+2800, a symbol that prints nothing.
 _INVISIBLE = icu.UnicodeSet(r"[[:M:][:C:][:Z:][:Default_Ignorable_Code_Point:]\u2800]")
 _SMALL_CAPITAL = "LATIN LETTER SMALL CAPITAL "
-# TS #39's skeleton: the data ICU was built with (ICU 72: Unicode 15). getSkeleton only reads
-# the checker's data, so one checker serves every thread.
+# TS #39's skeleton, from the data of the ICU that pyicu-wheels carries (ICU 77, Unicode 16).
+# getSkeleton only reads the checker's data, so one checker serves every thread.
 _SPOOF = icu.SpoofChecker()
 
 
