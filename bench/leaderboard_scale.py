@@ -200,7 +200,13 @@ def _leaderboard_statements(database_url: str, paths: list[str]) -> list[tuple[s
 
     statements: list[tuple[str, Any]] = []
     with TestClient(app) as client:
-        engine = app.state.database.read_engine
+        database = app.state.database
+        # PostgreSQL's reads go through the asyncio engine, whose events are its sync_engine's.
+        engine = (
+            database.read_engine
+            if database.async_read_engine is None
+            else database.async_read_engine.sync_engine
+        )
         event.listen(engine, "before_cursor_execute", capture)
         try:
             for path in paths:
