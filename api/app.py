@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from sse_starlette.sse import AppStatus
 
 from api.analysis import routes as analysis_routes
 from api.analysis.runner import AnalysisRunner
@@ -18,12 +19,19 @@ from api.analysis.service import AnalysisService
 from api.challenges import routes as challenge_routes
 from api.challenges.service import SECRET_NAME as CHALLENGE_SECRET
 from api.challenges.service import ChallengeService
+from api.challenges.service import counts as challenge_counts
 from api.core import cursors, migrate
 from api.core.database import Database, create_database
 from api.core.openapi import install_openapi
 from api.core.problems import install_error_handlers
 from api.core.settings import Settings
 from api.core.store import service_secret
+from api.events import render as event_frames
+from api.events import routes as event_routes
+from api.events.announce import PUBLISHER
+from api.events.fanout import fanout_for
+from api.events.hub import EventHub
+from api.events.service import EventService
 from api.games import expiry
 from api.games import routes as game_routes
 from api.games.service import GameService
@@ -32,7 +40,7 @@ from api.hints.pool import AdvicePool
 from api.hints.service import HintService
 from api.idempotency.service import IdempotentRequests
 from api.leaderboards import routes as leaderboard_routes
-from api.leaderboards.service import LeaderboardService
+from api.leaderboards.service import LeaderboardService, ranks_of_win
 from api.ops import health
 from api.ops.logs import configure_logging
 from api.ops.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
@@ -107,6 +115,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms),
         )
         state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
+        hub = EventHub(
+            database,
+            event_frames.FRAMES,
+            queue=settings.events_queue,
+            max_streams=settings.events_max_streams,
+            max_per_client=settings.events_max_streams_per_client,
+            heartbeat=settings.events_heartbeat_seconds,
+            ranks=ranks_of_win,
+            challenge_counts=challenge_counts,
+        )
+        fanout = fanout_for(hub, database, settings.redis_url)
+        # Every write transaction of this app announces its changes through the fan-out.
+        database.write_sessions.configure(info={PUBLISHER: fanout})
+        state.events = EventService(database, hub, state.games, cursor_secret)
+        # One listener per process, and the hub's heartbeat (it also ends every stream when
+        # the server is told to stop, so that clients reconnect to another replica).
+        live = [
+            asyncio.create_task(fanout.listen()),
+            asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit)),
+        ]
         expiring = (
             asyncio.create_task(
                 expiry.expire_periodically(
@@ -130,6 +158,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 expiring.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await expiring  # a round in progress finishes its batch first
+            database.write_sessions.configure(info={})  # this app announces nothing more
+            hub.close()
+            for task in live:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await hub.drain()
+            await fanout.close()
             pool.close()
             await database.close()
 
@@ -167,6 +203,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "If-Match",
                 "If-None-Match",
                 "Idempotency-Key",
+                # What an EventSource sends when it reconnects to an event stream.
+                "Last-Event-ID",
             ],
             expose_headers=[
                 "ETag",
@@ -189,10 +227,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         health.router,
         challenge_routes.router,
         analysis_routes.router,
+        event_routes.router,
     ):
         app.include_router(router)
     install_web(app)
     install_openapi(app)
+    event_routes.install_event_schemas(app)
     install_observability(app, settings)
     return app
 

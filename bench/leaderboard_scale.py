@@ -200,10 +200,13 @@ def _leaderboard_statements(database_url: str, paths: list[str]) -> list[tuple[s
 
     statements: list[tuple[str, Any]] = []
     with TestClient(app) as client:
-        # PostgreSQL reads run on the asyncio engine, whose events are its sync engine's.
         database = app.state.database
-        asynchronous = database.async_read_engine
-        engine = asynchronous.sync_engine if asynchronous is not None else database.read_engine
+        # PostgreSQL's reads go through the asyncio engine, whose events are its sync_engine's.
+        engine = (
+            database.read_engine
+            if database.async_read_engine is None
+            else database.async_read_engine.sync_engine
+        )
         event.listen(engine, "before_cursor_execute", capture)
         try:
             for path in paths:

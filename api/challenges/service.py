@@ -132,6 +132,11 @@ def already_played(day: date, game_id: uuid.UUID | None) -> ChallengeAlreadyPlay
     return ChallengeAlreadyPlayed(detail, game_id=str(game_id))
 
 
+def counts(session: Executor, day: date) -> tuple[int, int]:
+    """How many games of ``day``'s challenge were started, and how many are won."""
+    return store.challenge_counts(session, day)
+
+
 # ---------------------------------------------------------------- the challenge's routes
 
 

@@ -126,6 +126,31 @@ class RateLimited(ApiError):
         super().__init__(detail, headers={**headers, "Retry-After": str(retry_after)})
 
 
+class EventStreamsFull(ApiError):
+    """This process holds as many event streams as it may (``FOURSQUARE_EVENTS_MAX_STREAMS``):
+    another replica, or this one a little later, takes the watcher."""
+
+    status, code, title = 503, "event_streams_full", "Event streams full"
+
+    def __init__(self, detail: str, *, retry_after: int) -> None:
+        super().__init__(detail, headers={"Retry-After": str(retry_after)})
+
+
+class TooManyEventStreams(ApiError):
+    """One client address holds ``FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT`` streams already."""
+
+    status, code, title = 429, "too_many_event_streams", "Too many event streams"
+
+    def __init__(self, detail: str, *, retry_after: int) -> None:
+        super().__init__(detail, headers={"Retry-After": str(retry_after)})
+
+
+class InvalidLastEventId(ApiError):
+    """A ``Last-Event-ID`` that is no placement number (0 to 40)."""
+
+    status, code, title = 422, "invalid_last_event_id", "Invalid Last-Event-ID"
+
+
 def engine_error(error: EngineError) -> ApiError:
     """The API error for an engine error raised by a placement."""
     if isinstance(error, GameOver):

@@ -60,6 +60,18 @@ class Settings(BaseSettings):
         "not change (0: none, every request runs the query).",
     )
     max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")
+    max_header_bytes: int = Field(
+        default=32 * 1024,
+        ge=1024,
+        description="A request whose line and headers exceed this many bytes gets 431 and its "
+        "connection is closed (foursquare serve; api/ops/http_limits.py).",
+    )
+    header_timeout_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="A connection that has not sent a whole request line and headers this long "
+        "after it opened (or after its next request began) is closed (foursquare serve).",
+    )
     hint_placements: int = Field(
         default=DEFAULT_PLACEMENTS,
         ge=0,
@@ -124,6 +136,32 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Addresses or CIDRs of the reverse proxies whose X-Forwarded-For names the "
         "client (comma-separated). Empty: the socket peer is the client.",
+    )
+
+    # Live events (GET /games/{id}/events, GET /events; api/events).
+    events_heartbeat_seconds: float = Field(
+        default=15.0,
+        gt=0,
+        description="A comment line (`: ping`) on every idle event stream this often, so that "
+        "proxies keep it open; each watched game is also re-read this often, so that a lost "
+        "notification delays its events by at most this long.",
+    )
+    events_queue: int = Field(
+        default=64,
+        ge=1,
+        description="Events one watcher may have waiting to be written; a watcher that falls "
+        "further behind gets a `reconnect` event and is closed.",
+    )
+    events_max_streams: int = Field(
+        default=2000,
+        ge=1,
+        description="Event streams one server process holds open; beyond, 503 with Retry-After.",
+    )
+    events_max_streams_per_client: int = Field(
+        default=20,
+        ge=1,
+        description="Event streams one client address (as the rate limits see it) holds open "
+        "on one process; beyond, 429 with Retry-After.",
     )
 
     @field_validator(

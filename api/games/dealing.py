@@ -19,6 +19,7 @@ from api.core.secrets import (
     new_seed,
     new_token,
 )
+from api.events import announce as events
 from api.games import snapshot, store
 from api.games.records import Created, DealtGame, encode, public_game
 from api.games.store import NewGameRow, StoredView
@@ -88,6 +89,8 @@ def store_dealt(session: Session, dealt: DealtGame) -> Created:
     if row.player_id is not None:
         players.count_game_started(session, row.player_id, row.created_at)
     after_commit(session, metrics.game_created)
+    if row.challenge_date is not None:
+        events.challenge_changed(session, row.challenge_date)  # one more played
     view = StoredView(
         row.id, row.player, row.version, row.status, row.assisted, row.deck_commitment,
         row.created_at, row.updated_at, row.finished_at, row.challenge_date, None, None,

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from api.challenges import days
 from api.core.clock import now, today
 from api.core.database import Database
+from api.events import announce as events
 from api.games import snapshot, store
 from api.games.records import decode, encode
 from api.games.store import GameChange, GameRecord
@@ -85,6 +86,7 @@ def store_expiry(session: Session, plans: Sequence[PlannedExpiry]) -> int:
     for plan in sorted(plans, key=lambda plan: plan.row.id):
         if store.change_game(session, plan.row.id, plan.row.version, plan.change):
             ended.append(plan)
+            events.game_moved(session, plan.row.id, plan.change.placements_count)
     losers = sorted(
         (plan.row.player_id, plan.change.updated_at)
         for plan in ended

@@ -25,6 +25,7 @@ from api.core.errors import (
     engine_error,
 )
 from api.core.ids import existing_game, parse_game_id
+from api.events import announce as events
 from api.games import etags, snapshot, store
 from api.games.access import authorize
 from api.games.records import Placed, decode, encode, public_game, view_after
@@ -165,9 +166,14 @@ def store_placement(session: Session, plan: PlannedPlacement) -> Placed:
         )
     status = result.status.value
     after_commit(session, lambda: metrics.card_placed(status))
+    # Watchers hear of it once it has committed (ids only: they read what was stored).
+    events.game_moved(session, row.id, result.number)
     rank = None
     if result.score is not None:
         rank = leaderboards.record_win(session, row.id, row.player, result.score, at, row.assisted)
+        events.win_recorded(session, row.id)
+        if row.challenge_date is not None:
+            events.challenge_changed(session, row.challenge_date)  # one more won
     if ends and row.player_id is not None:
         # In the transaction that ends the game: the stats always equal a recount.
         players.count_game_finished(session, row.player_id, result.score, at)

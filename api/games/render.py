@@ -27,6 +27,7 @@ from api.games.schemas import (
 from api.games.store import PlacementRecord
 from api.idempotency.service import Answer, Rendering
 from engine import CARDS
+from engine.cards import DECK_SIZE
 
 # Every card as a response value, built once.
 _CARDS: dict[str, dict[str, Any]] = {
@@ -85,9 +86,16 @@ def placement_out(placement: PlacementRecord) -> PlacementOut:
             "card": _CARDS[placement.card],
             "flipped": placement.flipped,
             "status_after": placement.status_after,
+            "stock_count": stock_after(placement.number, placement.status_after),
             "created_at": placement.created_at,
         }
     )
+
+
+def stock_after(number: int, status_after: str) -> int:
+    """Cards left in the stock after placement ``number``: the deck less the cards placed,
+    less the card drawn next while the game goes on (what the engine's ``stock_count`` is)."""
+    return DECK_SIZE - number - (1 if status_after == "in_progress" else 0)
 
 
 def created_answer(created: Created) -> Answer:

@@ -258,6 +258,7 @@ class PlacementOut(ResponseModel):
                     "card": {"rank": 8, "suit": "clubs", "code": "8C"},
                     "flipped": [{"row": 0, "col": 0, "face_up": False}],
                     "status_after": "in_progress",
+                    "stock_count": 37,
                     "created_at": "2026-11-29T16:20:09.000000Z",
                 }
             ]
@@ -270,6 +271,12 @@ class PlacementOut(ResponseModel):
     card: CardOut
     flipped: list[FlipOut] = Field(description="Sorted by row, then column.")
     status_after: StatusName
+    stock_count: int = Field(
+        ge=0,
+        le=39,
+        description="Cards left in the stock after this placement, not counting the card "
+        "drawn next (the game's `stock_count` then; a won game's score).",
+    )
     created_at: datetime
 
 

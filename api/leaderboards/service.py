@@ -28,7 +28,7 @@ from api.leaderboards import store
 from api.leaderboards.cache import PageCache
 from api.leaderboards.store import LeaderboardKey, Listing, NewWin
 from api.leaderboards.store import ScoreRecord as ScoreRecord  # an entry, as other features see it
-from api.players.names import name_key
+from api.players.names import name_skeleton
 
 _MAX_SCORE = 24  # 40 cards, at least 16 placed to win
 _MAX_RANK = 2**62
@@ -100,7 +100,7 @@ def record_win(
     all-time rank on the board it belongs to (with or without assisted games). The caller
     holds :func:`last_win_of_score`'s lock and stamped ``finished_at`` after its answer."""
     record = ScoreRecord(game_id, player, score, -score, finished_at, assisted)
-    store.record_win(session, NewWin(record, name_key(player)))
+    store.record_win(session, NewWin(record, name_skeleton(player)))
     return rank_of_game(session, game_id, assisted)
 
 
@@ -109,6 +109,16 @@ def rank_of_game(session: Executor, game_id: uuid.UUID, assisted: bool) -> int |
     the default board's otherwise); None if it is on none."""
     ranked = store.rank_of(session, game_id, "all", False, assisted)
     return ranked[0] if ranked else None
+
+
+def ranks_of_win(session: Executor, game_id: uuid.UUID, assisted: bool) -> dict[str, int | None]:
+    """A won game's rank on each board that holds it (``all``, ``day``, ``week``; with
+    assisted games if it was assisted, as :func:`rank_of_game`)."""
+    ranks: dict[str, int | None] = {}
+    for period in store.PERIODS:
+        ranked = store.rank_of(session, game_id, period, False, assisted)
+        ranks[period] = ranked[0] if ranked else None
+    return ranks
 
 
 def listing_of(period: str, day: date | None, per_player: bool, include_assisted: bool) -> Listing:

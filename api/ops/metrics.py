@@ -81,6 +81,39 @@ DB_POOL_SIZE = Gauge(
 )
 
 
+# Live events (api/events): streams open now, events written to them, watchers dropped for
+# falling behind (their queue full).
+EVENT_STREAMS = Gauge(
+    "foursquare_event_streams",
+    "Server-sent event streams open, summed over the live processes, by stream (game, site).",
+    ["stream"],
+    multiprocess_mode="livesum",
+)
+EVENTS_SENT = Counter(
+    "foursquare_events_sent_total", "Server-sent events written to watchers, by event.", ["event"]
+)
+WATCHERS_DROPPED = Counter(
+    "foursquare_event_watchers_dropped_total",
+    "Watchers closed with a reconnect event because their queue was full (too slow).",
+)
+
+
+def event_stream_opened(stream: str) -> None:
+    EVENT_STREAMS.labels(stream).inc()
+
+
+def event_stream_closed(stream: str) -> None:
+    EVENT_STREAMS.labels(stream).dec()
+
+
+def event_sent(event: str) -> None:
+    EVENTS_SENT.labels(event).inc()
+
+
+def watcher_dropped() -> None:
+    WATCHERS_DROPPED.inc()
+
+
 def rate_limited(scope: str) -> None:
     """Count one request refused by the rate limit named ``scope``."""
     RATE_LIMITED.labels(scope).inc()

@@ -97,6 +97,11 @@ class JsonBodiesOnly:
         await self.app(scope, receive, send)
 
 
+# Set in a HEAD request's scope by HeadAsGet: a route whose answer never ends (an event
+# stream) answers its headers alone instead.
+HEAD_SCOPE_KEY = "foursquare.head"
+
+
 class HeadAsGet:
     """Answer ``HEAD`` wherever ``GET`` is answered: the same status and headers, no body
     (RFC 9110 section 9.3.2). FastAPI routes declare GET alone."""
@@ -114,4 +119,4 @@ class HeadAsGet:
                 message = {**message, "body": b""}
             await send(message)
 
-        await self.app({**scope, "method": "GET"}, receive, headers_only)
+        await self.app({**scope, "method": "GET", HEAD_SCOPE_KEY: True}, receive, headers_only)

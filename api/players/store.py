@@ -23,6 +23,7 @@ class PlayerRecord(NamedTuple):
     name_key: str
     key_hash: str
     created_at: datetime
+    name_skeleton: str
 
 
 class PlayerStatsRecord(NamedTuple):
@@ -83,6 +84,25 @@ def get_player(session: Executor, player_id: uuid.UUID) -> PlayerRecord | None:
         )
     ).first()
     return None if row is None else PlayerRecord(*row)
+
+
+def name_with_skeleton(session: Executor, skeleton: str) -> str | None:
+    """The name of the account whose name has this look-alike skeleton, if any."""
+    found = session.execute(
+        select(_players.c.name).where(_players.c.name_skeleton == skeleton)
+    ).scalar()
+    return found
+
+
+def name_like(session: Executor, name_key: str, skeleton: str) -> str | None:
+    """The name of an account whose name has this key or this skeleton, if any (one
+    statement, both columns indexed)."""
+    found = session.execute(
+        select(_players.c.name)
+        .where((_players.c.name_key == name_key) | (_players.c.name_skeleton == skeleton))
+        .limit(1)
+    ).scalar()
+    return found
 
 
 def name_key_taken(session: Executor, name_key: str) -> bool:

@@ -28,6 +28,9 @@ ROUTES = {
     ("post", "/games/{game_id}/analysis"): {404, 409, 503},
     ("get", "/games/{game_id}/analysis"): {404, 409, 503},
     ("get", "/leaderboard/around/{game_id}"): {404, 409, 422, 503},
+    ("get", "/games/{game_id}/events"): {403, 404, 422, 429, 503},
+    ("get", "/events"): {429, 503},
+    ("get", "/games"): {422, 429, 503},
 }
 
 
@@ -142,7 +145,11 @@ PLAYER_OPTIONAL = {
     ("get", "/challenges/today"),
     ("get", "/challenges/{day}"),
 }
-PRIVATE_WHILE_CHALLENGE_OPEN = {("get", "/games/{game_id}"), ("get", "/games/{game_id}/placements")}
+PRIVATE_WHILE_CHALLENGE_OPEN = {
+    ("get", "/games/{game_id}"),
+    ("get", "/games/{game_id}/placements"),
+    ("get", "/games/{game_id}/events"),
+}
 
 
 def _string_schema(schema: dict[str, Any]) -> dict[str, Any]:

@@ -62,8 +62,9 @@ def test_statements_per_request(
         client.post(f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers=game.auth)
     if database.is_sqlite:
         assert statements == ["SELECT", "UPDATE", "INSERT"]
-    else:  # WITH moved AS (UPDATE games ...) INSERT INTO placements ...: one round trip
-        assert statements == ["SELECT", "WITH"]
+    else:  # WITH moved AS (UPDATE games ...) INSERT INTO placements ...: one round trip,
+        # and the NOTIFY that tells every replica's watchers (api/events), in its transaction
+        assert statements == ["SELECT", "WITH", "SELECT"]
 
     with counting(database) as statements:
         client.post("/games")

@@ -202,7 +202,11 @@ def deliberate(failure: Failure, case: Case[Any], response: Response) -> str | N
     code = problem.get("code")
     if code in STATEFUL_CODES or (code in RULE_CODES and _path_of(case) == PLACEMENTS):
         return f"deliberate: {code}"
-    if code == "invalid_cursor" and _path_of(case) in {"/leaderboard", "/players/{name}/games"}:
+    if code == "invalid_cursor" and _path_of(case) in {
+        "/leaderboard",
+        "/players/{name}/games",
+        "/games",
+    }:
         return "deliberate: opaque cursor"
     if code == "invalid_window" and _path_of(case) == "/leaderboard":
         return "deliberate: a window depends on today and on the parameters together"

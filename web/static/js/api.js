@@ -183,6 +183,14 @@ export function getPlacements(id, token = null) {
   return request("GET", `${gamePath(id)}/placements`, { headers: bearer(token) });
 }
 
+/** GET /games?status=in_progress: a page of the games being played, the latest move first
+ * ({games: [{game_id, player, cards_placed, last_move_at, created_at}], next_cursor}). */
+export function getGamesInProgress({ limit = 20, cursor = null } = {}) {
+  const query = new URLSearchParams({ status: "in_progress", limit: String(limit) });
+  if (cursor) query.set("cursor", cursor);
+  return request("GET", `/games?${query}`);
+}
+
 /** GET /games/{id}/hint (marks the game assisted). */
 export function getHint(id, token) {
   return request("GET", `${gamePath(id)}/hint`, { headers: bearer(token) });

@@ -1,9 +1,12 @@
 // The daily challenge: one day's page (`GET /challenges/{day}`: its deck commitment, how
 // many played and won, when it closes, and once closed its reveal, checked here against the
 // commitment), the button to play today's (an account is needed), and the day's board
-// (`GET /leaderboard?challenge=YYYY-MM-DD`). Other days are chosen with a date picker.
+// (`GET /leaderboard?challenge=YYYY-MM-DD`). Other days are chosen with a date picker. While
+// an open day is shown, its played and won counts follow the site's events (`/events`:
+// `challenge`), and its board is read again when a game of the day is won.
 
 import * as api from "./api.js";
+import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
 import { leaderboardRow } from "./leaderboard.js";
 import { makePager, timeText } from "./pager.js";
 import { startDailyChallenge } from "./play.js";
@@ -96,9 +99,24 @@ async function verify() {
   }
 }
 
+/** The day's counts changed (`challenge` event): shown at once; a new win reads the board. */
+function counted(data) {
+  if (!challenge || data.date !== challenge.date) return;
+  const won = data.won > challenge.won;
+  challenge = { ...challenge, played: data.played, won: data.won };
+  $("daily-played").textContent = String(data.played);
+  $("daily-won").textContent = String(data.won);
+  if (won) {
+    $("daily-news").textContent = `A new win today: ${data.won} won of ${data.played} played.`;
+    board.refresh();
+  }
+}
+
 /** The view became visible: `day` is "today" or a YYYY-MM-DD (`#/daily/{day}`). */
 export async function showDaily(day = "today") {
+  const gen = currentGeneration();
   shownDay = day;
+  $("daily-news").textContent = "";
   $("daily-summary").setAttribute("aria-busy", "true");
   $("daily-heading").textContent = "Daily challenge";
   try {
@@ -118,6 +136,8 @@ export async function showDaily(day = "today") {
   render();
   $("daily-content").hidden = false;
   board.reload();
+  // A closed day's counts are final: nothing to follow.
+  if (!challenge.closed) openStream(SITE_EVENTS_URL, { challenge: counted }, { gen });
 }
 
 /** Wire the view's controls; called once. */

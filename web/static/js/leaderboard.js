@@ -1,14 +1,19 @@
 // The leaderboard, a page at a time (the API's `next_cursor`), each game a link to its replay.
 // The board is chosen here (all time, a UTC day's or an ISO week's, each player's best,
 // assisted games or not) and kept in the URL's fragment, so a reload or a shared link shows
-// the same board: #/leaderboard?period=week&date=2026-11-25&per_player=best.
+// the same board: #/leaderboard?period=week&date=2026-11-25&per_player=best. While it is shown,
+// the site's events (`/events`: a win, a new best) read the page shown again, the new win's
+// row marked and announced.
 
 import * as api from "./api.js";
+import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
 import { labelCells, makePager, timeElement } from "./pager.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_LIMIT = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
+// News comes in bursts (a win is also a new best): the page is read once per burst.
+const NEWS_DELAY_MS = 300;
 
 // What the page lists: `choice` is the board menu's value ("all", "today", "this-week",
 // "day" or "week": the last two with `date`).
@@ -142,9 +147,48 @@ const pager = makePager(
     $("leaderboard-window").dataset.endsOn = answer.ends_on || "";
     $("leaderboard-empty").textContent =
       period === "all" ? "No won games yet." : "No won games on this board yet.";
-    return { rows: answer.entries.map(leaderboardRow), next_cursor: answer.next_cursor };
+    const rows = answer.entries.map(leaderboardRow);
+    for (const row of rows) row.classList.toggle("fresh", row.dataset.gameId === freshGame);
+    return { rows, next_cursor: answer.next_cursor };
   },
 );
+
+let freshGame = null; // the game of the latest win announced, its row marked
+let newsTimer = null;
+
+const BOARD_NAMES = { all_time: "all time", day: "today", week: "this week" };
+
+/** A win or a new best came: say so, and read the page shown again (once per burst). A past
+ * day's or week's board cannot change. */
+function news(text, gameId) {
+  $("leaderboard-news").textContent = text;
+  freshGame = gameId;
+  const { period, date } = windowOf(board.choice, board.date);
+  if (period !== "all" && date) return;
+  if (newsTimer !== null) return;
+  newsTimer = setTimeout(() => {
+    newsTimer = null;
+    if (!$("leaderboard-view").hidden) pager.refresh();
+  }, NEWS_DELAY_MS);
+}
+
+function listen(gen) {
+  openStream(
+    SITE_EVENTS_URL,
+    {
+      win(data) {
+        const rank = data.ranks?.all_time;
+        const where = rank ? `, rank ${rank} of all time` : "";
+        news(`New win: ${data.player}, score ${data.score}${where}.`, data.game_id);
+      },
+      best(data) {
+        const name = BOARD_NAMES[data.board] || data.board;
+        news(`New best ${name}: ${data.player}, score ${data.score}.`, data.game_id);
+      },
+    },
+    { gen },
+  );
+}
 
 /** Draw the controls for `board`. */
 function drawControls() {
@@ -241,5 +285,8 @@ export function showLeaderboard(params) {
   drawControls();
   $("board-date-help").hidden = true;
   $("board-date").removeAttribute("aria-invalid");
+  $("leaderboard-news").textContent = "";
+  freshGame = null;
   pager.reload();
+  listen(currentGeneration());
 }

@@ -2,22 +2,27 @@
 // daily challenge; #/daily/YYYY-MM-DD another day's), #/leaderboard (optionally ?limit=N),
 // #/account (register, or use a key), #/players/{name} (a player's page and games),
 // #/games/{id} (a game's replay, its deal's verification and its analysis; with ?analyse, the
-// analysis asked for at once), #/rules (how to play, with the rulebook's worked example).
+// analysis asked for at once; live while the game is played), #/rules (how to play, with the
+// rulebook's worked example), #/live (the games being played; #/live/{id} one followed).
+// Each navigation closes the event streams the view left behind opened (events.js).
 
 import { installAccount, showAccount, showPlayer } from "./account.js";
 import { installAnalysis, leaveAnalysis } from "./analysis.js";
 import { installDaily, showDaily } from "./daily.js";
+import { closeStreams } from "./events.js";
 import { installLeaderboard, showLeaderboard } from "./leaderboard.js";
+import { installLive, showLive } from "./live.js";
 import { installPlay, showPlay } from "./play.js";
 import { installReplay, showReplay } from "./replay.js";
 import { installRules, showRules } from "./rules.js";
 import { installNotice } from "./ui.js";
 
-const VIEWS = ["play", "daily", "leaderboard", "account", "player", "replay", "rules"];
+const VIEWS = ["play", "daily", "leaderboard", "live", "account", "player", "replay", "rules"];
 const TITLES = {
   play: "Foursquare",
   daily: "Daily challenge · Foursquare",
   leaderboard: "Leaderboard · Foursquare",
+  live: "Live · Foursquare",
   account: "Account · Foursquare",
   player: "Player · Foursquare",
   replay: "Game · Foursquare",
@@ -28,6 +33,7 @@ const LINKS = {
   play: "play",
   daily: "daily",
   leaderboard: "leaderboard",
+  live: "live",
   account: "account",
   rules: "rules",
 };
@@ -39,6 +45,9 @@ function parseRoute(hash) {
   if (parts[0] === "leaderboard") return { view: "leaderboard", params };
   if (parts[0] === "daily") {
     return { view: "daily", day: parts[1] ? decodeURIComponent(parts[1]) : "today", params };
+  }
+  if (parts[0] === "live") {
+    return { view: "live", id: parts[1] ? decodeURIComponent(parts[1]) : null, params };
   }
   if (parts[0] === "account") return { view: "account", params };
   if (parts[0] === "rules") return { view: "rules", params };
@@ -55,6 +64,7 @@ let firstRoute = true;
 
 function route() {
   const target = parseRoute(window.location.hash);
+  closeStreams();
   for (const view of VIEWS) {
     document.getElementById(`${view}-view`).hidden = view !== target.view;
   }
@@ -69,6 +79,7 @@ function route() {
   if (target.view === "play") showPlay();
   if (target.view === "daily") showDaily(target.day);
   if (target.view === "leaderboard") showLeaderboard(target.params);
+  if (target.view === "live") showLive(target.id);
   if (target.view === "account") showAccount();
   if (target.view === "player") showPlayer(target.name);
   if (target.view === "replay") showReplay(target.id, target.params.has("analyse"));
@@ -82,6 +93,7 @@ installNotice();
 installPlay();
 installDaily();
 installLeaderboard();
+installLive();
 installAccount();
 installReplay();
 installAnalysis();

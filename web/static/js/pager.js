@@ -9,7 +9,8 @@ const $ = (id) => document.getElementById(id);
 
 /**
  * ids: {table, body, empty, first, previous, next, page} (element ids); fetchPage(cursor)
- * answers {rows (elements for the body), next_cursor}. Returns {reload()}: read page one.
+ * answers {rows (elements for the body), next_cursor}. Returns {reload()}: read page one,
+ * and {refresh()}: read the page shown again.
  */
 export function makePager(ids, fetchPage) {
   let cursors = [null]; // cursors[i] reads page i + 1
@@ -68,6 +69,10 @@ export function makePager(ids, fetchPage) {
   });
 
   return {
+    /** Read the page shown again (news arrived: a new win may belong on it). */
+    refresh() {
+      return load();
+    },
     reload() {
       cursors = [null];
       page = 0;

@@ -1,12 +1,15 @@
 // One game, stepped through: the board after each placement is rebuilt in the browser from
 // the history (`GET /games/{id}/placements`: each placement and the piles it flipped), a
 // finished game's deal can be verified (see verify.js) and the game analysed (analysis.js:
-// the step shown gets its review).
+// the step shown gets its review). A game still in progress is followed live
+// (`/games/{id}/events`): each new placement is added to the steps (and shown, if the last
+// step was), and at its end the game is read again, a finished replay.
 
 import { leaveAnalysis, markStep, reviewOf, reviewText, showAnalysis } from "./analysis.js";
 import * as api from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardShort } from "./cards.js";
+import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
 import { makeStanding } from "./standing.js";
 import { bearerFor } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
@@ -28,6 +31,55 @@ let boards = [[]];
 let step = 0;
 let requested = null; // the id whose view is wanted (a newer navigation wins)
 let standing = null; // a won game's rank and place (standing.js)
+let stream = null; // the game's events, while it is in progress
+let endedLive = null; // the id of the game whose end was just watched
+
+function setLive(text) {
+  $("replay-live").textContent = text;
+  $("replay-live").hidden = !text;
+}
+
+/** Follow game `id` (in progress) from placement `placements.length + 1` on. */
+function followLive(id, gen) {
+  stream = openStream(
+    gameEventsUrl(id),
+    {
+      placement(data) {
+        if (requested !== id || data.number <= placements.length) return;
+        if (data.number > placements.length + 1) {
+          // A gap (never expected: the stream resumes where it left off): read it all.
+          stream?.close();
+          showReplay(id);
+          return;
+        }
+        const atEnd = step === placements.length;
+        placements = [...placements, data];
+        boards = replayHistory(placements);
+        $("replay-range").max = String(placements.length);
+        $("replay-summary").textContent = summary();
+        if (atEnd) goTo(placements.length);
+        else render();
+      },
+      end() {
+        if (requested !== id) return;
+        stream?.close();
+        stream = null;
+        endedLive = id;
+        // The finished game: its result, its revealed deal, its place, its analysis.
+        showReplay(id);
+      },
+    },
+    {
+      gen,
+      onState(state) {
+        if (requested !== id) return;
+        if (state === "open") setLive("Live: new placements appear as they are played.");
+        if (state === "reconnecting") setLive("Live: connection lost, reconnecting…");
+        if (state === "stopped") setLive("Live updates stopped; reload to follow the game again.");
+      },
+    },
+  );
+}
 
 function summary() {
   const count = placements.length === 1 ? "1 placement" : `${placements.length} placements`;
@@ -143,6 +195,10 @@ export function installReplay() {
 /** The view became visible for game `id` (`#/games/{id}`): read it and its history;
  * `analyse`: ask for its analysis at once (`#/games/{id}?analyse`). */
 export async function showReplay(id, analyse = false) {
+  const gen = currentGeneration();
+  stream?.close();
+  stream = null;
+  if (requested !== id) setLive("");
   requested = id;
   $("replay-heading").textContent = "Game";
   $("replay-summary").textContent = "Loading…";
@@ -187,4 +243,9 @@ export async function showReplay(id, analyse = false) {
   };
   stepTo.refresh = () => render();
   showAnalysis(game, stepTo, boards, analyse);
+  // A game in progress goes on as it is watched; a daily challenge game of an open day is its
+  // player's only (the stream would refuse anybody's browser: it sends no token).
+  if (game.status === "in_progress" && !game.challenge_date) followLive(id, gen);
+  else setLive(endedLive === id ? "The game ended while you watched: this is its whole history." : "");
+  endedLive = null;
 }

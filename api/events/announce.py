@@ -1,0 +1,86 @@
+"""Announcing a change to every process: called by the features that write, inside the
+transaction that makes the change.
+
+A notification carries ids only (a game and its placement number, a won game, a challenge's
+day); the watchers' hubs read what changed from the database (:mod:`api.events.hub`). How it
+travels is the app's choice (:mod:`api.events.fanout`), held in the write sessions' ``info``:
+PostgreSQL's ``NOTIFY``, queued in the transaction and delivered only if it commits; Redis,
+published once it has committed; or this process's own hub. A session without one (the
+command-line tools) still notifies on PostgreSQL, so that every replica hears of what a tool
+did.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal, Protocol
+
+from sqlalchemy.orm import Session
+
+from api.events import store
+
+PUBLISHER = "foursquare.events.publisher"  # the key of the publisher in Session.info
+
+Kind = Literal["game", "win", "challenge"]
+
+
+@dataclass(frozen=True)
+class Notice:
+    kind: Kind
+    game_id: uuid.UUID | None = None
+    number: int = 0
+    day: date | None = None
+
+    @property
+    def payload(self) -> str:
+        """``g:<game>:<placement number>``, ``w:<game>`` or ``c:<YYYY-MM-DD>``."""
+        if self.kind == "game" and self.game_id is not None:
+            return f"g:{self.game_id.hex}:{self.number}"
+        if self.kind == "win" and self.game_id is not None:
+            return f"w:{self.game_id.hex}"
+        assert self.day is not None
+        return f"c:{self.day.isoformat()}"
+
+
+def parse_notice(payload: str) -> Notice | None:
+    """The notice a payload names; None for anything else."""
+    parts = payload.split(":")
+    try:
+        if parts[0] == "g" and len(parts) == 3:
+            return Notice("game", uuid.UUID(hex=parts[1]), int(parts[2]))
+        if parts[0] == "w" and len(parts) == 2:
+            return Notice("win", uuid.UUID(hex=parts[1]))
+        if parts[0] == "c" and len(parts) == 2:
+            return Notice("challenge", day=date.fromisoformat(parts[1]))
+    except ValueError:
+        return None
+    return None
+
+
+class Publisher(Protocol):
+    def announce(self, session: Session, payload: str) -> None:
+        """Send ``payload`` to every process once ``session``'s transaction commits."""
+
+
+def announce(session: Session, notice: Notice) -> None:
+    publisher: Publisher | None = session.info.get(PUBLISHER)
+    if publisher is not None:
+        publisher.announce(session, notice.payload)
+    elif session.connection().dialect.name == "postgresql":
+        store.notify(session, notice.payload)
+
+
+def game_moved(session: Session, game_id: uuid.UUID, number: int) -> None:
+    """A placement ``number`` was stored, or the game ended (``number``: its placements)."""
+    announce(session, Notice("game", game_id, number))
+
+
+def win_recorded(session: Session, game_id: uuid.UUID) -> None:
+    announce(session, Notice("win", game_id))
+
+
+def challenge_changed(session: Session, day: date) -> None:
+    """A game of ``day``'s challenge was started or won: its counts changed."""
+    announce(session, Notice("challenge", day=day))

@@ -1,0 +1,414 @@
+"""One process's watchers and what they are sent: the hub between notifications and streams.
+
+A notification (:mod:`api.events.fanout`) names a change: a game's placement or end, a win, a
+daily challenge's counts. The hub reads what changed from the database once, renders each
+event once, and offers it to every watcher of it; a watcher's queue is bounded, and a watcher
+whose queue is full is dropped (it gets a ``reconnect`` event and reconnects with its
+``Last-Event-ID``), so that a slow watcher costs nothing but itself.
+
+A game's feed remembers the last placement it read, and reads only what follows: notifications
+lost or repeated change nothing but when an event is read. Every watched game is also read
+again each heartbeat interval, so that a lost notification delays its events by that long at
+most. A watcher that sees a placement number past the one it expects reads the missing ones
+itself: no gap, whatever the feed did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections import Counter, deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any, Protocol
+
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+
+from api.core import clock
+from api.core.database import Database
+from api.core.errors import EventStreamsFull, TooManyEventStreams
+from api.events import store
+from api.events.announce import Notice, parse_notice
+from api.events.store import GameFeed, GameState, PlacementRecord, Win
+from api.ops import metrics
+
+log = logging.getLogger("foursquare.events")
+
+# What a refused stream is told to wait: a watcher comes back soon, to another replica or this.
+RETRY_AFTER_SECONDS = 5
+
+
+class Rendering(Protocol):
+    """How events are written on the wire (the HTTP layer's, given to the hub by the app)."""
+
+    def placement(self, placement: PlacementRecord) -> bytes: ...
+    def end(self, game_id: uuid.UUID, state: GameState) -> bytes: ...
+    def win(self, win: Win, ranks: dict[str, int | None]) -> bytes: ...
+    def best(self, board: str, win: Win) -> bytes: ...
+    def challenge(self, day: date, played: int, won: int) -> bytes: ...
+    def reconnect(self, last_event_id: int | None) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class Item:
+    """One event for a watcher: its frame, and the placement number it carries (``end`` and
+    the site's events carry none)."""
+
+    frame: bytes
+    kind: str
+    number: int | None = None
+
+
+class Watcher:
+    """One stream's queue: bounded; a watcher that lets it fill is dropped, not waited for."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.items: deque[Item] = deque()
+        self.ready = asyncio.Event()
+        self.dropped = False  # too slow: tell it to reconnect
+        self.closing = False  # the process is shutting down
+
+    def offer(self, item: Item) -> bool:
+        """Queue ``item``; False (and the watcher is dropped) if its queue is full."""
+        if self.dropped or self.closing:
+            return False
+        if len(self.items) >= self.capacity:
+            self.dropped = True
+            self.items.clear()
+            self.ready.set()
+            metrics.watcher_dropped()
+            return False
+        self.items.append(item)
+        self.ready.set()
+        return True
+
+    def close(self) -> None:
+        self.closing = True
+        self.ready.set()
+
+    async def take(self) -> list[Item]:
+        """Every item queued, once there is one (empty once dropped or closing)."""
+        await self.ready.wait()
+        self.ready.clear()
+        if self.dropped or self.closing:
+            return []
+        items = list(self.items)
+        self.items.clear()
+        return items
+
+
+@dataclass
+class Feed:
+    """A watched game: its watchers and the last placement the hub read of it."""
+
+    game_id: uuid.UUID
+    watchers: set[Watcher] = field(default_factory=set)
+    last: int | None = None
+    reading: bool = False
+    again: bool = False
+
+
+@dataclass
+class Admission:
+    """A stream's place among this process's streams; given back once, when it ends."""
+
+    hub: EventHub
+    address: str
+    stream: str
+    released: bool = False
+
+    def release(self) -> None:
+        if not self.released:
+            self.released = True
+            self.hub.left(self)
+
+
+class EventHub:
+    """The watchers of one process, and the reads that feed them."""
+
+    def __init__(
+        self,
+        database: Database,
+        rendering: Rendering,
+        *,
+        queue: int,
+        max_streams: int,
+        max_per_client: int,
+        heartbeat: float,
+        ranks: Callable[[Any, uuid.UUID, bool], dict[str, int | None]],
+        challenge_counts: Callable[[Any, date], tuple[int, int]],
+    ) -> None:
+        self.database = database
+        self.rendering = rendering
+        self.queue = queue
+        self.max_streams = max_streams
+        self.max_per_client = max_per_client
+        self.heartbeat = heartbeat
+        self._ranks = ranks
+        self._challenge_counts = challenge_counts
+        self.feeds: dict[uuid.UUID, Feed] = {}
+        self.site: set[Watcher] = set()
+        self.streams = 0
+        self.per_client: Counter[str] = Counter()
+        self._challenge_sent: dict[date, tuple[int, int]] = {}
+        # Wins whose event was sent (or is being read), by when they were: a win is sent once
+        # whether its notification, the heartbeat's re-read, or both bring it.
+        self._wins_sent: dict[uuid.UUID, datetime] = {}
+        self._site_since = clock.now()  # no win finished before the hub began is sent
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
+
+    # ------------------------------------------------------------ streams and watchers
+
+    def admit(self, address: str, stream: str) -> Admission:
+        """A place for one more stream of ``address``, or ``503`` (this process is full) or
+        ``429`` (this address holds its share), both with Retry-After."""
+        if self.streams >= self.max_streams:
+            raise EventStreamsFull(
+                f"this server holds {self.max_streams} event streams already; retry after "
+                f"{RETRY_AFTER_SECONDS} seconds",
+                retry_after=RETRY_AFTER_SECONDS,
+            )
+        if self.per_client[address] >= self.max_per_client:
+            raise TooManyEventStreams(
+                f"this client address holds {self.max_per_client} event streams already; close "
+                f"one or retry after {RETRY_AFTER_SECONDS} seconds",
+                retry_after=RETRY_AFTER_SECONDS,
+            )
+        self.streams += 1
+        self.per_client[address] += 1
+        metrics.event_stream_opened(stream)
+        return Admission(self, address, stream)
+
+    def left(self, admission: Admission) -> None:
+        self.streams -= 1
+        self.per_client[admission.address] -= 1
+        if self.per_client[admission.address] <= 0:
+            del self.per_client[admission.address]
+        metrics.event_stream_closed(admission.stream)
+
+    def watch_game(self, game_id: uuid.UUID) -> Watcher:
+        watcher = Watcher(self.queue)
+        if self._closed:
+            watcher.close()
+        feed = self.feeds.get(game_id)
+        if feed is None:
+            feed = self.feeds[game_id] = Feed(game_id)
+        feed.watchers.add(watcher)
+        return watcher
+
+    def caught_up(self, game_id: uuid.UUID, number: int) -> None:
+        """A game's first watcher has read its placements up to ``number`` itself: its feed
+        reads from there on (a later watcher ahead of the feed skips what it has)."""
+        feed = self.feeds.get(game_id)
+        if feed is not None and feed.last is None:
+            feed.last = number
+
+    def unwatch_game(self, game_id: uuid.UUID, watcher: Watcher) -> None:
+        feed = self.feeds.get(game_id)
+        if feed is None:
+            return
+        feed.watchers.discard(watcher)
+        if not feed.watchers:
+            del self.feeds[game_id]
+
+    def watch_site(self) -> Watcher:
+        watcher = Watcher(self.queue)
+        if self._closed:
+            watcher.close()
+        self.site.add(watcher)
+        return watcher
+
+    def unwatch_site(self, watcher: Watcher) -> None:
+        self.site.discard(watcher)
+
+    # ------------------------------------------------------------ notifications
+
+    def receive(self, payload: str) -> None:
+        """A notification from any process (see :mod:`api.events.announce`); unknown ones
+        are ignored (a newer release may send more kinds)."""
+        notice = parse_notice(payload)
+        if notice is not None:
+            self.notice(notice)
+
+    def notice(self, notice: Notice) -> None:
+        if notice.kind == "game" and notice.game_id is not None:
+            feed = self.feeds.get(notice.game_id)
+            if feed is not None:
+                if feed.last is None:
+                    feed.last = max(0, notice.number - 1)
+                self._refresh(feed)
+        elif notice.kind == "win" and notice.game_id is not None and self.site:
+            self._spawn(self._read_win(notice.game_id))
+        elif notice.kind == "challenge" and notice.day is not None and self.site:
+            self._spawn(self._read_challenge(notice.day))
+
+    def resync(self) -> None:
+        """Read every watched game again, and the recent wins and today's challenge if the
+        site is watched (a notification may have been lost)."""
+        for feed in list(self.feeds.values()):
+            if feed.last is not None:
+                self._refresh(feed)
+        if self.site:
+            self._spawn(self._recover_site())
+
+    async def _recover_site(self) -> None:
+        now = clock.now()
+        window = timedelta(seconds=2 * self.heartbeat + 10)  # commits lag their finish a bit
+        since = max(self._site_since, now - window)
+        for game_id, at in list(self._wins_sent.items()):
+            if at < now - 2 * window:
+                del self._wins_sent[game_id]
+        try:
+            recent = await self.database.read(lambda s: store.wins_since(s, since, 100))
+        except (DBAPIError, PoolTimeoutError) as error:
+            log.warning("events: reading recent wins failed: %s", error)
+            return
+        for game_id in recent:
+            if game_id not in self._wins_sent:
+                await self._read_win(game_id)
+        # Today's counts: sent if they moved since last sent (first read: only noted).
+        day = clock.today()
+        await self._read_challenge(day, send=day in self._challenge_sent)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _refresh(self, feed: Feed) -> None:
+        if feed.reading:
+            feed.again = True  # read again once the read in progress is dispatched
+            return
+        feed.reading = True
+        self._spawn(self._read_feed(feed))
+
+    async def _read_feed(self, feed: Feed) -> None:
+        try:
+            while True:
+                feed.again = False
+                got = await self.database.read(_feed_reader(feed.game_id, feed.last or 0))
+                if got is None or not self._dispatch_game(feed, got) or not feed.again:
+                    return
+        except (DBAPIError, PoolTimeoutError) as error:
+            # The next heartbeat's resync reads it again.
+            log.warning("events: reading game %s failed: %s", feed.game_id, error)
+        finally:
+            feed.reading = False
+
+    def _dispatch_game(self, feed: Feed, got: GameFeed) -> bool:
+        """Offer what was read to the game's watchers; False once the game is over (its
+        feed is done)."""
+        items = [
+            Item(self.rendering.placement(placement), "placement", placement.number)
+            for placement in got.placements
+        ]
+        if got.placements:
+            feed.last = got.placements[-1].number
+        over = got.game.status != "in_progress"
+        if over:
+            items.append(Item(self.rendering.end(feed.game_id, got.game), "end"))
+        if items:
+            for watcher in list(feed.watchers):
+                for item in items:
+                    if not watcher.offer(item):
+                        feed.watchers.discard(watcher)
+                        break
+        if over and self.feeds.get(feed.game_id) is feed:
+            del self.feeds[feed.game_id]
+        return not over
+
+    async def _read_win(self, game_id: uuid.UUID) -> None:
+        if game_id in self._wins_sent:
+            return  # sent, or being read
+        self._wins_sent[game_id] = clock.now()
+
+        def read(session: Any) -> tuple[Win | None, dict[str, int | None]]:
+            found = store.win(session, game_id)
+            if found is None:
+                return None, {}
+            return found, self._ranks(session, game_id, found.assisted)
+
+        try:
+            found, ranks = await self.database.read(read)
+        except (DBAPIError, PoolTimeoutError) as error:
+            log.warning("events: reading the win of game %s failed: %s", game_id, error)
+            del self._wins_sent[game_id]  # the next heartbeat tries again
+            return
+        if found is None:
+            del self._wins_sent[game_id]
+            return
+        items = [Item(self.rendering.win(found, ranks), "win")]
+        if not found.assisted:
+            # The boards the leaderboard shows by default: games played without hints.
+            items += [
+                Item(self.rendering.best(board, found), "best")
+                for board, rank in ranks.items()
+                if rank == 1
+            ]
+        self._dispatch_site(items)
+
+    async def _read_challenge(self, day: date, send: bool = True) -> None:
+        try:
+            counts = await self.database.read(lambda s: self._challenge_counts(s, day))
+        except (DBAPIError, PoolTimeoutError) as error:
+            log.warning("events: reading the challenge of %s failed: %s", day, error)
+            return
+        if self._challenge_sent.get(day) == counts:
+            return  # a notification repeated, or two read as one
+        self._challenge_sent = {day: counts}
+        if send:
+            self._dispatch_site([Item(self.rendering.challenge(day, *counts), "challenge")])
+
+    def _dispatch_site(self, items: list[Item]) -> None:
+        for watcher in list(self.site):
+            for item in items:
+                if not watcher.offer(item):
+                    self.site.discard(watcher)
+                    break
+
+    # ------------------------------------------------------------ the process's life
+
+    def close(self) -> None:
+        """End every stream (the process is leaving): each watcher's stream ends cleanly and
+        its client reconnects, to another replica."""
+        self._closed = True
+        for feed in self.feeds.values():
+            for watcher in feed.watchers:
+                watcher.close()
+        for watcher in self.site:
+            watcher.close()
+
+    async def heartbeat_loop(self, leaving: Callable[[], bool]) -> None:
+        """Each heartbeat interval, read every watched game again; every half second, see
+        whether the server is leaving (then end every stream)."""
+        waited = 0.0
+        while True:
+            await asyncio.sleep(0.5)
+            try:
+                if leaving() and not self._closed:
+                    self.close()
+                waited += 0.5
+                if waited >= self.heartbeat:
+                    waited = 0.0
+                    self.resync()
+            except Exception:
+                log.exception("events: the heartbeat failed; it goes on")
+
+    async def drain(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def _feed_reader(game_id: uuid.UUID, after: int) -> Callable[[Any], GameFeed | None]:
+    def read(session: Any) -> GameFeed | None:
+        return store.game_feed(session, game_id, after)
+
+    return read

@@ -1,0 +1,319 @@
+"""Live events: server-sent event streams of a game and of the site, and the games being
+played (to choose one to watch)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
+from pydantic import BaseModel
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from api.core.errors import InvalidLastEventId
+from api.core.openapi import problems
+from api.core.params import PageCursor, PageLimit, TokenDep
+from api.core.problems import json_response
+from api.events import render
+from api.events.schemas import (
+    BestEvent,
+    ChallengeEvent,
+    GameEndEvent,
+    GamesInProgress,
+    ReconnectEvent,
+    WinEvent,
+)
+from api.events.service import EventService
+from api.games.schemas import PlacementOut
+from api.ops.middleware import HEAD_SCOPE_KEY
+from api.ops.ratelimit import client_address, limited_by
+
+MAX_PLACEMENTS = 40
+
+
+async def _service(request: Request) -> EventService:
+    service: EventService = request.app.state.events
+    return service
+
+
+Events = Annotated[EventService, Depends(_service)]
+
+LastEventId = Annotated[
+    str | None,
+    Header(
+        alias="Last-Event-ID",
+        description="The `id` of the last event received (a browser's EventSource sends it "
+        "when it reconnects): only the placements after it are sent. 0 to 40.",
+        pattern=r"^\s*[0-9]{1,2}\s*$",
+    ),
+]
+
+router = APIRouter(tags=["live"])
+
+
+class EventStream(EventSourceResponse):
+    """``text/event-stream``, declared as the class's media type so that the OpenAPI
+    document names it."""
+
+    media_type = "text/event-stream"
+
+
+_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def _stream(request: Request, events: Any) -> Response:
+    if request.scope.get(HEAD_SCOPE_KEY):
+        # The stream's headers alone: a HEAD never opens it (the unread stream gives its
+        # place back when it is collected, see EventService.game_stream).
+        return Response(media_type=EventStream.media_type, headers=_HEADERS)
+    heartbeat = request.app.state.settings.events_heartbeat_seconds
+    return EventStream(
+        events,
+        headers=_HEADERS,
+        ping=heartbeat,
+        ping_message_factory=lambda: ServerSentEvent(comment="ping"),
+        # A client that has read nothing for this long, its buffers full, is let go.
+        send_timeout=max(30.0, 4 * heartbeat),
+        # On SIGTERM the hub ends every stream within half a second (EventHub.heartbeat_loop):
+        # sse-starlette waits that long for the stream to end cleanly before cutting it.
+        shutdown_event=anyio.Event(),
+        shutdown_grace_period=3.0,
+        sep="\n",
+    )
+
+
+def _address(request: Request) -> str:
+    client = request.scope.get("client")
+    return client_address(
+        client[0] if client else None,
+        request.headers.getlist("x-forwarded-for"),
+        request.app.state.settings.trusted_proxies,
+    )
+
+
+def _event(name: str, model: type[BaseModel], with_id: bool, about: str) -> dict[str, Any]:
+    """One kind of event in an OpenAPI 3.2 ``itemSchema``: its name, id and JSON data."""
+    properties: dict[str, Any] = {
+        "event": {"const": name},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {"$ref": f"#/components/schemas/{model.__name__}"},
+        },
+    }
+    if with_id:
+        properties["id"] = {"type": "string", "description": "The placement's number."}
+    return {
+        "type": "object",
+        "description": about,
+        "properties": properties,
+        "required": ["event", "data", *(["id"] if with_id else [])],
+    }
+
+
+_STREAM_HEADERS = {
+    "Cache-Control": {"description": "`no-cache`.", "schema": {"type": "string"}},
+    "X-Accel-Buffering": {
+        "description": "`no`: proxies that buffer (nginx) pass each event on at once.",
+        "schema": {"type": "string"},
+    },
+}
+_STREAM_BODY = {
+    "type": "string",
+    "description": "Server-sent events (HTML's text/event-stream), and a comment line "
+    "`: ping` every `FOURSQUARE_EVENTS_HEARTBEAT_SECONDS` (15) while idle.",
+}
+_CAPS = {
+    429: "`too_many_event_streams`: this client address holds "
+    "`FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT` streams on this replica already; or "
+    "`rate_limited`. Retry after `Retry-After` seconds.",
+    503: "`event_streams_full`: this replica holds `FOURSQUARE_EVENTS_MAX_STREAMS` streams "
+    "(another replica may not); `database_busy`. Retry after `Retry-After` seconds.",
+}
+GAME_EVENTS = [
+    _event(
+        "placement",
+        PlacementOut,
+        True,
+        "A placement as it is stored: what `GET /games/{id}/placements` lists.",
+    ),
+    _event("end", GameEndEvent, False, "The game is over; the stream closes after it."),
+    _event(
+        "reconnect",
+        ReconnectEvent,
+        False,
+        "This watcher fell behind and is closed: reconnect with `Last-Event-ID`.",
+    ),
+]
+SITE_EVENTS = [
+    _event("win", WinEvent, False, "A win was recorded."),
+    _event("best", BestEvent, False, "A win took rank 1 on a board."),
+    _event("challenge", ChallengeEvent, False, "A daily challenge's counts changed."),
+    _event("reconnect", ReconnectEvent, False, "This watcher fell behind and is closed."),
+]
+EVENT_MODELS: tuple[type[BaseModel], ...] = (
+    PlacementOut,
+    GameEndEvent,
+    ReconnectEvent,
+    WinEvent,
+    BestEvent,
+    ChallengeEvent,
+)
+
+
+def _last_event_id(raw: str | None) -> int:
+    if raw is None or not raw.strip():
+        return 0
+    try:
+        number = int(raw.strip())
+    except ValueError:
+        number = -1
+    if not 0 <= number <= MAX_PLACEMENTS:
+        raise InvalidLastEventId(
+            f"Last-Event-ID {raw[:16]!r} is no placement number: send the id of the last event "
+            f"received, 0 to {MAX_PLACEMENTS}"
+        )
+    return number
+
+
+@router.get(
+    "/games/{game_id}/events",
+    response_class=EventStream,
+    summary="Watch a game",
+    description=(
+        "The game's placements as server-sent events, as they are stored: `event: placement` "
+        "(its `id` is the placement's number, its data what `GET /games/{id}/placements` "
+        "lists), then `event: end` when the game is over, and the stream closes. A finished "
+        "game's stream is its whole history and its end. With `Last-Event-ID: n` only the "
+        "placements after `n` are sent, then the stream goes on live: no gap, nothing twice. "
+        "A watcher too slow to keep up gets `event: reconnect` and is closed. Reading rules "
+        "are `GET /games/{id}`'s: a daily challenge game is its player's only (their token "
+        "or key) until its day closes."
+    ),
+    openapi_extra={"security": [{}]},
+    responses={
+        200: {
+            "description": "The game's events.",
+            "headers": _STREAM_HEADERS,
+            "content": {
+                "text/event-stream": {
+                    "schema": _STREAM_BODY,
+                    "itemSchema": {"oneOf": GAME_EVENTS},
+                }
+            },
+        },
+        **problems(
+            403,
+            404,
+            422,
+            429,
+            503,
+            descriptions={
+                403: "`challenge_game_private`: a daily challenge game whose day has not "
+                "closed, watched without its token or its player's key.",
+                422: "`invalid_last_event_id`: a `Last-Event-ID` that is no placement number.",
+                **_CAPS,
+            },
+        ),
+    },
+    dependencies=[limited_by("read")],
+)
+async def watch_game(
+    game_id: str,
+    request: Request,
+    events: Events,
+    token: TokenDep,
+    last_event_id: LastEventId = None,
+) -> Response:
+    after = _last_event_id(last_event_id)
+    stream = await events.game_stream(game_id, token, after, _address(request))
+    return _stream(request, stream)
+
+
+@router.get(
+    "/events",
+    response_class=EventStream,
+    summary="Watch the site",
+    description=(
+        "Server-sent events about the whole site, as they are recorded: `event: win` for "
+        "every win (as the leaderboard lists it at once, daily challenge games included), "
+        "`event: best` when a win takes rank 1 on the all-time, day or week board (games "
+        "played without hints), and `event: challenge` when a daily challenge's played or won "
+        "count changes. These events have no id: a client that reconnects reads the "
+        "leaderboard and the challenge again."
+    ),
+    responses={
+        200: {
+            "description": "The site's events.",
+            "headers": _STREAM_HEADERS,
+            "content": {
+                "text/event-stream": {
+                    "schema": _STREAM_BODY,
+                    "itemSchema": {"oneOf": SITE_EVENTS},
+                }
+            },
+        },
+        **problems(429, 503, descriptions=_CAPS),
+    },
+    dependencies=[limited_by("read")],
+)
+async def watch_site(request: Request, events: Events) -> Response:
+    return _stream(request, events.site_stream(_address(request)))
+
+
+@router.get(
+    "/games",
+    response_model=GamesInProgress,
+    summary="List the games in progress",
+    description=(
+        "Games being played, the most recently changed first, a page at a time (pass "
+        "`next_cursor` back as `cursor`). Daily challenge games are left out until their "
+        "day closes. Watch one with `GET /games/{id}/events`."
+    ),
+    responses={
+        **problems(
+            422,
+            429,
+            503,
+            descriptions={
+                422: "`invalid_request` (a `status` other than `in_progress`, a `limit` out "
+                "of range) or `invalid_cursor`."
+            },
+        )
+    },
+    dependencies=[limited_by("read")],
+)
+async def list_games(
+    events: Events,
+    status: Annotated[
+        Literal["in_progress"],
+        Query(description="Which games: `in_progress` (the only listing there is)."),
+    ],
+    limit: PageLimit = 20,
+    cursor: PageCursor = None,
+) -> Response:
+    del status  # one listing for now: the parameter names it, for the listings to come
+    page = await events.in_progress(limit, cursor)
+    return json_response(render.games_in_progress(page))
+
+
+def install_event_schemas(app: FastAPI) -> None:
+    """Put the events' data models in the OpenAPI document's components, which the streams'
+    ``itemSchema`` refers to (FastAPI adds only the models of JSON responses)."""
+    from pydantic.json_schema import models_json_schema
+
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        document = build()
+        schemas = document.setdefault("components", {}).setdefault("schemas", {})
+        if not all(model.__name__ in schemas for model in EVENT_MODELS):
+            _, definitions = models_json_schema(
+                [(model, "serialization") for model in EVENT_MODELS],
+                ref_template="#/components/schemas/{model}",
+            )
+            for name, schema in definitions.get("$defs", {}).items():
+                schemas.setdefault(name, schema)
+        return document
+
+    app.openapi = openapi  # type: ignore[method-assign]

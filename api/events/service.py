@@ -1,0 +1,209 @@
+"""Live events: a game's placements as they are stored, the site's wins and challenge counts,
+and the games being played.
+
+A game's stream first sends what its client has not seen (after ``Last-Event-ID``), read
+from the database, then what the hub offers it (:mod:`api.events.hub`). It subscribes before
+it reads, so that nothing stored in between is missed, and skips what it has already sent,
+so that nothing is sent twice; a placement number past the next one expected makes it read
+the missing placements from the database. What is sent is the database's, never a
+notification's: a placement's card is sent only once that placement is stored.
+"""
+
+from __future__ import annotations
+
+import uuid
+import weakref
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from api.challenges import days
+from api.core.clock import today
+from api.core.cursors import open_cursor, seal_cursor
+from api.core.database import Database
+from api.core.errors import InvalidCursor
+from api.core.ids import existing_game, parse_game_id
+from api.events import store
+from api.events.hub import Admission, EventHub, Item, Watcher
+from api.events.store import GameFeed, GameInProgress
+from api.games.service import GameService
+from api.ops import metrics
+
+_CURSOR_KIND = "in_progress"
+_EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class InProgressPage:
+    games: list[GameInProgress]
+    next_cursor: str | None
+
+
+class EventService:
+    """Event streams and the games in progress; the hub is the process's."""
+
+    def __init__(
+        self, database: Database, hub: EventHub, games: GameService, cursor_secret: bytes
+    ) -> None:
+        self.database = database
+        self.hub = hub
+        self.games = games
+        self.cursor_secret = cursor_secret
+
+    # ------------------------------------------------------------ a game's stream
+
+    async def game_stream(
+        self, game_id: str, token: str | None, after: int, address: str
+    ) -> AsyncIterator[bytes]:
+        """The events of a game after placement ``after``, then as they come, then its end:
+        ``404`` for no such game, ``403 challenge_game_private`` as ``GET /games/{id}``,
+        ``429``/``503`` beyond the stream caps. Checked before the stream starts."""
+        game_uuid = parse_game_id(game_id)
+        admission = self.hub.admit(address, "game")
+        watcher = self.hub.watch_game(game_uuid)
+        try:
+            got = existing_game(
+                await self.database.read(lambda s: store.game_feed(s, game_uuid, after)),
+                game_id,
+            )
+            if days.is_sealed(got.game.challenge_date):
+                await self.games.history(game_id, token)  # its player's only, or 403
+        except BaseException:
+            self.hub.unwatch_game(game_uuid, watcher)
+            admission.release()
+            raise
+        events = self._game_events(game_uuid, watcher, admission, got, after)
+        # A stream never iterated (a HEAD, a client gone before the first byte) never runs
+        # its ``finally``: its place and its watcher are given back when it is collected.
+        weakref.finalize(events, _give_back, self.hub, game_uuid, watcher, admission)
+        return events
+
+    async def _game_events(
+        self,
+        game_id: uuid.UUID,
+        watcher: Watcher,
+        admission: Admission,
+        got: GameFeed,
+        after: int,
+    ) -> AsyncIterator[bytes]:
+        rendering = self.hub.rendering
+        last = after
+        try:
+            while True:
+                # What the database holds after `last`: first the catch-up, then whatever
+                # a gap in what the hub offered calls for.
+                for placement in got.placements:
+                    yield _sent(rendering.placement(placement), "placement")
+                    last = placement.number
+                if got.game.status != "in_progress":
+                    yield _sent(rendering.end(game_id, got.game), "end")
+                    return
+                # (A Last-Event-ID past the game's placements must not hold the feed back.)
+                self.hub.caught_up(game_id, min(last, got.game.placements_count))
+                gap = False
+                while not gap:
+                    items = await watcher.take()
+                    if watcher.dropped:
+                        yield _sent(rendering.reconnect(last), "reconnect")
+                        return
+                    if watcher.closing:
+                        return
+                    for item in items:
+                        if item.kind == "placement" and item.number is not None:
+                            if item.number <= last:
+                                continue  # read in the catch-up already
+                            if item.number > last + 1:
+                                gap = True
+                                break
+                            yield _sent(item.frame, item.kind)
+                            last = item.number
+                        elif item.kind == "end":
+                            if item.number is not None and item.number > last:
+                                gap = True
+                                break
+                            yield _sent(item.frame, item.kind)
+                            return
+                got = existing_game(
+                    await self.database.read(
+                        lambda s, at=last: store.game_feed(s, game_id, at)  # type: ignore[misc]
+                    ),
+                    game_id,
+                )
+        finally:
+            _give_back(self.hub, game_id, watcher, admission)
+
+    # ------------------------------------------------------------ the site's stream
+
+    def site_stream(self, address: str) -> AsyncIterator[bytes]:
+        """Wins, new bests and challenge counts as they are recorded (``429``/``503``
+        beyond the stream caps, checked before the stream starts)."""
+        admission = self.hub.admit(address, "site")
+        watcher = self.hub.watch_site()
+        events = self._site_events(watcher, admission)
+        weakref.finalize(events, _give_back, self.hub, None, watcher, admission)
+        return events
+
+    async def _site_events(self, watcher: Watcher, admission: Admission) -> AsyncIterator[bytes]:
+        try:
+            while True:
+                items = await watcher.take()
+                if watcher.dropped:
+                    yield _sent(self.hub.rendering.reconnect(None), "reconnect")
+                    return
+                if watcher.closing:
+                    return
+                for item in items:
+                    yield _sent(item.frame, item.kind)
+        finally:
+            _give_back(self.hub, None, watcher, admission)
+
+    # ------------------------------------------------------------ games in progress
+
+    async def in_progress(self, limit: int, cursor: str | None) -> InProgressPage:
+        """A page of the games in progress, last changed first; daily challenge games of a
+        day still open are left out (their player's only until it closes)."""
+        after = _decode_cursor(self.cursor_secret, cursor) if cursor else None
+        day = today()
+        rows = await self.database.read(lambda s: store.games_in_progress(s, day, after, limit + 1))
+        next_cursor = None
+        if len(rows) > limit:
+            last = rows[limit - 1]
+            next_cursor = seal_cursor(
+                self.cursor_secret, [_CURSOR_KIND, last.updated_at.isoformat(), last.id.hex]
+            )
+        return InProgressPage(rows[:limit], next_cursor)
+
+
+def _give_back(
+    hub: EventHub, game_id: uuid.UUID | None, watcher: Watcher, admission: Admission
+) -> None:
+    """A stream's watcher and place, given back (once: a second call does nothing)."""
+    if game_id is None:
+        hub.unwatch_site(watcher)
+    else:
+        hub.unwatch_game(game_id, watcher)
+    admission.release()
+
+
+def _sent(frame: bytes, kind: str) -> bytes:
+    metrics.event_sent(kind)
+    return frame
+
+
+def _decode_cursor(secret: bytes, cursor: str) -> tuple[datetime, uuid.UUID]:
+    invalid = InvalidCursor("not a cursor of the games in progress; start again without one")
+    fields = open_cursor(secret, cursor)
+    if fields is None or len(fields) != 3 or fields[0] != _CURSOR_KIND:
+        raise invalid
+    try:
+        at = datetime.fromisoformat(fields[1])
+        game_id = uuid.UUID(hex=fields[2])
+    except (ValueError, TypeError, AttributeError):
+        raise invalid from None
+    if at.tzinfo is None or not _EARLIEST <= at <= _LATEST:
+        raise invalid
+    return at, game_id
+
+
+__all__ = ["EventService", "InProgressPage", "Item"]

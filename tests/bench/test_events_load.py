@@ -1,0 +1,50 @@
+"""bench/events_load.py runs end to end, briefly: two replicas on PostgreSQL behind HAProxy,
+a few dozen event streams, games played, one replica killed mid-run. It is run as a command
+(the tests do not import ``bench/``), and its own check must pass: every watcher read every
+placement of every game it followed, once, in order, and the end. Nothing here asserts a
+speed or a memory figure."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.support import databases
+from tests.support.proxy import haproxy_binary
+from tests.support.server import ROOT
+
+pytestmark = pytest.mark.slow
+
+
+def test_events_load_delivers_every_event_in_order_across_a_replica_kill() -> None:
+    missing_proxy = None if haproxy_binary() else "haproxy is not installed"
+    for reason in (databases.postgres_unavailable_reason(), missing_proxy):
+        if reason is not None:
+            if databases.REQUIRE_POSTGRES:
+                pytest.fail(reason)
+            pytest.skip(reason)
+    command = [
+        sys.executable, str(ROOT / "bench" / "events_load.py"),
+        "--streams", "24", "--clients", "3", "--games", "4", "--kill-games", "4",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        out, err = process.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        # SIGTERM: the script stops its servers and drops its database on the way out.
+        process.terminate()
+        out, err = process.communicate(timeout=60)
+        pytest.fail(f"events_load.py did not finish in 10 minutes:\n{out}\n{err[-4000:]}")
+    assert process.returncode == 0, out + err[-4000:]
+    summary = json.loads(out.split("summary ", 1)[1].splitlines()[0])
+    assert summary["problems"] == 0
+    # Every game of the watched and kill phases (8) was followed by 8 watchers (24 / 3), each
+    # reading at least one placement of it.
+    assert summary["events"] >= 8 * 8
+    assert "kill -9 replica 1" in out and "replica 1 started again" in out
+    assert "every event, once, in order" in out

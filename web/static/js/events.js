@@ -1,0 +1,74 @@
+// The service's server-sent events, read with the browser's EventSource: a game's placements
+// as they are stored (`/games/{id}/events`) and the site's news (`/events`: wins, new bests,
+// the daily challenge's counts).
+//
+// A stream belongs to the view that opened it: every navigation closes them all
+// (`closeStreams`, called by the router), so a page left behind keeps no connection open.
+// EventSource reconnects by itself after a dropped connection, and then sends the id of the
+// last event it received (Last-Event-ID): the server answers what was missed, so nothing is
+// read twice. A stream that the server ends for good (`end` of a game) is closed here, or the
+// browser would open it again.
+
+const open = new Set();
+let generation = 0;
+
+/** The current navigation: a view captures it when it starts loading, and a stream it opens
+ * later is refused if the person has navigated away since. */
+export function currentGeneration() {
+  return generation;
+}
+
+/** Close every stream (a navigation): what the next view needs, it opens. */
+export function closeStreams() {
+  generation += 1;
+  for (const stream of open) stream.close();
+  open.clear();
+}
+
+/**
+ * Open `url` as an EventSource: `handlers` maps event names to functions of the event's
+ * parsed JSON data (and the event itself); `onState(state)` hears "open", "reconnecting" and
+ * "stopped" (the browser gave up: the server refused the stream, e.g. too many open). Returns
+ * {close()}, or null if the view that asked is no longer shown (`gen` is stale).
+ */
+export function openStream(url, handlers, { gen = generation, onState = () => {} } = {}) {
+  if (gen !== generation) return null;
+  const source = new EventSource(url);
+  const stream = {
+    close() {
+      source.close();
+      open.delete(stream);
+    },
+  };
+  for (const [name, handler] of Object.entries(handlers)) {
+    source.addEventListener(name, (event) => {
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return; // not this client's to understand; the next event may be
+      }
+      handler(data, event);
+    });
+  }
+  source.addEventListener("open", () => onState("open"));
+  source.addEventListener("error", () => {
+    // CONNECTING: the browser retries by itself (with Last-Event-ID); CLOSED: it gave up.
+    if (source.readyState === EventSource.CLOSED) {
+      open.delete(stream);
+      onState("stopped");
+    } else {
+      onState("reconnecting");
+    }
+  });
+  open.add(stream);
+  return stream;
+}
+
+/** The game's stream: `/games/{id}/events`. */
+export function gameEventsUrl(id) {
+  return `/games/${encodeURIComponent(id)}/events`;
+}
+
+/** The site's stream: `/events`. */
+export const SITE_EVENTS_URL = "/events";

@@ -1,0 +1,252 @@
+// The Live page: the games being played now (`GET /games?status=in_progress`, the latest move
+// first, a page at a time), and one of them watched as it is played (`#/live/{id}`): its
+// placements arrive on `/games/{id}/events` (events.js) and the board is drawn from them as a
+// replay draws it (verify.js replays the flips), the card just played and the piles it turned
+// marked, until the game's end is announced. A watcher sees what the history shows, nothing
+// more: never the card to come.
+
+import * as api from "./api.js";
+import { renderBoard } from "./board.js";
+import { cardShort } from "./cards.js";
+import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
+import { playerLink } from "./leaderboard.js";
+import { labelCells, makePager, timeElement } from "./pager.js";
+import { clearNotice, showError } from "./ui.js";
+import { faceDownCount, replayHistory } from "./verify.js";
+import { moveWords } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const FACE_DOWN_LIMIT = 4;
+const DECK_SIZE = 40;
+// The list is read again this often while page one is shown (games start and end all the
+// time; no event announces a new game), unless the focus is in it (a redraw would lose it).
+const LIST_REFRESH_MS = 15_000;
+const END_REASONS = {
+  too_many_face_down: "more than four piles face down",
+  stock_exhausted: "the stock ran out",
+  abandoned: "it was left untouched too long",
+};
+const COLUMNS = ["Player", "Cards placed", "Last move", "Game"];
+
+let watchedId = null; // the game followed (`#/live/{id}`), or null on the list
+let placements = [];
+let boards = [[]];
+let ended = null; // the `end` event's data, once it came
+let stream = null;
+let listTimer = null;
+let onPageOne = true;
+
+function gameRow(entry) {
+  const tr = document.createElement("tr");
+  const player = document.createElement("td");
+  player.className = "player";
+  player.append(playerLink(entry.player));
+  const count = document.createElement("td");
+  count.textContent = String(entry.cards_placed);
+  const when = document.createElement("td");
+  when.append(timeElement(entry.last_move_at || entry.created_at));
+  const watch = document.createElement("a");
+  watch.href = `#/live/${encodeURIComponent(entry.game_id)}`;
+  watch.textContent = "Watch";
+  watch.setAttribute("aria-label", `Watch the game of ${entry.player}`);
+  const link = document.createElement("td");
+  link.append(watch);
+  tr.append(player, count, when, link);
+  tr.dataset.gameId = entry.game_id;
+  return labelCells(tr, COLUMNS);
+}
+
+const pager = makePager(
+  {
+    table: "live-table",
+    body: "live-body",
+    empty: "live-empty",
+    first: "live-first",
+    previous: "live-previous",
+    next: "live-next",
+    page: "live-page",
+  },
+  async (cursor) => {
+    onPageOne = cursor === null;
+    const answer = await api.getGamesInProgress({ cursor });
+    return { rows: answer.games.map(gameRow), next_cursor: answer.next_cursor };
+  },
+);
+
+function stopListTimer() {
+  if (listTimer !== null) clearInterval(listTimer);
+  listTimer = null;
+}
+
+function refreshList() {
+  if (watchedId !== null || $("live-view").hidden) {
+    stopListTimer();
+    return;
+  }
+  if (!onPageOne || $("live-list").contains(document.activeElement)) return;
+  pager.reload();
+}
+
+// ---------------------------------------------------------------- one game, followed
+
+function setState(text, state) {
+  $("live-state").textContent = text;
+  $("live-state").dataset.state = state;
+}
+
+function endText() {
+  const who = $("live-watch").dataset.player;
+  if (ended.status === "won") return `The game is over: ${who} won with a score of ${ended.score}.`;
+  const why = END_REASONS[ended.reason] || ended.reason;
+  return why ? `The game is over: ${who} lost (${why}).` : `The game is over: ${who} lost.`;
+}
+
+function moveText() {
+  const count = placements.length;
+  if (count === 0) return "No card placed yet: the first one appears here when it is played.";
+  const placement = placements[count - 1];
+  const flips = placement.flipped.length;
+  const flipped =
+    flips === 0 ? "nothing flipped" : flips === 1 ? "1 pile flipped" : `${flips} piles flipped`;
+  const after =
+    placement.status_after === "in_progress" ? "" : `; the game is ${placement.status_after}`;
+  return (
+    `Card ${count}: ${cardShort(placement.card)} went ` +
+    `${moveWords(placement, boards[count - 1])}; ${flipped}${after}.`
+  );
+}
+
+function drawWatch() {
+  const count = placements.length;
+  const last = count > 0 ? placements[count - 1] : null;
+  renderBoard($("live-board"), {
+    piles: boards[count],
+    placed: last,
+    flipped: last ? last.flipped : [],
+    animate: true,
+  });
+  $("live-board").setAttribute("aria-label", `Grid after ${count} cards`);
+  $("live-move").textContent = moveText();
+  // The stock as the placement says it; before the first card, the deck less the first card.
+  $("live-stock").textContent = String(last ? last.stock_count : DECK_SIZE - 1);
+  $("live-face-down").textContent = `${faceDownCount(boards[count])} / ${FACE_DOWN_LIMIT}`;
+  $("live-watch").dataset.placements = String(count);
+  $("live-watch").dataset.status = ended ? ended.status : "in_progress";
+}
+
+/** The history read again (an event was missed: a gap in the numbers, or an end that counts
+ * more placements than came). */
+async function catchUp(id) {
+  try {
+    const history = await api.getPlacements(id);
+    if (watchedId !== id) return;
+    if (history.placements.length > placements.length) {
+      placements = history.placements;
+      boards = replayHistory(placements);
+      drawWatch();
+    }
+  } catch (error) {
+    if (watchedId === id) showError(error);
+  }
+}
+
+function follow(id, gen) {
+  stream = openStream(
+    gameEventsUrl(id),
+    {
+      placement(data) {
+        if (watchedId !== id || ended) return;
+        if (data.number <= placements.length) return; // already shown (a resumed stream)
+        if (data.number > placements.length + 1) {
+          catchUp(id);
+          return;
+        }
+        placements = [...placements, data];
+        boards = replayHistory(placements);
+        drawWatch();
+      },
+      end(data) {
+        if (watchedId !== id) return;
+        // The game is over for good: closed here, or the browser would open it again.
+        stream?.close();
+        stream = null;
+        ended = data;
+        if (data.placements > placements.length) catchUp(id);
+        drawWatch();
+        setState(endText(), "ended");
+      },
+    },
+    {
+      gen,
+      onState(state) {
+        if (watchedId !== id || ended) return;
+        if (state === "open") setState("Live: each card appears as it is played.", "live");
+        if (state === "reconnecting") setState("Connection lost: reconnecting…", "reconnecting");
+        if (state === "stopped") {
+          stream = null;
+          setState("Live updates stopped: the server did not take this watcher.", "stopped");
+          $("live-resume").hidden = false;
+        }
+      },
+    },
+  );
+}
+
+async function showWatch(id) {
+  const gen = currentGeneration();
+  watchedId = id;
+  placements = [];
+  boards = [[]];
+  ended = null;
+  $("live-list").hidden = true;
+  $("live-watch").hidden = false;
+  $("live-resume").hidden = true;
+  $("live-heading").textContent = "Live game";
+  $("live-board").replaceChildren();
+  $("live-move").textContent = "";
+  $("live-replay-link").href = `#/games/${encodeURIComponent(id)}`;
+  setState("Connecting…", "connecting");
+  let game;
+  try {
+    game = await api.getGame(id);
+  } catch (error) {
+    if (watchedId !== id) return;
+    setState("This game could not be read.", "stopped");
+    showError(error, { label: "Try again", run: () => showWatch(id) });
+    return;
+  }
+  if (watchedId !== id || gen !== currentGeneration()) return;
+  clearNotice();
+  $("live-heading").textContent = `Live: the game of ${game.player}`;
+  $("live-watch").dataset.player = game.player;
+  drawWatch();
+  // A finished game's stream answers its whole history and its end: the same drawing.
+  follow(id, gen);
+}
+
+/** Wire the view's controls; called once. */
+export function installLive() {
+  $("live-refresh").addEventListener("click", () => pager.reload());
+  $("live-resume").addEventListener("click", () => {
+    if (watchedId === null) return;
+    $("live-resume").hidden = true;
+    setState("Connecting…", "connecting");
+    follow(watchedId, currentGeneration());
+  });
+}
+
+/** The view became visible: the list (`#/live`), or game `id` followed (`#/live/{id}`). */
+export function showLive(id = null) {
+  stopListTimer();
+  stream = null; // the router closed it
+  if (id !== null) {
+    showWatch(id);
+    return;
+  }
+  watchedId = null;
+  $("live-heading").textContent = "Live";
+  $("live-watch").hidden = true;
+  $("live-list").hidden = false;
+  pager.reload();
+  listTimer = setInterval(refreshList, LIST_REFRESH_MS);
+}
