@@ -158,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 expiring.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await expiring  # a round in progress finishes its batch first
+            database.write_sessions.configure(info={})  # this app announces nothing more
             hub.close()
             for task in live:
                 task.cancel()

@@ -13,6 +13,7 @@ and has every watched game read again, since notifications sent meanwhile are lo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -45,7 +46,9 @@ class Fanout:
         after_commit(session, lambda: self._hand_over(self.hub.receive, payload))
 
     def _hand_over(self, receiver: Callable[[str], None], payload: str) -> None:
-        self.loop.call_soon_threadsafe(receiver, payload)
+        # After the app has stopped (a tool or a test still writing), nobody is watching.
+        with contextlib.suppress(RuntimeError):  # "Event loop is closed"
+            self.loop.call_soon_threadsafe(receiver, payload)
 
     async def listen(self) -> None:
         await asyncio.Event().wait()  # nothing to listen to: announcements come in directly

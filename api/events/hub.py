@@ -390,12 +390,15 @@ class EventHub:
         waited = 0.0
         while True:
             await asyncio.sleep(0.5)
-            if leaving() and not self._closed:
-                self.close()
-            waited += 0.5
-            if waited >= self.heartbeat:
-                waited = 0.0
-                self.resync()
+            try:
+                if leaving() and not self._closed:
+                    self.close()
+                waited += 0.5
+                if waited >= self.heartbeat:
+                    waited = 0.0
+                    self.resync()
+            except Exception:
+                log.exception("events: the heartbeat failed; it goes on")
 
     async def drain(self) -> None:
         for task in list(self._tasks):

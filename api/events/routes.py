@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import anyio
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
 from pydantic import BaseModel
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -73,6 +74,10 @@ def _stream(request: Request, events: Any) -> Response:
         ping_message_factory=lambda: ServerSentEvent(comment="ping"),
         # A client that has read nothing for this long, its buffers full, is let go.
         send_timeout=max(30.0, 4 * heartbeat),
+        # On SIGTERM the hub ends every stream within half a second (EventHub.heartbeat_loop):
+        # sse-starlette waits that long for the stream to end cleanly before cutting it.
+        shutdown_event=anyio.Event(),
+        shutdown_grace_period=3.0,
         sep="\n",
     )
 

@@ -492,6 +492,7 @@ def test_a_slow_watcher_is_dropped_with_a_reconnect_and_placements_go_on(
             if line.startswith("foursquare_event_watchers_dropped_total ")
         ]
         assert dropped and float(dropped[0].split()[1]) >= 1
+        assert 'foursquare_events_sent_total{event="reconnect"}' in metrics
 
     asyncio.run(scenario())
 
@@ -556,8 +557,14 @@ def test_stream_caps_answer_429_and_503_with_retry_after_and_are_counted(
             await asyncio.sleep(0.05)
         assert await gauge() == 0
         async with httpx.AsyncClient(timeout=30) as client:
+            # HEAD answers a stream's headers and never opens it, nor keeps its place.
+            for _ in range(4):
+                head = await client.head(f"{d.base_url}/games/{game.id}/events")
+                assert head.status_code == 200
+                assert head.headers["content-type"].startswith("text/event-stream")
+            assert await gauge() == 0
             text = (await client.get(f"{d.base_url}/metrics")).text
-        assert "foursquare_events_sent_total" in text
+        assert "foursquare_event_watchers_dropped_total" in text
 
     asyncio.run(scenario())
 
