@@ -13,6 +13,13 @@ ARG PYTHON_IMAGE=python:3.11-slim
 FROM ${PYTHON_IMAGE} AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
+# PyICU (look-alike player names) is built from its source against Debian's ICU: its headers,
+# pkg-config and a C++ compiler, and Python's headers where the base lacks them (a Debian
+# python3 has them in python3-dev; python:3.11-slim has its own). Only this stage has them.
+RUN apt-get update \
+    && python_dev=$(python3 -c 'import sysconfig, os; print("" if os.path.exists(sysconfig.get_paths()["include"] + "/Python.h") else "python3-dev")') \
+    && apt-get install -y --no-install-recommends libicu-dev pkg-config g++ $python_dev \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The dependencies first, in a layer of their own: a change to the code does not reinstall them.
 COPY requirements/build.txt requirements/service.txt requirements/
@@ -43,6 +50,13 @@ ENV PATH=/opt/foursquare/bin:$PATH \
     FOURSQUARE_PORT=8000 \
     FOURSQUARE_WORKERS=1
 COPY --from=build /opt/foursquare /opt/foursquare
+# ICU's runtime library for PyICU: the package libicu-dev depends on (libicu72 on Debian 12),
+# found by name so that the line holds on the next Debian release too.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends \
+        $(apt-cache depends libicu-dev | sed -n 's/^ *Depends: \(libicu[0-9][0-9]*\)$/\1/p') \
+    && rm -rf /var/lib/apt/lists/* \
+    && python -c "import icu"
 RUN useradd --system --uid 10001 --no-create-home --home-dir /data foursquare \
     && mkdir -p /data && chown foursquare /data
 USER foursquare

@@ -44,7 +44,7 @@ from api.core.models import (
     ScoreRow,
 )
 from api.leaderboards.store import ALL_TIME, week_of
-from api.players.names import name_key
+from api.players.names import name_skeleton
 from engine import Game, Status
 
 MAX_SCORE = 24
@@ -201,7 +201,7 @@ class Boards:
         self.last[score] = finished_at
         day_wins = self.days[day, score] = self.days.get((day, score), 0) + 1
         row.update(
-            player_key=name_key(row["player"]),
+            player_key=name_skeleton(row["player"]),
             day=day,
             week=week,
             ordinal=self.wins[score],

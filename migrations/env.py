@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from logging.config import fileConfig
 
 from alembic import context
-from sqlalchemy import create_engine, pool, text
+from filelock import FileLock
+from sqlalchemy import create_engine, make_url, pool, text
 
 from api.core.models import Base
 from api.core.settings import Settings
@@ -25,6 +28,32 @@ def database_url() -> str:
     return url if url else Settings().database_url
 
 
+# How long a start waits for another process's migrations before giving up (seconds): the
+# longest migration of a big file, with room to spare.
+SQLITE_LOCK_TIMEOUT = 600
+
+
+@contextmanager
+def sqlite_migration_lock(url: str) -> Iterator[None]:
+    """One process at a time migrates a SQLite file, as PostgreSQL's advisory lock does below.
+
+    SQLite has no such lock, and pysqlite commits each DDL statement on its own, so two
+    servers started at once on a new file both ran the migrations, interleaved, and left the
+    file half-migrated (``alembic_version`` behind tables that later revisions create). The
+    lock is a file beside the database (``NAME.db.migrate-lock``, taken with ``flock`` by the
+    filelock package: the kernel releases it when its holder dies, so a killed start leaves
+    no stale lock); the second process waits, then finds nothing left to do. An in-memory
+    database is one process's own and needs none; nor is a ``file:`` URI's locked (the
+    service's URLs name plain paths).
+    """
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        yield
+        return
+    with FileLock(f"{database}.migrate-lock", timeout=SQLITE_LOCK_TIMEOUT):
+        yield
+
+
 def run_migrations_offline() -> None:
     context.configure(
         url=database_url(),
@@ -38,8 +67,10 @@ def run_migrations_offline() -> None:
 
 
 def run_migrations_online() -> None:
-    engine = create_engine(database_url(), poolclass=pool.NullPool)
-    with engine.connect() as connection:
+    url = database_url()
+    engine = create_engine(url, poolclass=pool.NullPool)
+    is_sqlite = engine.dialect.name == "sqlite"
+    with sqlite_migration_lock(url) if is_sqlite else nullcontext(), engine.connect() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
             connection.commit()

@@ -57,7 +57,7 @@ from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.settings import Settings
 from api.games import records as games
-from api.hints.pool import WORKER_NICENESS
+from api.hints.pool import WORKER_NICENESS, exit_with_parent
 from engine.analysis import (
     PlacementReview,
     Question,
@@ -101,11 +101,13 @@ def _load_job(session: Executor, game_id: uuid.UUID) -> _Job:
     )
 
 
-def _start_worker() -> None:
-    """Analysis worker start-up: a lower CPU priority than hints, and no SIGINT (the server
-    stops its pool in order)."""
+def _start_worker(parent: int) -> None:
+    """Analysis worker start-up: a lower CPU priority than hints, no SIGINT (the server stops
+    its pool in order), and an exit as soon as the server process is gone (a step may take
+    minutes; :func:`api.hints.pool.exit_with_parent`)."""
     os.nice(ANALYSIS_NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(parent)
 
 
 class _Lost(Exception):
@@ -186,7 +188,10 @@ class AnalysisRunner:
     async def _in_worker(self, work: Callable[[], T]) -> T:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=1, mp_context=self._context, initializer=_start_worker
+                max_workers=1,
+                mp_context=self._context,
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return await asyncio.get_running_loop().run_in_executor(self._executor, work)
 

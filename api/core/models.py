@@ -112,14 +112,18 @@ class GameRow(Base):
 class PlayerRow(Base):
     """A registered player. ``name`` is the name as registered (after NFKC normalisation);
     ``name_key`` its caseless form (api.players.names.name_key), unique, so that no two
-    accounts and no guest can use names that differ only in case or width. The secret key is
+    accounts and no guest can use names that differ only in case or width; ``name_skeleton``
+    its look-alike form (api.players.names.name_skeleton, Unicode TS #39), unique, so that no
+    two accounts and no guest can use names that look alike. The secret key is
     stored only as its SHA-256 (``key_hash``), like a game's token."""
 
     __tablename__ = "players"
+    __table_args__ = (Index("ix_players_name_skeleton", "name_skeleton", unique=True),)
 
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
     name: Mapped[str] = mapped_column(String(24))
     name_key: Mapped[str] = mapped_column(String(24), unique=True)
+    name_skeleton: Mapped[str] = mapped_column(String(128))
     key_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
@@ -174,8 +178,8 @@ class ScoreRow(Base):
     won games of its score in finish order (1 is the earliest), ``ordinal_unassisted`` its
     place among those without hints (NULL for an assisted game), and ``day_ordinal`` and
     ``day_ordinal_unassisted`` the same within its UTC day. ``player_key`` is the player's
-    name as names are compared (:func:`api.players.names.name_key`): one player per key on
-    the boards of each player's best game.
+    name as look-alike names are compared (:func:`api.players.names.name_skeleton`): one
+    player per skeleton on the boards of each player's best game.
     """
 
     __tablename__ = "scores"

@@ -60,6 +60,18 @@ class Settings(BaseSettings):
         "not change (0: none, every request runs the query).",
     )
     max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")
+    max_header_bytes: int = Field(
+        default=32 * 1024,
+        ge=1024,
+        description="A request whose line and headers exceed this many bytes gets 431 and its "
+        "connection is closed (foursquare serve; api/ops/http_limits.py).",
+    )
+    header_timeout_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="A connection that has not sent a whole request line and headers this long "
+        "after it opened (or after its next request began) is closed (foursquare serve).",
+    )
     hint_placements: int = Field(
         default=DEFAULT_PLACEMENTS,
         ge=0,

@@ -28,7 +28,7 @@ from api.leaderboards import store
 from api.leaderboards.cache import PageCache
 from api.leaderboards.store import LeaderboardKey, Listing, NewWin
 from api.leaderboards.store import ScoreRecord as ScoreRecord  # an entry, as other features see it
-from api.players.names import name_key
+from api.players.names import name_skeleton
 
 _MAX_SCORE = 24  # 40 cards, at least 16 placed to win
 _MAX_RANK = 2**62
@@ -100,7 +100,7 @@ def record_win(
     all-time rank on the board it belongs to (with or without assisted games). The caller
     holds :func:`last_win_of_score`'s lock and stamped ``finished_at`` after its answer."""
     record = ScoreRecord(game_id, player, score, -score, finished_at, assisted)
-    store.record_win(session, NewWin(record, name_key(player)))
+    store.record_win(session, NewWin(record, name_skeleton(player)))
     return rank_of_game(session, game_id, assisted)
 
 

@@ -31,6 +31,9 @@ from typing import Any
 from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]
 
+from api.core.settings import Settings
+from api.ops.http_limits import head_limited_protocol
+
 # Seconds a worker has to finish its in-flight requests after SIGTERM before gunicorn
 # kills it.
 GRACEFUL_TIMEOUT = 30
@@ -51,6 +54,12 @@ class Worker(UvicornWorker):  # type: ignore[misc]
         # uvicorn-worker beats every `timeout` seconds (30 by default): the parent check
         # would then take up to half a minute to notice a dead master.
         self.config.timeout_notify = HEARTBEAT_SECONDS
+        # httptools, with a limit on each request head's size and time (why not a setting of
+        # uvicorn's: api/ops/http_limits.py).
+        settings = Settings()
+        self.config.http = head_limited_protocol(
+            settings.max_header_bytes, settings.header_timeout_seconds
+        )
         self._leaving = False
 
     async def callback_notify(self) -> None:

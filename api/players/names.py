@@ -4,16 +4,29 @@ Accounts. An account's name is 3 to 24 ASCII letters, digits, ``_`` or ``-``, ex
 (``422 invalid_player_name`` otherwise): ASCII is its own NFKC form, so a name in any other
 form (full-width letters, other scripts, invisible or format characters such as U+200B or
 U+00AD) is refused rather than silently rewritten, and the OpenAPI pattern is the whole rule.
-ASCII only is deliberate: allowing other scripts would need confusable detection (Cyrillic
-U+0430 looks like Latin ``a``) to keep look-alike accounts apart.
 
-Names are compared by :func:`name_key`, the NFKC caseless form with format characters removed,
-unique among accounts. Guests (games without a key) keep free-form names, but one whose key
-equals an account's is refused (``409 name_taken``), so a name on the leaderboard that belongs
-to an account is that account's. So is a guest name that only looks like an account's: with its
-letters from other scripts replaced by the Latin letters Unicode lists them as confusable with
-(UTS #39's confusables data, from the ``confusable_homoglyphs`` package), Cyrillic ``\u0430na``
-is ``ana``.
+Names are compared two ways, and an account owns both forms of its name (each a unique column
+of ``players``):
+
+- :func:`name_key`, the NFKC caseless form without format characters: ``Alice`` and
+  ``ALICE`` are ``alice``'s. Profiles are found by it (``/players/{name}``).
+- :func:`name_skeleton`, the form in which names that *look* alike are one: Unicode TS #39's
+  confusable skeleton, computed by ICU (PyICU's ``SpoofChecker.getSkeleton``), of the name
+  without its invisible parts. ``aIice`` (capital I), ``al\u0131ce`` (dotless i),
+  ``\u0251lice`` (Latin alpha), Cyrillic ``\u0430lice``, ``al\u034fice`` (a combining
+  grapheme joiner) and ``a\u0301lice`` (a combining accent) are all ``alice``.
+
+A registration whose key or skeleton is taken is refused (``409 name_taken``); so is a guest
+name (guests, games without a key, keep free-form names) whose key or skeleton is an
+account's: a name on the leaderboard that looks like an account's is that account's, and the
+``per_player=best`` boards group wins by skeleton. Refused rather than mapped to the account:
+a guest's wins must not be counted as the account's.
+
+What TS #39 says, and so what this does: the skeleton maps ``m`` to ``rn`` (not the other way
+round), so ``rnlice`` and ``mlice`` are one name, while ``rnlice`` and ``alice`` are two
+(nothing in them is confusable). Its data does not list the Latin small capitals (``\u1d00``
+LATIN LETTER SMALL CAPITAL A) as confusable with their letters; they are folded to the small
+letter of the same name first, the only rule here that is not ICU's.
 """
 
 from __future__ import annotations
@@ -21,25 +34,70 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from confusable_homoglyphs import confusables
+import icu
 
 from api.core.errors import InvalidPlayerName
 
 ACCOUNT_NAME = re.compile(r"[A-Za-z0-9_-]{3,24}", re.ASCII)
 # Guests play as "anonymous" by default: nobody may own it.
 RESERVED_NAMES = frozenset({"anonymous"})
+# The longest skeleton kept (the width of ``players.name_skeleton`` and
+# ``scores.player_key``): a 32-character guest name can expand far beyond it under NFKC
+# (U+FDFA alone is 18 letters), and two names that agree on their first 128 are one.
+SKELETON_LENGTH = 128
+
+# What a name's skeleton leaves out, as an ICU set: marks (combining accents, the combining
+# grapheme joiner), other and format characters, separators (spaces), Unicode's default-
+# ignorable code points (variation selectors, Hangul fillers, U+17B4, U+180B, zero-width
+# characters) and the braille blank U+2800, a symbol that prints nothing.
+_INVISIBLE = icu.UnicodeSet(r"[[:M:][:C:][:Z:][:Default_Ignorable_Code_Point:]\u2800]")
+_SMALL_CAPITAL = "LATIN LETTER SMALL CAPITAL "
+# TS #39's skeleton: the data ICU was built with (ICU 72: Unicode 15). getSkeleton only reads
+# the checker's data, so one checker serves every thread.
+_SPOOF = icu.SpoofChecker()
 
 
 def name_key(name: str) -> str:
-    """The form names are compared in: NFKC, case-folded, NFKC again (Unicode's caseless
-    identifier matching), without format characters (zero-width spaces, soft hyphens, bidi
-    marks) and surrounding spaces.
+    """The form names are compared in for identity: NFKC, case-folded, NFKC again (Unicode's
+    caseless identifier matching), without format characters (zero-width spaces, soft
+    hyphens, bidi marks) and surrounding spaces.
 
     >>> name_key("\\uff21\\uff2e\\u00adA")
     'ana'
     """
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return "".join(char for char in folded if unicodedata.category(char) != "Cf").strip()
+
+
+def _visible(char: str) -> str:
+    """``char``, or its small letter if it is a Latin small capital, or "" if invisible."""
+    if _INVISIBLE.contains(char):
+        return ""
+    name = unicodedata.name(char, "")
+    if name.startswith(_SMALL_CAPITAL):
+        try:
+            return unicodedata.lookup("LATIN SMALL LETTER " + name.removeprefix(_SMALL_CAPITAL))
+        except KeyError:
+            return char
+    return char
+
+
+def name_skeleton(name: str) -> str:
+    """The form in which names that look alike are equal: the name in NFKC, decomposed, with
+    its invisible parts and marks removed, then TS #39's skeleton, case-folded, and the
+    skeleton again (case-folding can make letters the first pass did not map; the first pass
+    runs on the name's own case, where capital I is confusable with l).
+
+    >>> name_skeleton("aIice") == name_skeleton("al\\u034fice") == name_skeleton("alice")
+    True
+    """
+    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
+    visible = "".join(_visible(char) for char in decomposed)
+    skeleton: str = _SPOOF.getSkeleton(0, _SPOOF.getSkeleton(0, visible).casefold())
+    return skeleton[:SKELETON_LENGTH]
+
+
+RESERVED_SKELETONS = frozenset(name_skeleton(name) for name in RESERVED_NAMES)
 
 
 def account_name(raw: str) -> str:
@@ -56,30 +114,3 @@ def account_name(raw: str) -> str:
             f"digits, '_' or '-'{hint}"
         )
     return raw
-
-
-def latin_lookalike(key: str) -> str:
-    """``key`` with each non-ASCII character that Unicode lists as confusable with ASCII
-    letters or digits replaced by them (lower-cased), others kept.
-
-    >>> latin_lookalike("\u0430n\u0430")  # Cyrillic a, Latin n, Cyrillic a
-    'ana'
-    """
-    out: list[str] = []
-    for char in key:
-        found = not char.isascii() and confusables.is_confusable(char, preferred_aliases=["latin"])
-        glyphs = [glyph["c"] for entry in found or () for glyph in entry["homoglyphs"]]
-        latin = next((glyph for glyph in glyphs if glyph.isascii() and glyph.isalnum()), char)
-        out.append(latin.lower())
-    return "".join(out)
-
-
-def guest_lookalike_key(name: str) -> str | None:
-    """The account name key a guest's ``name`` would be confused with, or None if it can be
-    no account's (only such names cost a query)."""
-    key = name_key(name)
-    if not key.isascii():
-        key = latin_lookalike(key)
-    if ACCOUNT_NAME.fullmatch(key) is None or key in RESERVED_NAMES:
-        return None
-    return key

@@ -31,9 +31,10 @@ from api.players import store
 from api.players.names import (
     ACCOUNT_NAME,
     RESERVED_NAMES,
+    RESERVED_SKELETONS,
     account_name,
-    guest_lookalike_key,
     name_key,
+    name_skeleton,
 )
 from api.players.store import PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
 from api.players.store import PlayerRecord as PlayerRecord  # the account other features see
@@ -83,11 +84,18 @@ def authenticate(session: Executor, key: str) -> PlayerRecord:
 
 def check_guest_name(session: Executor, name: str) -> None:
     """``409 name_taken`` if a guest's name is an account's (in any case, width or with
-    invisible characters), or looks like one (:func:`api.players.names.latin_lookalike`)."""
-    key = guest_lookalike_key(name)
-    if key is not None and store.name_key_taken(session, key):
+    invisible characters), or looks like one (its skeleton is an account's:
+    :func:`api.players.names.name_skeleton`)."""
+    key = name_key(name)
+    if ACCOUNT_NAME.fullmatch(key) is not None and store.name_key_taken(session, key):
         raise NameTaken(
             f"{name[:64]!r} is a registered player's name: send their key as "
+            "'Authorization: Bearer <key>', or play under another name"
+        )
+    owner = store.name_with_skeleton(session, name_skeleton(name))
+    if owner is not None:
+        raise NameTaken(
+            f"{name[:64]!r} looks like the registered player {owner!r}: send their key as "
             "'Authorization: Bearer <key>', or play under another name"
         )
 
@@ -200,11 +208,20 @@ def register(session: Session, raw_name: str) -> Registered:
     """Register an account in ``session``'s transaction (and the routes' unit of work)."""
     name = account_name(raw_name)
     key_of_name = name_key(name)
+    skeleton = name_skeleton(name)
     if key_of_name in RESERVED_NAMES or store.name_key_taken(session, key_of_name):
         raise NameTaken(f"the name {name!r} is taken")
+    if skeleton in RESERVED_SKELETONS:
+        raise NameTaken(f"the name {name!r} looks like a reserved name")
+    owner = store.name_with_skeleton(session, skeleton)
+    if owner is not None:
+        raise NameTaken(
+            f"the name {name!r} looks like the registered name {owner!r} (Unicode TS #39 "
+            "confusables): choose another"
+        )
     player_id = uuid.uuid4()
     key = new_player_key(player_id)
-    player = PlayerRecord(player_id, name, key_of_name, hash_token(key), now())
+    player = PlayerRecord(player_id, name, key_of_name, hash_token(key), now(), skeleton)
     try:
         store.insert_player(session, player)
     except IntegrityError:  # registered by a concurrent request since the check

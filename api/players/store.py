@@ -23,6 +23,7 @@ class PlayerRecord(NamedTuple):
     name_key: str
     key_hash: str
     created_at: datetime
+    name_skeleton: str
 
 
 class PlayerStatsRecord(NamedTuple):
@@ -83,6 +84,14 @@ def get_player(session: Executor, player_id: uuid.UUID) -> PlayerRecord | None:
         )
     ).first()
     return None if row is None else PlayerRecord(*row)
+
+
+def name_with_skeleton(session: Executor, skeleton: str) -> str | None:
+    """The name of the account whose name has this look-alike skeleton, if any."""
+    found = session.execute(
+        select(_players.c.name).where(_players.c.name_skeleton == skeleton)
+    ).scalar()
+    return found
 
 
 def name_key_taken(session: Executor, name_key: str) -> bool:

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from api.core import clock
 from api.core.database import Database
 from api.games.placing import finish_after
-from api.players.names import name_key
+from api.players.names import name_skeleton
 from tests.api.test_leaderboard import read_all_pages, record_win
 from tests.conftest import MakeGame
 from tests.integrity.players import WinningLine, winning_lines
@@ -60,8 +60,8 @@ def brute_board(
         seen: set[str] = set()
         best = []
         for game in chosen:
-            if name_key(game.player) not in seen:
-                seen.add(name_key(game.player))
+            if name_skeleton(game.player) not in seen:
+                seen.add(name_skeleton(game.player))
                 best.append(game)
         chosen = best
     return chosen

@@ -31,7 +31,7 @@ from api.core.models import (
 )
 from api.core.secrets import deck_commitment
 from api.leaderboards.store import ALL_TIME, week_of
-from api.players.names import name_key
+from api.players.names import name_skeleton
 from engine import Game, Status
 
 
@@ -195,7 +195,7 @@ def verify_boards(session: Session) -> None:
     for row in scores:
         day = row.finished_at.date()
         assert (row.day, row.week) == (day, day - timedelta(days=day.weekday())), row.game_id
-        assert row.player_key == name_key(row.player), row.game_id
+        assert row.player_key == name_skeleton(row.player), row.game_id
         assert row.score not in last or last[row.score] < row.finished_at, (
             f"two wins of score {row.score} finished at once: {row.game_id}"
         )
