@@ -218,6 +218,7 @@ class Seen:
     cards: list[str] = field(default_factory=list)
     received: list[float] = field(default_factory=list)
     created: list[float] = field(default_factory=list)
+    resumed: list[bool] = field(default_factory=list)  # read on a stream opened again
     end: dict[str, object] | None = None
     last_id: str | None = None  # the id of the last placement read
     reconnects: int = 0
@@ -274,17 +275,22 @@ class Results:
     unfinished_games: int = 0
     cpu: dict[str, dict[str, float]] = field(default_factory=dict)  # phase -> who -> seconds
 
-    def delivery(self, phase: str, from_ack: bool = False) -> list[float]:
+    def delivery(
+        self, phase: str, from_ack: bool = False, resumed: bool | None = None
+    ) -> list[float]:
         """Seconds from each placement's ``created_at`` (or its client's 201) to each watcher
-        having read it, over the games followed in ``phase``."""
+        having read it, over the games followed in ``phase`` (``resumed``: only the events
+        read on a stream opened again, or only those read on the first)."""
         acked = {game.id: game.acked for game in self.played}
         times = []
         for seen in self.seen:
             if seen.phase != phase:
                 continue
-            for number, received, created in zip(
-                seen.numbers, seen.received, seen.created, strict=True
+            for number, received, created, again in zip(
+                seen.numbers, seen.received, seen.created, seen.resumed, strict=True
             ):
+                if resumed is not None and again != resumed:
+                    continue
                 if not from_ack:
                     times.append(received - created)
                 elif number in acked[seen.game_id]:
@@ -437,6 +443,7 @@ class Watchers:
                 seen.cards.append(data["card"]["code"])
                 seen.received.append(received)
                 seen.created.append(datetime.fromisoformat(data["created_at"]).timestamp())
+                seen.resumed.append(seen.reconnects > 0)
                 seen.last_id = event.id
             elif event.name == "end":
                 seen.end = json.loads(event.data)
@@ -759,6 +766,15 @@ def report(args: argparse.Namespace, results: Results, problems: list[str]) -> N
                 f" / {ms(max(kill_delivery))}",
             )
         )
+    for resumed, words in ((False, "first"), (True, "resumed")):
+        times = results.delivery(kill_name, resumed=resumed)
+        if times:
+            print(
+                row(
+                    f"    on a {words} stream ({len(times)}), p99 / max",
+                    f"{ms(percentile(times, 0.99))} / {ms(max(times))}",
+                )
+            )
     streams = ", ".join(f"{n:.0f}" for n in results.streams_by_replica)
     print(row("open streams by replica (their /metrics)", streams or "?"))
     print(row("replicas' RSS before the streams", f"{results.rss_before / 2**20:.1f} MiB"))

@@ -1,9 +1,8 @@
 """Watching games as they are played: the Live page lists a game in progress and follows it
 move by move while another client (httpx) plays it, to its announced end; a replay of a game
 in progress goes on live; the leaderboard and the daily challenge page show a new game and a
-new win without a reload. Every page is
-watched for console errors, failed requests and error answers (conftest.Watcher), and
-axe-core checks the new page."""
+new win without a reload. Every page is watched for console errors, failed requests and error
+answers (conftest.Watcher); axe-core checks the new page, which fits a phone."""
 
 from __future__ import annotations
 

@@ -161,10 +161,10 @@ const BOARD_NAMES = { all_time: "all time", day: "today", week: "this week" };
 /** A win or a new best came: say so, and read the page shown again (once per burst). A past
  * day's or week's board cannot change. */
 function news(text, gameId) {
-  $("leaderboard-news").textContent = text;
-  freshGame = gameId;
   const { period, date } = windowOf(board.choice, board.date);
   if (period !== "all" && date) return;
+  $("leaderboard-news").textContent = text;
+  freshGame = gameId;
   if (newsTimer !== null) return;
   newsTimer = setTimeout(() => {
     newsTimer = null;
