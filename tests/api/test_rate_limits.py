@@ -24,6 +24,9 @@ Client = Callable[..., Any]
 PROXY = ("10.0.0.9", 40000)
 LIMITED_ROUTES = {
     ("/games", "post"),
+    ("/games", "get"),
+    ("/games/{game_id}/events", "get"),
+    ("/events", "get"),
     ("/games/{game_id}", "get"),
     ("/games/{game_id}/placements", "post"),
     ("/games/{game_id}/placements", "get"),
