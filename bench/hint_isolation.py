@@ -34,6 +34,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -45,6 +46,7 @@ from bench.harness import (
     throwaway_database,
 )
 from bench.loadgen import HttpConnection, Recorder, loop_name, run_async
+from bench.results import add_json_option, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACE = "POST /games/{id}/placements"
@@ -76,6 +78,21 @@ class Phase:
     server_cpu: float = 0.0
     worker_cpu: float = 0.0
     seconds: float = 0.0
+
+    def figures(self) -> dict[str, Any]:
+        """What ``--json`` reports of the phase (placement latencies in ms)."""
+        return {
+            "placements": len(self.placements_ns),
+            "placement_p50_ms": percentile_ms(self.placements_ns, 0.50),
+            "placement_p99_ms": percentile_ms(self.placements_ns, 0.99),
+            "placement_errors": self.placement_errors,
+            "hints": self.hints,
+            "hints_refused": self.hints_refused,
+            "hint_errors": self.hint_errors,
+            "server_cpu": self.server_cpu,
+            "worker_cpu": self.worker_cpu,
+            "seconds": self.seconds,
+        }
 
 
 def _body(data: object) -> bytes:
@@ -235,6 +252,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=2.0, help="unrecorded time per phase")
     parser.add_argument("--rounds", type=int, default=2, help="quiet + hints phase pairs")
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
+    add_json_option(parser)
     return parser.parse_args(argv)
 
 
@@ -265,6 +283,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"placement p99 with hints / without: {p99_hints:.2f} / {p99_quiet:.2f} ms = "
         f"{ratio:.2f} (goal <= {GOAL_RATIO}: {'met' if met else 'MISSED'})"
+    )
+    write_json(
+        args.json,
+        {"quiet": before.figures(), "hints": during.figures(), "p99_ratio": ratio, "met": met},
     )
     failed = before.placement_errors + during.placement_errors + during.hint_errors
     return 0 if met and not failed else 1

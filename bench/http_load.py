@@ -42,6 +42,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -63,6 +64,7 @@ from bench.loadgen import (
     loop_name,
     run_async,
 )
+from bench.results import add_json_option, write_json
 
 APP_FACTORY = "bench.app:create_bench_app"
 LOGGED_APP_FACTORY = "bench.app:create_logged_bench_app"
@@ -143,6 +145,21 @@ class BackendReport:
     def rate(self, phase: str, label: str) -> float:
         result = self.phases.get(phase)
         return result.recorder.rate(label) if result else 0.0
+
+    def figures(self) -> dict[str, Any]:
+        """What ``--json`` reports of the backend: each round's phases, the floors, the memory
+        samples (games ended, RSS bytes), the games ended and the errors by status."""
+        return {
+            "rounds": [
+                {name: phase.recorder.figures() for name, phase in phases.items()}
+                for phases in self.rounds
+            ],
+            "floors": {"read": floor_of(self, HEALTHZ), "write": floor_of(self, WRITE)},
+            "memory": self.memory,
+            "games_finished": self.games_finished,
+            "errors": dict(self.errors()),
+            "serious_errors": self.serious_errors(),
+        }
 
 
 class LoadRun:
@@ -498,6 +515,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="log a line per request as the service does (default: warnings only)",
     )
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
+    add_json_option(parser)
     args = parser.parse_args(argv)
     unknown = set(args.phases) - set(PHASES)
     if unknown:
@@ -511,10 +529,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"load client: {CLIENT_DESCRIPTION} ({loop_name()}), {args.clients} connections; "
         f"phases of {args.warmup:g} s warm-up + {args.seconds:g} s recorded"
     )
-    serious = 0
-    for backend in backends_of(args.backend, args.postgres_url):
-        serious += run_backend(backend, args).serious_errors()
-    return 1 if serious else 0
+    backends = backends_of(args.backend, args.postgres_url)
+    reports = [run_backend(backend, args) for backend in backends]
+    write_json(args.json, {report.backend: report.figures() for report in reports})
+    return 1 if sum(report.serious_errors() for report in reports) else 0
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ from bench.harness import (
     throwaway_database,
 )
 from bench.loadgen import EndpointStats, HttpConnection, Recorder, run_async
+from bench.results import add_json_option, write_json
 
 APP_FACTORY = "api.app:app_from_environment"
 LIMIT = 100
@@ -96,6 +97,20 @@ class SizeResult:
             for key, count in endpoint.errors().items():
                 found[key] = found.get(key, 0) + count
         return found
+
+    def figures(self) -> dict[str, Any]:
+        """What ``--json`` reports of the size: its pages, each endpoint, the errors, and
+        the query plans (the SQL, then its plan's lines) measured at the largest size."""
+        return {
+            "size": self.size,
+            "load_seconds": self.load_seconds,
+            "deep_page": self.deep_page,
+            "ranked_rank": self.ranked_rank,
+            "best_rank": self.best_rank,
+            "endpoints": self.recorder.figures(),
+            "errors": self.errors(),
+            "plans": self.plans,
+        }
 
 
 FIRST_PAGE = f"/leaderboard?limit={LIMIT}"
@@ -366,20 +381,24 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--requests", type=int, default=300, help="timed requests per page")
     parser.add_argument("--depth", type=int, default=1000, help="cursors to follow")
     parser.add_argument("--seed", type=int, default=0)
+    add_json_option(parser)
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     failed = 0
+    figures: dict[str, list[dict[str, Any]]] = {}
     for backend in backends_of(args.backend, args.postgres_url):
         results = run_backend(backend, args)
+        figures[backend] = [result.figures() for result in results]
         failed += sum(
             n
             for r in results
             for key, n in r.errors().items()
             if key == "connection" or key.startswith("5")
         )
+    write_json(args.json, figures)
     return 1 if failed else 0
 
 

@@ -159,6 +159,16 @@ class EndpointStats:
     def millis(self, fraction: float) -> float:
         return percentile(sorted(self.latencies_ns), fraction) / 1e6
 
+    def figures(self) -> dict[str, Any]:
+        """What ``--json`` reports of the endpoint (latencies in ms)."""
+        ordered = sorted(self.latencies_ns)
+        return {
+            "count": self.count,
+            "errors": self.errors(),
+            "p50_ms": percentile(ordered, 0.5) / 1e6 if ordered else None,
+            "p99_ms": percentile(ordered, 0.99) / 1e6 if ordered else None,
+        }
+
 
 @dataclass
 class Recorder:
@@ -180,6 +190,13 @@ class Recorder:
     def rate(self, label: str) -> float:
         stats = self.endpoints.get(label)
         return stats.count / self.seconds if stats else 0.0
+
+    def figures(self) -> dict[str, dict[str, Any]]:
+        """What ``--json`` reports of the phase: each endpoint's figures and rate."""
+        return {
+            label: {**stats.figures(), "rate": self.rate(label)}
+            for label, stats in self.endpoints.items()
+        }
 
     async def call(
         self,

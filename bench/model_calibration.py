@@ -22,6 +22,8 @@ took this table at its word losing three cards a deal.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import multiprocessing
 import statistics
@@ -33,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.player_pairs import Setting, decide, mean_and_error
+from bench.results import add_json_option, write_json
 from engine import DECK_SIZE, MAX_FACE_DOWN, Game, Status
 from engine.game import FULL_GRID
 
@@ -133,15 +136,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=165)
     parser.add_argument("--setting", default="", help="the player (default: the service's)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    parser.add_argument(
+        "--deals-from",
+        type=Path,
+        metavar="PATH",
+        help="play nothing: the tables of the deals a --json run wrote to PATH",
+    )
+    add_json_option(parser)
     options = parser.parse_args(argv)
     try:
         setting = Setting.parse(options.setting)
     except (TypeError, ValueError) as error:
         parser.error(str(error))
-    deals = run(options.first, options.deals, setting, options.jobs)
-    print(f"deals {options.first}-{options.first + options.deals - 1}: {setting}")
+    if options.deals_from is not None:
+        deals = load_deals(options.deals_from)
+        print(f"deals from {options.deals_from}: {setting}")
+    else:
+        deals = run(options.first, options.deals, setting, options.jobs)
+        print(f"deals {options.first}-{options.first + options.deals - 1}: {setting}")
     print("\n".join(report(deals, setting)))
+    write_json(options.json, {"deals": [dataclasses.asdict(deal) for deal in deals]})
     return 0
+
+
+def load_deals(path: Path) -> list[Deal]:
+    """The deals of a ``--json`` file, to print the tables again (or of other deals) without
+    playing them again."""
+    return [
+        Deal(
+            deal["seed"],
+            deal["won"],
+            deal["score"],
+            tuple(Sample(**sample) for sample in deal["samples"]),
+        )
+        for deal in json.loads(path.read_text(encoding="utf-8"))["deals"]
+    ]
 
 
 if __name__ == "__main__":

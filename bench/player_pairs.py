@@ -51,6 +51,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.results import add_json_option, write_json
 from engine import Card, Game, Position, PublicView, Status, solve_from
 from engine.grid import CELL_OF, POSITION, cells_of
 from engine.player import DEFAULT_PLACEMENTS
@@ -132,11 +133,20 @@ class Deal:
     score: int  # 0 for a loss
     cpu_ms: tuple[float, ...]  # CPU time of each decision
     onto_piles: tuple[tuple[str, bool], ...]  # (phase, forced) of each card put on a pile
+    placements: tuple[Position, ...]  # the game, placement by placement
+    sampled: int = 0  # decisions that the sampled orders ranked
+    overruled: int = 0  # of these, those where they overruled the search's first choice
 
 
 def decide(game: Game, setting: Setting) -> Position:
     """The placement the setting's search makes, from the public view of ``game`` alone (as
     :func:`engine.player.advise` does: the stock's order never reaches the search)."""
+    return _decide(game, setting)[0]
+
+
+def _decide(game: Game, setting: Setting) -> tuple[Position, bool | None]:
+    """:func:`decide`'s placement, and whether the sampled orders overruled the search's first
+    choice (None: they ranked nothing)."""
     view = game.public_view()
     unseen = view.unseen_cards()
     searcher = Searcher(
@@ -149,8 +159,10 @@ def decide(game: Game, setting: Setting) -> Position:
     result = searcher.run(setting.placements)
     ranked = [result.cells[i] for i in result.ranking()]
     if len(view.piles) >= setting.sampled_from and len(ranked) > 1:
+        first = ranked[0]
         ranked = _by_samples(view, unseen, ranked[: setting.sampled_moves], setting)
-    return _position(ranked[0])
+        return _position(ranked[0]), ranked[0] != first
+    return _position(ranked[0]), None
 
 
 def _position(cell: int) -> Position:
@@ -198,16 +210,24 @@ def play(seed: int, setting: Setting) -> Deal:
     game = Game.from_seed(seed)
     cpu: list[float] = []
     onto: list[tuple[str, bool]] = []
+    placed: list[Position] = []
+    overruled: list[bool] = []
     while not game.is_over:
         start = time.process_time()
-        position = decide(game, setting)
+        position, changed = _decide(game, setting)
         cpu.append((time.process_time() - start) * 1000)
+        if changed is not None:
+            overruled.append(changed)
         kind = _onto_pile(game, CELL_OF[position])
         if kind is not None:
             onto.append(kind)
         game.place(position)
+        placed.append(position)
     won = game.status is Status.WON
-    return Deal(seed, won, game.score or 0, tuple(cpu), tuple(onto))
+    score = game.score or 0
+    return Deal(
+        seed, won, score, tuple(cpu), tuple(onto), tuple(placed), len(overruled), sum(overruled)
+    )
 
 
 def _task(job: tuple[str, int, Setting]) -> tuple[str, Deal]:
@@ -270,7 +290,27 @@ def describe(name: str, setting: Setting, deals: list[Deal]) -> list[str]:
         lines.append(
             f"  cards put on a pile per won game: {total:.2f} (" + ", ".join(per_game) + ")"
         )
+    sampled = sum(deal.sampled for deal in deals)
+    if sampled:
+        overruled = sum(deal.overruled for deal in deals)
+        lines.append(f"  the sampled orders overruled the search in {overruled} of {sampled}")
     return lines
+
+
+def figures(settings: dict[str, Setting], report: Report | None) -> dict[str, Any]:
+    """What ``--json`` reports: each setting (its fields, and as the table names it), its
+    deals, and the paired difference (none for ``--dry-run``)."""
+    result: dict[str, Any] = {
+        name: {
+            "setting": {**dataclasses.asdict(setting), "text": str(setting)},
+            "deals": [dataclasses.asdict(deal) for deal in report.deals[name]] if report else [],
+        }
+        for name, setting in settings.items()
+    }
+    if report is not None:
+        mean, error = report.difference()
+        result["difference"] = {"mean": mean, "error": error, "deals": report.differences()}
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -282,11 +322,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--b", default="", help="the candidate setting")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the two settings and play nothing"
+    )
+    add_json_option(parser)
     options = parser.parse_args(argv)
     try:
         a, b = Setting.parse(options.a), Setting.parse(options.b)
     except (TypeError, ValueError) as error:
         parser.error(str(error))
+    if options.dry_run:
+        print(f"A: {a}\nB: {b}")
+        write_json(options.json, figures({"a": a, "b": b}, None))
+        return 0
     start = time.perf_counter()
     report = run(options.first, options.deals, a, b, options.jobs)
     last = options.first + options.deals - 1
@@ -300,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
         f"B - A, deal by deal (a loss counts 0): {mean:+.2f} ± {spread:.2f} (standard error); "
         f"B scores more on {better} deals, less on {worse}"
     )
+    write_json(options.json, figures({"a": a, "b": b}, report))
     return 0
 
 

@@ -1,59 +1,78 @@
 """bench/model_calibration.py sets the model's value of each position the player reaches
-against the deal's outcome, and its tables count what they say. Nothing here asserts a
-strength."""
+against the deal's outcome, and its tables count what they say. It runs as a command (the
+tests do not import ``bench/``): its deals come back through ``--json``, and its tables are
+printed from hand-made deals through ``--deals-from``. Nothing here asserts a strength."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
-import pytest
-
-from bench import model_calibration, player_pairs
-from bench.model_calibration import Deal, Sample, report
-from bench.player_pairs import Setting
 from engine import Game, Status
+from engine.player import Budget, advise
 from engine.player.search import DEFAULT_MODEL
+from tests.bench.commands import read_json, run_script, succeeded
 
 
-def test_the_model_estimates_a_position_from_its_counts() -> None:
-    model = DEFAULT_MODEL
-    assert model.estimate(0, 0, 16, 19) == (1.0, 21.0)  # won: the cards left
-    assert model.estimate(5, 0, 12, 14) == (0.0, 0.0)  # more than four face down
-    assert model.estimate(0, 0, 8, 33) == (0.0, 0.0)  # 7 cards left for 8 empty cells
-    p, e = model.estimate(2, 1, 12, 14)
-    assert p == pytest.approx(0.985 * 0.8)
-    assert e == pytest.approx(p * (26 - 1.25 * 4 - 2.6 - 1.5))
-    # A stuck pile counts only while there are face-down piles for it to be.
-    assert model.estimate(1, 3, 12, 14)[0] == pytest.approx(0.995 * 0.8)
-
-
-def test_each_sample_is_the_position_after_a_placement_that_left_the_game_going() -> None:
-    setting = Setting.parse("placements=300")
-    for seed in (3, 11):
-        deal = model_calibration.play(seed, setting)
-        game = Game.from_seed(seed)
+def test_each_sample_is_the_position_after_a_placement_that_left_the_game_going(
+    tmp_path: Path,
+) -> None:
+    figures = tmp_path / "calibration.json"
+    succeeded(
+        run_script(
+            "model_calibration.py", "--first", "3", "--deals", "2", "--jobs", "1",
+            "--setting", "placements=300", "--json", str(figures),
+        )
+    )  # fmt: skip
+    deals = read_json(figures)["deals"]
+    assert [deal["seed"] for deal in deals] == [3, 4]
+    for deal in deals:
+        # A setting with only an effort is the service's player (tests/bench/test_player_pairs.py).
+        game = Game.from_seed(deal["seed"])
         expected = []
         while not game.is_over:
-            game.place(player_pairs.decide(game, setting))
+            game.place(advise(game.public_view(), budget=Budget(placements=300)).placement)
             if game.is_over:
                 break
             closed = sum(1 for pile in game.piles if not pile.face_up and len(pile.cards) == 4)
             piles, face_down, placed = len(game.piles), game.face_down_count, game.placements_count
             p, e = DEFAULT_MODEL.estimate(face_down, closed, piles, placed)
-            expected.append(Sample(piles, face_down, placed, 40 * p + e))
-        assert deal.samples == tuple(expected)
-        assert deal.won == (game.status is Status.WON)
-        assert deal.score == (game.score or 0)
+            expected.append(
+                {"piles": piles, "face_down": face_down, "placed": placed, "model": 40 * p + e}
+            )
+        assert deal["samples"] == expected
+        assert deal["won"] == (game.status is Status.WON)
+        assert deal["score"] == (game.score or 0)
 
 
-def test_the_tables_count_outcome_minus_model_and_the_cards_after_a_full_grid() -> None:
+def sample(piles: int, face_down: int, placed: int, model: float) -> dict[str, object]:
+    return {"piles": piles, "face_down": face_down, "placed": placed, "model": model}
+
+
+def test_the_tables_count_outcome_minus_model_and_the_cards_after_a_full_grid(
+    tmp_path: Path,
+) -> None:
     deals = [
         # Won with 20 left: outcome 60 on the search's scale.
-        Deal(1, True, 20, (Sample(15, 0, 16, 61.0), Sample(16, 3, 17, 55.0))),
-        Deal(2, True, 18, (Sample(15, 0, 16, 59.0), Sample(16, 3, 19, 52.0))),
-        Deal(3, False, 0, (Sample(16, 3, 20, 50.0),)),
+        (1, True, 20, [sample(15, 0, 16, 61.0), sample(16, 3, 17, 55.0)]),
+        (2, True, 18, [sample(15, 0, 16, 59.0), sample(16, 3, 19, 52.0)]),
+        (3, False, 0, [sample(16, 3, 20, 50.0)]),
     ]
-    lines = report(deals, Setting())
+    stored = tmp_path / "deals.json"
+    stored.write_text(
+        json.dumps(
+            {
+                "deals": [
+                    {"seed": seed, "won": won, "score": score, "samples": samples}
+                    for seed, won, score, samples in deals
+                ]
+            }
+        )
+    )
+    out = succeeded(run_script("model_calibration.py", "--deals-from", str(stored)))
+    header, *lines = out.splitlines()
+    assert header.startswith(f"deals from {stored}: ")
     assert lines[0] == "5 positions of 3 deals, 2 won"
     fifteen = next(line for line in lines if line.startswith("   15 "))
     assert "-1.00 ± 0.00 (   2)" in fifteen  # 60 - 61 and 58 - 59

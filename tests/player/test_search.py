@@ -9,7 +9,7 @@ import pytest
 
 from engine import CARDS, Board, Game, Status
 from engine.grid import COL_OTHERS, ROW_OTHERS, cells_of
-from engine.player.search import Searcher, SearchResult, line_summary
+from engine.player.search import DEFAULT_MODEL, Searcher, SearchResult, line_summary
 
 LOST = Status.LOST
 
@@ -124,3 +124,15 @@ def test_rank_chances_are_the_share_of_unseen_cards_with_a_rank_in_the_mask() ->
         for mask in range(1024):
             share = sum(counts[rank] for rank in range(1, 11) if mask >> (rank - 1) & 1) / total
             assert table[mask] == pytest.approx(share, abs=1e-12)
+
+
+def test_the_model_estimates_a_position_from_its_counts() -> None:
+    model = DEFAULT_MODEL
+    assert model.estimate(0, 0, 16, 19) == (1.0, 21.0)  # won: the cards left
+    assert model.estimate(5, 0, 12, 14) == (0.0, 0.0)  # more than four face down
+    assert model.estimate(0, 0, 8, 33) == (0.0, 0.0)  # 7 cards left for 8 empty cells
+    p, e = model.estimate(2, 1, 12, 14)
+    assert p == pytest.approx(0.985 * 0.8)
+    assert e == pytest.approx(p * (26 - 1.25 * 4 - 2.6 - 1.5))
+    # A stuck pile counts only while there are face-down piles for it to be.
+    assert model.estimate(1, 3, 12, 14)[0] == pytest.approx(0.995 * 0.8)
