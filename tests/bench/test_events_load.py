@@ -7,14 +7,12 @@ speed or a memory figure."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from tests.bench.commands import run_script, succeeded
 from tests.support import databases
 from tests.support.proxy import haproxy_binary
-from tests.support.server import ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -26,21 +24,12 @@ def test_events_load_delivers_every_event_in_order_across_a_replica_kill() -> No
             if databases.REQUIRE_POSTGRES:
                 pytest.fail(reason)
             pytest.skip(reason)
-    command = [
-        sys.executable, str(ROOT / "bench" / "events_load.py"),
-        "--streams", "24", "--clients", "3", "--games", "4", "--kill-games", "4",
-    ]  # fmt: skip
-    process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        out, err = process.communicate(timeout=600)
-    except subprocess.TimeoutExpired:
-        # SIGTERM: the script stops its servers and drops its database on the way out.
-        process.terminate()
-        out, err = process.communicate(timeout=60)
-        pytest.fail(f"events_load.py did not finish in 10 minutes:\n{out}\n{err[-4000:]}")
-    assert process.returncode == 0, out + err[-4000:]
+    out = succeeded(
+        run_script(
+            "events_load.py",
+            "--streams", "24", "--clients", "3", "--games", "4", "--kill-games", "4",
+        )
+    )  # fmt: skip
     summary = json.loads(out.split("summary ", 1)[1].splitlines()[0])
     assert summary["problems"] == 0
     # Every game of the watched and kill phases (8) was followed by 8 watchers (24 / 3), each
