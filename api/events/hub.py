@@ -11,6 +11,13 @@ lost or repeated change nothing but when an event is read. Every watched game is
 again each heartbeat interval, so that a lost notification delays its events by that long at
 most. A watcher that sees a placement number past the one it expects reads the missing ones
 itself: no gap, whatever the feed did.
+
+A stream's first read (what its client has not seen) is shared by the streams of the same
+game that open before the game's feed offers anything more: a game's watchers all open as
+it begins, and one read then serves them all, instead of one read (and one pool connection)
+each. A stream may use a read begun before it subscribed only while its feed has offered
+nothing since that read began: whatever was stored after the read's snapshot has then yet
+to be offered, and is offered to it too.
 """
 
 from __future__ import annotations
@@ -103,14 +110,24 @@ class Watcher:
 
 
 @dataclass
+class Opening:
+    """A first read of a game's streams, shared: the placements after ``after``."""
+
+    after: int
+    read: asyncio.Task[GameFeed | None]
+
+
+@dataclass
 class Feed:
-    """A watched game: its watchers and the last placement the hub read of it."""
+    """A watched game: its watchers, the last placement the hub read of it, and the first
+    read its opening streams share (forgotten once the feed offers anything)."""
 
     game_id: uuid.UUID
     watchers: set[Watcher] = field(default_factory=set)
     last: int | None = None
     reading: bool = False
     again: bool = False
+    opening: Opening | None = None
 
 
 @dataclass
@@ -201,6 +218,32 @@ class EventHub:
             feed = self.feeds[game_id] = Feed(game_id)
         feed.watchers.add(watcher)
         return watcher
+
+    async def first_read(self, game_id: uuid.UUID, after: int) -> GameFeed | None:
+        """The game and its placements after ``after``, for a stream that watches it already
+        (see the module docstring): one read shared by the streams that open together."""
+        feed = self.feeds.get(game_id)
+        if feed is None:  # not watched (the hub is closing): a read of its own
+            return await self.database.read(_feed_reader(game_id, after))
+        opening = feed.opening
+        if opening is None or opening.after > after:
+            read = asyncio.get_running_loop().create_task(
+                self.database.read(_feed_reader(game_id, after))
+            )
+            opening = feed.opening = Opening(after, read)
+            read.add_done_callback(lambda done: self._opened(feed, opening, done))
+        # Shielded: a client that leaves while it waits does not cancel the others' read.
+        got = await asyncio.shield(opening.read)
+        if got is None or opening.after == after:
+            return got
+        return GameFeed(got.game, [p for p in got.placements if p.number > after])
+
+    def _opened(self, feed: Feed, opening: Opening, read: asyncio.Task[GameFeed | None]) -> None:
+        # A failed read, or no such game, is not kept: the next stream reads again.
+        if feed.opening is opening and (
+            read.cancelled() or read.exception() is not None or read.result() is None
+        ):
+            feed.opening = None
 
     def caught_up(self, game_id: uuid.UUID, number: int) -> None:
         """A game's first watcher has read its placements up to ``number`` itself: its feed
@@ -314,6 +357,7 @@ class EventHub:
         if over:
             items.append(Item(self.rendering.end(feed.game_id, got.game), "end"))
         if items:
+            feed.opening = None  # a stream opening now must read what this offered
             for watcher in list(feed.watchers):
                 for item in items:
                     if not watcher.offer(item):

@@ -63,10 +63,7 @@ class EventService:
         admission = self.hub.admit(address, "game")
         watcher = self.hub.watch_game(game_uuid)
         try:
-            got = existing_game(
-                await self.database.read(lambda s: store.game_feed(s, game_uuid, after)),
-                game_id,
-            )
+            got = existing_game(await self.hub.first_read(game_uuid, after), game_id)
             if days.is_sealed(got.game.challenge_date):
                 await self.games.history(game_id, token)  # its player's only, or 403
         except BaseException:
