@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -58,6 +58,7 @@ class Rendering(Protocol):
     def best(self, board: str, win: Win) -> bytes: ...
     def challenge(self, day: date, played: int, won: int) -> bytes: ...
     def reconnect(self, last_event_id: int | None) -> bytes: ...
+    def ping(self) -> bytes: ...
 
 
 @dataclass(frozen=True)
@@ -71,14 +72,19 @@ class Item:
 
 
 class Watcher:
-    """One stream's queue: bounded; a watcher that lets it fill is dropped, not waited for."""
+    """One stream's queue: bounded; a watcher that lets it fill is dropped, not waited for.
+
+    A plain list and a future made only while the stream waits: a process holds thousands
+    of watchers, and an ``asyncio.Event`` with a ``deque`` costs several times as much."""
+
+    __slots__ = ("_waiting", "capacity", "closing", "dropped", "items")
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self.items: deque[Item] = deque()
-        self.ready = asyncio.Event()
+        self.items: list[Item] = []
         self.dropped = False  # too slow: tell it to reconnect
         self.closing = False  # the process is shutting down
+        self._waiting: asyncio.Future[None] | None = None
 
     def offer(self, item: Item) -> bool:
         """Queue ``item``; False (and the watcher is dropped) if its queue is full."""
@@ -87,25 +93,38 @@ class Watcher:
         if len(self.items) >= self.capacity:
             self.dropped = True
             self.items.clear()
-            self.ready.set()
+            self._wake()
             metrics.watcher_dropped()
             return False
         self.items.append(item)
-        self.ready.set()
+        self._wake()
         return True
+
+    def ping(self, item: Item) -> None:
+        """Queue a keep-alive comment, if nothing else is waiting to be written (a stream
+        that is sent events needs none)."""
+        if not self.items:
+            self.offer(item)
 
     def close(self) -> None:
         self.closing = True
-        self.ready.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_result(None)
 
     async def take(self) -> list[Item]:
         """Every item queued, once there is one (empty once dropped or closing)."""
-        await self.ready.wait()
-        self.ready.clear()
+        if not self.items and not self.dropped and not self.closing:
+            self._waiting = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiting
+            finally:
+                self._waiting = None
         if self.dropped or self.closing:
             return []
-        items = list(self.items)
-        self.items.clear()
+        items, self.items = self.items, []
         return items
 
 
@@ -179,6 +198,7 @@ class EventHub:
         self._site_since = clock.now()  # no win finished before the hub began is sent
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
+        self._ping = Item(rendering.ping(), "ping")
 
     # ------------------------------------------------------------ streams and watchers
 
@@ -299,6 +319,15 @@ class EventHub:
                 self._refresh(feed)
         if self.site:
             self._spawn(self._recover_site())
+
+    def ping(self) -> None:
+        """A keep-alive comment to every idle stream, so that proxies keep it open: the
+        hub's heartbeat sends them all, rather than a timer task in each stream."""
+        for feed in self.feeds.values():
+            for watcher in feed.watchers:
+                watcher.ping(self._ping)
+        for watcher in self.site:
+            watcher.ping(self._ping)
 
     async def _recover_site(self) -> None:
         now = clock.now()
@@ -429,8 +458,9 @@ class EventHub:
             watcher.close()
 
     async def heartbeat_loop(self, leaving: Callable[[], bool]) -> None:
-        """Each heartbeat interval, read every watched game again; every half second, see
-        whether the server is leaving (then end every stream)."""
+        """Each heartbeat interval, read every watched game again and ping every idle
+        stream; every half second, see whether the server is leaving (then end every
+        stream)."""
         waited = 0.0
         while True:
             await asyncio.sleep(0.5)
@@ -440,6 +470,7 @@ class EventHub:
                 waited += 0.5
                 if waited >= self.heartbeat:
                     waited = 0.0
+                    self.ping()
                     self.resync()
             except Exception:
                 log.exception("events: the heartbeat failed; it goes on")

@@ -107,7 +107,9 @@ class EventService:
                     if watcher.closing:
                         return
                     for item in items:
-                        if item.kind == "placement" and item.number is not None:
+                        if item.kind == "ping":
+                            yield item.frame
+                        elif item.kind == "placement" and item.number is not None:
                             if item.number <= last:
                                 continue  # read in the catch-up already
                             if item.number > last + 1:
@@ -151,7 +153,7 @@ class EventService:
                 if watcher.closing:
                     return
                 for item in items:
-                    yield _sent(item.frame, item.kind)
+                    yield item.frame if item.kind == "ping" else _sent(item.frame, item.kind)
         finally:
             _give_back(self.hub, None, watcher, admission)
 
