@@ -11,6 +11,13 @@ lost or repeated change nothing but when an event is read. Every watched game is
 again each heartbeat interval, so that a lost notification delays its events by that long at
 most. A watcher that sees a placement number past the one it expects reads the missing ones
 itself: no gap, whatever the feed did.
+
+A stream's first read (what its client has not seen) is shared by the streams of the same
+game that open before the game's feed offers anything more: a game's watchers all open as
+it begins, and one read then serves them all, instead of one read (and one pool connection)
+each. A stream may use a read begun before it subscribed only while its feed has offered
+nothing since that read began: whatever was stored after the read's snapshot has then yet
+to be offered, and is offered to it too.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -51,6 +58,7 @@ class Rendering(Protocol):
     def best(self, board: str, win: Win) -> bytes: ...
     def challenge(self, day: date, played: int, won: int) -> bytes: ...
     def reconnect(self, last_event_id: int | None) -> bytes: ...
+    def ping(self) -> bytes: ...
 
 
 @dataclass(frozen=True)
@@ -64,14 +72,19 @@ class Item:
 
 
 class Watcher:
-    """One stream's queue: bounded; a watcher that lets it fill is dropped, not waited for."""
+    """One stream's queue: bounded; a watcher that lets it fill is dropped, not waited for.
+
+    A plain list and a future made only while the stream waits: a process holds thousands
+    of watchers, and an ``asyncio.Event`` with a ``deque`` costs several times as much."""
+
+    __slots__ = ("_waiting", "capacity", "closing", "dropped", "items")
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self.items: deque[Item] = deque()
-        self.ready = asyncio.Event()
+        self.items: list[Item] = []
         self.dropped = False  # too slow: tell it to reconnect
         self.closing = False  # the process is shutting down
+        self._waiting: asyncio.Future[None] | None = None
 
     def offer(self, item: Item) -> bool:
         """Queue ``item``; False (and the watcher is dropped) if its queue is full."""
@@ -80,37 +93,60 @@ class Watcher:
         if len(self.items) >= self.capacity:
             self.dropped = True
             self.items.clear()
-            self.ready.set()
+            self._wake()
             metrics.watcher_dropped()
             return False
         self.items.append(item)
-        self.ready.set()
+        self._wake()
         return True
+
+    def ping(self, item: Item) -> None:
+        """Queue a keep-alive comment, if nothing else is waiting to be written (a stream
+        that is sent events needs none)."""
+        if not self.items:
+            self.offer(item)
 
     def close(self) -> None:
         self.closing = True
-        self.ready.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_result(None)
 
     async def take(self) -> list[Item]:
         """Every item queued, once there is one (empty once dropped or closing)."""
-        await self.ready.wait()
-        self.ready.clear()
+        if not self.items and not self.dropped and not self.closing:
+            self._waiting = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiting
+            finally:
+                self._waiting = None
         if self.dropped or self.closing:
             return []
-        items = list(self.items)
-        self.items.clear()
+        items, self.items = self.items, []
         return items
 
 
 @dataclass
+class Opening:
+    """A first read of a game's streams, shared: the placements after ``after``."""
+
+    after: int
+    read: asyncio.Task[GameFeed | None]
+
+
+@dataclass
 class Feed:
-    """A watched game: its watchers and the last placement the hub read of it."""
+    """A watched game: its watchers, the last placement the hub read of it, and the first
+    read its opening streams share (forgotten once the feed offers anything)."""
 
     game_id: uuid.UUID
     watchers: set[Watcher] = field(default_factory=set)
     last: int | None = None
     reading: bool = False
     again: bool = False
+    opening: Opening | None = None
 
 
 @dataclass
@@ -162,6 +198,7 @@ class EventHub:
         self._site_since = clock.now()  # no win finished before the hub began is sent
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
+        self._ping = Item(rendering.ping(), "ping")
 
     # ------------------------------------------------------------ streams and watchers
 
@@ -201,6 +238,32 @@ class EventHub:
             feed = self.feeds[game_id] = Feed(game_id)
         feed.watchers.add(watcher)
         return watcher
+
+    async def first_read(self, game_id: uuid.UUID, after: int) -> GameFeed | None:
+        """The game and its placements after ``after``, for a stream that watches it already
+        (see the module docstring): one read shared by the streams that open together."""
+        feed = self.feeds.get(game_id)
+        if feed is None:  # not watched (the hub is closing): a read of its own
+            return await self.database.read(_feed_reader(game_id, after))
+        opening = feed.opening
+        if opening is None or opening.after > after:
+            read = asyncio.get_running_loop().create_task(
+                self.database.read(_feed_reader(game_id, after))
+            )
+            opening = feed.opening = Opening(after, read)
+            read.add_done_callback(lambda done: self._opened(feed, opening, done))
+        # Shielded: a client that leaves while it waits does not cancel the others' read.
+        got = await asyncio.shield(opening.read)
+        if got is None or opening.after == after:
+            return got
+        return GameFeed(got.game, [p for p in got.placements if p.number > after])
+
+    def _opened(self, feed: Feed, opening: Opening, read: asyncio.Task[GameFeed | None]) -> None:
+        # A failed read, or no such game, is not kept: the next stream reads again.
+        if feed.opening is opening and (
+            read.cancelled() or read.exception() is not None or read.result() is None
+        ):
+            feed.opening = None
 
     def caught_up(self, game_id: uuid.UUID, number: int) -> None:
         """A game's first watcher has read its placements up to ``number`` itself: its feed
@@ -256,6 +319,15 @@ class EventHub:
                 self._refresh(feed)
         if self.site:
             self._spawn(self._recover_site())
+
+    def ping(self) -> None:
+        """A keep-alive comment to every idle stream, so that proxies keep it open: the
+        hub's heartbeat sends them all, rather than a timer task in each stream."""
+        for feed in self.feeds.values():
+            for watcher in feed.watchers:
+                watcher.ping(self._ping)
+        for watcher in self.site:
+            watcher.ping(self._ping)
 
     async def _recover_site(self) -> None:
         now = clock.now()
@@ -314,6 +386,7 @@ class EventHub:
         if over:
             items.append(Item(self.rendering.end(feed.game_id, got.game), "end"))
         if items:
+            feed.opening = None  # a stream opening now must read what this offered
             for watcher in list(feed.watchers):
                 for item in items:
                     if not watcher.offer(item):
@@ -385,8 +458,9 @@ class EventHub:
             watcher.close()
 
     async def heartbeat_loop(self, leaving: Callable[[], bool]) -> None:
-        """Each heartbeat interval, read every watched game again; every half second, see
-        whether the server is leaving (then end every stream)."""
+        """Each heartbeat interval, read every watched game again and ping every idle
+        stream; every half second, see whether the server is leaving (then end every
+        stream)."""
         waited = 0.0
         while True:
             await asyncio.sleep(0.5)
@@ -396,6 +470,7 @@ class EventHub:
                 waited += 0.5
                 if waited >= self.heartbeat:
                     waited = 0.0
+                    self.ping()
                     self.resync()
             except Exception:
                 log.exception("events: the heartbeat failed; it goes on")

@@ -81,6 +81,9 @@ class Frames:
         out = ReconnectEvent(last_event_id=last_event_id)
         return frame("reconnect", out.model_dump_json().encode())
 
+    def ping(self) -> bytes:
+        return b": ping\r\n\r\n"
+
 
 FRAMES = Frames()
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import anyio
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
 from pydantic import BaseModel
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import EventSourceResponse
 
 from api.core.errors import InvalidLastEventId
 from api.core.openapi import problems
@@ -70,13 +69,12 @@ def _stream(request: Request, events: Any) -> Response:
     return EventStream(
         events,
         headers=_HEADERS,
-        ping=heartbeat,
-        ping_message_factory=lambda: ServerSentEvent(comment="ping"),
+        # The hub's heartbeat pings every idle stream (EventHub.ping): no timer task in each.
+        ping=0,
         # A client that has read nothing for this long, its buffers full, is let go.
         send_timeout=max(30.0, 4 * heartbeat),
         # On SIGTERM the hub ends every stream within half a second (EventHub.heartbeat_loop):
-        # sse-starlette waits that long for the stream to end cleanly before cutting it.
-        shutdown_event=anyio.Event(),
+        # sse-starlette waits up to this long for the stream to end cleanly before cutting it.
         shutdown_grace_period=3.0,
         sep="\n",
     )

@@ -63,10 +63,7 @@ class EventService:
         admission = self.hub.admit(address, "game")
         watcher = self.hub.watch_game(game_uuid)
         try:
-            got = existing_game(
-                await self.database.read(lambda s: store.game_feed(s, game_uuid, after)),
-                game_id,
-            )
+            got = existing_game(await self.hub.first_read(game_uuid, after), game_id)
             if days.is_sealed(got.game.challenge_date):
                 await self.games.history(game_id, token)  # its player's only, or 403
         except BaseException:
@@ -110,7 +107,9 @@ class EventService:
                     if watcher.closing:
                         return
                     for item in items:
-                        if item.kind == "placement" and item.number is not None:
+                        if item.kind == "ping":
+                            yield item.frame
+                        elif item.kind == "placement" and item.number is not None:
                             if item.number <= last:
                                 continue  # read in the catch-up already
                             if item.number > last + 1:
@@ -154,7 +153,7 @@ class EventService:
                 if watcher.closing:
                     return
                 for item in items:
-                    yield _sent(item.frame, item.kind)
+                    yield item.frame if item.kind == "ping" else _sent(item.frame, item.kind)
         finally:
             _give_back(self.hub, None, watcher, admission)
 

@@ -250,6 +250,49 @@ def test_resuming_at_every_point_of_a_game_yields_exactly_the_missing_events(
     asyncio.run(scenario())
 
 
+def test_streams_opening_together_share_a_first_read_only_until_the_feed_moves(
+    replicas: dict[str, Server],
+) -> None:
+    """Streams of a game opened together share one first read (EventHub.first_read); once the
+    feed has offered a placement, a stream opening then must not reuse that older read (it
+    would never get the placement: ``b`` re-reads nothing on its own in the test's time)."""
+    b = replicas["b"]
+
+    async def scenario() -> None:
+        rng = random.Random(7)
+        async with httpx.AsyncClient(base_url=b.base_url, timeout=30) as client:
+            game = await new_game(client)
+            url = f"{b.base_url}/games/{game.id}/events"
+            # One stream stays open throughout, so that the game's feed (and the read its
+            # streams shared) outlives the others.
+            anchor_saw: list[Event] = []
+
+            def note(got: list[Event]) -> bool:
+                anchor_saw[:] = got
+                return False
+
+            openings = [asyncio.Event() for _ in range(6)]
+            anchor = asyncio.create_task(read_stream(url, until=note, opened=openings[0]))
+            together = [
+                asyncio.create_task(read_stream(url, until=bool, opened=opened))
+                for opened in openings[1:]
+            ]
+            await asyncio.wait_for(asyncio.gather(*(o.wait() for o in openings)), DEADLINE)
+            await place(client, game, rng)
+            for task in together:  # the feed has offered placement 1 once these have it
+                events = await asyncio.wait_for(task, DEADLINE)
+                assert [(e.event, e.id, e.data) for e in events] == [
+                    ("placement", "1", game.placed[0])
+                ]
+            # No other placement comes: only its own read can give this stream placement 1.
+            events = await asyncio.wait_for(read_stream(url, until=bool), DEADLINE)
+            assert [(e.event, e.id, e.data) for e in events] == [("placement", "1", game.placed[0])]
+            assert [e.id for e in anchor_saw] == ["1"] and not anchor.done()
+            anchor.cancel()
+
+    asyncio.run(scenario())
+
+
 @pytest.mark.parametrize(("writer", "reader"), [("a", "b"), ("r1", "r2")])
 def test_events_made_on_one_replica_reach_watchers_on_another(
     replicas: dict[str, Server], database_url: str, writer: str, reader: str
