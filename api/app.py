@@ -102,7 +102,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state.cursor_secret = cursor_secret
         state.analysis_runner = runner
         state.readiness = ReadinessCheck(database)
-        state.games = GameService(database, IdempotentRequests(database), challenge_secret)
+        requests = IdempotentRequests(
+            database, timedelta(seconds=settings.idempotency_stale_seconds)
+        )
+        state.games = GameService(database, requests, challenge_secret)
         state.players = PlayerService(database, cursor_secret)
         state.leaderboards = LeaderboardService(
             database, cursor_secret, settings.leaderboard_cache_pages

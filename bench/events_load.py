@@ -80,8 +80,9 @@ GOAL_DELIVERY_P99_S = 1.0
 GOAL_PLACEMENT_RATIO = 1.2
 GOAL_RSS_PER_1000_MIB = 50.0
 # A request that failed because a replica died is sent again for this long.
-# (A placement in flight on the replica that died holds its Idempotency-Key for 60 s, the
-# service's STALE_CLAIM: its retries get 409 "request in progress" until then.)
+# (A placement in flight on the replica that died holds its Idempotency-Key for
+# --stale-claim-seconds, the replicas' FOURSQUARE_IDEMPOTENCY_STALE_SECONDS: its retries get
+# 409 "request in progress" until then.)
 RETRY_FOR_S = 150.0
 RETRYABLE = {409, 502, 503, 504}
 
@@ -853,6 +854,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--no-kill", action="store_true", help="kill no replica")
     parser.add_argument("--restart-after", type=float, default=3.0, help="seconds")
+    parser.add_argument(
+        "--stale-claim-seconds",
+        type=float,
+        default=60.0,
+        help="the replicas' FOURSQUARE_IDEMPOTENCY_STALE_SECONDS (the service's default: 60)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
     args = parser.parse_args(argv)
@@ -876,6 +883,7 @@ def main(argv: list[str] | None = None) -> int:
     env = {
         "FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT": str(max(20, args.streams + 100)),
         "FOURSQUARE_EVENTS_MAX_STREAMS": str(max(2000, args.streams + 100)),
+        "FOURSQUARE_IDEMPOTENCY_STALE_SECONDS": str(args.stale_claim_seconds),
     }
     with throwaway_database("postgresql", args.postgres_url) as url:
         replicas = [ServerProcess(None, url, workers=1, extra_env=env) for _ in range(2)]

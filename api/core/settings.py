@@ -256,6 +256,13 @@ class Settings(BaseSettings):
         gt=0,
         description="How often a process computing an analysis renews its claim.",
     )
+    idempotency_stale_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="An Idempotency-Key claim left unanswered this long (its process died "
+        "mid-request) is taken over by the next retry; until then retries get 409 "
+        "request_in_progress. Keep it well above the slowest request.",
+    )
     analysis_stale_seconds: float = Field(
         default=60.0,
         gt=0,

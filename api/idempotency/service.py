@@ -10,8 +10,8 @@ nothing. A retry with the same key and fingerprint gets the stored answer
 retry while the first is still running is ``409 request_in_progress``. Answers that a retry
 should not repeat (5xx, ``version_conflict``, a missing or wrong credential) release the key
 instead, and a request releases only its own claim. A claim left behind by a crashed process
-is taken over after :data:`STALE_CLAIM`, by an update guarded by the stale claim id: of two
-retries that find it stale, exactly one takes it.
+is taken over after :data:`STALE_CLAIM` (``FOURSQUARE_IDEMPOTENCY_STALE_SECONDS``), by an
+update guarded by the stale claim id: of two retries that find it stale, exactly one takes it.
 
 The fingerprint is the caller's: the method, the path and the validated body, and whatever
 else makes two requests "the same" (a digest of the credential that authorised it, so that
@@ -152,8 +152,9 @@ class IdempotentRequests:
     transactions, one after the other): call them during a write turn
     (:meth:`api.core.database.Database.in_write_turn`)."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, stale_claim: timedelta = STALE_CLAIM) -> None:
         self.database = database
+        self.stale_claim = stale_claim
 
     def claim(
         self,
@@ -181,8 +182,8 @@ class IdempotentRequests:
                 continue  # another request claimed the key between our read and insert
         raise RequestInProgress("a request with this Idempotency-Key is still being processed")
 
-    @staticmethod
     def _claim_in(
+        self,
         session: Session,
         scope: str,
         hashed: str,
@@ -201,7 +202,7 @@ class IdempotentRequests:
                 "this Idempotency-Key was already used with a different request"
             )
         if record.status_code is None:
-            stale = claimed_at - record.created_at >= STALE_CLAIM
+            stale = claimed_at - record.created_at >= self.stale_claim
             if stale and store.take_over_idempotency_claim(
                 session, scope, hashed, record.claim, claim, claimed_at
             ):

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from api.core.database import Database
 from api.core.errors import RequestInProgress
@@ -310,3 +310,30 @@ def test_a_request_whose_claim_was_taken_over_stores_nothing(
         record = idempotency_store.get_idempotency_key(session, scope, key_hash("slow"))
     # The key is still the taker's: unanswered, not released by the request that lost it.
     assert record is not None and record.claim == taker and record.status_code is None
+
+
+def test_a_claim_is_taken_over_after_the_configured_stale_time_and_not_before(
+    database: Database,
+) -> None:
+    # FOURSQUARE_IDEMPOTENCY_STALE_SECONDS: a claim left unanswered (its process died) is a
+    # 409 for a retry until it is that old, then the retry takes it over.
+    requests = IdempotentRequests(database, stale_claim=timedelta(seconds=0.5))
+    scope, fingerprint = f"game:{uuid.uuid4().hex}", "f" * 64
+    first = requests.claim(scope, "key", fingerprint, lambda _: None)
+    assert first.replay is None  # claimed, and never answered: its process "died"
+    with pytest.raises(RequestInProgress):
+        requests.claim(scope, "key", fingerprint, lambda _: None)
+    with database.transaction() as session:
+        record = idempotency_store.get_idempotency_key(session, scope, key_hash("key"))
+        assert record is not None
+        # Aged past the configured time (not past the default of 60 s).
+        session.execute(
+            update(IdempotencyKeyRow)
+            .where(IdempotencyKeyRow.scope == scope)
+            .values(created_at=record.created_at - timedelta(seconds=1))
+        )
+    taken = requests.claim(scope, "key", fingerprint, lambda _: None)
+    assert taken.replay is None
+    with database.transaction() as session:
+        record = idempotency_store.get_idempotency_key(session, scope, key_hash("key"))
+    assert record is not None and record.claim != first.claim
