@@ -73,6 +73,12 @@ def _limits() -> list[str]:
     return ["--ulimit", f"nofile={soft}:{hard}", "--ulimit", "nproc=4096:4096"]
 
 
+# The build's RUN steps use the host's network rather than a bridge of their own: a bridge and
+# its veth pairs appearing and going make Chromium, in the browser tests that run beside these,
+# abort its requests with ERR_NETWORK_CHANGED. The image does not depend on it.
+BUILD_NETWORK = ["--network", "host"]
+
+
 def _build_base() -> None:
     """A stand-in for python:3.11-slim: Debian 12 minbase with python3 (3.11) and venv."""
     if podman("image", "exists", BASE, check=False).returncode == 0:
@@ -104,6 +110,7 @@ def _build_arguments(tmp: Path) -> list[str]:
     return [
         "--format", "docker",  # HEALTHCHECK is a Docker-format field
         *_limits(),
+        *BUILD_NETWORK,
         "--volume", f"{tmp / 'pip.conf'}:/etc/pip.conf:ro",
         "--volume", f"{cafile}:/etc/ssl/certs/build-ca.crt:ro",
         "--build-arg", f"PYTHON_IMAGE={BASE}",
@@ -175,11 +182,27 @@ def test_the_build_context_holds_only_what_the_image_needs(
     listing = f"localhost/foursquare-context:{uuid.uuid4().hex[:8]}"
     (tmp_path / "Containerfile").write_text(f"FROM {BASE}\nCOPY . /context\n")
     podman(
-        "build", *_limits(), "--file", str(tmp_path / "Containerfile"), "--tag", listing, str(ROOT)
+        "build",
+        *_limits(),
+        *BUILD_NETWORK,
+        "--file",
+        str(tmp_path / "Containerfile"),
+        "--tag",
+        listing,
+        str(ROOT),
     )
     try:
         found = podman(
-            "run", "--rm", *_limits(), listing, "find", "/context", "-mindepth", "1"
+            "run",
+            "--rm",
+            "--network",
+            "none",
+            *_limits(),
+            listing,
+            "find",
+            "/context",
+            "-mindepth",
+            "1",
         ).stdout.split()
     finally:
         podman("rmi", "--force", listing, check=False)
