@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.support import databases, private_postgres
-from tests.support.proxy import Proxy, haproxy_binary
+from tests.support.proxy import CONFIG, Proxy, haproxy_binary
 from tests.support.server import Server
 
 Report = Callable[[str, dict[str, Any]], Path]
@@ -66,14 +66,14 @@ def entry(route: str, servers: list[Server], tmp_path: Path) -> Iterator[Proxy |
 
 
 @contextmanager
-def running_proxy(servers: list[Server], tmp_path: Path) -> Iterator[Proxy]:
-    """HAProxy over ``servers``; skips without haproxy, or fails where PostgreSQL is required
-    (CI installs it: .ci/run)."""
+def running_proxy(servers: list[Server], tmp_path: Path, config: Path = CONFIG) -> Iterator[Proxy]:
+    """HAProxy over ``servers`` (with deploy/haproxy.cfg unless told another ``config``); skips
+    without haproxy, or fails where PostgreSQL is required (CI installs it: .ci/run)."""
     if haproxy_binary() is None:
         if databases.REQUIRE_POSTGRES:
             pytest.fail("haproxy is not installed (apt-get install -y haproxy)")
         pytest.skip("haproxy is not installed (apt-get install -y haproxy)")
-    proxy = Proxy(servers, tmp_path / "haproxy.log")
+    proxy = Proxy(servers, tmp_path / "haproxy.log", config)
     proxy.start()
     try:
         yield proxy

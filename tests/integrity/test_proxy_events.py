@@ -1,7 +1,7 @@
 """Event streams through the shipped HAProxy configuration (deploy/haproxy.cfg) in front of
-two real replicas on PostgreSQL: streams go to their own backend and stay open past the
-proxy's 30-second timeouts while only heartbeats flow, and watchers whose replica is killed
-(SIGKILL) reconnect through the proxy with ``Last-Event-ID`` and miss nothing, twice nothing.
+two real replicas on PostgreSQL: watchers whose replica is killed (SIGKILL) reconnect through
+the proxy with ``Last-Event-ID`` and miss nothing, twice nothing. (Idle streams and the proxy's
+timeouts: test_proxy_idle_streams.py.)
 """
 
 from __future__ import annotations
@@ -117,31 +117,3 @@ def test_watchers_of_a_killed_replica_reconnect_through_the_proxy_and_miss_nothi
 
     asyncio.run(scenario())
     assert " api streams/" in proxy.log_path.read_text(errors="replace")
-
-
-@PROXY_ON_POSTGRES
-def test_an_idle_stream_stays_open_through_the_proxy_past_its_timeouts(
-    servers: list[Server], entry: Proxy
-) -> None:
-    """The proxy's client and server timeouts are 30 s and 60 s of inactivity; a stream with
-    nothing to say sends a heartbeat comment every few seconds and outlives them."""
-    proxy = entry
-
-    async def scenario() -> int:
-        pings = 0
-        started = time.monotonic()
-        async with (
-            httpx.AsyncClient(timeout=httpx.Timeout(10, read=30)) as client,
-            client.stream("GET", f"{proxy.base_url}/events") as response,
-        ):
-            assert response.status_code == 200
-            assert response.headers["cache-control"] == "no-cache"
-            async for line in response.aiter_lines():
-                if line.startswith(": ping"):
-                    pings += 1
-                if time.monotonic() - started > 35:
-                    break
-        return pings
-
-    pings = asyncio.run(scenario())
-    assert pings >= 35 // HEARTBEAT - 1

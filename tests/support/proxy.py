@@ -39,6 +39,7 @@ class Proxy:
 
     replicas: list[Server]
     log_path: Path
+    config: Path = CONFIG
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
 
@@ -61,7 +62,7 @@ class Proxy:
         log = open(self.log_path, "ab")  # noqa: SIM115 (the process keeps it)
         # -db: stay in the foreground, no daemon; the test owns the process.
         self.process = subprocess.Popen(
-            [binary, "-db", "-f", str(CONFIG)],
+            [binary, "-db", "-f", str(self.config)],
             env=env,
             stdout=log,
             stderr=log,
