@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -103,7 +104,7 @@ def test_the_compose_replicas_profile_runs_two_alike_replicas_behind_the_tested_
     profile = {
         name for name, service in services.items() if "replicas" in service.get("profiles", [])
     }
-    assert profile == {"migrate", "api-1", "api-2", "proxy"}
+    assert profile == {"migrate", "redis", "api-1", "api-2", "proxy"}
     assert "profiles" not in services["api"] and "profiles" not in services["db"]
 
     proxy = services["proxy"]
@@ -127,6 +128,11 @@ def test_the_compose_replicas_profile_runs_two_alike_replicas_behind_the_tested_
         assert replica["environment"]["FOURSQUARE_MIGRATE_ON_START"] == "false"
         assert replica["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
         assert "ports" not in replica, "replicas are reached through the proxy only"
+        # One set of rate-limit counters for both, in the profile's Redis.
+        redis_url = urlsplit(replica["environment"]["FOURSQUARE_REDIS_URL"])
+        assert (redis_url.scheme, redis_url.hostname, redis_url.port) == ("redis", "redis", 6379)
+        assert replica["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert "healthcheck" in services["redis"] and "ports" not in services["redis"]
     assert (
         replicas[0]["environment"]["FOURSQUARE_DATABASE_URL"]
         == (services["migrate"]["environment"]["FOURSQUARE_DATABASE_URL"])
