@@ -46,6 +46,7 @@ from bench.harness import (
     throwaway_database,
 )
 from bench.loadgen import HttpConnection, Recorder, loop_name, run_async
+from bench.processes import unwind_on_sigterm
 from bench.results import add_json_option, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -257,6 +258,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    unwind_on_sigterm()
     args = parse_args(argv)
     checkout = args.checkout.resolve()
     commit = subprocess.run(

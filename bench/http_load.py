@@ -64,6 +64,7 @@ from bench.loadgen import (
     loop_name,
     run_async,
 )
+from bench.processes import unwind_on_sigterm
 from bench.results import add_json_option, write_json
 
 APP_FACTORY = "bench.app:create_bench_app"
@@ -527,6 +528,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    unwind_on_sigterm()
     args = parse_args(argv)
     print(
         f"load client: {CLIENT_DESCRIPTION} ({loop_name()}), {args.clients} connections; "

@@ -29,6 +29,7 @@ from api.core.settings import Settings
 from api.leaderboards import check as leaderboard
 from bench.bulk import BulkLoader
 from bench.harness import backends_of, sized_parser, throwaway_database
+from bench.processes import unwind_on_sigterm
 
 DAMAGE = "UPDATE leaderboard_totals SET wins = wins + 1 WHERE score = 20"
 
@@ -66,6 +67,7 @@ def measure(backend: str, size: int, admin_url: str) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    unwind_on_sigterm()
     args = sized_parser(__doc__, [100_000, 1_000_000]).parse_args(argv)
     for backend in backends_of(args.backend, args.postgres_url):
         for size in args.sizes:

@@ -56,6 +56,7 @@ from bench.harness import (
     throwaway_database,
 )
 from bench.loadgen import EndpointStats, HttpConnection, Recorder, run_async
+from bench.processes import unwind_on_sigterm
 from bench.results import add_json_option, write_json
 
 APP_FACTORY = "api.app:app_from_environment"
@@ -386,6 +387,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    unwind_on_sigterm()
     args = parse_args(argv)
     failed = 0
     figures: dict[str, list[dict[str, Any]]] = {}

@@ -48,6 +48,7 @@ from api.ops.logs import configure_logging  # noqa: E402
 from bench.app import create_bench_app  # noqa: E402
 from bench.bulk import BulkLoader  # noqa: E402
 from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, backends_of, throwaway_database  # noqa: E402
+from bench.processes import unwind_on_sigterm  # noqa: E402
 
 KINDS = ("healthz", "write", "create", "place", "read", "leaderboard", "page")
 WON_GAMES = 1_000  # bulk-loaded for the leaderboard kinds
@@ -206,6 +207,7 @@ def measure(
 
 
 def main(argv: list[str] | None = None) -> int:
+    unwind_on_sigterm()
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
