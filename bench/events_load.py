@@ -463,11 +463,11 @@ def watchers_main(base_url: str, share: list[int], inbox: Any, outbox: Any, seed
     # on asyncio's own loop; on a small machine, what this process takes the replicas lack.
     # The collector's full passes (over a thousand streams' objects) held every stream of
     # this process up for 100 ms and more, which showed as delivery latency: what is loaded
-    # by now is out of its sight, and the young generations are collected as usual but the
-    # old one (what survived two collections) no more during a run, whose process is short.
+    # by now is out of its sight, the old generation (what survived two collections) is not
+    # collected during a run, whose process is short, and the young one less often.
     gc.collect()
     gc.freeze()
-    gc.set_threshold(700, 10, 1_000_000)
+    gc.set_threshold(50_000, 10, 1_000_000)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         runner.run(Watchers(base_url, share, inbox, outbox, seed).run())
 
