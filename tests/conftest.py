@@ -117,14 +117,3 @@ def make_game(database: Database) -> MakeGame:
             return CreatedGame(id=str(created.game.id), token=created.token)
 
     return make
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Files holding slow tests first, each file's tests in their order, the rest after.
-
-    The workers (``-n 2 --dist loadfile``) take whole files in this order as they become free:
-    a long file taken last would leave the other worker idle until it ends, while many short
-    files at the end even the two out.
-    """
-    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow_files)
