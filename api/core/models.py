@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     JSON,
@@ -163,6 +163,20 @@ class PlacementRow(Base):
     flipped: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     status_after: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PlacementRecord(NamedTuple):
+    """One row of ``placements`` without its game id, as the games' store writes it and every
+    store that reads placements (the games', the live events') returns it: one shape, so that
+    ``api.games.render.placement_out`` renders both."""
+
+    number: int
+    row: int
+    col: int
+    card: str
+    flipped: list[dict[str, Any]]
+    status_after: str
+    created_at: datetime
 
 
 class ScoreRow(Base):

@@ -38,9 +38,10 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from api.core import clock
 from api.core.database import Database
 from api.core.errors import EventStreamsFull, TooManyEventStreams
+from api.core.models import PlacementRecord
 from api.events import store
 from api.events.announce import Notice, parse_notice
-from api.events.store import GameFeed, GameState, PlacementRecord, Win
+from api.events.store import GameFeed, GameState, Win
 from api.ops import metrics
 
 log = logging.getLogger("foursquare.events")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import date
 
+from api.core.models import PlacementRecord
 from api.events.schemas import (
     BestEvent,
     BoardRanks,
@@ -17,9 +18,8 @@ from api.events.schemas import (
     WinEvent,
 )
 from api.events.service import InProgressPage
-from api.events.store import GameState, PlacementRecord, Win
+from api.events.store import GameState, Win
 from api.games import render as games
-from api.games.schemas import PlacementOut
 
 _BOARDS = {"all": "all_time", "day": "day", "week": "week"}
 
@@ -34,15 +34,9 @@ class Frames:
     """:class:`api.events.hub.Rendering`: the frames of every event."""
 
     def placement(self, placement: PlacementRecord) -> bytes:
-        # What GET /games/{id}/placements lists (api.games.render.placement_out).
-        out = PlacementOut.model_validate(
-            {
-                **placement._asdict(),
-                "card": games.card_out(placement.card),
-                "stock_count": games.stock_after(placement.number, placement.status_after),
-            }
-        )
-        return frame("placement", out.model_dump_json().encode(), placement.number)
+        # What GET /games/{id}/placements lists, rendered by the same function.
+        data = games.placement_out(placement).model_dump_json().encode()
+        return frame("placement", data, placement.number)
 
     def end(self, game_id: uuid.UUID, state: GameState) -> bytes:
         out = GameEndEvent(

@@ -18,7 +18,7 @@ from sqlalchemy import Table, and_, bindparam, func, or_, select, tuple_
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
-from api.core.models import GameRow, PlacementRow, ScoreRow
+from api.core.models import GameRow, PlacementRecord, PlacementRow, ScoreRow
 
 # The one PostgreSQL channel every process listens on (one connection per process).
 CHANNEL = "foursquare_events"
@@ -26,18 +26,6 @@ CHANNEL = "foursquare_events"
 _games = cast(Table, GameRow.__table__)
 _placements = cast(Table, PlacementRow.__table__)
 _scores = cast(Table, ScoreRow.__table__)
-
-
-class PlacementRecord(NamedTuple):
-    """One row of ``placements``, as ``GET /games/{id}/placements`` lists it."""
-
-    number: int
-    row: int
-    col: int
-    card: str
-    flipped: list[dict[str, Any]]
-    status_after: str
-    created_at: datetime
 
 
 class GameState(NamedTuple):

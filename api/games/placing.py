@@ -25,12 +25,13 @@ from api.core.errors import (
     engine_error,
 )
 from api.core.ids import existing_game, parse_game_id
+from api.core.models import PlacementRecord
 from api.events import announce as events
 from api.games import etags, snapshot, store
 from api.games.access import authorize
 from api.games.records import Placed, decode, encode, public_game, view_after
 from api.games.snapshot import GameSnapshot
-from api.games.store import GameChange, GameRecord, PlacementRecord
+from api.games.store import GameChange, GameRecord
 from api.idempotency.service import (
     credential_digest,
     fingerprint,

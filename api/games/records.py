@@ -10,9 +10,10 @@ from datetime import date, datetime
 
 from api.core.database import Executor
 from api.core.ids import existing_game
+from api.core.models import PlacementRecord
 from api.games import store
 from api.games.snapshot import GameSnapshot
-from api.games.store import GameChange, GameRecord, NewGameRow, PlacementRecord, StoredView
+from api.games.store import GameChange, GameRecord, NewGameRow, StoredView
 from engine import Game
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from api.core.errors import ApiError
+from api.core.models import PlacementRecord
 from api.core.problems import PROBLEM_MEDIA_TYPE, api_error_response
 from api.games import etags
 from api.games.records import Created, Placed, PublicGame
@@ -24,7 +25,6 @@ from api.games.schemas import (
     PlacementOut,
     PositionOut,
 )
-from api.games.store import PlacementRecord
 from api.idempotency.service import Answer, Rendering
 from engine import CARDS
 from engine.cards import DECK_SIZE

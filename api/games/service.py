@@ -28,6 +28,7 @@ from api.core.errors import (
     VersionConflict,
 )
 from api.core.ids import existing_game, parse_game_id
+from api.core.models import PlacementRecord
 from api.core.secrets import (
     player_key_owner,
 )
@@ -48,7 +49,7 @@ from api.games.records import (
     public_game,
 )
 from api.games.snapshot import GameSnapshot
-from api.games.store import PlacementRecord, StoredView
+from api.games.store import StoredView
 from api.idempotency.service import (
     Answer,
     IdempotentRequests,

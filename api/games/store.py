@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.dml import ReturningInsert, Update
 
 from api.core.database import Executor
-from api.core.models import GameRow, PlacementRow, PlayerRow
+from api.core.models import GameRow, PlacementRecord, PlacementRow, PlayerRow
 
 
 class GameRecord(NamedTuple):
@@ -59,18 +59,6 @@ class StoredView(NamedTuple):
     challenge_date: date | None
     snapshot_format: str | None
     snapshot: str | None
-
-
-class PlacementRecord(NamedTuple):
-    """One row of ``placements`` (without its game id)."""
-
-    number: int
-    row: int
-    col: int
-    card: str
-    flipped: list[dict[str, Any]]
-    status_after: str
-    created_at: datetime
 
 
 class NewGameRow(NamedTuple):
