@@ -44,6 +44,13 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 POOL_SAMPLE_SECONDS = 1.0
 
 
+def _is_event_stream(headers: Iterable[tuple[bytes, bytes]]) -> bool:
+    return any(
+        name == b"content-type" and value.startswith(b"text/event-stream")
+        for name, value in headers
+    )
+
+
 class RequestObserver:
     """Request id, log line and metrics of every HTTP request (see the module docstring)."""
 
@@ -80,12 +87,16 @@ class RequestObserver:
             request_id = uuid.uuid4().hex
         id_header = (b"x-request-id", request_id.encode("ascii"))
         status = 500  # if the app fails before it answers, the server answers 500
+        answered: float | None = None  # when an event stream's headers went
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status
+            nonlocal status, answered
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message = {**message, "headers": [*message.get("headers", ()), id_header]}
+                headers = message.get("headers", ())
+                if _is_event_stream(headers):
+                    answered = time.perf_counter()
+                message = {**message, "headers": [*headers, id_header]}
             await send(message)
 
         reset = REQUEST_ID.set(request_id)
@@ -93,9 +104,16 @@ class RequestObserver:
             await self.app(scope, receive, send_with_id)
         finally:
             REQUEST_ID.reset(reset)
-            self._observe(scope, request_id, status, time.perf_counter() - started)
+            ended = time.perf_counter()
+            self._observe(scope, request_id, status, (answered or ended) - started, ended - started)
 
-    def _observe(self, scope: Scope, request_id: str, status: int, seconds: float) -> None:
+    def _observe(
+        self, scope: Scope, request_id: str, status: int, seconds: float, lasted: float
+    ) -> None:
+        """``seconds`` is the request's latency for the duration histogram: to the end of the
+        response, or for an event stream to its headers (a stream lasts as long as its watcher
+        stays, minutes or hours, which says nothing of how fast the service answers and would
+        swamp every latency quantile); ``lasted`` is its whole life, for the log line."""
         method = scope["method"] if scope["method"] in _METHODS else "OTHER"
         route = scope.get("route")
         if route is not None:
@@ -124,7 +142,7 @@ class RequestObserver:
                 "method": method,
                 "route": template,
                 "status": status,
-                "duration_ms": round(seconds * 1000, 2),
+                "duration_ms": round(lasted * 1000, 2),
             }
             game_id = (path_params or {}).get("game_id")
             if game_id is not None:

@@ -208,6 +208,39 @@ def test_request_ids_are_echoed_in_header_problem_and_log_line(server: Server) -
         assert "game_id" not in line  # not-a-game is no game id
 
 
+def test_an_event_stream_is_timed_to_its_headers_and_logged_with_its_life(
+    server: Server,
+) -> None:
+    """A stream's latency in the histogram is the time to its headers, not the minutes it
+    stays open (which would swamp every quantile); its request line gives its whole life."""
+    held_for = 3.0
+    assert server.log_path is not None
+    log_path = server.log_path
+    with fresh_client(server) as http:
+        before = samples(http.get("/metrics").text)
+        labels = {"method": "GET", "route": "/events"}
+        with http.stream("GET", "/events", headers={"X-Request-ID": "held-stream"}) as stream:
+            assert stream.status_code == 200
+            opened = time.monotonic()
+            time.sleep(held_for)
+            lasted = time.monotonic() - opened
+
+        def observed() -> dict[Any, float] | None:
+            scraped = samples(http.get("/metrics").text)
+            count = "foursquare_http_request_duration_seconds_count"
+            done = value(scraped, count, **labels) - value(before, count, **labels) == 1
+            return scraped if done else None
+
+        scraped = wait_for(observed, "the stream's duration to be observed")
+    total = "foursquare_http_request_duration_seconds_sum"
+    timed = value(scraped, total, **labels) - value(before, total, **labels)
+    # Its headers come at once; a slow machine still answers well inside the held time.
+    assert 0 <= timed < lasted / 2
+    line = wait_for(lambda: request_line(log_path, "held-stream"), "the stream's log line")
+    assert line["route"] == "/events" and line["status"] == 200
+    assert line["duration_ms"] >= held_for * 1000
+
+
 def test_tokens_and_keys_never_reach_the_log(server: Server) -> None:
     assert server.log_path is not None
     log_path = server.log_path
