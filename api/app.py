@@ -23,10 +23,12 @@ from api.challenges.service import ChallengeService
 from api.challenges.service import counts as challenge_counts
 from api.core import cursors, migrate
 from api.core.database import Database, create_database
+from api.core.hooks import HOOKS, GameHooks
 from api.core.openapi import install_openapi
 from api.core.problems import install_error_handlers
 from api.core.settings import Settings
 from api.core.store import service_secret
+from api.events import announce as events
 from api.events import render as event_frames
 from api.events import routes as event_routes
 from api.events.announce import PUBLISHER
@@ -41,6 +43,7 @@ from api.hints.pool import AdvicePool
 from api.hints.service import HintService
 from api.idempotency.service import IdempotentRequests
 from api.leaderboards import routes as leaderboard_routes
+from api.leaderboards import service as leaderboards
 from api.leaderboards.service import LeaderboardService, ranks_of_win
 from api.ops import health
 from api.ops.logs import configure_logging
@@ -50,6 +53,7 @@ from api.ops.ratelimit import RateLimiter, RateLimitHeaders
 from api.ops.readiness import ReadinessCheck
 from api.pages.routes import install_web
 from api.players import routes as player_routes
+from api.players import service as players
 from api.players.service import PlayerService
 from engine.player.advice import Budget
 
@@ -72,9 +76,21 @@ Errors are `application/problem+json` (RFC 9457) with a machine-readable `code`.
 """
 
 
+def subscribe_features(hooks: GameHooks = HOOKS) -> None:
+    """Subscribe the features that keep figures of games to the games' moments (once per
+    process: the app and the command-line tools call it)."""
+    if hooks.wired:
+        return
+    hooks.wired = True
+    players.subscribe(hooks)  # first: the ending locks are taken in this order everywhere
+    leaderboards.subscribe(hooks)
+    events.subscribe(hooks)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app. ``settings`` defaults to the environment (``FOURSQUARE_*``)."""
     settings = settings or Settings()
+    subscribe_features()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

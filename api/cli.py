@@ -105,8 +105,10 @@ def _prune_keys(args: argparse.Namespace) -> int:
 def _expire(args: argparse.Namespace) -> int:
     from datetime import timedelta
 
+    from api.app import subscribe_features
     from api.games import expiry
 
+    subscribe_features()  # an abandoned game is a loss in its player's stats
     settings = _settings(args.database_url, abandon_after_hours=args.hours)
     with _database(settings) as database:
         ended = expiry.expire_untouched(database, timedelta(hours=settings.abandon_after_hours))

@@ -43,8 +43,8 @@ from api.core.models import (
     LeaderboardTotalRow,
     ScoreRow,
 )
+from api.core.names import name_skeleton
 from api.leaderboards.store import ALL_TIME, week_of
-from api.players.names import name_skeleton
 from engine import Game, Status
 
 MAX_SCORE = 24

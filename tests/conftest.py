@@ -21,12 +21,15 @@ warnings.filterwarnings("ignore", message=".*httpx.*starlette.testclient.*")
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
-from api.app import create_app  # noqa: E402
+from api.app import create_app, subscribe_features  # noqa: E402
 from api.core.database import Database  # noqa: E402
 from api.core.settings import Settings  # noqa: E402
 from api.games.dealing import start_game  # noqa: E402
 from tests.support import databases, examples  # noqa: E402
 
+# Tests that store games without an app (start_game, place_in) keep the players' stats and the
+# boards as the app does.
+subscribe_features()
 examples.load()  # Hypothesis's profile: HYPOTHESIS_PROFILE, ``dev`` unless CI says ``ci``
 
 BACKENDS = ["sqlite", "postgresql"]

@@ -11,8 +11,8 @@ from pydantic import (
     Field,
 )
 
-from api.core.schemas import ResponseModel
-from api.games.schemas import CardOut, PositionOut, StatusName
+from api.core.schemas import ResponseModel, StatusName
+from api.games.schemas import CardOut, PositionOut
 
 AnalysisState = Literal["queued", "running", "done", "failed"]
 LabelName = Literal["best", "good", "inaccuracy", "mistake", "blunder"]

@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 from api.analysis import result, store
 from api.analysis.result import StoredResult
 from api.analysis.store import AnalysisRecord
-from api.challenges.days import closes_at, is_sealed
 from api.core.clock import now
 from api.core.database import Database, Executor
+from api.core.days import closes_at, is_sealed
 from api.core.errors import AnalysisNotFound, ChallengeDayOpen, GameInProgress
 from api.core.ids import existing_game, parse_game_id
 from api.games import records as games

@@ -6,14 +6,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request, Response
 
-from api.challenges.days import closes_at, opens_at
 from api.challenges.schemas import DailyChallenge
-from api.challenges.service import DAY_SCHEMA_PATTERN, ChallengeDay, ChallengeService
+from api.challenges.service import ChallengeDay, ChallengeService
+from api.core.days import DAY_SCHEMA_PATTERN, closes_at, opens_at
 from api.core.errors import ChallengeNotOpen, InvalidChallengeDate, InvalidToken
 from api.core.openapi import problem_example, problems
 from api.core.params import PlayerKeyDep
 from api.core.problems import json_response
-from api.games.schemas import DeckReveal
+from api.core.schemas import DeckReveal
 from api.ops.ratelimit import limited_by
 
 

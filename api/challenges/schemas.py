@@ -10,8 +10,8 @@ from pydantic import (
     Field,
 )
 
-from api.core.schemas import ResponseModel
-from api.games.schemas import GAME_EXAMPLE, DeckReveal
+from api.core.schemas import DeckReveal, ResponseModel
+from api.games.schemas import GAME_EXAMPLE
 
 Day = date  # (a field named ``date`` cannot be annotated with the name it shadows)
 

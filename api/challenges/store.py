@@ -27,22 +27,10 @@ class ChallengeEntryRecord(NamedTuple):
 
 ChallengeBoardKey = tuple[int, datetime, uuid.UUID]  # (score, finished_at, game_id)
 
-_CHALLENGE_GAME = select(_games.c.id).where(
-    _games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type),
-    _games.c.player_id == bindparam("player"),
-)
 _CHALLENGE_COUNTS = select(
     func.count(),
     func.coalesce(func.sum(case((_games.c.status == "won", 1), else_=0)), 0),
 ).where(_games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type))
-
-
-def challenge_game_id(session: Executor, player_id: uuid.UUID, day: date) -> uuid.UUID | None:
-    """The player's game of ``day``'s challenge, if they started one."""
-    found: uuid.UUID | None = session.execute(
-        _CHALLENGE_GAME, {"day": day, "player": player_id}
-    ).scalar()
-    return found
 
 
 def challenge_counts(session: Executor, day: date) -> tuple[int, int]:

@@ -101,7 +101,7 @@ class GameRow(Base):
     public_json: Mapped[str | None] = mapped_column(Text)
     public_format: Mapped[str | None] = mapped_column(String(32))
     # The account that played the game; NULL for a guest's game (``player`` is then free text
-    # that no account's name folds to, see api.players.names).
+    # that no account's name folds to, see api.core.names).
     player_id: Mapped[uuid.UUID | None] = mapped_column(
         Uuid, ForeignKey("players.id", ondelete="RESTRICT")
     )
@@ -111,9 +111,9 @@ class GameRow(Base):
 
 class PlayerRow(Base):
     """A registered player. ``name`` is the name as registered (after NFKC normalisation);
-    ``name_key`` its caseless form (api.players.names.name_key), unique, so that no two
+    ``name_key`` its caseless form (api.core.names.name_key), unique, so that no two
     accounts and no guest can use names that differ only in case or width; ``name_skeleton``
-    its look-alike form (api.players.names.name_skeleton, Unicode TS #39), unique, so that no
+    its look-alike form (api.core.names.name_skeleton, Unicode TS #39), unique, so that no
     two accounts and no guest can use names that look alike. The secret key is
     stored only as its SHA-256 (``key_hash``), like a game's token."""
 
@@ -192,7 +192,7 @@ class ScoreRow(Base):
     won games of its score in finish order (1 is the earliest), ``ordinal_unassisted`` its
     place among those without hints (NULL for an assisted game), and ``day_ordinal`` and
     ``day_ordinal_unassisted`` the same within its UTC day. ``player_key`` is the player's
-    name as look-alike names are compared (:func:`api.players.names.name_skeleton`): one
+    name as look-alike names are compared (:func:`api.core.names.name_skeleton`): one
     player per skeleton on the boards of each player's best game.
     """
 

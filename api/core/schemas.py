@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import uuid
+from typing import Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
 )
+
+# A game's status and why it ended, as every feature names them.
+StatusName = Literal["in_progress", "won", "lost"]
+EndReasonName = Literal["too_many_face_down", "stock_exhausted", "abandoned"]
 
 
 class ResponseModel(BaseModel):
@@ -21,6 +26,18 @@ class RequestModel(BaseModel):
     """A request body: unknown fields are refused, not ignored."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+class DeckReveal(ResponseModel):
+    """The deck order and the salt, revealed when the game ends.
+
+    Check: ``sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest() == deck_commitment``.
+    """
+
+    deck: list[str] = Field(
+        min_length=40, max_length=40, description="Card codes, first drawn first."
+    )
+    salt: str
 
 
 class FieldError(ResponseModel):

@@ -19,6 +19,7 @@ from typing import Literal, Protocol
 
 from sqlalchemy.orm import Session
 
+from api.core.hooks import GameFacts, GameHooks
 from api.events import store
 
 PUBLISHER = "foursquare.events.publisher"  # the key of the publisher in Session.info
@@ -84,3 +85,28 @@ def win_recorded(session: Session, game_id: uuid.UUID) -> None:
 def challenge_changed(session: Session, day: date) -> None:
     """A game of ``day``'s challenge was started or won: its counts changed."""
     announce(session, Notice("challenge", day=day))
+
+
+def subscribe(hooks: GameHooks) -> None:
+    """Tell the watchers of every process of each placement, end and win, and of each change
+    to a daily challenge's counts (a game of it started or won)."""
+    hooks.created.append(_game_created)
+    hooks.moved.append(_game_moved)
+    hooks.ended.append(_game_ended)
+
+
+def _game_created(session: Session, game: GameFacts) -> None:
+    if game.challenge_date is not None:
+        challenge_changed(session, game.challenge_date)  # one more played
+
+
+def _game_moved(session: Session, game: GameFacts) -> None:
+    # Ids only: the watchers' hubs read what was stored once it has committed.
+    game_moved(session, game.game_id, game.placements)
+
+
+def _game_ended(session: Session, game: GameFacts) -> None:
+    if game.score is not None:
+        win_recorded(session, game.game_id)
+        if game.challenge_date is not None:
+            challenge_changed(session, game.challenge_date)  # one more won

@@ -8,8 +8,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from api.core.schemas import ResponseModel
-from api.games.schemas import EndReasonName
+from api.core.schemas import EndReasonName, ResponseModel
 
 BoardName = Literal["all_time", "day", "week"]
 

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from api.challenges import days
+from api.core import days
 from api.core.clock import today
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.challenges import days
+from api.core import days
 from api.core.errors import (
     ChallengeGamePrivate,
     InvalidToken,

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import date
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from api.challenges import days
-from api.challenges import service as challenges
-from api.core.clock import now
-from api.core.database import after_commit
+from api.core import days
+from api.core.accounts import Identity
+from api.core.clock import now, today
+from api.core.database import Executor, after_commit
+from api.core.errors import ChallengeAlreadyPlayed, PlayerKeyRequired
+from api.core.hooks import HOOKS, GameFacts
 from api.core.secrets import (
     deck_commitment,
     hash_token,
@@ -19,12 +22,10 @@ from api.core.secrets import (
     new_seed,
     new_token,
 )
-from api.events import announce as events
 from api.games import snapshot, store
 from api.games.records import Created, DealtGame, encode, public_game
 from api.games.store import NewGameRow, StoredView
 from api.ops import metrics
-from api.players import service as players
 from engine import Card, Game
 
 
@@ -73,29 +74,85 @@ def deal(
 
 
 def store_dealt(session: Session, dealt: DealtGame) -> Created:
-    """Store a dealt game, counted in its player's stats in the same transaction; ``409
-    challenge_already_played`` for a second daily challenge game of a player and day."""
+    """Store a dealt game and announce it (its player's stats, the day's challenge counts:
+    :mod:`api.core.hooks`) in the same transaction; ``409 challenge_already_played`` for a
+    second daily challenge game of a player and day."""
     row = dealt.row
     if row.challenge_date is not None:
         assert row.player_id is not None
-        challenges.check_not_played(session, row.player_id, row.challenge_date)
+        check_not_played(session, row.player_id, row.challenge_date)
     try:
         store.insert_game(session, row)
     except IntegrityError as exc:
         if row.challenge_date is None or "challenge_date" not in str(exc.orig):
             raise
         # Lost a race to a game not yet committed when checked.
-        raise challenges.already_played(row.challenge_date, None) from None
-    if row.player_id is not None:
-        players.count_game_started(session, row.player_id, row.created_at)
+        raise already_played(row.challenge_date, None) from None
+    facts = GameFacts(
+        game_id=row.id,
+        player=row.player,
+        player_id=row.player_id,
+        challenge_date=row.challenge_date,
+        assisted=row.assisted,
+        placements=0,
+        status=row.status,
+        score=None,
+        at=row.created_at,
+    )
+    HOOKS.announce(HOOKS.created, session, facts)
     after_commit(session, metrics.game_created)
-    if row.challenge_date is not None:
-        events.challenge_changed(session, row.challenge_date)  # one more played
     view = StoredView(
         row.id, row.player, row.version, row.status, row.assisted, row.deck_commitment,
         row.created_at, row.updated_at, row.finished_at, row.challenge_date, None, None,
     )  # fmt: skip
     return Created(public_game(view, snapshot.loads(row.snapshot)), dealt.token)
+
+
+# ---------------------------------------------------------------- the daily challenge's games
+
+
+def todays_deal(secret: bytes) -> days.DailyDeal:
+    """Today's deal, which a new challenge game is dealt from."""
+    return days.daily_deal(secret, today())
+
+
+def require_key(key: str | None) -> str:
+    """The daily challenge is for registered players: ``401 player_key_required`` without a
+    player's key (checked before anything else, so a refused request touches nothing)."""
+    if key is None:
+        raise PlayerKeyRequired(
+            "the daily challenge is for registered players: send your key as "
+            "'Authorization: Bearer <key>' (register with POST /players)"
+        )
+    return key
+
+
+def challenge_game_of(session: Executor, player_id: uuid.UUID, day: date) -> uuid.UUID | None:
+    """The player's game of ``day``'s challenge, if they started one."""
+    return store.challenge_game_id(session, player_id, day)
+
+
+def check_not_played(session: Executor, player_id: uuid.UUID, day: date) -> None:
+    """``409 challenge_already_played`` if the player has a game of ``day``'s challenge. This
+    answers the common case with the game's id; the unique constraint
+    ``uq_games_challenge_date`` settles a race it cannot see (a concurrent insert not yet
+    committed), see :func:`already_played`."""
+    existing = challenge_game_of(session, player_id, day)
+    if existing is not None:
+        raise already_played(day, existing)
+
+
+def already_played(day: date, game_id: uuid.UUID | None) -> ChallengeAlreadyPlayed:
+    """The refusal of a second attempt at ``day``'s challenge (``game_id``: the first one's,
+    if known)."""
+    detail = (
+        f"you have already played the daily challenge of {day.isoformat()}"
+        f"{f' (game {game_id})' if game_id is not None else ''}; the next one opens at "
+        f"{days.closes_at(day).isoformat()}"
+    )
+    if game_id is None:  # lost a race to a game not yet committed when checked
+        return ChallengeAlreadyPlayed(detail)
+    return ChallengeAlreadyPlayed(detail, game_id=str(game_id))
 
 
 def start_game(
@@ -110,5 +167,5 @@ def start_game(
     return store_dealt(session, deal(player, deck=deck, player_id=player_id))
 
 
-def for_identity(dealt: DealtGame, who: players.Identity) -> DealtGame:
+def for_identity(dealt: DealtGame, who: Identity) -> DealtGame:
     return DealtGame(dealt.row._replace(player=who.name, player_id=who.player_id), dealt.token)

@@ -26,14 +26,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
-from api.challenges import days
+from api.core import days
 from api.core.clock import now, today
 from api.core.database import Database
-from api.events import announce as events
+from api.core.hooks import HOOKS, GameFacts
 from api.games import snapshot, store
 from api.games.records import decode, encode
 from api.games.store import GameChange, GameRecord
-from api.players import service as players
 
 BATCH = 200  # games decided and stored per write transaction
 
@@ -82,26 +81,33 @@ def store_expiry(session: Session, plans: Sequence[PlannedExpiry]) -> int:
     moments (a placement in between reorders them by ``updated_at``), and a placement locks
     its one game before its player's stats; in any other order two of them can each hold a
     row the other waits for (PostgreSQL then aborts one with a deadlock)."""
-    ended: list[PlannedExpiry] = []
+    ended: list[GameFacts] = []
     for plan in sorted(plans, key=lambda plan: plan.row.id):
-        if store.change_game(session, plan.row.id, plan.row.version, plan.change):
-            ended.append(plan)
-            events.game_moved(session, plan.row.id, plan.change.placements_count)
-    losers = sorted(
-        (plan.row.player_id, plan.change.updated_at)
-        for plan in ended
-        if plan.row.player_id is not None
-    )
-    for player_id, finished_at in losers:
-        # A loss in the player's stats, in the transaction that ends the game.
-        players.count_game_finished(session, player_id, None, finished_at)
+        row, change = plan.row, plan.change
+        if store.change_game(session, row.id, row.version, change):
+            facts = GameFacts(
+                game_id=row.id,
+                player=row.player,
+                player_id=row.player_id,
+                challenge_date=row.challenge_date,
+                assisted=row.assisted,
+                placements=change.placements_count,
+                status=change.status,
+                score=None,
+                at=change.updated_at,
+            )
+            HOOKS.announce(HOOKS.moved, session, facts)
+            ended.append(facts)
+    # Guests' games first, then by player: the order a placement takes its player's stats in.
+    for facts in sorted(ended, key=lambda facts: (facts.player_id is not None, facts.player_id)):
+        HOOKS.announce(HOOKS.ended, session, facts)
     return len(ended)
 
 
 def expire_untouched(database: Database, untouched_for: timedelta, *, batch: int = BATCH) -> int:
     """End every game in progress whose last change is older than ``untouched_for``, and
     every daily challenge game still in progress when its day closed (it can take no more
-    placements: see api.challenges.days); return how many were ended. Running it again
+    placements: see api.core.days); return how many were ended. Running it again
     at once ends nothing more."""
     cutoff = now() - untouched_for
     closed_before = today()

@@ -3,19 +3,20 @@
 Each placement plays once on the engine and takes its snapshot once, outside any write lock;
 one write transaction then stamps it (after taking the locks that order a game's end, so the
 time is taken once those are held) and stores it with a version-guarded ``UPDATE``. A game
-that it ends is recorded in its player's stats and on the boards in the same transaction.
+that it ends is announced to the features that keep figures of games (a player's stats, the
+boards, live events: :mod:`api.core.hooks`) in the same transaction.
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TypeVar
 
 from sqlalchemy.orm import Session
 
-from api.challenges import days
+from api.core import days
 from api.core.clock import now
 from api.core.database import after_commit
 from api.core.errors import (
@@ -24,9 +25,9 @@ from api.core.errors import (
     VersionConflict,
     engine_error,
 )
+from api.core.hooks import HOOKS, GameFacts
 from api.core.ids import existing_game, parse_game_id
 from api.core.models import PlacementRecord
-from api.events import announce as events
 from api.games import etags, snapshot, store
 from api.games.access import authorize
 from api.games.records import Placed, decode, encode, public_game, view_after
@@ -36,9 +37,7 @@ from api.idempotency.service import (
     credential_digest,
     fingerprint,
 )
-from api.leaderboards import service as leaderboards
 from api.ops import metrics
-from api.players import service as players
 from engine import EngineError, PlacementResult, Status
 
 T = TypeVar("T")
@@ -124,17 +123,22 @@ def store_placement(session: Session, plan: PlannedPlacement) -> Placed:
     version_conflict`` for one that did not)."""
     row, result = plan.row, plan.result
     ends = result.status is not Status.IN_PROGRESS
-    at = None
+    facts = GameFacts(
+        game_id=row.id,
+        player=row.player,
+        player_id=row.player_id,
+        challenge_date=row.challenge_date,
+        assisted=row.assisted,
+        placements=result.number,
+        status=result.status.value,
+        score=result.score,
+        at=now(),
+    )
     if ends:
-        # Stamp the end while holding what orders it, locked until this transaction
-        # commits: a player's winning streak follows the order their games end in (their
-        # stats row), and a win's ordinals on the boards follow finish order (the count of
-        # wins of its score, whose last finish it must come after). Always in this order.
-        if row.player_id is not None:
-            players.lock_stats(session, row.player_id)
-        if result.score is not None:
-            at = finish_after(leaderboards.last_win_of_score(session, result.score))
-    at = at or now()
+        # Stamp the end once the subscribers hold what orders it (locked until this
+        # transaction commits), after the latest end it must follow.
+        facts = replace(facts, at=finish_after(HOOKS.earliest_end(session, facts)))
+    at = facts.at
     change = GameChange(
         state=plan.state,
         status=result.status.value,
@@ -167,17 +171,12 @@ def store_placement(session: Session, plan: PlannedPlacement) -> Placed:
         )
     status = result.status.value
     after_commit(session, lambda: metrics.card_placed(status))
-    # Watchers hear of it once it has committed (ids only: they read what was stored).
-    events.game_moved(session, row.id, result.number)
+    HOOKS.announce(HOOKS.moved, session, facts)
     rank = None
-    if result.score is not None:
-        rank = leaderboards.record_win(session, row.id, row.player, result.score, at, row.assisted)
-        events.win_recorded(session, row.id)
-        if row.challenge_date is not None:
-            events.challenge_changed(session, row.challenge_date)  # one more won
-    if ends and row.player_id is not None:
-        # In the transaction that ends the game: the stats always equal a recount.
-        players.count_game_finished(session, row.player_id, result.score, at)
+    if ends:
+        HOOKS.announce(HOOKS.ended, session, facts)
+        if result.score is not None:
+            rank = HOOKS.rank(session, row.id, row.assisted)
     return Placed(
         placement, public_game(view_after(row, plan.snapshot, change), plan.snapshot, rank)
     )

@@ -14,7 +14,13 @@ from pydantic import (
     StringConstraints,
 )
 
-from api.core.schemas import RequestModel, ResponseModel
+from api.core.schemas import (
+    DeckReveal,
+    EndReasonName,
+    RequestModel,
+    ResponseModel,
+    StatusName,
+)
 from engine.grid import WINDOW_RADIUS
 
 # Characters a player name may not hold: C0 and C1 controls, spaces other than U+0020,
@@ -27,8 +33,6 @@ _NAME_FORBIDDEN = (
 PLAYER_NAME_PATTERN = f"^ *[^ {_NAME_FORBIDDEN}][^{_NAME_FORBIDDEN}]*$"
 
 SuitName = Literal["clubs", "diamonds", "hearts", "spades"]
-StatusName = Literal["in_progress", "won", "lost"]
-EndReasonName = Literal["too_many_face_down", "stock_exhausted", "abandoned"]
 
 
 def _whole_number(value: object) -> object:
@@ -129,18 +133,6 @@ GAME_EXAMPLE: dict[str, Any] = {
     "finished_at": None,
     "challenge_date": None,
 }
-
-
-class DeckReveal(ResponseModel):
-    """The deck order and the salt, revealed when the game ends.
-
-    Check: ``sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest() == deck_commitment``.
-    """
-
-    deck: list[str] = Field(
-        min_length=40, max_length=40, description="Card codes, first drawn first."
-    )
-    salt: str
 
 
 class GameOut(ResponseModel):

@@ -18,8 +18,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
-from api.challenges import days
-from api.challenges import service as challenges
+from api.core import days
+from api.core.accounts import PlayerRecord, authenticate, identify, identify_account
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.errors import (
@@ -27,6 +27,7 @@ from api.core.errors import (
     MissingToken,
     VersionConflict,
 )
+from api.core.hooks import HOOKS
 from api.core.ids import existing_game, parse_game_id
 from api.core.models import PlacementRecord
 from api.core.secrets import (
@@ -34,7 +35,7 @@ from api.core.secrets import (
 )
 from api.games import snapshot, store
 from api.games.access import authorize_private_read
-from api.games.dealing import deal, for_identity, store_dealt
+from api.games.dealing import deal, for_identity, require_key, store_dealt, todays_deal
 from api.games.placing import placement_fingerprint, plan_placement, store_placement
 from api.games.records import (
     Created,
@@ -56,9 +57,6 @@ from api.idempotency.service import (
     Rendering,
     fingerprint,
 )
-from api.leaderboards import service as leaderboards
-from api.players import service as players
-from api.players.service import PlayerRecord
 
 
 class GameService:
@@ -82,7 +80,7 @@ class GameService:
         """Deal and store a game; the answer as ``render`` renders it, and whether it is the
         replay of an earlier request with the same ``Idempotency-Key``."""
         if request.daily:
-            challenges.require_key(request.key)
+            require_key(request.key)
         if idempotency_key is None:
             dealt = self._deal(request)
             created = await self.database.write(
@@ -95,7 +93,7 @@ class GameService:
 
     def _deal(self, request: NewGameRequest) -> DealtGame:
         """Deal before taking a turn to write: the write transaction only stores."""
-        daily = challenges.todays_deal(self.challenge_secret) if request.daily else None
+        daily = todays_deal(self.challenge_secret) if request.daily else None
         return deal(request.requested or "anonymous", challenge=daily)
 
     @staticmethod
@@ -106,8 +104,8 @@ class GameService:
         account: PlayerRecord | None = None,
     ) -> DealtGame:
         if account is not None:
-            return for_identity(dealt, players.identify_account(account, request.requested))
-        return for_identity(dealt, players.identify(session, request.key, request.requested))
+            return for_identity(dealt, identify_account(account, request.requested))
+        return for_identity(dealt, identify(session, request.key, request.requested))
 
     def _create_once(
         self, request: NewGameRequest, key: str, render: Rendering[Created]
@@ -126,7 +124,7 @@ class GameService:
             body["challenge"] = "daily"
 
         def check(session: Session) -> PlayerRecord | None:
-            return None if request.key is None else players.authenticate(session, request.key)
+            return None if request.key is None else authenticate(session, request.key)
 
         claim = self.idempotency.claim("games", key, fingerprint("POST", "/games", body), check)
         if claim.replay is not None:
@@ -160,7 +158,7 @@ class GameService:
             view = store.get_view(session, game_uuid)
             if view is None or view.status != "won":
                 return view, None
-            return view, leaderboards.rank_of_game(session, game_uuid, view.assisted)
+            return view, HOOKS.rank(session, game_uuid, view.assisted)
 
         found, rank = await self.database.read(read)
         view = existing_game(found, game_id)

@@ -153,6 +153,10 @@ _UNFINISHED_CHALLENGES = (
     .order_by(_games.c.challenge_date, _games.c.id)
     .limit(bindparam("limit"))
 )
+_CHALLENGE_GAME = select(_games.c.id).where(
+    _games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type),
+    _games.c.player_id == bindparam("player"),
+)
 _INSERT_GAME = insert(_games)
 _INSERT_PLACEMENT = insert(_placements)
 
@@ -165,6 +169,14 @@ def get_game(session: Executor, game_id: uuid.UUID) -> GameRecord | None:
 def get_view(session: Executor, game_id: uuid.UUID) -> StoredView | None:
     row = session.execute(_VIEW, {"id": game_id}).first()
     return None if row is None else StoredView._make(row)
+
+
+def challenge_game_id(session: Executor, player_id: uuid.UUID, day: date) -> uuid.UUID | None:
+    """The player's game of ``day``'s challenge, if they started one."""
+    found: uuid.UUID | None = session.execute(
+        _CHALLENGE_GAME, {"day": day, "player": player_id}
+    ).scalar()
+    return found
 
 
 def get_version(session: Executor, game_id: uuid.UUID) -> int | None:

@@ -4,12 +4,11 @@ best, and a game's place on it."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Protocol
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from api.challenges.routes import Challenges
-from api.challenges.service import DAY_SCHEMA_PATTERN
+from api.core.days import DAY_SCHEMA_PATTERN
 from api.core.errors import (
     ChallengeNotOpen,
     GameNotFound,
@@ -23,7 +22,7 @@ from api.core.params import PageCursor, PageLimit
 from api.core.problems import json_response
 from api.leaderboards import render
 from api.leaderboards.schemas import Around, Leaderboard, PeriodName
-from api.leaderboards.service import LeaderboardService, listing_of
+from api.leaderboards.service import LeaderboardService, Page, listing_of
 from api.ops.ratelimit import limited_by
 
 
@@ -33,6 +32,21 @@ async def _service(request: Request) -> LeaderboardService:
 
 
 Leaderboards = Annotated[LeaderboardService, Depends(_service)]
+
+
+class ChallengeBoards(Protocol):
+    """A daily challenge's board, which ``GET /leaderboard?challenge=`` lists: the challenges
+    feature's (:class:`api.challenges.service.ChallengeService`), wired by the app."""
+
+    async def board_page(self, raw_day: str, limit: int, cursor: str | None) -> Page: ...
+
+
+async def _challenge_boards(request: Request) -> ChallengeBoards:
+    boards: ChallengeBoards = request.app.state.challenges
+    return boards
+
+
+Challenges = Annotated[ChallengeBoards, Depends(_challenge_boards)]
 
 Period = Annotated[
     PeriodName,

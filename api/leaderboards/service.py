@@ -23,12 +23,13 @@ from api.core import clock
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
 from api.core.errors import ApiError, GameNotFound, InvalidCursor, InvalidWindow, NotOnBoard
+from api.core.hooks import GameFacts, GameHooks
 from api.core.ids import parse_game_id
+from api.core.names import name_skeleton
 from api.leaderboards import store
 from api.leaderboards.cache import PageCache
 from api.leaderboards.store import LeaderboardKey, Listing, NewWin
 from api.leaderboards.store import ScoreRecord as ScoreRecord  # an entry, as other features see it
-from api.players.names import name_skeleton
 
 _MAX_SCORE = 24  # 40 cards, at least 16 placed to win
 _MAX_RANK = 2**62
@@ -82,26 +83,26 @@ class Standing:
 # ---------------------------------------------------------------- inside a game's unit of work
 
 
-def last_win_of_score(session: Session, score: int) -> datetime | None:
-    """Lock the count of wins with ``score`` until the transaction ends and return the latest
-    finish among them (see :func:`api.leaderboards.store.last_win_of_score`)."""
-    return store.last_win_of_score(session, score)
+def subscribe(hooks: GameHooks) -> None:
+    """Put each won game on every board in the transaction that ends it, its finish stamped
+    after the last win of its score (ties rank in finish order), and give a won game's rank."""
+    hooks.ending.append(_hold_finish_order)
+    hooks.ended.append(_record_win)
+    hooks.rank = rank_of_game
 
 
-def record_win(
-    session: Session,
-    game_id: uuid.UUID,
-    player: str,
-    score: int,
-    finished_at: datetime,
-    assisted: bool,
-) -> int | None:
-    """Put a won game on every board, in the transaction that ends it, and return its
-    all-time rank on the board it belongs to (with or without assisted games). The caller
-    holds :func:`last_win_of_score`'s lock and stamped ``finished_at`` after its answer."""
-    record = ScoreRecord(game_id, player, score, -score, finished_at, assisted)
-    store.record_win(session, NewWin(record, name_skeleton(player)))
-    return rank_of_game(session, game_id, assisted)
+def _hold_finish_order(session: Session, game: GameFacts) -> datetime | None:
+    # Locks the count of wins of this score until the transaction ends (see
+    # api.leaderboards.store.last_win_of_score): the end is stamped after the latest of them.
+    return None if game.score is None else store.last_win_of_score(session, game.score)
+
+
+def _record_win(session: Session, game: GameFacts) -> None:
+    if game.score is not None:
+        record = ScoreRecord(
+            game.game_id, game.player, game.score, -game.score, game.at, game.assisted
+        )
+        store.record_win(session, NewWin(record, name_skeleton(game.player)))
 
 
 def rank_of_game(session: Executor, game_id: uuid.UUID, assisted: bool) -> int | None:

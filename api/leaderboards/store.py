@@ -87,7 +87,7 @@ class NewWin(NamedTuple):
     """What recording a won game needs beyond its ``scores`` row's public columns."""
 
     score: ScoreRecord
-    player_key: str  # api.players.names.name_skeleton of the player's name
+    player_key: str  # api.core.names.name_skeleton of the player's name
 
 
 def week_of(day: date) -> date:

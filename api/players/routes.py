@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 
+from api.core.accounts import PlayerRecord
 from api.core.errors import (
     InvalidCursor,
     InvalidPlayerName,
@@ -28,7 +29,7 @@ from api.players.schemas import (
     PlayerStatsOut,
 )
 from api.players.service import NO_STATS, PlayerService
-from api.players.store import PlayerRecord, PlayerStatsRecord
+from api.players.store import PlayerStatsRecord
 
 
 async def _service(request: Request) -> PlayerService:

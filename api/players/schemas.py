@@ -12,8 +12,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
-from api.core.schemas import RequestModel, ResponseModel
-from api.games.schemas import EndReasonName, StatusName
+from api.core.schemas import EndReasonName, RequestModel, ResponseModel, StatusName
 
 _PLAYER_EXAMPLE: dict[str, Any] = {
     "name": "ana",

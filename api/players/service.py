@@ -15,6 +15,7 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from api.core.accounts import PlayerRecord, authenticate
 from api.core.clock import now
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
@@ -23,12 +24,10 @@ from api.core.errors import (
     InvalidToken,
     MissingToken,
     NameTaken,
-    PlayerNameMismatch,
     PlayerNotFound,
 )
-from api.core.secrets import hash_token, new_player_key, player_key_matches, player_key_owner
-from api.players import store
-from api.players.names import (
+from api.core.hooks import GameFacts, GameHooks
+from api.core.names import (
     ACCOUNT_NAME,
     RESERVED_NAMES,
     RESERVED_SKELETONS,
@@ -36,8 +35,9 @@ from api.players.names import (
     name_key,
     name_skeleton,
 )
+from api.core.secrets import hash_token, new_player_key, player_key_matches
+from api.players import store
 from api.players.store import PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
-from api.players.store import PlayerRecord as PlayerRecord  # the account other features see
 
 _CURSOR_KIND = "player_games"
 NO_STATS = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
@@ -47,14 +47,6 @@ NO_STATS = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
 class Registered:
     player: PlayerRecord
     key: str  # shown once
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who a new game is for: an account (``player_id``) or a guest."""
-
-    name: str
-    player_id: uuid.UUID | None
 
 
 @dataclass(frozen=True)
@@ -71,68 +63,6 @@ class GamesPage:
 
 
 # ---------------------------------------------------------------- inside another's unit of work
-
-
-def authenticate(session: Executor, key: str) -> PlayerRecord:
-    """The account whose current key this is, or ``403 invalid_token``."""
-    owner = player_key_owner(key)
-    player = None if owner is None else store.get_player(session, owner)
-    if player is None or not player_key_matches(key, player.id, player.key_hash):
-        raise InvalidToken("this key is not a player's current key")
-    return player
-
-
-def check_guest_name(session: Executor, name: str) -> None:
-    """``409 name_taken`` if a guest's name is an account's (in any case, width or with
-    invisible characters), or looks like one (its skeleton is an account's:
-    :func:`api.players.names.name_skeleton`)."""
-    key, skeleton = name_key(name), name_skeleton(name)
-    if key in RESERVED_NAMES or skeleton in RESERVED_SKELETONS:
-        return  # the guests' default and its look-alikes: no account has them (no query)
-    owner = store.name_like(session, key, skeleton)
-    if owner is not None:
-        raise NameTaken(
-            f"{name[:64]!r} is or looks like the registered player {owner!r}: send their "
-            "key as 'Authorization: Bearer <key>', or play under another name"
-        )
-
-
-def identify(session: Executor, key: str | None, requested: str | None) -> Identity:
-    """Who a new game is for. With a player key: that account (a body ``player`` naming
-    anybody else is ``422 player_name_mismatch``). Without: a guest of the requested name."""
-    if key is None:
-        name = requested if requested is not None else "anonymous"
-        check_guest_name(session, name)
-        return Identity(name, None)
-    return identify_account(authenticate(session, key), requested)
-
-
-def identify_account(player: PlayerRecord, requested: str | None) -> Identity:
-    """The identity of a new game of an authenticated account (``422 player_name_mismatch``
-    if the request named somebody else)."""
-    if requested is not None and name_key(requested) != player.name_key:
-        raise PlayerNameMismatch(
-            f"the key belongs to {player.name!r}, not {requested[:64]!r}: omit 'player' or "
-            "send the account's name"
-        )
-    return Identity(player.name, player.id)
-
-
-def count_game_started(session: Session, player_id: uuid.UUID, at: datetime) -> None:
-    store.count_game_started(session, player_id, at)
-
-
-def lock_stats(session: Session, player_id: uuid.UUID) -> None:
-    """Hold the player's stats row until the transaction ends: a player's streaks follow the
-    order their games end in."""
-    store.lock_player_stats(session, player_id)
-
-
-def count_game_finished(
-    session: Session, player_id: uuid.UUID, score: int | None, at: datetime
-) -> None:
-    """Count a won game (``score`` given) or a lost one in the player's stats."""
-    store.count_game_finished(session, player_id, score, at)
 
 
 def find_player(session: Executor, name: str) -> PlayerRecord:
@@ -274,3 +204,29 @@ def _decode_cursor(
     ):
         raise invalid
     return created, game_id
+
+
+# ---------------------------------------------------- a player's figures follow their games
+
+
+def subscribe(hooks: GameHooks) -> None:
+    """Count an account's games in its stats, in the transaction that starts or ends each."""
+    hooks.created.append(_count_started)
+    hooks.ending.append(_lock_stats)
+    hooks.ended.append(_count_finished)
+
+
+def _count_started(session: Session, game: GameFacts) -> None:
+    if game.player_id is not None:
+        store.count_game_started(session, game.player_id, game.at)
+
+
+def _lock_stats(session: Session, game: GameFacts) -> None:
+    # Held until the transaction ends: a player's streaks follow the order their games end in.
+    if game.player_id is not None:
+        store.lock_player_stats(session, game.player_id)
+
+
+def _count_finished(session: Session, game: GameFacts) -> None:
+    if game.player_id is not None:
+        store.count_game_finished(session, game.player_id, game.score, game.at)

@@ -11,19 +11,9 @@ from sqlalchemy import Select, Table, bindparam, case, insert, select, tuple_, u
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import BindParameter, Case
 
+from api.core.accounts import PlayerRecord
 from api.core.database import Executor
 from api.core.models import GameRow, PlayerRow, PlayerStatsRow
-
-
-class PlayerRecord(NamedTuple):
-    """One row of ``players``."""
-
-    id: uuid.UUID
-    name: str
-    name_key: str
-    key_hash: str
-    created_at: datetime
-    name_skeleton: str
 
 
 class PlayerStatsRecord(NamedTuple):
@@ -77,30 +67,10 @@ def get_player_by_name_key(session: Executor, name_key: str) -> PlayerRecord | N
     return None if row is None else PlayerRecord(*row)
 
 
-def get_player(session: Executor, player_id: uuid.UUID) -> PlayerRecord | None:
-    row = session.execute(
-        select(*(_players.c[name] for name in PlayerRecord._fields)).where(
-            _players.c.id == player_id
-        )
-    ).first()
-    return None if row is None else PlayerRecord(*row)
-
-
 def name_with_skeleton(session: Executor, skeleton: str) -> str | None:
     """The name of the account whose name has this look-alike skeleton, if any."""
     found = session.execute(
         select(_players.c.name).where(_players.c.name_skeleton == skeleton)
-    ).scalar()
-    return found
-
-
-def name_like(session: Executor, name_key: str, skeleton: str) -> str | None:
-    """The name of an account whose name has this key or this skeleton, if any (one
-    statement, both columns indexed)."""
-    found = session.execute(
-        select(_players.c.name)
-        .where((_players.c.name_key == name_key) | (_players.c.name_skeleton == skeleton))
-        .limit(1)
     ).scalar()
     return found
 

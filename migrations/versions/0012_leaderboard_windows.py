@@ -66,7 +66,7 @@ _scores = sa.table(
 
 
 def _name_key(name: str) -> str:
-    """api.players.names.name_key as of this revision (NFKC, case-folded, NFKC, without
+    """api.core.names.name_key as of this revision (NFKC, case-folded, NFKC, without
     format characters), frozen here as migrations must be."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return "".join(char for char in folded if unicodedata.category(char) != "Cf").strip()

@@ -1,5 +1,5 @@
 """Look-alike names are one name: ``players.name_skeleton`` (Unicode TS #39's confusable
-skeleton of the name, computed by ICU; api.players.names), unique, and the leaderboard's
+skeleton of the name, computed by ICU; api.core.names), unique, and the leaderboard's
 ``scores.player_key`` (which groups the ``per_player=best`` boards) becomes the skeleton too.
 
 Existing accounts get their skeleton. Two existing accounts whose names look alike (``bob1``
@@ -89,7 +89,7 @@ def _visible(char: str) -> str:
 
 
 def _name_skeleton(name: str) -> str:
-    """api.players.names.name_skeleton as of this revision, frozen here as migrations must be
+    """api.core.names.name_skeleton as of this revision, frozen here as migrations must be
     (the confusables data is ICU's, and moves with it)."""
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
     visible = "".join(_visible(char) for char in decomposed)

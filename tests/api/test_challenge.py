@@ -20,10 +20,9 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from api.app import create_app
-from api.challenges.days import daily_deal
-from api.challenges.service import DAY_PATTERN, FIRST_DAY
 from api.core import clock
 from api.core.database import Database
+from api.core.days import DAY_PATTERN, FIRST_DAY, daily_deal
 from api.core.settings import Settings
 from api.games import expiry
 from engine import Game, replay

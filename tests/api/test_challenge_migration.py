@@ -13,15 +13,14 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from api.challenges import service as challenges
 from api.challenges import store as challenges_store
-from api.challenges.days import daily_deal
 from api.core import clock, migrate
 from api.core.database import create_database
+from api.core.days import daily_deal
 from api.core.errors import ChallengeAlreadyPlayed
 from api.core.settings import Settings
 from api.games import store as games_store
-from api.games.dealing import deal, start_game, store_dealt
+from api.games.dealing import deal, start_game, store_dealt, todays_deal
 from api.games.placing import place_in
 from api.games.records import DealtGame
 from api.players.service import register
@@ -33,7 +32,7 @@ SECRET = b"migration test secret"
 
 def challenge_game(player_id: uuid.UUID) -> DealtGame:
     """Today's daily challenge game dealt for the account ``player_id`` (not stored)."""
-    return deal("ana", player_id=player_id, challenge=challenges.todays_deal(SECRET))
+    return deal("ana", player_id=player_id, challenge=todays_deal(SECRET))
 
 
 @pytest.fixture
@@ -137,7 +136,7 @@ def test_a_race_the_check_cannot_see_is_told_challenge_already_played(
                 ana = register(session, "ana").player
                 store_dealt(session, challenge_game(ana.id))
             # As if the first game were not committed yet when the second request checked.
-            monkeypatch.setattr(challenges_store, "challenge_game_id", lambda *_: None)
+            monkeypatch.setattr(games_store, "challenge_game_id", lambda *_: None)
             with pytest.raises(ChallengeAlreadyPlayed), database.transaction() as session:
                 store_dealt(session, challenge_game(ana.id))
             with database.reading() as connection:

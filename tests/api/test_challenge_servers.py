@@ -11,7 +11,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from api.challenges.days import daily_deal
+from api.core.days import daily_deal
 from tests.support.server import running_server
 
 # Real server processes, several per test: the slow tier (`-m "not slow"` leaves it out).

@@ -1,10 +1,16 @@
-"""The service's imports run one way: routes → service → store → core, the engine below all.
+"""The service's imports run one way: between folders, and inside each feature routes →
+service → store → core, the engine below all.
 
-Every module of ``api/`` has a place (:func:`place_of`): the shared ``core``, the operations
-package ``ops``, or a layer of one feature's folder: its HTTP layer (``routes``, ``render``,
-``schemas``), its service layer (``service`` and the other modules it is made of), or its
-store (``store``, the SQL). A module may import downward only, and another feature only
-through that feature's service layer (or, from the HTTP layer, its HTTP layer too).
+Folders: the features stand side by side on the core; no two folders of ``api/`` import each
+other, directly or in a loop, and the games feature uses none of the features that keep
+figures of games (they subscribe to its moments: :mod:`api.core.hooks`).
+
+Inside: every module of ``api/`` has a place (:func:`place_of`): the shared ``core``, the
+operations package ``ops``, or a layer of one feature's folder: its HTTP layer (``routes``,
+``render``, ``schemas``), its service layer (``service`` and the other modules it is made
+of), or its store (``store``, the SQL). A module may import downward only, and another
+feature only through that feature's service layer (or, from the HTTP layer, its HTTP layer
+too).
 """
 
 from __future__ import annotations
@@ -104,6 +110,51 @@ def test_every_module_has_a_place_and_imports_run_one_way() -> None:
         and (why := violation(importer, imported, set(known))) is not None
     ]
     assert problems == []
+
+
+def folder_imports() -> dict[str, set[str]]:
+    """Which folder of ``api/`` imports which (the app factory and the CLI are folders of
+    their own, as ``../shared/tools/house.py`` counts them)."""
+    graph: dict[str, set[str]] = {}
+    for module, path in modules().items():
+        mine = module.split(".")[1]
+        graph.setdefault(mine, set())
+        for name in imports_of(path):
+            parts = name.split(".")
+            if parts[0] == "api" and len(parts) > 1 and parts[1] != mine:
+                graph[mine].add(parts[1])
+    return graph
+
+
+def loop_through(graph: dict[str, set[str]], start: str) -> list[str] | None:
+    """A chain of imports from ``start`` back to itself, if there is one."""
+    stack = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        here, path = stack.pop()
+        for there in sorted(graph.get(here, ())):
+            if there == start:
+                return [*path, start]
+            if there not in seen:
+                seen.add(there)
+                stack.append((there, [*path, there]))
+    return None
+
+
+def test_no_two_folders_import_each_other_even_in_a_loop() -> None:
+    graph = folder_imports()
+    assert {"games", "players", "leaderboards", "challenges", "events"} <= set(graph)
+    assert [chain for folder in graph if (chain := loop_through(graph, folder))] == []
+
+
+def test_the_games_use_none_of_the_features_that_count_them() -> None:
+    assert folder_imports()["games"] <= {"core", "ops", "idempotency"}
+
+
+def test_the_loop_check_sees_a_loop() -> None:
+    graph = folder_imports()
+    graph["core"] = graph["core"] | {"games"}  # games imports core: a loop
+    assert loop_through(graph, "core") is not None
 
 
 def test_the_engine_imports_nothing_of_the_service() -> None:

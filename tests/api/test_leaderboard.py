@@ -17,9 +17,9 @@ from sqlalchemy import text
 
 from api.core.database import Database
 from api.core.models import GameRow
+from api.core.names import name_skeleton
 from api.leaderboards import store as leaderboards_store
 from api.leaderboards.store import NewWin, ScoreRecord
-from api.players.names import name_skeleton
 from tests.api.conformance import play_vector, won_vectors
 from tests.conftest import MakeGame
 

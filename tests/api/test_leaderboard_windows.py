@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 
 from api.core import clock
 from api.core.database import Database
+from api.core.names import name_skeleton
 from api.games.placing import finish_after
-from api.players.names import name_skeleton
 from tests.api.test_leaderboard import read_all_pages, record_win
 from tests.conftest import MakeGame
 from tests.integrity.players import WinningLine, winning_lines

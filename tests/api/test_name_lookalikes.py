@@ -18,10 +18,10 @@ from sqlalchemy import create_engine, text
 from api.app import create_app
 from api.core import migrate
 from api.core.database import Database
+from api.core.hooks import HOOKS, GameFacts
 from api.core.models import GameRow
+from api.core.names import name_skeleton
 from api.core.settings import Settings
-from api.leaderboards import service as leaderboards
-from api.players.names import name_skeleton
 from tests.support import databases
 
 # Each of these was accepted beside the account "alice" (issue 29): as a guest's name, and
@@ -125,8 +125,9 @@ def win(database: Database, player: str, score: int, at: datetime) -> None:
             )
         )
         session.flush()
-        leaderboards.last_win_of_score(session, score)
-        leaderboards.record_win(session, game_id, player, score, at, False)
+        facts = GameFacts(game_id, player, None, None, False, 40 - score, "won", score, at)
+        HOOKS.earliest_end(session, facts)
+        HOOKS.announce(HOOKS.ended, session, facts)
 
 
 def best_entries(client: TestClient) -> list[tuple[str, int]]:

@@ -29,9 +29,9 @@ from api.core.models import (
     PlacementRow,
     ScoreRow,
 )
+from api.core.names import name_skeleton
 from api.core.secrets import deck_commitment
 from api.leaderboards.store import ALL_TIME, week_of
-from api.players.names import name_skeleton
 from engine import Game, Status
 
 

@@ -10,9 +10,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.challenges.days import daily_deal
 from api.core import clock
 from api.core.database import create_database
+from api.core.days import daily_deal
 from api.core.settings import Settings
 from api.games.dealing import start_game
 from api.games.placing import place_in
