@@ -4,18 +4,13 @@
 // out (forget it here). Also a player's page: their figures and their games.
 
 import * as api from "./api.js";
+import { resultText } from "./game.js";
 import { labelCells, makePager, tableRow, timeElement, timeText } from "./pager.js";
 import { openAccountGame } from "./play.js";
 import { onAccountChange, readAccount, writeAccount } from "./storage.js";
 import { clearNotice, confirmDialog, showError } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
-const STATUS_TEXT = { in_progress: "in progress", won: "won", lost: "lost" };
-const END_REASONS = {
-  too_many_face_down: "more than four face down",
-  stock_exhausted: "stock ran out",
-  abandoned: "abandoned",
-};
 
 let busy = false;
 
@@ -194,8 +189,7 @@ function fillStats(player) {
 }
 
 function gameRow(game) {
-  let result = STATUS_TEXT[game.status];
-  if (game.status === "lost" && game.end_reason) result += ` (${END_REASONS[game.end_reason] || game.end_reason})`;
+  const result = resultText(game.status, game.end_reason);
   const status = document.createElement("span");
   status.textContent = result;
   if (game.assisted) {

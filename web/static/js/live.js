@@ -9,6 +9,7 @@ import * as api from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardShort } from "./cards.js";
 import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
+import { DECK_SIZE, faceDownText, resultText, statusText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
 import { labelCells, makePager, timeElement } from "./pager.js";
 import { clearNotice, showError } from "./ui.js";
@@ -16,16 +17,9 @@ import { faceDownCount, replayHistory } from "./verify.js";
 import { moveWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const FACE_DOWN_LIMIT = 4;
-const DECK_SIZE = 40;
 // The list is read again this often while page one is shown (games start and end all the
 // time; no event announces a new game), unless the focus is in it (a redraw would lose it).
 const LIST_REFRESH_MS = 15_000;
-const END_REASONS = {
-  too_many_face_down: "more than four piles face down",
-  stock_exhausted: "the stock ran out",
-  abandoned: "it was left untouched too long",
-};
 const COLUMNS = ["Player", "Cards placed", "Last move", "Game"];
 
 let watchedId = null; // the game followed (`#/live/{id}`), or null on the list
@@ -96,9 +90,7 @@ function setState(text, state) {
 
 function endText() {
   const who = $("live-watch").dataset.player;
-  if (ended.status === "won") return `The game is over: ${who} won with a score of ${ended.score}.`;
-  const why = END_REASONS[ended.reason] || ended.reason;
-  return why ? `The game is over: ${who} lost (${why}).` : `The game is over: ${who} lost.`;
+  return `The game is over: ${who} ${resultText(ended.status, ended.reason, ended.score)}.`;
 }
 
 function moveText() {
@@ -109,7 +101,7 @@ function moveText() {
   const flipped =
     flips === 0 ? "nothing flipped" : flips === 1 ? "1 pile flipped" : `${flips} piles flipped`;
   const after =
-    placement.status_after === "in_progress" ? "" : `; the game is ${placement.status_after}`;
+    placement.status_after === "in_progress" ? "" : `; the game is ${statusText(placement.status_after)}`;
   return (
     `Card ${count}: ${cardShort(placement.card)} went ` +
     `${moveWords(placement, boards[count - 1])}; ${flipped}${after}.`
@@ -129,7 +121,7 @@ function drawWatch() {
   $("live-move").textContent = moveText();
   // The stock as the placement says it; before the first card, the deck less the first card.
   $("live-stock").textContent = String(last ? last.stock_count : DECK_SIZE - 1);
-  $("live-face-down").textContent = `${faceDownCount(boards[count])} / ${FACE_DOWN_LIMIT}`;
+  $("live-face-down").textContent = faceDownText(faceDownCount(boards[count]));
   $("live-watch").dataset.placements = String(count);
   $("live-watch").dataset.status = ended ? ended.status : "in_progress";
 }

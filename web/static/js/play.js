@@ -6,6 +6,7 @@
 import * as api from "./api.js";
 import { enableArrowKeys, renderBoard } from "./board.js";
 import { cardName, cardShort, faceUpCard } from "./cards.js";
+import { endReasonText, FACE_DOWN_LIMIT, faceDownText, GRID_CELLS } from "./game.js";
 import { makeStanding } from "./standing.js";
 import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
 import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
@@ -15,12 +16,6 @@ import { explainMove, moveWords, placeWords } from "./words.js";
 const $ = (id) => document.getElementById(id);
 const SAVED_PLAYER = "foursquare.player";
 const RULES_OFFER = "foursquare.rules-offer";
-const FACE_DOWN_LIMIT = 4;
-const END_REASONS = {
-  too_many_face_down: "More than four piles were face down at once.",
-  stock_exhausted: "The stock ran out before the grid was full and face up.",
-  abandoned: "The game was left untouched too long and was ended.",
-};
 // Codes after which the page's copy of the game may be out of date: read it again.
 const STALE_CODES = new Set(["version_conflict", "precondition_failed", "game_over"]);
 
@@ -89,7 +84,7 @@ function renderLastMove() {
 function endText() {
   if (game.status === "won") {
     const cards = game.score === 1 ? "1 card was" : `${game.score} cards were`;
-    return `Score ${game.score}: ${cards} left in the stock. All 16 piles are face up.`;
+    return `Score ${game.score}: ${cards} left in the stock. All ${GRID_CELLS} piles are face up.`;
   }
   const move = lastPlacement && before ? `${cardShort(lastPlacement.card)} went ${moveWords(lastPlacement, before)}` : null;
   if (game.end_reason === "too_many_face_down") {
@@ -104,11 +99,12 @@ function endText() {
   }
   if (game.end_reason === "stock_exhausted") {
     return (
-      "The stock ran out: every card was placed, but the grid is not 16 piles all face up." +
+      `The stock ran out: every card was placed, but the grid is not ${GRID_CELLS} piles all face up.` +
       (move ? ` The last card, ${move}.` : "")
     );
   }
-  return END_REASONS[game.end_reason] || `The game ended (${game.end_reason}).`;
+  const why = endReasonText(game.end_reason) || "the game ended";
+  return `${why[0].toUpperCase()}${why.slice(1)}.`;
 }
 
 function render({ animate = false } = {}) {
@@ -133,7 +129,7 @@ function render({ animate = false } = {}) {
     delete current.dataset.code;
   }
   $("stock-count").textContent = String(game.stock_count);
-  $("face-down-count").textContent = `${game.face_down_count} / ${FACE_DOWN_LIMIT}`;
+  $("face-down-count").textContent = faceDownText(game.face_down_count);
   $("face-down-box").classList.toggle("warn", game.face_down_count >= FACE_DOWN_LIMIT);
   $("face-down-box").classList.toggle("over", game.face_down_count > FACE_DOWN_LIMIT);
   $("game-player").textContent = game.player;

@@ -10,6 +10,7 @@ import * as api from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardShort } from "./cards.js";
 import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
+import { DECK_SIZE, faceDownText, resultText, statusText } from "./game.js";
 import { makeStanding } from "./standing.js";
 import { bearerFor } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
@@ -17,13 +18,6 @@ import { faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js"
 import { moveWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const FACE_DOWN_LIMIT = 4;
-const DECK_SIZE = 40;
-const END_REASONS = {
-  too_many_face_down: "more than four piles face down",
-  stock_exhausted: "the stock ran out",
-  abandoned: "it was left untouched too long",
-};
 
 let game = null;
 let placements = [];
@@ -83,9 +77,7 @@ function followLive(id, gen) {
 
 function summary() {
   const count = placements.length === 1 ? "1 placement" : `${placements.length} placements`;
-  let result = "in progress";
-  if (game.status === "won") result = `won with a score of ${game.score}`;
-  if (game.status === "lost") result = `lost: ${END_REASONS[game.end_reason] || game.end_reason}`;
+  const result = resultText(game.status, game.end_reason, game.score);
   const assisted = game.assisted ? ", assisted (hints were asked)" : "";
   const challenge = game.challenge_date ? `; the daily challenge of ${game.challenge_date}` : "";
   return `${game.player}: ${result}; ${count}${assisted}${challenge}.`;
@@ -96,7 +88,7 @@ function stepText() {
   const placement = placements[step - 1];
   const flips = placement.flipped.length;
   const flipped = flips === 0 ? "nothing flipped" : flips === 1 ? "1 pile flipped" : `${flips} piles flipped`;
-  const after = placement.status_after === "in_progress" ? "" : `; the game is ${placement.status_after}`;
+  const after = placement.status_after === "in_progress" ? "" : `; the game is ${statusText(placement.status_after)}`;
   return (
     `Step ${step} of ${placements.length}: ${cardShort(placement.card)} went ` +
     `${moveWords(placement, boards[step - 1])}; ${flipped}${after}.`
@@ -125,7 +117,7 @@ function render() {
   // The stock after `step` placements: the rest of the deck, less the next (current) card.
   const playing = step === 0 || placement.status_after === "in_progress";
   $("replay-stock").textContent = String(DECK_SIZE - step - (playing ? 1 : 0));
-  $("replay-face-down").textContent = `${down} / ${FACE_DOWN_LIMIT}`;
+  $("replay-face-down").textContent = faceDownText(down);
   $("replay-range").value = String(step);
   $("replay-first").disabled = step === 0;
   $("replay-previous").disabled = step === 0;

@@ -6,12 +6,12 @@
 
 import { enableArrowKeys, renderBoard } from "./board.js";
 import { cardFromCode, cardName, cardShort, faceUpCard } from "./cards.js";
+import { FACE_DOWN_LIMIT, faceDownText } from "./game.js";
 import { rulesOffered } from "./play.js";
 import { legalPlacements } from "./verify.js";
 import { applyMove, explainMove, moveWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const FACE_DOWN_LIMIT = 4;
 
 const pile = (row, col, code, faceUp = true) => ({
   row,
@@ -59,7 +59,7 @@ function render({ animate = false } = {}) {
   hand.replaceChildren(faceUpCard(CARD));
   hand.classList.toggle("spent", Boolean(result));
   const down = faceDown(piles);
-  $("rules-face-down").textContent = `${down} / ${FACE_DOWN_LIMIT}`;
+  $("rules-face-down").textContent = faceDownText(down);
   $("rules-face-down-box").classList.toggle("over", down > FACE_DOWN_LIMIT);
   $("rules-face-down-box").classList.toggle("warn", down === FACE_DOWN_LIMIT);
   const out = $("rules-outcome");

@@ -4,10 +4,7 @@
 // other piles in its row, or none is face up, flips every other pile there; likewise its
 // column, both judged on the grid before either flip).
 
-const GRID_LIMIT = 4;
-const FACE_DOWN_LIMIT = 4;
-const PILE_LIMIT = 4;
-const DECK_SIZE = 40;
+import { DECK_SIZE, endReasonText, FACE_DOWN_LIMIT, GRID_CELLS, GRID_SIZE, PILE_LIMIT } from "./game.js";
 
 const key = (row, col) => `${row},${col}`;
 
@@ -54,8 +51,8 @@ function illegality(piles, row, col) {
   if (!adjacent) return `(${row}, ${col}) is not adjacent to any pile`;
   const all = [...piles.values(), { row, col }];
   const span = (values) => Math.max(...values) - Math.min(...values) + 1;
-  if (span(all.map((p) => p.row)) > GRID_LIMIT || span(all.map((p) => p.col)) > GRID_LIMIT) {
-    return `(${row}, ${col}) makes the grid larger than 4 × 4`;
+  if (span(all.map((p) => p.row)) > GRID_SIZE || span(all.map((p) => p.col)) > GRID_SIZE) {
+    return `(${row}, ${col}) makes the grid larger than ${GRID_SIZE} × ${GRID_SIZE}`;
   }
   return null;
 }
@@ -123,7 +120,7 @@ export function checkRules(placements, rankOf) {
     const down = faceDownCount(board);
     let status = "in_progress";
     if (down > FACE_DOWN_LIMIT) status = "lost";
-    else if (board.length === GRID_LIMIT * GRID_LIMIT && down === 0) status = "won";
+    else if (board.length === GRID_CELLS && down === 0) status = "won";
     else if (index + 1 === DECK_SIZE) status = "lost";
     if (status !== placement.status_after) {
       return {
@@ -188,8 +185,8 @@ export async function verifyReveal(commitment, reveal) {
     name: "Deck",
     ok: isDeck,
     detail: isDeck
-      ? "The revealed deck holds each of the 40 cards once."
-      : "The revealed deck is not the 40 cards, each once.",
+      ? `The revealed deck holds each of the ${DECK_SIZE} cards once.`
+      : `The revealed deck is not the ${DECK_SIZE} cards, each once.`,
   });
   return checks;
 }
@@ -224,8 +221,8 @@ export async function verifyDeal(game, placements) {
     ok: game.score === expectedScore && game.status === placements.at(-1)?.status_after,
     detail:
       game.status === "won"
-        ? `Won with ${game.score} cards left in the stock (40 − ${played.length} placed).`
-        : `Lost (${game.end_reason}), as the last placement says.`,
+        ? `Won with ${game.score} cards left in the stock (${DECK_SIZE} − ${played.length} placed).`
+        : `Lost (${endReasonText(game.end_reason)}), as the last placement says.`,
   });
   return checks;
 }
