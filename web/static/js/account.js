@@ -4,13 +4,12 @@
 // out (forget it here). Also a player's page: their figures and their games.
 
 import * as api from "./api.js";
+import { $, element } from "./dom.js";
 import { resultText } from "./game.js";
 import { labelCells, makePager, tableRow, timeElement, timeText } from "./pager.js";
 import { openAccountGame } from "./play.js";
 import { onAccountChange, readAccount, writeAccount } from "./storage.js";
 import { clearNotice, confirmDialog, showError } from "./ui.js";
-
-const $ = (id) => document.getElementById(id);
 
 let busy = false;
 
@@ -36,13 +35,12 @@ function renderAccount() {
   const account = readAccount();
   $("account-signed-out").hidden = Boolean(account);
   $("account-signed-in").hidden = !account;
-  const long = document.createElement("span");
-  long.className = "long";
-  long.textContent = account ? `Account (${account.name})` : "Account";
-  const short = document.createElement("span");
-  short.className = "short";
+  const long = element("span", {
+    className: "long",
+    textContent: account ? `Account (${account.name})` : "Account",
+  });
+  const short = element("span", { className: "short", textContent: "Account" });
   short.setAttribute("aria-hidden", "true");
-  short.textContent = "Account";
   $("account-link").replaceChildren(long, short);
   if (!account) return;
   $("account-name").textContent = account.name;
@@ -190,17 +188,14 @@ function fillStats(player) {
 
 function gameRow(game) {
   const result = resultText(game.status, game.end_reason);
-  const status = document.createElement("span");
-  status.textContent = result;
+  const status = element("span", { textContent: result });
   if (game.assisted) {
-    const badge = document.createElement("span");
-    badge.className = "badge";
-    badge.textContent = "assisted";
-    status.append(" ", badge);
+    status.append(" ", element("span", { className: "badge", textContent: "assisted" }));
   }
-  const open = document.createElement("a");
-  open.href = `#/games/${encodeURIComponent(game.id)}`;
-  open.textContent = game.status === "in_progress" ? "Open" : "Replay";
+  const open = element("a", {
+    href: `#/games/${encodeURIComponent(game.id)}`,
+    textContent: game.status === "in_progress" ? "Open" : "Replay",
+  });
   const started = timeText(game.created_at);
   open.setAttribute("aria-label", `${open.textContent} the game started ${started}`);
   if (game.status === "in_progress" && readAccount()?.name === shownPlayer) {

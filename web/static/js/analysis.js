@@ -15,12 +15,12 @@
 
 import * as api from "./api.js";
 import { cardShort } from "./cards.js";
+import { $, element } from "./dom.js";
 import { labelCells } from "./pager.js";
 import { storage } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
 import { placeWords } from "./words.js";
 
-const $ = (id) => document.getElementById(id);
 const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
 // Refusals whose detail says it all: shown in the section, not as an error notice.
 const EXPLAINED = {
@@ -63,27 +63,25 @@ function status(text) {
 }
 
 function labelElement(label) {
-  const span = document.createElement("span");
-  span.className = `label label-${label}`;
-  span.textContent = label;
-  return span;
+  return element("span", { className: `label label-${label}`, textContent: label });
 }
 
 function cell(content) {
-  const td = document.createElement("td");
+  const td = element("td");
   td.setAttribute("role", "cell");
   td.append(content);
   return td;
 }
 
 function placementRow(review) {
-  const tr = document.createElement("tr");
+  const tr = element("tr");
   tr.setAttribute("role", "row");
   tr.dataset.number = String(review.number);
-  const go = document.createElement("button");
-  go.type = "button";
-  go.className = "step-link";
-  go.textContent = String(review.number);
+  const go = element("button", {
+    type: "button",
+    className: "step-link",
+    textContent: String(review.number),
+  });
   go.setAttribute("aria-label", `Show placement ${review.number} in the replay`);
   go.addEventListener("click", () => onStep(review.number));
   const same = review.label === "best" || sameCell(review.played.placement, review.best.placement);

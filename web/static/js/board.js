@@ -6,6 +6,7 @@
 // current card may go, a button.
 
 import { cardBack, cardName, faceUpCard } from "./cards.js";
+import { element } from "./dom.js";
 import { placeWords } from "./words.js";
 
 const key = (row, col) => `${row},${col}`;
@@ -18,11 +19,9 @@ function pileText(pile) {
 
 /** A mark's tag on a cell (drawn by the styles; the cell's label says it in words). */
 function tag(className, text) {
-  const element = document.createElement("span");
-  element.className = `tag ${className}`;
-  element.textContent = text;
-  element.setAttribute("aria-hidden", "true");
-  return element;
+  const made = element("span", { className: `tag ${className}`, textContent: text });
+  made.setAttribute("aria-hidden", "true");
+  return made;
 }
 
 function pileElement(pile) {
@@ -30,9 +29,10 @@ function pileElement(pile) {
   const card = pile.face_up ? faceUpCard(top) : cardBack();
   card.classList.add(`depth-${pile.cards.length}`);
   if (pile.cards.length > 1) {
-    const count = document.createElement("span");
-    count.className = "pile-count";
-    count.textContent = String(pile.cards.length);
+    const count = element("span", {
+      className: "pile-count",
+      textContent: String(pile.cards.length),
+    });
     count.setAttribute("aria-hidden", "true");
     card.append(count);
   }
@@ -78,14 +78,12 @@ export function renderBoard(container, options) {
   container.setAttribute("aria-colcount", String(right - left + 1));
 
   for (let row = top; row <= bottom; row++) {
-    const rowElement = document.createElement("div");
-    rowElement.className = "board-row";
+    const rowElement = element("div", { className: "board-row" });
     rowElement.setAttribute("role", "row");
     for (let col = left; col <= right; col++) {
       const here = key(row, col);
       const pile = pilesAt.get(here);
-      const cell = document.createElement("div");
-      cell.className = "cell";
+      const cell = element("div", { className: "cell" });
       cell.setAttribute("role", "gridcell");
       cell.dataset.row = String(row);
       cell.dataset.col = String(col);
@@ -99,9 +97,10 @@ export function renderBoard(container, options) {
       }
       let content = pile ? pileElement(pile) : null;
       if (legalAt.has(here) && currentCard && onPlace) {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = pile ? "place place-on-pile" : "place place-new";
+        const button = element("button", {
+          type: "button",
+          className: pile ? "place place-on-pile" : "place place-new",
+        });
         const target = pile ? `on the pile (${where}): ${pileText(pile)}` : `on a new pile (${where})`;
         const hinted = options.hint && key(options.hint.row, options.hint.col) === here;
         button.setAttribute(

@@ -6,6 +6,7 @@
 // `challenge`), and its board is read again when a game of the day is won.
 
 import * as api from "./api.js";
+import { $ } from "./dom.js";
 import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
 import { leaderboardRow } from "./leaderboard.js";
 import { makePager, timeText } from "./pager.js";
@@ -13,8 +14,6 @@ import { startDailyChallenge } from "./play.js";
 import { onAccountChange, readAccount } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
 import { verifyReveal } from "./verify.js";
-
-const $ = (id) => document.getElementById(id);
 
 let shownDay = null; // "today" or YYYY-MM-DD, as asked
 let challenge = null; // the day's page, as the API answered

@@ -8,15 +8,15 @@
 import * as api from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardShort } from "./cards.js";
+import { $, element } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
 import { DECK_SIZE, faceDownText, resultText, statusText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
-import { labelCells, makePager, timeElement } from "./pager.js";
+import { labelCells, makePager, tableRow, timeElement } from "./pager.js";
 import { clearNotice, showError } from "./ui.js";
 import { faceDownCount, replayHistory } from "./verify.js";
 import { moveWords } from "./words.js";
 
-const $ = (id) => document.getElementById(id);
 // The list is read again this often while page one is shown (games start and end all the
 // time; no event announces a new game), unless the focus is in it (a redraw would lose it).
 const LIST_REFRESH_MS = 15_000;
@@ -31,21 +31,18 @@ let listTimer = null;
 let onPageOne = true;
 
 function gameRow(entry) {
-  const tr = document.createElement("tr");
-  const player = document.createElement("td");
-  player.className = "player";
-  player.append(playerLink(entry.player));
-  const count = document.createElement("td");
-  count.textContent = String(entry.cards_placed);
-  const when = document.createElement("td");
-  when.append(timeElement(entry.last_move_at || entry.created_at));
-  const watch = document.createElement("a");
-  watch.href = `#/live/${encodeURIComponent(entry.game_id)}`;
-  watch.textContent = "Watch";
+  const watch = element("a", {
+    href: `#/live/${encodeURIComponent(entry.game_id)}`,
+    textContent: "Watch",
+  });
   watch.setAttribute("aria-label", `Watch the game of ${entry.player}`);
-  const link = document.createElement("td");
-  link.append(watch);
-  tr.append(player, count, when, link);
+  const tr = tableRow([
+    playerLink(entry.player),
+    String(entry.cards_placed),
+    timeElement(entry.last_move_at || entry.created_at),
+    watch,
+  ]);
+  tr.children[0].className = "player";
   tr.dataset.gameId = entry.game_id;
   return labelCells(tr, COLUMNS);
 }

@@ -3,9 +3,8 @@
 // when there is more than one page. Also the one way times are written: ISO, UTC, with the
 // local time beside it.
 
+import { $, element } from "./dom.js";
 import { clearNotice, showError } from "./ui.js";
-
-const $ = (id) => document.getElementById(id);
 
 /**
  * ids: {table, body, empty, first, previous, next, page} (element ids); fetchPage(cursor)
@@ -108,26 +107,15 @@ export function timeText(iso) {
 
 /** A table row of text cells; `cells` items are strings or elements. */
 export function tableRow(cells) {
-  const tr = document.createElement("tr");
-  for (const content of cells) {
-    const td = document.createElement("td");
-    td.append(content);
-    tr.append(td);
-  }
-  return tr;
+  return element("tr", {}, ...cells.map((content) => element("td", {}, content)));
 }
 
 /** A <time> element for an ISO timestamp: UTC, and the local time beside it. */
 export function timeElement(iso) {
-  const time = document.createElement("time");
-  time.dateTime = iso;
-  time.textContent = `${shortTime(iso)} UTC`;
+  const time = element("time", { dateTime: iso, textContent: `${shortTime(iso)} UTC` });
   const local = localTime(iso);
   if (local) {
-    const beside = document.createElement("span");
-    beside.className = "local-time";
-    beside.textContent = ` (${local} local)`;
-    time.append(beside);
+    time.append(element("span", { className: "local-time", textContent: ` (${local} local)` }));
   }
   return time;
 }

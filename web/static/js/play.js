@@ -6,6 +6,7 @@
 import * as api from "./api.js";
 import { enableArrowKeys, renderBoard } from "./board.js";
 import { cardName, cardShort, faceUpCard } from "./cards.js";
+import { $, element } from "./dom.js";
 import { endReasonText, FACE_DOWN_LIMIT, faceDownText, GRID_CELLS } from "./game.js";
 import { makeStanding } from "./standing.js";
 import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
@@ -13,7 +14,6 @@ import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
 import { replayHistory } from "./verify.js";
 import { explainMove, moveWords, placeWords } from "./words.js";
 
-const $ = (id) => document.getElementById(id);
 const SAVED_PLAYER = "foursquare.player";
 const RULES_OFFER = "foursquare.rules-offer";
 // Codes after which the page's copy of the game may be out of date: read it again.
@@ -69,15 +69,8 @@ function renderLastMove() {
   box.replaceChildren();
   if (!lastPlacement || !before) return;
   const { where, why } = explainMove(lastPlacement, before);
-  const head = document.createElement("p");
-  head.className = "move-where";
-  head.textContent = where;
-  box.append(head);
-  for (const sentence of why) {
-    const line = document.createElement("p");
-    line.textContent = sentence;
-    box.append(line);
-  }
+  box.append(element("p", { className: "move-where", textContent: where }));
+  for (const sentence of why) box.append(element("p", { textContent: sentence }));
 }
 
 /** Why the game ended, in plain words, naming the move that ended it when it is known. */

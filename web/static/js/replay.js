@@ -9,6 +9,7 @@ import { leaveAnalysis, markStep, reviewOf, reviewText, showAnalysis } from "./a
 import * as api from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardShort } from "./cards.js";
+import { $ } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
 import { DECK_SIZE, faceDownText, resultText, statusText } from "./game.js";
 import { makeStanding } from "./standing.js";
@@ -16,8 +17,6 @@ import { bearerFor } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
 import { faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
 import { moveWords } from "./words.js";
-
-const $ = (id) => document.getElementById(id);
 
 let game = null;
 let placements = [];

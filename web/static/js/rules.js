@@ -6,12 +6,11 @@
 
 import { enableArrowKeys, renderBoard } from "./board.js";
 import { cardFromCode, cardName, cardShort, faceUpCard } from "./cards.js";
+import { $, element } from "./dom.js";
 import { FACE_DOWN_LIMIT, faceDownText } from "./game.js";
 import { rulesOffered } from "./play.js";
 import { legalPlacements } from "./verify.js";
 import { applyMove, explainMove, moveWords } from "./words.js";
-
-const $ = (id) => document.getElementById(id);
 
 const pile = (row, col, code, faceUp = true) => ({
   row,
@@ -67,24 +66,17 @@ function render({ animate = false } = {}) {
   $("rules-reset").hidden = !result;
   $("rules-tries").hidden = Boolean(result);
   if (!result) {
-    const line = document.createElement("p");
-    line.textContent = `Choose where the ${cardShort(CARD)} goes: a dashed cell (+) on the grid, or one of the rulebook's four placements below.`;
-    out.append(line);
+    const text = `Choose where the ${cardShort(CARD)} goes: a dashed cell (+) on the grid, or one of the rulebook's four placements below.`;
+    out.append(element("p", { textContent: text }));
     return;
   }
   const { where, why } = explainMove({ ...tried, card: CARD, flipped: result.flipped }, EXAMPLE);
-  for (const sentence of [where, ...why]) {
-    const line = document.createElement("p");
-    line.textContent = sentence;
-    out.append(line);
-  }
-  const verdict = document.createElement("p");
-  verdict.className = down > FACE_DOWN_LIMIT ? "verdict lost" : "verdict";
-  verdict.textContent =
-    down > FACE_DOWN_LIMIT
-      ? `Now ${down} piles are face down: more than four, so this placement loses the game.`
-      : `Now ${down} ${down === 1 ? "pile is" : "piles are"} face down (five would lose): play goes on.`;
-  out.append(verdict);
+  for (const sentence of [where, ...why]) out.append(element("p", { textContent: sentence }));
+  const lost = down > FACE_DOWN_LIMIT;
+  const verdict = lost
+    ? `Now ${down} piles are face down: more than four, so this placement loses the game.`
+    : `Now ${down} ${down === 1 ? "pile is" : "piles are"} face down (five would lose): play goes on.`;
+  out.append(element("p", { className: lost ? "verdict lost" : "verdict", textContent: verdict }));
 }
 
 function place(position) {
@@ -106,13 +98,12 @@ export function installRules() {
   $("rules-card").setAttribute("aria-label", `Your card: ${cardName(CARD)}`);
   const list = $("rules-tries-list");
   for (const position of SUGGESTED) {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = `Place it ${moveWords(position, EXAMPLE)}`;
+    const button = element("button", {
+      type: "button",
+      textContent: `Place it ${moveWords(position, EXAMPLE)}`,
+    });
     button.addEventListener("click", () => place(position));
-    item.append(button);
-    list.append(item);
+    list.append(element("li", {}, button));
   }
 }
 

@@ -4,16 +4,11 @@
 // Shown at the end of a won game in Play and in a won game's replay.
 
 import * as api from "./api.js";
+import { element } from "./dom.js";
 import { boardHash, leaderboardRow, windowText } from "./leaderboard.js";
 import { showError } from "./ui.js";
 
 const NEIGHBOURS = 5;
-
-function element(tag, props = {}, ...children) {
-  const made = Object.assign(document.createElement(tag), props);
-  made.append(...children);
-  return made;
-}
 
 /** Why the game is not on the board the API was asked for (a `409 not_on_board`). */
 function notOnBoardText(game, includeAssisted, problem) {
