@@ -5,8 +5,9 @@
 
 import * as api from "./api.js";
 import { $, element } from "./dom.js";
+import { percentText, timeElement, timeText } from "./format.js";
 import { resultText } from "./game.js";
-import { labelCells, makePager, tableRow, timeElement, timeText } from "./pager.js";
+import { labelCells, makePager, tableRow } from "./pager.js";
 import { openAccountGame } from "./play.js";
 import { onAccountChange, readAccount, writeAccount } from "./storage.js";
 import { clearNotice, confirmDialog, showError } from "./ui.js";
@@ -159,10 +160,6 @@ async function signOut() {
 
 let shownPlayer = null;
 
-function percent(value) {
-  return value === null ? "–" : `${Math.round(value * 100)} %`;
-}
-
 function number(value, digits = 0) {
   return value === null ? "–" : value.toFixed(digits);
 }
@@ -174,7 +171,7 @@ function fillStats(player) {
     "stat-won": String(s.games_won),
     "stat-lost": String(s.games_lost),
     "stat-in-progress": String(s.games_in_progress),
-    "stat-win-rate": percent(s.win_rate),
+    "stat-win-rate": percentText(s.win_rate),
     "stat-best": number(s.best_score),
     "stat-mean": number(s.mean_winning_score, 1),
     "stat-streak": String(s.current_streak),

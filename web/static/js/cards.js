@@ -32,6 +32,11 @@ export function cardFromCode(code) {
 
 const span = (className, text) => element("span", { className, textContent: text });
 
+/** The card on top of a pile (the API's `cards` list the pile bottom first). */
+export function topCard(pile) {
+  return pile.cards[pile.cards.length - 1];
+}
+
 /** A face-up card. The caller labels it (the element itself is presentational). */
 export function faceUpCard(card) {
   const suit = SUITS[card.suit];

@@ -52,7 +52,6 @@ export function resultText(status, reason = null, score = null) {
   return why ? `${statusText(status)} (${why})` : statusText(status);
 }
 
-/** The face-down counter's text: "3 / 4". */
-export function faceDownText(down) {
-  return `${down} / ${FACE_DOWN_LIMIT}`;
-}
+/** A position's key in maps and sets of piles and cells: "row,col". */
+export const positionKey = (row, col) => `${row},${col}`;
+

@@ -8,7 +8,8 @@
 import * as api from "./api.js";
 import { $, element } from "./dom.js";
 import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
-import { labelCells, makePager, tableRow, timeElement } from "./pager.js";
+import { timeElement } from "./format.js";
+import { labelCells, makePager, tableRow } from "./pager.js";
 
 const DEFAULT_LIMIT = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -78,7 +79,8 @@ export function playerLink(name) {
   return element("a", { href: `#/players/${encodeURIComponent(name)}`, textContent: name });
 }
 
-const COLUMNS = ["Rank", "Player", "Score", "Finished", "Game"];
+/** A board's columns (a row's cells are labelled with them on narrow screens). */
+export const BOARD_COLUMNS = ["Rank", "Player", "Score", "Finished", "Game"];
 
 /** A board's row: rank, player (a link to their page), score, finish time and a link to the
  * game's replay. */
@@ -100,7 +102,7 @@ export function leaderboardRow(entry) {
     tr.children[1].append(" ", element("span", { className: "badge", textContent: "assisted" }));
   }
   tr.dataset.gameId = entry.game_id;
-  return labelCells(tr, COLUMNS);
+  return labelCells(tr, BOARD_COLUMNS);
 }
 
 function captionText() {

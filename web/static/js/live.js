@@ -6,16 +6,16 @@
 // more: never the card to come.
 
 import * as api from "./api.js";
-import { renderBoard } from "./board.js";
-import { cardShort } from "./cards.js";
+import { renderBoard, showFaceDown } from "./board.js";
 import { $, element } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
-import { DECK_SIZE, faceDownText, resultText, statusText } from "./game.js";
+import { timeElement } from "./format.js";
+import { DECK_SIZE, resultText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
-import { labelCells, makePager, tableRow, timeElement } from "./pager.js";
+import { labelCells, makePager, tableRow } from "./pager.js";
 import { clearNotice, showError } from "./ui.js";
 import { faceDownCount, replayHistory } from "./verify.js";
-import { moveWords } from "./words.js";
+import { placementText } from "./words.js";
 
 // The list is read again this often while page one is shown (games start and end all the
 // time; no event announces a new game), unless the focus is in it (a redraw would lose it).
@@ -93,16 +93,7 @@ function endText() {
 function moveText() {
   const count = placements.length;
   if (count === 0) return "No card placed yet: the first one appears here when it is played.";
-  const placement = placements[count - 1];
-  const flips = placement.flipped.length;
-  const flipped =
-    flips === 0 ? "nothing flipped" : flips === 1 ? "1 pile flipped" : `${flips} piles flipped`;
-  const after =
-    placement.status_after === "in_progress" ? "" : `; the game is ${statusText(placement.status_after)}`;
-  return (
-    `Card ${count}: ${cardShort(placement.card)} went ` +
-    `${moveWords(placement, boards[count - 1])}; ${flipped}${after}.`
-  );
+  return `Card ${count}: ${placementText(placements[count - 1], boards[count - 1])}.`;
 }
 
 function drawWatch() {
@@ -118,7 +109,7 @@ function drawWatch() {
   $("live-move").textContent = moveText();
   // The stock as the placement says it; before the first card, the deck less the first card.
   $("live-stock").textContent = String(last ? last.stock_count : DECK_SIZE - 1);
-  $("live-face-down").textContent = faceDownText(faceDownCount(boards[count]));
+  showFaceDown($("live-face-down"), faceDownCount(boards[count]));
   $("live-watch").dataset.placements = String(count);
   $("live-watch").dataset.status = ended ? ended.status : "in_progress";
 }

@@ -4,10 +4,11 @@
 // and token are kept in localStorage, so a reload picks the game up again.
 
 import * as api from "./api.js";
-import { enableArrowKeys, renderBoard } from "./board.js";
+import { enableArrowKeys, renderBoard, showFaceDown } from "./board.js";
 import { cardName, cardShort, faceUpCard } from "./cards.js";
 import { $, element } from "./dom.js";
-import { endReasonText, FACE_DOWN_LIMIT, faceDownText, GRID_CELLS } from "./game.js";
+import { percentText } from "./format.js";
+import { endReasonText, GRID_CELLS } from "./game.js";
 import { makeStanding } from "./standing.js";
 import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
 import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
@@ -122,9 +123,7 @@ function render({ animate = false } = {}) {
     delete current.dataset.code;
   }
   $("stock-count").textContent = String(game.stock_count);
-  $("face-down-count").textContent = faceDownText(game.face_down_count);
-  $("face-down-box").classList.toggle("warn", game.face_down_count >= FACE_DOWN_LIMIT);
-  $("face-down-box").classList.toggle("over", game.face_down_count > FACE_DOWN_LIMIT);
+  showFaceDown($("face-down-count"), game.face_down_count);
   $("game-player").textContent = game.player;
   $("assisted-badge").hidden = !game.assisted;
   // The daily challenge is played without hints (the API refuses them): no button for them.
@@ -280,7 +279,6 @@ async function askHint() {
     clearNotice();
     game = fresh;
     hint = advice;
-    const chance = Math.round(advice.win_probability * 100);
     const pile = game.piles.some(
       (p) => p.row === advice.placement.row && p.col === advice.placement.col,
     );
@@ -288,7 +286,7 @@ async function askHint() {
     $("hint-text").textContent =
       `Hint: place the ${cardName(game.current_card)} ` +
       `${pile ? `on the pile (${where})` : `on a new pile (${where})`}, marked ★ on the grid ` +
-      `(win chance about ${chance} %, expected score ${advice.expected_score.toFixed(1)}).`;
+      `(win chance about ${percentText(advice.win_probability)}, expected score ${advice.expected_score.toFixed(1)}).`;
   } catch (error) {
     $("hint-text").textContent = "";
     showError(error);

@@ -7,16 +7,15 @@
 
 import { leaveAnalysis, markStep, reviewOf, reviewText, showAnalysis } from "./analysis.js";
 import * as api from "./api.js";
-import { renderBoard } from "./board.js";
-import { cardShort } from "./cards.js";
+import { renderBoard, showFaceDown } from "./board.js";
 import { $ } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
-import { DECK_SIZE, faceDownText, resultText, statusText } from "./game.js";
+import { DECK_SIZE, resultText } from "./game.js";
 import { makeStanding } from "./standing.js";
 import { bearerFor } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
-import { faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
-import { moveWords } from "./words.js";
+import { checkItem, faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
+import { placementText } from "./words.js";
 
 let game = null;
 let placements = [];
@@ -84,14 +83,8 @@ function summary() {
 
 function stepText() {
   if (step === 0) return `Step 0 of ${placements.length}: before the first card.`;
-  const placement = placements[step - 1];
-  const flips = placement.flipped.length;
-  const flipped = flips === 0 ? "nothing flipped" : flips === 1 ? "1 pile flipped" : `${flips} piles flipped`;
-  const after = placement.status_after === "in_progress" ? "" : `; the game is ${statusText(placement.status_after)}`;
-  return (
-    `Step ${step} of ${placements.length}: ${cardShort(placement.card)} went ` +
-    `${moveWords(placement, boards[step - 1])}; ${flipped}${after}.`
-  );
+  const placement = placementText(placements[step - 1], boards[step - 1]);
+  return `Step ${step} of ${placements.length}: ${placement}.`;
 }
 
 function render() {
@@ -116,7 +109,7 @@ function render() {
   // The stock after `step` placements: the rest of the deck, less the next (current) card.
   const playing = step === 0 || placement.status_after === "in_progress";
   $("replay-stock").textContent = String(DECK_SIZE - step - (playing ? 1 : 0));
-  $("replay-face-down").textContent = faceDownText(down);
+  showFaceDown($("replay-face-down"), down);
   $("replay-range").value = String(step);
   $("replay-first").disabled = step === 0;
   $("replay-previous").disabled = step === 0;
@@ -145,12 +138,7 @@ function renderVerifySection() {
 }
 
 function addResult(check) {
-  const item = document.createElement("li");
-  item.className = check.ok === null ? "pending" : check.ok ? "ok" : "fail";
-  const mark = document.createElement("strong");
-  mark.textContent = check.ok === null ? `${check.name}: ` : `${check.name}: ${check.ok ? "✓ passed" : "✗ failed"}. `;
-  item.append(mark, check.detail);
-  $("verify-results").append(item);
+  $("verify-results").append(checkItem(check));
 }
 
 async function verify() {

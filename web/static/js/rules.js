@@ -4,12 +4,12 @@
 // same rules code that verifies a deal (verify.js, words.js); the tests compare them with the
 // engine's.
 
-import { enableArrowKeys, renderBoard } from "./board.js";
+import { enableArrowKeys, renderBoard, showFaceDown } from "./board.js";
 import { cardFromCode, cardName, cardShort, faceUpCard } from "./cards.js";
 import { $, element } from "./dom.js";
-import { FACE_DOWN_LIMIT, faceDownText } from "./game.js";
+import { FACE_DOWN_LIMIT } from "./game.js";
 import { rulesOffered } from "./play.js";
-import { legalPlacements } from "./verify.js";
+import { faceDownCount, legalPlacements } from "./verify.js";
 import { applyMove, explainMove, moveWords } from "./words.js";
 
 const pile = (row, col, code, faceUp = true) => ({
@@ -40,8 +40,6 @@ const SUGGESTED = [
 
 let tried = null; // the position the 6♦ was placed on, or null
 
-const faceDown = (piles) => piles.filter((p) => !p.face_up).length;
-
 function render({ animate = false } = {}) {
   const result = tried ? applyMove(EXAMPLE, CARD, tried) : null;
   const piles = result ? result.piles : EXAMPLE;
@@ -57,10 +55,8 @@ function render({ animate = false } = {}) {
   const hand = $("rules-card");
   hand.replaceChildren(faceUpCard(CARD));
   hand.classList.toggle("spent", Boolean(result));
-  const down = faceDown(piles);
-  $("rules-face-down").textContent = faceDownText(down);
-  $("rules-face-down-box").classList.toggle("over", down > FACE_DOWN_LIMIT);
-  $("rules-face-down-box").classList.toggle("warn", down === FACE_DOWN_LIMIT);
+  const down = faceDownCount(piles);
+  showFaceDown($("rules-face-down"), down);
   const out = $("rules-outcome");
   out.replaceChildren();
   $("rules-reset").hidden = !result;

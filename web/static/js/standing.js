@@ -5,7 +5,7 @@
 
 import * as api from "./api.js";
 import { element } from "./dom.js";
-import { boardHash, leaderboardRow, windowText } from "./leaderboard.js";
+import { BOARD_COLUMNS, boardHash, leaderboardRow, windowText } from "./leaderboard.js";
 import { showError } from "./ui.js";
 
 const NEIGHBOURS = 5;
@@ -59,7 +59,7 @@ export function makeStanding(container, prefix) {
   const caption = element("caption", { textContent: "The game's neighbours on the board" });
   const head = element("thead");
   const headRow = element("tr");
-  for (const name of ["Rank", "Player", "Score", "Finished", "Game"]) {
+  for (const name of BOARD_COLUMNS) {
     const th = element("th", { textContent: name });
     th.scope = "col";
     headRow.append(th);

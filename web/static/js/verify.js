@@ -4,9 +4,17 @@
 // other piles in its row, or none is face up, flips every other pile there; likewise its
 // column, both judged on the grid before either flip).
 
-import { DECK_SIZE, endReasonText, FACE_DOWN_LIMIT, GRID_CELLS, GRID_SIZE, PILE_LIMIT } from "./game.js";
-
-const key = (row, col) => `${row},${col}`;
+import { cardFromCode, topCard } from "./cards.js";
+import { element } from "./dom.js";
+import {
+  DECK_SIZE,
+  endReasonText,
+  FACE_DOWN_LIMIT,
+  GRID_CELLS,
+  GRID_SIZE,
+  PILE_LIMIT,
+  positionKey,
+} from "./game.js";
 
 function sortedPiles(piles) {
   return [...piles.values()].sort((a, b) => a.row - b.row || a.col - b.col);
@@ -21,12 +29,13 @@ export function replayHistory(placements) {
   const piles = new Map();
   const boards = [[]];
   for (const placement of placements) {
-    const here = key(placement.row, placement.col);
+    const here = positionKey(placement.row, placement.col);
     const pile = piles.get(here) || { row: placement.row, col: placement.col, cards: [] };
     piles.set(here, { ...pile, cards: [...pile.cards, placement.card], face_up: true });
     for (const flip of placement.flipped) {
-      const flipped = piles.get(key(flip.row, flip.col));
-      if (flipped) piles.set(key(flip.row, flip.col), { ...flipped, face_up: flip.face_up });
+      const there = positionKey(flip.row, flip.col);
+      const flipped = piles.get(there);
+      if (flipped) piles.set(there, { ...flipped, face_up: flip.face_up });
     }
     boards.push(sortedPiles(piles));
   }
@@ -40,14 +49,14 @@ export function faceDownCount(piles) {
 /** Why a placement at (row, col) is illegal on `piles` (a Map), or null if it is legal. */
 function illegality(piles, row, col) {
   if (piles.size === 0) return row === 0 && col === 0 ? null : "the first card goes at (0, 0)";
-  const pile = piles.get(key(row, col));
+  const pile = piles.get(positionKey(row, col));
   if (pile) return pile.cards.length < PILE_LIMIT ? null : `(${row}, ${col}) is a full pile`;
   const adjacent = [
     [1, 0],
     [-1, 0],
     [0, 1],
     [0, -1],
-  ].some(([dr, dc]) => piles.has(key(row + dr, col + dc)));
+  ].some(([dr, dc]) => piles.has(positionKey(row + dr, col + dc)));
   if (!adjacent) return `(${row}, ${col}) is not adjacent to any pile`;
   const all = [...piles.values(), { row, col }];
   const span = (values) => Math.max(...values) - Math.min(...values) + 1;
@@ -60,7 +69,7 @@ function illegality(piles, row, col) {
 /** Where the next card may go on `piles` (a list, as the API sends them), by the rules:
  * positions sorted by row then column, as the API's `legal_placements`. */
 export function legalPlacements(piles) {
-  const at = new Map(piles.map((p) => [key(p.row, p.col), p]));
+  const at = new Map(piles.map((p) => [positionKey(p.row, p.col), p]));
   if (at.size === 0) return [{ row: 0, col: 0 }];
   const seen = new Set();
   const legal = [];
@@ -68,7 +77,7 @@ export function legalPlacements(piles) {
     for (const [dr, dc] of [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]]) {
       const row = p.row + dr;
       const col = p.col + dc;
-      const here = key(row, col);
+      const here = positionKey(row, col);
       if (seen.has(here)) continue;
       seen.add(here);
       if (illegality(at, row, col) === null) legal.push({ row, col });
@@ -84,7 +93,7 @@ function ruleFlips(piles, row, col, rank) {
     const others = [...piles.values()].filter(
       (p) => sameLine(p) && !(p.row === row && p.col === col),
     );
-    const up = others.filter((p) => p.face_up).map((p) => p.cards[p.cards.length - 1].rank);
+    const up = others.filter((p) => p.face_up).map((p) => topCard(p).rank);
     if (up.length === 0 || up.every((r) => rank > r) || up.every((r) => rank < r)) {
       for (const p of others) flips.push({ row: p.row, col: p.col, face_up: !p.face_up });
     }
@@ -105,11 +114,12 @@ export function checkRules(placements, rankOf) {
     const reason = illegality(piles, row, col);
     if (reason) return { ok: false, problem: `${step}: ${reason}`, piles: sortedPiles(piles) };
     const expected = ruleFlips(piles, row, col, rankOf(index));
-    const here = key(row, col);
+    const here = positionKey(row, col);
     const pile = piles.get(here) || { row, col, cards: [] };
     piles.set(here, { ...pile, cards: [...pile.cards, placement.card], face_up: true });
     for (const flip of expected) {
-      piles.set(key(flip.row, flip.col), { ...piles.get(key(flip.row, flip.col)), face_up: flip.face_up });
+      const there = positionKey(flip.row, flip.col);
+      piles.set(there, { ...piles.get(there), face_up: flip.face_up });
     }
     const given = placement.flipped.map((f) => `${f.row},${f.col},${f.face_up}`).join(" ");
     const wanted = expected.map((f) => `${f.row},${f.col},${f.face_up}`).join(" ");
@@ -191,6 +201,15 @@ export async function verifyReveal(commitment, reveal) {
   return checks;
 }
 
+/** A check ({name, ok, detail}) as a list item: "Deck: ✓ passed. The revealed deck…";
+ * `ok` null for a check that cannot be made yet. */
+export function checkItem(check) {
+  const verdict = check.ok === null ? "" : ` ${check.ok ? "✓ passed" : "✗ failed"}.`;
+  const mark = element("strong", { textContent: `${check.name}:${verdict} ` });
+  const className = check.ok === null ? "pending" : check.ok ? "ok" : "fail";
+  return element("li", { className }, mark, check.detail);
+}
+
 /**
  * Verify a finished game's deal: a list of {name, ok, detail} checks.
  * `game` and `placements` are the API's answers for the game and its history.
@@ -208,7 +227,7 @@ export async function verifyDeal(game, placements) {
         ? `The ${played.length} cards played are the deck's first ${played.length}, in order.`
         : `Placement ${mismatch + 1} played ${played[mismatch]}, but the deck has ${deck[mismatch]}.`,
   });
-  const ranks = deck.map((code) => (code.slice(0, -1) === "A" ? 1 : Number(code.slice(0, -1))));
+  const ranks = deck.map((code) => cardFromCode(code).rank);
   const rules = checkRules(placements, (index) => ranks[index]);
   const matches = rules.ok && sameGrid(rules.piles, game.piles);
   let detail = "Every placement was legal, and its flips and status are the rules'.";
