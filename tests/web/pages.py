@@ -12,6 +12,12 @@ from playwright.sync_api import Page, expect
 
 SUITS = {"clubs": "\u2663", "diamonds": "\u2666", "hearts": "\u2665", "spades": "\u2660"}
 RED = {"diamonds", "hearts"}
+# Why a game was lost, in the one wording every view shows after "lost" (web/static/js/game.js).
+END_WORDS = {
+    "too_many_face_down": "more than four piles face down",
+    "stock_exhausted": "the stock ran out",
+    "abandoned": "the game was left untouched too long",
+}
 
 # What the play view shows, read from the document (the same shape as drawing_of(game)).
 _READ_PLAY_VIEW = """() => {

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support.server import Server
 from tests.web.conftest import DESKTOP, open_context
-from tests.web.pages import assert_page_shows, place_by_click
+from tests.web.pages import END_WORDS, assert_page_shows, place_by_click
 
 pytestmark = [pytest.mark.slow, pytest.mark.provokes_errors]
 
@@ -135,7 +135,10 @@ def test_register_play_as_the_account_and_see_the_player_page(
     rows = page.locator("#player-games-body tr")
     expect(rows).to_have_count(1)
     expect(rows.first).to_have_attribute("data-game-id", game_id)
-    expect(rows.first).to_contain_text(game["status"])
+    result = game["status"]
+    if result == "lost":
+        result = f"lost ({END_WORDS[game['end_reason']]})"
+    expect(rows.first).to_contain_text(result)
     # Filtered by status: the other status lists nothing.
     other = "lost" if game["status"] == "won" else "won"
     page.get_by_label("Show").select_option(other)

@@ -10,9 +10,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.api.conformance import card_json, won_vectors
+from tests.api.conformance import card_json, vectors, won_vectors
 from tests.support.server import Server
-from tests.web.pages import board_piles, card_drawing, play_through_api
+from tests.web.pages import END_WORDS, board_piles, card_drawing, play_through_api
 from tests.web.service import store_game
 
 pytestmark = pytest.mark.slow
@@ -127,6 +127,26 @@ def test_a_won_game_is_on_the_leaderboard_replayed_and_its_deal_verified(
     expect(page.locator("#verify-results li.fail")).to_have_count(0)
     for check in ("Commitment", "Deck", "Cards played", "Rules", "Result"):
         expect(page.locator("#verify-results")).to_contain_text(f"{check}: ✓ passed")
+
+
+def test_a_lost_game_says_why_in_words_in_its_replay_and_its_verification(
+    desktop: Page, server: Server, api: httpx.Client
+) -> None:
+    page = desktop
+    for reason in ("too_many_face_down", "stock_exhausted"):
+        vector = next(v for v in vectors() if v["final"]["end_reason"] == reason)
+        game_id, token = store_game(server.database_url, vector["deck"], f"loser {reason[:5]}")
+        positions = [(step["row"], step["col"]) for step in vector["steps"]]
+        final = play_through_api(api, game_id, token, positions)
+        assert (final["status"], final["end_reason"]) == ("lost", reason)
+        page.goto(f"{server.base_url}/#/games/{game_id}")
+        expect(page.locator("#replay-summary")).to_contain_text(f"lost ({END_WORDS[reason]});")
+        page.get_by_role("button", name="Verify the deal").click()
+        expect(page.locator("#verify-results")).to_contain_text(
+            f"Result: ✓ passed. Lost ({END_WORDS[reason]}), as the last placement says."
+        )
+        # Words for people: the API's code is nowhere on the page.
+        expect(page.locator("body")).not_to_contain_text(reason)
 
 
 def test_a_tampered_reveal_fails_the_verification(

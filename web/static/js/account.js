@@ -4,18 +4,13 @@
 // out (forget it here). Also a player's page: their figures and their games.
 
 import * as api from "./api.js";
-import { labelCells, makePager, tableRow, timeElement, timeText } from "./pager.js";
+import { $, element } from "./dom.js";
+import { percentText, timeElement, timeText } from "./format.js";
+import { resultText } from "./game.js";
+import { labelCells, makePager, tableRow } from "./pager.js";
 import { openAccountGame } from "./play.js";
 import { onAccountChange, readAccount, writeAccount } from "./storage.js";
 import { clearNotice, confirmDialog, showError } from "./ui.js";
-
-const $ = (id) => document.getElementById(id);
-const STATUS_TEXT = { in_progress: "in progress", won: "won", lost: "lost" };
-const END_REASONS = {
-  too_many_face_down: "more than four face down",
-  stock_exhausted: "stock ran out",
-  abandoned: "abandoned",
-};
 
 let busy = false;
 
@@ -41,13 +36,12 @@ function renderAccount() {
   const account = readAccount();
   $("account-signed-out").hidden = Boolean(account);
   $("account-signed-in").hidden = !account;
-  const long = document.createElement("span");
-  long.className = "long";
-  long.textContent = account ? `Account (${account.name})` : "Account";
-  const short = document.createElement("span");
-  short.className = "short";
+  const long = element("span", {
+    className: "long",
+    textContent: account ? `Account (${account.name})` : "Account",
+  });
+  const short = element("span", { className: "short", textContent: "Account" });
   short.setAttribute("aria-hidden", "true");
-  short.textContent = "Account";
   $("account-link").replaceChildren(long, short);
   if (!account) return;
   $("account-name").textContent = account.name;
@@ -166,10 +160,6 @@ async function signOut() {
 
 let shownPlayer = null;
 
-function percent(value) {
-  return value === null ? "–" : `${Math.round(value * 100)} %`;
-}
-
 function number(value, digits = 0) {
   return value === null ? "–" : value.toFixed(digits);
 }
@@ -181,7 +171,7 @@ function fillStats(player) {
     "stat-won": String(s.games_won),
     "stat-lost": String(s.games_lost),
     "stat-in-progress": String(s.games_in_progress),
-    "stat-win-rate": percent(s.win_rate),
+    "stat-win-rate": percentText(s.win_rate),
     "stat-best": number(s.best_score),
     "stat-mean": number(s.mean_winning_score, 1),
     "stat-streak": String(s.current_streak),
@@ -194,19 +184,15 @@ function fillStats(player) {
 }
 
 function gameRow(game) {
-  let result = STATUS_TEXT[game.status];
-  if (game.status === "lost" && game.end_reason) result += ` (${END_REASONS[game.end_reason] || game.end_reason})`;
-  const status = document.createElement("span");
-  status.textContent = result;
+  const result = resultText(game.status, game.end_reason);
+  const status = element("span", { textContent: result });
   if (game.assisted) {
-    const badge = document.createElement("span");
-    badge.className = "badge";
-    badge.textContent = "assisted";
-    status.append(" ", badge);
+    status.append(" ", element("span", { className: "badge", textContent: "assisted" }));
   }
-  const open = document.createElement("a");
-  open.href = `#/games/${encodeURIComponent(game.id)}`;
-  open.textContent = game.status === "in_progress" ? "Open" : "Replay";
+  const open = element("a", {
+    href: `#/games/${encodeURIComponent(game.id)}`,
+    textContent: game.status === "in_progress" ? "Open" : "Replay",
+  });
   const started = timeText(game.created_at);
   open.setAttribute("aria-label", `${open.textContent} the game started ${started}`);
   if (game.status === "in_progress" && readAccount()?.name === shownPlayer) {

@@ -15,12 +15,13 @@
 
 import * as api from "./api.js";
 import { cardShort } from "./cards.js";
+import { $, element } from "./dom.js";
+import { percentText } from "./format.js";
 import { labelCells } from "./pager.js";
 import { storage } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
 import { placeWords } from "./words.js";
 
-const $ = (id) => document.getElementById(id);
 const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
 // Refusals whose detail says it all: shown in the section, not as an error notice.
 const EXPLAINED = {
@@ -51,8 +52,6 @@ function remember(id) {
   storage()?.setItem(ASKED, JSON.stringify(ids.slice(-ASKED_LIMIT)));
 }
 
-const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-const pct = (p) => `${Math.round(p * 100)} %`;
 // A placement's cell in words, on the table the player chose it on.
 const where = (number, position) => placeWords(position, boards[number - 1] || []);
 // A loss of win chance in percentage points, to one decimal: labels turn on 1, 3 and 10.
@@ -63,27 +62,25 @@ function status(text) {
 }
 
 function labelElement(label) {
-  const span = document.createElement("span");
-  span.className = `label label-${label}`;
-  span.textContent = label;
-  return span;
+  return element("span", { className: `label label-${label}`, textContent: label });
 }
 
 function cell(content) {
-  const td = document.createElement("td");
+  const td = element("td");
   td.setAttribute("role", "cell");
   td.append(content);
   return td;
 }
 
 function placementRow(review) {
-  const tr = document.createElement("tr");
+  const tr = element("tr");
   tr.setAttribute("role", "row");
   tr.dataset.number = String(review.number);
-  const go = document.createElement("button");
-  go.type = "button";
-  go.className = "step-link";
-  go.textContent = String(review.number);
+  const go = element("button", {
+    type: "button",
+    className: "step-link",
+    textContent: String(review.number),
+  });
   go.setAttribute("aria-label", `Show placement ${review.number} in the replay`);
   go.addEventListener("click", () => onStep(review.number));
   const same = review.label === "best" || sameCell(review.played.placement, review.best.placement);
@@ -91,11 +88,11 @@ function placementRow(review) {
   tr.append(
     cell(go),
     cell(cardShort(review.card)),
-    cell(`${where(n, review.played.placement)}: ${pct(review.played.win_probability)}`),
+    cell(`${where(n, review.played.placement)}: ${percentText(review.played.win_probability)}`),
     cell(
       same
         ? "the same"
-        : `${where(n, review.best.placement)}: ${pct(review.best.win_probability)}`,
+        : `${where(n, review.best.placement)}: ${percentText(review.best.win_probability)}`,
     ),
     cell(review.forced ? "forced" : points(review.win_probability_loss)),
     cell(labelElement(review.label)),
@@ -142,7 +139,7 @@ async function follow(id, answer) {
         ? "Waiting for the analysis to start…"
         : `Analysing: ${reviewed} of ${total} placements reviewed…`,
     );
-    await sleep(answer.retryAfter ?? 1);
+    await api.sleep(answer.retryAfter ?? 1);
     if (gameId !== id) return;
     answer = await api.getAnalysis(id);
     if (gameId !== id) return;
@@ -194,12 +191,12 @@ export function reviewText(number) {
   const played = `${cardShort(review.card)} at ${where(number, review.played.placement)}`;
   if (review.forced) return `Review: ${review.label}. ${played} was the only legal placement.`;
   if (review.label === "best") {
-    return `Review: best. ${played} is the computer player's choice too (win chance ${pct(review.played.win_probability)}).`;
+    return `Review: best. ${played} is the computer player's choice too (win chance ${percentText(review.played.win_probability)}).`;
   }
   return (
-    `Review: ${review.label}. ${played}: win chance ${pct(review.played.win_probability)}; ` +
+    `Review: ${review.label}. ${played}: win chance ${percentText(review.played.win_probability)}; ` +
     `the computer player would play ${where(number, review.best.placement)} ` +
-    `(${pct(review.best.win_probability)}): ${points(review.win_probability_loss)} of win chance lost.`
+    `(${percentText(review.best.win_probability)}): ${points(review.win_probability_loss)} of win chance lost.`
   );
 }
 

@@ -82,8 +82,9 @@ export function onRetry(listener) {
   retryListener = listener;
 }
 
-function sleep(milliseconds) {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+/** Wait `seconds` (a Retry-After's). */
+export function sleep(seconds) {
+  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 }
 
 function isRetryable(problem) {
@@ -140,7 +141,7 @@ async function request(method, path, { body, headers = {}, full = false } = {}) 
     const problem = await ApiProblem.fromResponse(response);
     if (isRetryable(problem) && attempt <= MAX_RETRIES) {
       retryListener.retrying(problem, problem.retryAfter, attempt, MAX_RETRIES);
-      await sleep(problem.retryAfter * 1000);
+      await sleep(problem.retryAfter);
       continue;
     }
     if (attempt > 1) retryListener.recovered();

@@ -5,34 +5,33 @@
 // rows of cells, a cell holding a pile's top card (face up, or a card back) and, where the
 // current card may go, a button.
 
-import { cardBack, cardName, faceUpCard } from "./cards.js";
+import { cardBack, cardName, faceUpCard, topCard } from "./cards.js";
+import { element } from "./dom.js";
+import { FACE_DOWN_LIMIT, positionKey } from "./game.js";
 import { placeWords } from "./words.js";
 
-const key = (row, col) => `${row},${col}`;
-
 function pileText(pile) {
-  const top = pile.cards[pile.cards.length - 1];
+  const top = topCard(pile);
   const size = pile.cards.length === 1 ? "1 card" : `${pile.cards.length} cards`;
   return pile.face_up ? `${cardName(top)}, face up, ${size}` : `face down, ${size}`;
 }
 
 /** A mark's tag on a cell (drawn by the styles; the cell's label says it in words). */
 function tag(className, text) {
-  const element = document.createElement("span");
-  element.className = `tag ${className}`;
-  element.textContent = text;
-  element.setAttribute("aria-hidden", "true");
-  return element;
+  const made = element("span", { className: `tag ${className}`, textContent: text });
+  made.setAttribute("aria-hidden", "true");
+  return made;
 }
 
 function pileElement(pile) {
-  const top = pile.cards[pile.cards.length - 1];
+  const top = topCard(pile);
   const card = pile.face_up ? faceUpCard(top) : cardBack();
   card.classList.add(`depth-${pile.cards.length}`);
   if (pile.cards.length > 1) {
-    const count = document.createElement("span");
-    count.className = "pile-count";
-    count.textContent = String(pile.cards.length);
+    const count = element("span", {
+      className: "pile-count",
+      textContent: String(pile.cards.length),
+    });
     count.setAttribute("aria-hidden", "true");
     card.append(count);
   }
@@ -55,9 +54,9 @@ function pileElement(pile) {
  */
 export function renderBoard(container, options) {
   const { piles, legal = [], currentCard = null, onPlace = null, disabled = false } = options;
-  const pilesAt = new Map(piles.map((pile) => [key(pile.row, pile.col), pile]));
-  const legalAt = new Set(legal.map((p) => key(p.row, p.col)));
-  const flippedAt = new Map((options.flipped || []).map((f) => [key(f.row, f.col), f]));
+  const pilesAt = new Map(piles.map((pile) => [positionKey(pile.row, pile.col), pile]));
+  const legalAt = new Set(legal.map((p) => positionKey(p.row, p.col)));
+  const flippedAt = new Map((options.flipped || []).map((f) => [positionKey(f.row, f.col), f]));
   const positions = [...piles, ...legal, ...(options.best ? [options.best] : [])];
   container.replaceChildren();
   container.classList.toggle("animate", Boolean(options.animate));
@@ -78,20 +77,18 @@ export function renderBoard(container, options) {
   container.setAttribute("aria-colcount", String(right - left + 1));
 
   for (let row = top; row <= bottom; row++) {
-    const rowElement = document.createElement("div");
-    rowElement.className = "board-row";
+    const rowElement = element("div", { className: "board-row" });
     rowElement.setAttribute("role", "row");
     for (let col = left; col <= right; col++) {
-      const here = key(row, col);
+      const here = positionKey(row, col);
       const pile = pilesAt.get(here);
-      const cell = document.createElement("div");
-      cell.className = "cell";
+      const cell = element("div", { className: "cell" });
       cell.setAttribute("role", "gridcell");
       cell.dataset.row = String(row);
       cell.dataset.col = String(col);
       const where = placeWords({ row, col }, wordsFrom);
       if (pile) {
-        const top = pile.cards[pile.cards.length - 1];
+        const top = topCard(pile);
         cell.classList.add("pile", pile.face_up ? "up" : "down");
         cell.dataset.code = top.code;
         cell.dataset.face = pile.face_up ? "up" : "down";
@@ -99,11 +96,12 @@ export function renderBoard(container, options) {
       }
       let content = pile ? pileElement(pile) : null;
       if (legalAt.has(here) && currentCard && onPlace) {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = pile ? "place place-on-pile" : "place place-new";
+        const button = element("button", {
+          type: "button",
+          className: pile ? "place place-on-pile" : "place place-new",
+        });
         const target = pile ? `on the pile (${where}): ${pileText(pile)}` : `on a new pile (${where})`;
-        const hinted = options.hint && key(options.hint.row, options.hint.col) === here;
+        const hinted = options.hint && positionKey(options.hint.row, options.hint.col) === here;
         button.setAttribute(
           "aria-label",
           `Place the ${cardName(currentCard)} ${target}${hinted ? " (the hint)" : ""}`,
@@ -119,7 +117,7 @@ export function renderBoard(container, options) {
       if (content) cell.append(content);
       const notes = [];
       if (legalAt.has(here) && currentCard && onPlace) cell.append(tag("tag-legal", "+"));
-      if (options.placed && key(options.placed.row, options.placed.col) === here) {
+      if (options.placed && positionKey(options.placed.row, options.placed.col) === here) {
         cell.classList.add("placed");
         cell.append(tag("tag-placed", "played"));
         notes.push("the card just played");
@@ -130,11 +128,11 @@ export function renderBoard(container, options) {
         cell.append(tag("tag-flipped", "\u21BB"));
         notes.push(`just turned ${flip.face_up ? "face up" : "face down"}`);
       }
-      if (options.hint && key(options.hint.row, options.hint.col) === here) {
+      if (options.hint && positionKey(options.hint.row, options.hint.col) === here) {
         cell.classList.add("hinted");
         cell.append(tag("tag-hint", "\u2605 hint"));
       }
-      if (options.best && key(options.best.row, options.best.col) === here) {
+      if (options.best && positionKey(options.best.row, options.best.col) === here) {
         cell.classList.add("best");
         cell.append(tag("tag-best", "computer"));
         notes.push("the computer player's choice");
@@ -148,6 +146,14 @@ export function renderBoard(container, options) {
     }
     container.append(rowElement);
   }
+}
+
+/** The face-down counter beside a grid (its `dd` in `.counters`): "3 / 4", its box marked
+ * `warn` at the limit and `over` past it (the game is lost). */
+export function showFaceDown(counter, down) {
+  counter.textContent = `${down} / ${FACE_DOWN_LIMIT}`;
+  counter.parentElement.classList.toggle("warn", down >= FACE_DOWN_LIMIT);
+  counter.parentElement.classList.toggle("over", down > FACE_DOWN_LIMIT);
 }
 
 const STEPS = {

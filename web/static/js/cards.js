@@ -1,5 +1,7 @@
 // Cards as the API sends them ({rank, suit, code}), drawn as elements.
 
+import { element } from "./dom.js";
+
 const SUITS = {
   clubs: { symbol: "\u2663", colour: "black" },
   diamonds: { symbol: "\u2666", colour: "red" },
@@ -28,33 +30,35 @@ export function cardFromCode(code) {
   return { rank, suit: SUIT_BY_LETTER[code.slice(-1)], code };
 }
 
-function span(className, text) {
-  const element = document.createElement("span");
-  element.className = className;
-  element.textContent = text;
-  return element;
+const span = (className, text) => element("span", { className, textContent: text });
+
+/** The card on top of a pile (the API's `cards` list the pile bottom first). */
+export function topCard(pile) {
+  return pile.cards[pile.cards.length - 1];
 }
 
 /** A face-up card. The caller labels it (the element itself is presentational). */
 export function faceUpCard(card) {
   const suit = SUITS[card.suit];
-  const element = document.createElement("div");
-  element.className = `card face-up ${suit.colour}`;
-  element.dataset.code = card.code;
   const corner = span("corner", "");
   corner.append(span("rank", rankText(card.rank)), span("suit", suit.symbol));
-  element.append(corner, span("pip", suit.symbol));
   const bottom = corner.cloneNode(true);
   bottom.className = "corner corner-bottom";
-  element.append(bottom);
-  element.setAttribute("aria-hidden", "true");
-  return element;
+  const drawn = element(
+    "div",
+    { className: `card face-up ${suit.colour}` },
+    corner,
+    span("pip", suit.symbol),
+    bottom,
+  );
+  drawn.dataset.code = card.code;
+  drawn.setAttribute("aria-hidden", "true");
+  return drawn;
 }
 
 /** A card back. */
 export function cardBack() {
-  const element = document.createElement("div");
-  element.className = "card face-down";
-  element.setAttribute("aria-hidden", "true");
-  return element;
+  const back = element("div", { className: "card face-down" });
+  back.setAttribute("aria-hidden", "true");
+  return back;
 }

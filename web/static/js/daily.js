@@ -6,15 +6,15 @@
 // `challenge`), and its board is read again when a game of the day is won.
 
 import * as api from "./api.js";
+import { $ } from "./dom.js";
 import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
+import { timeText } from "./format.js";
 import { leaderboardRow } from "./leaderboard.js";
-import { makePager, timeText } from "./pager.js";
+import { makePager } from "./pager.js";
 import { startDailyChallenge } from "./play.js";
 import { onAccountChange, readAccount } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
-import { verifyReveal } from "./verify.js";
-
-const $ = (id) => document.getElementById(id);
+import { checkItem, verifyReveal } from "./verify.js";
 
 let shownDay = null; // "today" or YYYY-MM-DD, as asked
 let challenge = null; // the day's page, as the API answered
@@ -44,12 +44,7 @@ function renderPlay() {
 }
 
 function addResult(check) {
-  const item = document.createElement("li");
-  item.className = check.ok ? "ok" : "fail";
-  const mark = document.createElement("strong");
-  mark.textContent = `${check.name}: ${check.ok ? "✓ passed" : "✗ failed"}. `;
-  item.append(mark, check.detail);
-  $("daily-verify-results").append(item);
+  $("daily-verify-results").append(checkItem(check));
 }
 
 function render() {

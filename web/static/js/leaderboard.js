@@ -6,10 +6,11 @@
 // row marked and announced.
 
 import * as api from "./api.js";
+import { $, element } from "./dom.js";
 import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
-import { labelCells, makePager, timeElement } from "./pager.js";
+import { timeElement } from "./format.js";
+import { labelCells, makePager, tableRow } from "./pager.js";
 
-const $ = (id) => document.getElementById(id);
 const DEFAULT_LIMIT = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
 // News comes in bursts (a win is also a new best): the page is read once per burst.
@@ -75,41 +76,33 @@ const ACCOUNT_NAME = /^[A-Za-z0-9_-]{3,24}$/;
  * account can have. */
 export function playerLink(name) {
   if (!ACCOUNT_NAME.test(name.normalize("NFKC"))) return document.createTextNode(name);
-  const link = document.createElement("a");
-  link.href = `#/players/${encodeURIComponent(name)}`;
-  link.textContent = name;
-  return link;
+  return element("a", { href: `#/players/${encodeURIComponent(name)}`, textContent: name });
 }
 
-const COLUMNS = ["Rank", "Player", "Score", "Finished", "Game"];
+/** A board's columns (a row's cells are labelled with them on narrow screens). */
+export const BOARD_COLUMNS = ["Rank", "Player", "Score", "Finished", "Game"];
 
 /** A board's row: rank, player (a link to their page), score, finish time and a link to the
  * game's replay. */
 export function leaderboardRow(entry) {
-  const tr = document.createElement("tr");
-  for (const content of [String(entry.rank), playerLink(entry.player), String(entry.score)]) {
-    const td = document.createElement("td");
-    td.append(content);
-    tr.append(td);
-  }
+  const open = element("a", {
+    href: `#/games/${encodeURIComponent(entry.game_id)}`,
+    textContent: "Replay",
+  });
+  open.setAttribute("aria-label", `Replay the game of ${entry.player}, rank ${entry.rank}`);
+  const tr = tableRow([
+    String(entry.rank),
+    playerLink(entry.player),
+    String(entry.score),
+    timeElement(entry.finished_at),
+    open,
+  ]);
   tr.children[1].className = "player";
   if (entry.assisted) {
-    const badge = document.createElement("span");
-    badge.className = "badge";
-    badge.textContent = "assisted";
-    tr.children[1].append(" ", badge);
+    tr.children[1].append(" ", element("span", { className: "badge", textContent: "assisted" }));
   }
-  const when = document.createElement("td");
-  when.append(timeElement(entry.finished_at));
-  const open = document.createElement("a");
-  open.href = `#/games/${encodeURIComponent(entry.game_id)}`;
-  open.textContent = "Replay";
-  open.setAttribute("aria-label", `Replay the game of ${entry.player}, rank ${entry.rank}`);
-  const link = document.createElement("td");
-  link.append(open);
-  tr.append(when, link);
   tr.dataset.gameId = entry.game_id;
-  return labelCells(tr, COLUMNS);
+  return labelCells(tr, BOARD_COLUMNS);
 }
 
 function captionText() {

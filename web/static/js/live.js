@@ -6,26 +6,20 @@
 // more: never the card to come.
 
 import * as api from "./api.js";
-import { renderBoard } from "./board.js";
-import { cardShort } from "./cards.js";
+import { renderBoard, showFaceDown } from "./board.js";
+import { $, element } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
+import { timeElement } from "./format.js";
+import { DECK_SIZE, resultText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
-import { labelCells, makePager, timeElement } from "./pager.js";
+import { labelCells, makePager, tableRow } from "./pager.js";
 import { clearNotice, showError } from "./ui.js";
 import { faceDownCount, replayHistory } from "./verify.js";
-import { moveWords } from "./words.js";
+import { placementText } from "./words.js";
 
-const $ = (id) => document.getElementById(id);
-const FACE_DOWN_LIMIT = 4;
-const DECK_SIZE = 40;
 // The list is read again this often while page one is shown (games start and end all the
 // time; no event announces a new game), unless the focus is in it (a redraw would lose it).
 const LIST_REFRESH_MS = 15_000;
-const END_REASONS = {
-  too_many_face_down: "more than four piles face down",
-  stock_exhausted: "the stock ran out",
-  abandoned: "it was left untouched too long",
-};
 const COLUMNS = ["Player", "Cards placed", "Last move", "Game"];
 
 let watchedId = null; // the game followed (`#/live/{id}`), or null on the list
@@ -37,21 +31,18 @@ let listTimer = null;
 let onPageOne = true;
 
 function gameRow(entry) {
-  const tr = document.createElement("tr");
-  const player = document.createElement("td");
-  player.className = "player";
-  player.append(playerLink(entry.player));
-  const count = document.createElement("td");
-  count.textContent = String(entry.cards_placed);
-  const when = document.createElement("td");
-  when.append(timeElement(entry.last_move_at || entry.created_at));
-  const watch = document.createElement("a");
-  watch.href = `#/live/${encodeURIComponent(entry.game_id)}`;
-  watch.textContent = "Watch";
+  const watch = element("a", {
+    href: `#/live/${encodeURIComponent(entry.game_id)}`,
+    textContent: "Watch",
+  });
   watch.setAttribute("aria-label", `Watch the game of ${entry.player}`);
-  const link = document.createElement("td");
-  link.append(watch);
-  tr.append(player, count, when, link);
+  const tr = tableRow([
+    playerLink(entry.player),
+    String(entry.cards_placed),
+    timeElement(entry.last_move_at || entry.created_at),
+    watch,
+  ]);
+  tr.children[0].className = "player";
   tr.dataset.gameId = entry.game_id;
   return labelCells(tr, COLUMNS);
 }
@@ -96,24 +87,13 @@ function setState(text, state) {
 
 function endText() {
   const who = $("live-watch").dataset.player;
-  if (ended.status === "won") return `The game is over: ${who} won with a score of ${ended.score}.`;
-  const why = END_REASONS[ended.reason] || ended.reason;
-  return why ? `The game is over: ${who} lost (${why}).` : `The game is over: ${who} lost.`;
+  return `The game is over: ${who} ${resultText(ended.status, ended.reason, ended.score)}.`;
 }
 
 function moveText() {
   const count = placements.length;
   if (count === 0) return "No card placed yet: the first one appears here when it is played.";
-  const placement = placements[count - 1];
-  const flips = placement.flipped.length;
-  const flipped =
-    flips === 0 ? "nothing flipped" : flips === 1 ? "1 pile flipped" : `${flips} piles flipped`;
-  const after =
-    placement.status_after === "in_progress" ? "" : `; the game is ${placement.status_after}`;
-  return (
-    `Card ${count}: ${cardShort(placement.card)} went ` +
-    `${moveWords(placement, boards[count - 1])}; ${flipped}${after}.`
-  );
+  return `Card ${count}: ${placementText(placements[count - 1], boards[count - 1])}.`;
 }
 
 function drawWatch() {
@@ -129,7 +109,7 @@ function drawWatch() {
   $("live-move").textContent = moveText();
   // The stock as the placement says it; before the first card, the deck less the first card.
   $("live-stock").textContent = String(last ? last.stock_count : DECK_SIZE - 1);
-  $("live-face-down").textContent = `${faceDownCount(boards[count])} / ${FACE_DOWN_LIMIT}`;
+  showFaceDown($("live-face-down"), faceDownCount(boards[count]));
   $("live-watch").dataset.placements = String(count);
   $("live-watch").dataset.status = ended ? ended.status : "in_progress";
 }

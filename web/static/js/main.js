@@ -9,6 +9,7 @@
 import { installAccount, showAccount, showPlayer } from "./account.js";
 import { installAnalysis, leaveAnalysis } from "./analysis.js";
 import { installDaily, showDaily } from "./daily.js";
+import { $ } from "./dom.js";
 import { closeStreams } from "./events.js";
 import { installLeaderboard, showLeaderboard } from "./leaderboard.js";
 import { installLive, showLive } from "./live.js";
@@ -66,7 +67,7 @@ function route() {
   const target = parseRoute(window.location.hash);
   closeStreams();
   for (const view of VIEWS) {
-    document.getElementById(`${view}-view`).hidden = view !== target.view;
+    $(`${view}-view`).hidden = view !== target.view;
   }
   for (const link of document.querySelectorAll("[data-view-link]")) {
     if (link.dataset.viewLink === LINKS[target.view]) link.setAttribute("aria-current", "page");
@@ -85,7 +86,7 @@ function route() {
   if (target.view === "replay") showReplay(target.id, target.params.has("analyse"));
   if (target.view === "rules") showRules();
   // After a navigation (not the first load), move the focus to the new view, as a new page would.
-  if (!firstRoute) document.getElementById("main").focus({ preventScroll: false });
+  if (!firstRoute) $("main").focus({ preventScroll: false });
   firstRoute = false;
 }
 

@@ -1,11 +1,9 @@
 // A listing read a page at a time with the API's `next_cursor` (the leaderboard, a day's
 // board, a player's games): First / Previous / Next buttons and a page number, shown only
-// when there is more than one page. Also the one way times are written: ISO, UTC, with the
-// local time beside it.
+// when there is more than one page; and the rows of such tables.
 
+import { $, element } from "./dom.js";
 import { clearNotice, showError } from "./ui.js";
-
-const $ = (id) => document.getElementById(id);
 
 /**
  * ids: {table, body, empty, first, previous, next, page} (element ids); fetchPage(cursor)
@@ -83,53 +81,9 @@ export function makePager(ids, fetchPage) {
   };
 }
 
-/** "2026-11-29 16:31" from an ISO timestamp (UTC, as the API sends it). */
-export function shortTime(iso) {
-  return iso.replace("T", " ").slice(0, 16);
-}
-
-const pad = (n) => String(n).padStart(2, "0");
-
-/** The local time of an ISO timestamp, "17:31", or "2026-11-30 01:31" on another day than
- * its UTC date; null where local time is UTC. */
-export function localTime(iso) {
-  const when = new Date(iso);
-  if (Number.isNaN(when.getTime()) || when.getTimezoneOffset() === 0) return null;
-  const day = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}`;
-  const time = `${pad(when.getHours())}:${pad(when.getMinutes())}`;
-  return day === iso.slice(0, 10) ? time : `${day} ${time}`;
-}
-
-/** "2026-11-29 16:31 UTC (17:31 local)": every time the page shows. */
-export function timeText(iso) {
-  const local = localTime(iso);
-  return `${shortTime(iso)} UTC${local ? ` (${local} local)` : ""}`;
-}
-
 /** A table row of text cells; `cells` items are strings or elements. */
 export function tableRow(cells) {
-  const tr = document.createElement("tr");
-  for (const content of cells) {
-    const td = document.createElement("td");
-    td.append(content);
-    tr.append(td);
-  }
-  return tr;
-}
-
-/** A <time> element for an ISO timestamp: UTC, and the local time beside it. */
-export function timeElement(iso) {
-  const time = document.createElement("time");
-  time.dateTime = iso;
-  time.textContent = `${shortTime(iso)} UTC`;
-  const local = localTime(iso);
-  if (local) {
-    const beside = document.createElement("span");
-    beside.className = "local-time";
-    beside.textContent = ` (${local} local)`;
-    time.append(beside);
-  }
-  return time;
+  return element("tr", {}, ...cells.map((content) => element("td", {}, content)));
 }
 
 /** A table row of cells labelled with their column's name (`labels`), for the stacked

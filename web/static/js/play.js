@@ -4,23 +4,19 @@
 // and token are kept in localStorage, so a reload picks the game up again.
 
 import * as api from "./api.js";
-import { enableArrowKeys, renderBoard } from "./board.js";
+import { enableArrowKeys, renderBoard, showFaceDown } from "./board.js";
 import { cardName, cardShort, faceUpCard } from "./cards.js";
+import { $, element } from "./dom.js";
+import { percentText } from "./format.js";
+import { endReasonText, GRID_CELLS } from "./game.js";
 import { makeStanding } from "./standing.js";
 import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
 import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
 import { replayHistory } from "./verify.js";
 import { explainMove, moveWords, placeWords } from "./words.js";
 
-const $ = (id) => document.getElementById(id);
 const SAVED_PLAYER = "foursquare.player";
 const RULES_OFFER = "foursquare.rules-offer";
-const FACE_DOWN_LIMIT = 4;
-const END_REASONS = {
-  too_many_face_down: "More than four piles were face down at once.",
-  stock_exhausted: "The stock ran out before the grid was full and face up.",
-  abandoned: "The game was left untouched too long and was ended.",
-};
 // Codes after which the page's copy of the game may be out of date: read it again.
 const STALE_CODES = new Set(["version_conflict", "precondition_failed", "game_over"]);
 
@@ -74,22 +70,15 @@ function renderLastMove() {
   box.replaceChildren();
   if (!lastPlacement || !before) return;
   const { where, why } = explainMove(lastPlacement, before);
-  const head = document.createElement("p");
-  head.className = "move-where";
-  head.textContent = where;
-  box.append(head);
-  for (const sentence of why) {
-    const line = document.createElement("p");
-    line.textContent = sentence;
-    box.append(line);
-  }
+  box.append(element("p", { className: "move-where", textContent: where }));
+  for (const sentence of why) box.append(element("p", { textContent: sentence }));
 }
 
 /** Why the game ended, in plain words, naming the move that ended it when it is known. */
 function endText() {
   if (game.status === "won") {
     const cards = game.score === 1 ? "1 card was" : `${game.score} cards were`;
-    return `Score ${game.score}: ${cards} left in the stock. All 16 piles are face up.`;
+    return `Score ${game.score}: ${cards} left in the stock. All ${GRID_CELLS} piles are face up.`;
   }
   const move = lastPlacement && before ? `${cardShort(lastPlacement.card)} went ${moveWords(lastPlacement, before)}` : null;
   if (game.end_reason === "too_many_face_down") {
@@ -104,11 +93,12 @@ function endText() {
   }
   if (game.end_reason === "stock_exhausted") {
     return (
-      "The stock ran out: every card was placed, but the grid is not 16 piles all face up." +
+      `The stock ran out: every card was placed, but the grid is not ${GRID_CELLS} piles all face up.` +
       (move ? ` The last card, ${move}.` : "")
     );
   }
-  return END_REASONS[game.end_reason] || `The game ended (${game.end_reason}).`;
+  const why = endReasonText(game.end_reason) || "the game ended";
+  return `${why[0].toUpperCase()}${why.slice(1)}.`;
 }
 
 function render({ animate = false } = {}) {
@@ -133,9 +123,7 @@ function render({ animate = false } = {}) {
     delete current.dataset.code;
   }
   $("stock-count").textContent = String(game.stock_count);
-  $("face-down-count").textContent = `${game.face_down_count} / ${FACE_DOWN_LIMIT}`;
-  $("face-down-box").classList.toggle("warn", game.face_down_count >= FACE_DOWN_LIMIT);
-  $("face-down-box").classList.toggle("over", game.face_down_count > FACE_DOWN_LIMIT);
+  showFaceDown($("face-down-count"), game.face_down_count);
   $("game-player").textContent = game.player;
   $("assisted-badge").hidden = !game.assisted;
   // The daily challenge is played without hints (the API refuses them): no button for them.
@@ -291,7 +279,6 @@ async function askHint() {
     clearNotice();
     game = fresh;
     hint = advice;
-    const chance = Math.round(advice.win_probability * 100);
     const pile = game.piles.some(
       (p) => p.row === advice.placement.row && p.col === advice.placement.col,
     );
@@ -299,7 +286,7 @@ async function askHint() {
     $("hint-text").textContent =
       `Hint: place the ${cardName(game.current_card)} ` +
       `${pile ? `on the pile (${where})` : `on a new pile (${where})`}, marked ★ on the grid ` +
-      `(win chance about ${chance} %, expected score ${advice.expected_score.toFixed(1)}).`;
+      `(win chance about ${percentText(advice.win_probability)}, expected score ${advice.expected_score.toFixed(1)}).`;
   } catch (error) {
     $("hint-text").textContent = "";
     showError(error);

@@ -7,23 +7,15 @@
 
 import { leaveAnalysis, markStep, reviewOf, reviewText, showAnalysis } from "./analysis.js";
 import * as api from "./api.js";
-import { renderBoard } from "./board.js";
-import { cardShort } from "./cards.js";
+import { renderBoard, showFaceDown } from "./board.js";
+import { $ } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
+import { DECK_SIZE, resultText } from "./game.js";
 import { makeStanding } from "./standing.js";
 import { bearerFor } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
-import { faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
-import { moveWords } from "./words.js";
-
-const $ = (id) => document.getElementById(id);
-const FACE_DOWN_LIMIT = 4;
-const DECK_SIZE = 40;
-const END_REASONS = {
-  too_many_face_down: "more than four piles face down",
-  stock_exhausted: "the stock ran out",
-  abandoned: "it was left untouched too long",
-};
+import { checkItem, faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
+import { placementText } from "./words.js";
 
 let game = null;
 let placements = [];
@@ -83,9 +75,7 @@ function followLive(id, gen) {
 
 function summary() {
   const count = placements.length === 1 ? "1 placement" : `${placements.length} placements`;
-  let result = "in progress";
-  if (game.status === "won") result = `won with a score of ${game.score}`;
-  if (game.status === "lost") result = `lost: ${END_REASONS[game.end_reason] || game.end_reason}`;
+  const result = resultText(game.status, game.end_reason, game.score);
   const assisted = game.assisted ? ", assisted (hints were asked)" : "";
   const challenge = game.challenge_date ? `; the daily challenge of ${game.challenge_date}` : "";
   return `${game.player}: ${result}; ${count}${assisted}${challenge}.`;
@@ -93,14 +83,8 @@ function summary() {
 
 function stepText() {
   if (step === 0) return `Step 0 of ${placements.length}: before the first card.`;
-  const placement = placements[step - 1];
-  const flips = placement.flipped.length;
-  const flipped = flips === 0 ? "nothing flipped" : flips === 1 ? "1 pile flipped" : `${flips} piles flipped`;
-  const after = placement.status_after === "in_progress" ? "" : `; the game is ${placement.status_after}`;
-  return (
-    `Step ${step} of ${placements.length}: ${cardShort(placement.card)} went ` +
-    `${moveWords(placement, boards[step - 1])}; ${flipped}${after}.`
-  );
+  const placement = placementText(placements[step - 1], boards[step - 1]);
+  return `Step ${step} of ${placements.length}: ${placement}.`;
 }
 
 function render() {
@@ -125,7 +109,7 @@ function render() {
   // The stock after `step` placements: the rest of the deck, less the next (current) card.
   const playing = step === 0 || placement.status_after === "in_progress";
   $("replay-stock").textContent = String(DECK_SIZE - step - (playing ? 1 : 0));
-  $("replay-face-down").textContent = `${down} / ${FACE_DOWN_LIMIT}`;
+  showFaceDown($("replay-face-down"), down);
   $("replay-range").value = String(step);
   $("replay-first").disabled = step === 0;
   $("replay-previous").disabled = step === 0;
@@ -154,12 +138,7 @@ function renderVerifySection() {
 }
 
 function addResult(check) {
-  const item = document.createElement("li");
-  item.className = check.ok === null ? "pending" : check.ok ? "ok" : "fail";
-  const mark = document.createElement("strong");
-  mark.textContent = check.ok === null ? `${check.name}: ` : `${check.name}: ${check.ok ? "✓ passed" : "✗ failed"}. `;
-  item.append(mark, check.detail);
-  $("verify-results").append(item);
+  $("verify-results").append(checkItem(check));
 }
 
 async function verify() {

@@ -4,14 +4,13 @@
 // same rules code that verifies a deal (verify.js, words.js); the tests compare them with the
 // engine's.
 
-import { enableArrowKeys, renderBoard } from "./board.js";
+import { enableArrowKeys, renderBoard, showFaceDown } from "./board.js";
 import { cardFromCode, cardName, cardShort, faceUpCard } from "./cards.js";
+import { $, element } from "./dom.js";
+import { FACE_DOWN_LIMIT } from "./game.js";
 import { rulesOffered } from "./play.js";
-import { legalPlacements } from "./verify.js";
+import { faceDownCount, legalPlacements } from "./verify.js";
 import { applyMove, explainMove, moveWords } from "./words.js";
-
-const $ = (id) => document.getElementById(id);
-const FACE_DOWN_LIMIT = 4;
 
 const pile = (row, col, code, faceUp = true) => ({
   row,
@@ -41,8 +40,6 @@ const SUGGESTED = [
 
 let tried = null; // the position the 6♦ was placed on, or null
 
-const faceDown = (piles) => piles.filter((p) => !p.face_up).length;
-
 function render({ animate = false } = {}) {
   const result = tried ? applyMove(EXAMPLE, CARD, tried) : null;
   const piles = result ? result.piles : EXAMPLE;
@@ -58,33 +55,24 @@ function render({ animate = false } = {}) {
   const hand = $("rules-card");
   hand.replaceChildren(faceUpCard(CARD));
   hand.classList.toggle("spent", Boolean(result));
-  const down = faceDown(piles);
-  $("rules-face-down").textContent = `${down} / ${FACE_DOWN_LIMIT}`;
-  $("rules-face-down-box").classList.toggle("over", down > FACE_DOWN_LIMIT);
-  $("rules-face-down-box").classList.toggle("warn", down === FACE_DOWN_LIMIT);
+  const down = faceDownCount(piles);
+  showFaceDown($("rules-face-down"), down);
   const out = $("rules-outcome");
   out.replaceChildren();
   $("rules-reset").hidden = !result;
   $("rules-tries").hidden = Boolean(result);
   if (!result) {
-    const line = document.createElement("p");
-    line.textContent = `Choose where the ${cardShort(CARD)} goes: a dashed cell (+) on the grid, or one of the rulebook's four placements below.`;
-    out.append(line);
+    const text = `Choose where the ${cardShort(CARD)} goes: a dashed cell (+) on the grid, or one of the rulebook's four placements below.`;
+    out.append(element("p", { textContent: text }));
     return;
   }
   const { where, why } = explainMove({ ...tried, card: CARD, flipped: result.flipped }, EXAMPLE);
-  for (const sentence of [where, ...why]) {
-    const line = document.createElement("p");
-    line.textContent = sentence;
-    out.append(line);
-  }
-  const verdict = document.createElement("p");
-  verdict.className = down > FACE_DOWN_LIMIT ? "verdict lost" : "verdict";
-  verdict.textContent =
-    down > FACE_DOWN_LIMIT
-      ? `Now ${down} piles are face down: more than four, so this placement loses the game.`
-      : `Now ${down} ${down === 1 ? "pile is" : "piles are"} face down (five would lose): play goes on.`;
-  out.append(verdict);
+  for (const sentence of [where, ...why]) out.append(element("p", { textContent: sentence }));
+  const lost = down > FACE_DOWN_LIMIT;
+  const verdict = lost
+    ? `Now ${down} piles are face down: more than four, so this placement loses the game.`
+    : `Now ${down} ${down === 1 ? "pile is" : "piles are"} face down (five would lose): play goes on.`;
+  out.append(element("p", { className: lost ? "verdict lost" : "verdict", textContent: verdict }));
 }
 
 function place(position) {
@@ -106,13 +94,12 @@ export function installRules() {
   $("rules-card").setAttribute("aria-label", `Your card: ${cardName(CARD)}`);
   const list = $("rules-tries-list");
   for (const position of SUGGESTED) {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = `Place it ${moveWords(position, EXAMPLE)}`;
+    const button = element("button", {
+      type: "button",
+      textContent: `Place it ${moveWords(position, EXAMPLE)}`,
+    });
     button.addEventListener("click", () => place(position));
-    item.append(button);
-    list.append(item);
+    list.append(element("li", {}, button));
   }
 }
 

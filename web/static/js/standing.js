@@ -4,16 +4,11 @@
 // Shown at the end of a won game in Play and in a won game's replay.
 
 import * as api from "./api.js";
-import { boardHash, leaderboardRow, windowText } from "./leaderboard.js";
+import { element } from "./dom.js";
+import { BOARD_COLUMNS, boardHash, leaderboardRow, windowText } from "./leaderboard.js";
 import { showError } from "./ui.js";
 
 const NEIGHBOURS = 5;
-
-function element(tag, props = {}, ...children) {
-  const made = Object.assign(document.createElement(tag), props);
-  made.append(...children);
-  return made;
-}
 
 /** Why the game is not on the board the API was asked for (a `409 not_on_board`). */
 function notOnBoardText(game, includeAssisted, problem) {
@@ -64,7 +59,7 @@ export function makeStanding(container, prefix) {
   const caption = element("caption", { textContent: "The game's neighbours on the board" });
   const head = element("thead");
   const headRow = element("tr");
-  for (const name of ["Rank", "Player", "Score", "Finished", "Game"]) {
+  for (const name of BOARD_COLUMNS) {
     const th = element("th", { textContent: name });
     th.scope = "col";
     headRow.append(th);

@@ -2,8 +2,7 @@
 // retry after Retry-After) and a confirmation dialog.
 
 import { onRetry } from "./api.js";
-
-const $ = (id) => document.getElementById(id);
+import { $, element } from "./dom.js";
 
 let retryNoticeShown = false;
 
@@ -14,10 +13,9 @@ function fillNotice(problem) {
   const list = $("notice-errors");
   list.replaceChildren();
   for (const error of problem.errors || []) {
-    const item = document.createElement("li");
     const where = Array.isArray(error.loc) ? error.loc.join(".") : "";
-    item.textContent = where ? `${where}: ${error.message}` : String(error.message);
-    list.append(item);
+    const text = where ? `${where}: ${error.message}` : String(error.message);
+    list.append(element("li", { textContent: text }));
   }
   list.hidden = list.children.length === 0;
   $("notice").hidden = false;

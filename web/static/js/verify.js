@@ -4,12 +4,17 @@
 // other piles in its row, or none is face up, flips every other pile there; likewise its
 // column, both judged on the grid before either flip).
 
-const GRID_LIMIT = 4;
-const FACE_DOWN_LIMIT = 4;
-const PILE_LIMIT = 4;
-const DECK_SIZE = 40;
-
-const key = (row, col) => `${row},${col}`;
+import { cardFromCode, topCard } from "./cards.js";
+import { element } from "./dom.js";
+import {
+  DECK_SIZE,
+  endReasonText,
+  FACE_DOWN_LIMIT,
+  GRID_CELLS,
+  GRID_SIZE,
+  PILE_LIMIT,
+  positionKey,
+} from "./game.js";
 
 function sortedPiles(piles) {
   return [...piles.values()].sort((a, b) => a.row - b.row || a.col - b.col);
@@ -24,12 +29,13 @@ export function replayHistory(placements) {
   const piles = new Map();
   const boards = [[]];
   for (const placement of placements) {
-    const here = key(placement.row, placement.col);
+    const here = positionKey(placement.row, placement.col);
     const pile = piles.get(here) || { row: placement.row, col: placement.col, cards: [] };
     piles.set(here, { ...pile, cards: [...pile.cards, placement.card], face_up: true });
     for (const flip of placement.flipped) {
-      const flipped = piles.get(key(flip.row, flip.col));
-      if (flipped) piles.set(key(flip.row, flip.col), { ...flipped, face_up: flip.face_up });
+      const there = positionKey(flip.row, flip.col);
+      const flipped = piles.get(there);
+      if (flipped) piles.set(there, { ...flipped, face_up: flip.face_up });
     }
     boards.push(sortedPiles(piles));
   }
@@ -43,19 +49,19 @@ export function faceDownCount(piles) {
 /** Why a placement at (row, col) is illegal on `piles` (a Map), or null if it is legal. */
 function illegality(piles, row, col) {
   if (piles.size === 0) return row === 0 && col === 0 ? null : "the first card goes at (0, 0)";
-  const pile = piles.get(key(row, col));
+  const pile = piles.get(positionKey(row, col));
   if (pile) return pile.cards.length < PILE_LIMIT ? null : `(${row}, ${col}) is a full pile`;
   const adjacent = [
     [1, 0],
     [-1, 0],
     [0, 1],
     [0, -1],
-  ].some(([dr, dc]) => piles.has(key(row + dr, col + dc)));
+  ].some(([dr, dc]) => piles.has(positionKey(row + dr, col + dc)));
   if (!adjacent) return `(${row}, ${col}) is not adjacent to any pile`;
   const all = [...piles.values(), { row, col }];
   const span = (values) => Math.max(...values) - Math.min(...values) + 1;
-  if (span(all.map((p) => p.row)) > GRID_LIMIT || span(all.map((p) => p.col)) > GRID_LIMIT) {
-    return `(${row}, ${col}) makes the grid larger than 4 × 4`;
+  if (span(all.map((p) => p.row)) > GRID_SIZE || span(all.map((p) => p.col)) > GRID_SIZE) {
+    return `(${row}, ${col}) makes the grid larger than ${GRID_SIZE} × ${GRID_SIZE}`;
   }
   return null;
 }
@@ -63,7 +69,7 @@ function illegality(piles, row, col) {
 /** Where the next card may go on `piles` (a list, as the API sends them), by the rules:
  * positions sorted by row then column, as the API's `legal_placements`. */
 export function legalPlacements(piles) {
-  const at = new Map(piles.map((p) => [key(p.row, p.col), p]));
+  const at = new Map(piles.map((p) => [positionKey(p.row, p.col), p]));
   if (at.size === 0) return [{ row: 0, col: 0 }];
   const seen = new Set();
   const legal = [];
@@ -71,7 +77,7 @@ export function legalPlacements(piles) {
     for (const [dr, dc] of [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]]) {
       const row = p.row + dr;
       const col = p.col + dc;
-      const here = key(row, col);
+      const here = positionKey(row, col);
       if (seen.has(here)) continue;
       seen.add(here);
       if (illegality(at, row, col) === null) legal.push({ row, col });
@@ -87,7 +93,7 @@ function ruleFlips(piles, row, col, rank) {
     const others = [...piles.values()].filter(
       (p) => sameLine(p) && !(p.row === row && p.col === col),
     );
-    const up = others.filter((p) => p.face_up).map((p) => p.cards[p.cards.length - 1].rank);
+    const up = others.filter((p) => p.face_up).map((p) => topCard(p).rank);
     if (up.length === 0 || up.every((r) => rank > r) || up.every((r) => rank < r)) {
       for (const p of others) flips.push({ row: p.row, col: p.col, face_up: !p.face_up });
     }
@@ -108,11 +114,12 @@ export function checkRules(placements, rankOf) {
     const reason = illegality(piles, row, col);
     if (reason) return { ok: false, problem: `${step}: ${reason}`, piles: sortedPiles(piles) };
     const expected = ruleFlips(piles, row, col, rankOf(index));
-    const here = key(row, col);
+    const here = positionKey(row, col);
     const pile = piles.get(here) || { row, col, cards: [] };
     piles.set(here, { ...pile, cards: [...pile.cards, placement.card], face_up: true });
     for (const flip of expected) {
-      piles.set(key(flip.row, flip.col), { ...piles.get(key(flip.row, flip.col)), face_up: flip.face_up });
+      const there = positionKey(flip.row, flip.col);
+      piles.set(there, { ...piles.get(there), face_up: flip.face_up });
     }
     const given = placement.flipped.map((f) => `${f.row},${f.col},${f.face_up}`).join(" ");
     const wanted = expected.map((f) => `${f.row},${f.col},${f.face_up}`).join(" ");
@@ -123,7 +130,7 @@ export function checkRules(placements, rankOf) {
     const down = faceDownCount(board);
     let status = "in_progress";
     if (down > FACE_DOWN_LIMIT) status = "lost";
-    else if (board.length === GRID_LIMIT * GRID_LIMIT && down === 0) status = "won";
+    else if (board.length === GRID_CELLS && down === 0) status = "won";
     else if (index + 1 === DECK_SIZE) status = "lost";
     if (status !== placement.status_after) {
       return {
@@ -188,10 +195,19 @@ export async function verifyReveal(commitment, reveal) {
     name: "Deck",
     ok: isDeck,
     detail: isDeck
-      ? "The revealed deck holds each of the 40 cards once."
-      : "The revealed deck is not the 40 cards, each once.",
+      ? `The revealed deck holds each of the ${DECK_SIZE} cards once.`
+      : `The revealed deck is not the ${DECK_SIZE} cards, each once.`,
   });
   return checks;
+}
+
+/** A check ({name, ok, detail}) as a list item: "Deck: ✓ passed. The revealed deck…";
+ * `ok` null for a check that cannot be made yet. */
+export function checkItem(check) {
+  const verdict = check.ok === null ? "" : ` ${check.ok ? "✓ passed" : "✗ failed"}.`;
+  const mark = element("strong", { textContent: `${check.name}:${verdict} ` });
+  const className = check.ok === null ? "pending" : check.ok ? "ok" : "fail";
+  return element("li", { className }, mark, check.detail);
 }
 
 /**
@@ -211,7 +227,7 @@ export async function verifyDeal(game, placements) {
         ? `The ${played.length} cards played are the deck's first ${played.length}, in order.`
         : `Placement ${mismatch + 1} played ${played[mismatch]}, but the deck has ${deck[mismatch]}.`,
   });
-  const ranks = deck.map((code) => (code.slice(0, -1) === "A" ? 1 : Number(code.slice(0, -1))));
+  const ranks = deck.map((code) => cardFromCode(code).rank);
   const rules = checkRules(placements, (index) => ranks[index]);
   const matches = rules.ok && sameGrid(rules.piles, game.piles);
   let detail = "Every placement was legal, and its flips and status are the rules'.";
@@ -224,8 +240,8 @@ export async function verifyDeal(game, placements) {
     ok: game.score === expectedScore && game.status === placements.at(-1)?.status_after,
     detail:
       game.status === "won"
-        ? `Won with ${game.score} cards left in the stock (40 − ${played.length} placed).`
-        : `Lost (${game.end_reason}), as the last placement says.`,
+        ? `Won with ${game.score} cards left in the stock (${DECK_SIZE} − ${played.length} placed).`
+        : `Lost (${endReasonText(game.end_reason)}), as the last placement says.`,
   });
   return checks;
 }

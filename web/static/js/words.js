@@ -4,9 +4,8 @@
 // piles on the table when the move was chosen (the board the player was looking at); piles are
 // named by their card ("9♠") where it is face up.
 
-import { cardShort } from "./cards.js";
-
-const key = (row, col) => `${row},${col}`;
+import { cardShort, topCard } from "./cards.js";
+import { positionKey, statusText } from "./game.js";
 
 function span(piles) {
   const rows = piles.map((p) => p.row);
@@ -78,13 +77,9 @@ export function placeWords(position, piles) {
   return joined(row, column);
 }
 
-function topOf(pile) {
-  return pile.cards[pile.cards.length - 1];
-}
-
 /** A pile by what shows: "the 10♣" or "the face-down pile". */
 function pileName(pile) {
-  return pile.face_up ? `the ${cardShort(topOf(pile))}` : "the face-down pile";
+  return pile.face_up ? `the ${cardShort(topCard(pile))}` : "the face-down pile";
 }
 
 /** Where the card of a move went: "on a new pile above the top row, far left", "on the 10♣
@@ -98,6 +93,18 @@ export function moveWords(position, piles) {
     return outside ? `on a new pile ${where}` : `on a new pile in the ${where.replace(/^the /, "")}`;
   }
   return `on ${pileName(pile)} (${where})`;
+}
+
+/** A placement of a game's history in short, as a replay and the Live page step through it:
+ * "9♠ went on a new pile below the row, far left; 2 piles flipped; the game is lost".
+ * `before` is the table before it. */
+export function placementText(placement, before) {
+  const flips = placement.flipped.length;
+  const flipped =
+    flips === 0 ? "nothing flipped" : flips === 1 ? "1 pile flipped" : `${flips} piles flipped`;
+  const status = placement.status_after;
+  const after = status === "in_progress" ? "" : `; the game is ${statusText(status)}`;
+  return `${cardShort(placement.card)} went ${moveWords(placement, before)}; ${flipped}${after}`;
 }
 
 function list(names) {
@@ -119,7 +126,7 @@ export function lineChecks(card, position, piles) {
       (p) => p[field] === position[field] && !(p.row === position.row && p.col === position.col),
     );
     const up = others.filter((p) => p.face_up);
-    const ranks = up.map((p) => topOf(p).rank);
+    const ranks = up.map((p) => topCard(p).rank);
     let verdict;
     if (others.length === 0) verdict = "alone";
     else if (up.length === 0) verdict = "none-up";
@@ -136,8 +143,8 @@ export function lineChecks(card, position, piles) {
 
 function turnedText(flips, piles) {
   const at = (flip) => piles.find((p) => p.row === flip.row && p.col === flip.col);
-  const down = flips.filter((f) => !f.face_up).map((f) => cardShort(topOf(at(f))));
-  const up = flips.filter((f) => f.face_up).map((f) => cardShort(topOf(at(f))));
+  const down = flips.filter((f) => !f.face_up).map((f) => cardShort(topCard(at(f))));
+  const up = flips.filter((f) => f.face_up).map((f) => cardShort(topCard(at(f))));
   const parts = [];
   if (down.length) parts.push(`${list(down)} ${down.length === 1 ? "turns" : "turn"} face down`);
   if (up.length) parts.push(`${list(up)} ${up.length === 1 ? "turns" : "turn"} face up`);
@@ -149,7 +156,7 @@ function turnedText(flips, piles) {
 function checkSentence(card, check, piles) {
   const rank = card.rank === 1 ? "ace" : String(card.rank);
   const line = `In its ${check.line}`;
-  const upNames = list(check.up.map((p) => cardShort(topOf(p))));
+  const upNames = list(check.up.map((p) => cardShort(topCard(p))));
   switch (check.verdict) {
     case "alone":
       return "";
@@ -160,8 +167,8 @@ function checkSentence(card, check, piles) {
     case "lowest":
       return `${line} the ${rank} is lower than every face-up card (${upNames}): ${turnedText(check.flips, piles)}.`;
     case "tie": {
-      const tied = check.up.filter((p) => topOf(p).rank === card.rank);
-      return `${line} the ${rank} ties the ${cardShort(topOf(tied[0]))}, so nothing turns.`;
+      const tied = check.up.filter((p) => topCard(p).rank === card.rank);
+      return `${line} the ${rank} ties the ${cardShort(topCard(tied[0]))}, so nothing turns.`;
     }
     default:
       return `${line} the ${rank} is neither the highest nor the lowest (${upNames}), so nothing turns.`;
@@ -196,11 +203,14 @@ export function explainMove(placement, before) {
  * never asked about, such as the rules' example). */
 export function applyMove(piles, card, position) {
   const flips = lineChecks(card, position, piles).flatMap((c) => c.flips);
-  const at = new Map(piles.map((p) => [key(p.row, p.col), { ...p }]));
-  const here = key(position.row, position.col);
+  const at = new Map(piles.map((p) => [positionKey(p.row, p.col), { ...p }]));
+  const here = positionKey(position.row, position.col);
   const pile = at.get(here) || { row: position.row, col: position.col, cards: [] };
   at.set(here, { ...pile, cards: [...pile.cards, card], face_up: true });
-  for (const flip of flips) at.set(key(flip.row, flip.col), { ...at.get(key(flip.row, flip.col)), face_up: flip.face_up });
+  for (const flip of flips) {
+    const there = positionKey(flip.row, flip.col);
+    at.set(there, { ...at.get(there), face_up: flip.face_up });
+  }
   const after = [...at.values()].sort((a, b) => a.row - b.row || a.col - b.col);
   return { piles: after, flipped: flips.sort((a, b) => a.row - b.row || a.col - b.col) };
 }
