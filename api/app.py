@@ -22,15 +22,15 @@ from api.challenges.service import SECRET_NAME as CHALLENGE_SECRET
 from api.challenges.service import ChallengeService
 from api.challenges.service import counts as challenge_counts
 from api.core import cursors, migrate
-from api.core.database import Database, create_database
+from api.core.database import Database, create_database, psycopg_conninfo
 from api.core.openapi import install_openapi
 from api.core.problems import install_error_handlers
 from api.core.settings import Settings
 from api.core.store import service_secret
+from api.events import fanout
 from api.events import render as event_frames
 from api.events import routes as event_routes
 from api.events.announce import PUBLISHER
-from api.events.fanout import fanout_for
 from api.events.hub import EventHub
 from api.events.service import EventService
 from api.games import expiry
@@ -129,16 +129,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ranks=ranks_of_win,
             challenge_counts=challenge_counts,
         )
-        fanout = fanout_for(hub, database, settings.redis_url)
-        # Every write transaction of this app announces its changes through the fan-out.
-        database.write_sessions.configure(info={PUBLISHER: fanout})
         state.events = EventService(database, hub, state.games, cursor_secret)
-        # One listener per process, and the hub's heartbeat (it also ends every stream when
-        # the server is told to stop, so that clients reconnect to another replica).
-        live = [
-            asyncio.create_task(fanout.listen()),
-            asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit)),
-        ]
+        # The hub's heartbeat also ends every stream when the server is told to stop, so
+        # that clients reconnect to another replica.
+        live = [asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit))]
+        if database.is_sqlite:
+            # One process: its write transactions hand their changes to its own hub.
+            database.write_sessions.configure(info={PUBLISHER: fanout.InProcess(hub)})
+        else:
+            # Writes NOTIFY every replica; one LISTEN connection per process hears them.
+            conninfo = psycopg_conninfo(database.url)
+            live.append(asyncio.create_task(fanout.listen(hub, conninfo)))
         expiring = (
             asyncio.create_task(
                 expiry.expire_periodically(
@@ -169,7 +170,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await hub.drain()
-            await fanout.close()
             pool.close()
             await database.close()
 
