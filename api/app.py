@@ -20,7 +20,6 @@ from api.analysis.service import AnalysisService
 from api.challenges import routes as challenge_routes
 from api.challenges.service import SECRET_NAME as CHALLENGE_SECRET
 from api.challenges.service import ChallengeService
-from api.challenges.service import counts as challenge_counts
 from api.core import cursors, migrate
 from api.core.database import Database, create_database, psycopg_conninfo
 from api.core.openapi import install_openapi
@@ -41,7 +40,7 @@ from api.hints.pool import AdvicePool
 from api.hints.service import HintService
 from api.idempotency.service import IdempotentRequests
 from api.leaderboards import routes as leaderboard_routes
-from api.leaderboards.service import LeaderboardService, ranks_of_win
+from api.leaderboards.service import LeaderboardService
 from api.ops import health
 from api.ops.logs import configure_logging
 from api.ops.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
@@ -126,8 +125,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_streams=settings.events_max_streams,
             max_per_client=settings.events_max_streams_per_client,
             heartbeat=settings.events_heartbeat_seconds,
-            ranks=ranks_of_win,
-            challenge_counts=challenge_counts,
         )
         state.events = EventService(database, hub, state.games, cursor_secret)
         # The hub's heartbeat also ends every stream when the server is told to stop, so
