@@ -9,8 +9,8 @@ whose queue is full is dropped (it gets a ``reconnect`` event and reconnects wit
 A game's feed remembers the last placement it read, and reads only what follows: notifications
 lost or repeated change nothing but when an event is read. Every watched game is also read
 again each heartbeat interval, so that a lost notification delays its events by that long at
-most. A watcher that sees a placement number past the one it expects reads the missing ones
-itself: no gap, whatever the feed did.
+most. A watcher that sees a placement number past the one it expects, or an end before it has
+sent the game's last placement, reads the missing ones itself: no gap, whatever the feed did.
 
 A stream's first read (what its client has not seen) is shared by the streams of the same
 game that open before the game's feed offers anything more: a game's watchers all open as

@@ -4,9 +4,10 @@ and the games being played.
 A game's stream first sends what its client has not seen (after ``Last-Event-ID``), read
 from the database, then what the hub offers it (:mod:`api.events.hub`). It subscribes before
 it reads, so that nothing stored in between is missed, and skips what it has already sent,
-so that nothing is sent twice; a placement number past the next one expected makes it read
-the missing placements from the database. What is sent is the database's, never a
-notification's: a placement's card is sent only once that placement is stored.
+so that nothing is sent twice; a placement number past the next one expected, or an end
+before the game's last placement, makes it read the missing placements from the database.
+What is sent is the database's, never a notification's: a placement's card is sent only once
+that placement is stored.
 """
 
 from __future__ import annotations
