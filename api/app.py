@@ -20,19 +20,18 @@ from api.analysis.service import AnalysisService
 from api.challenges import routes as challenge_routes
 from api.challenges.service import SECRET_NAME as CHALLENGE_SECRET
 from api.challenges.service import ChallengeService
-from api.challenges.service import counts as challenge_counts
 from api.core import cursors, migrate
-from api.core.database import Database, create_database
+from api.core.database import Database, create_database, psycopg_conninfo
 from api.core.hooks import HOOKS, GameHooks
 from api.core.openapi import install_openapi
 from api.core.problems import install_error_handlers
 from api.core.settings import Settings
 from api.core.store import service_secret
 from api.events import announce as events
+from api.events import fanout
 from api.events import render as event_frames
 from api.events import routes as event_routes
 from api.events.announce import PUBLISHER
-from api.events.fanout import fanout_for
 from api.events.hub import EventHub
 from api.events.service import EventService
 from api.games import expiry
@@ -44,7 +43,7 @@ from api.hints.service import HintService
 from api.idempotency.service import IdempotentRequests
 from api.leaderboards import routes as leaderboard_routes
 from api.leaderboards import service as leaderboards
-from api.leaderboards.service import LeaderboardService, ranks_of_win
+from api.leaderboards.service import LeaderboardService
 from api.ops import health
 from api.ops.logs import configure_logging
 from api.ops.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
@@ -142,19 +141,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_streams=settings.events_max_streams,
             max_per_client=settings.events_max_streams_per_client,
             heartbeat=settings.events_heartbeat_seconds,
-            ranks=ranks_of_win,
-            challenge_counts=challenge_counts,
         )
-        fanout = fanout_for(hub, database, settings.redis_url)
-        # Every write transaction of this app announces its changes through the fan-out.
-        database.write_sessions.configure(info={PUBLISHER: fanout})
         state.events = EventService(database, hub, state.games, cursor_secret)
-        # One listener per process, and the hub's heartbeat (it also ends every stream when
-        # the server is told to stop, so that clients reconnect to another replica).
-        live = [
-            asyncio.create_task(fanout.listen()),
-            asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit)),
-        ]
+        # The hub's heartbeat also ends every stream when the server is told to stop, so
+        # that clients reconnect to another replica.
+        live = [asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit))]
+        if database.is_sqlite:
+            # One process: its write transactions hand their changes to its own hub.
+            database.write_sessions.configure(info={PUBLISHER: fanout.InProcess(hub)})
+        else:
+            # Writes NOTIFY every replica; one LISTEN connection per process hears them.
+            conninfo = psycopg_conninfo(database.url)
+            live.append(asyncio.create_task(fanout.listen(hub, conninfo)))
         expiring = (
             asyncio.create_task(
                 expiry.expire_periodically(
@@ -185,7 +183,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await hub.drain()
-            await fanout.close()
             pool.close()
             await database.close()
 

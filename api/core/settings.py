@@ -129,8 +129,8 @@ class Settings(BaseSettings):
     )
     redis_url: str | None = Field(
         default=None,
-        description="redis://host:port/db: rate-limit counters shared by every replica. Unset: "
-        "each process counts on its own.",
+        description="redis://host:port/db: rate-limit counters shared by every replica (live "
+        "events travel through the database, not Redis). Unset: each process counts on its own.",
     )
     trusted_proxies: Annotated[list[IPvAnyNetwork], NoDecode] = Field(
         default_factory=list,

@@ -3,11 +3,10 @@ transaction that makes the change.
 
 A notification carries ids only (a game and its placement number, a won game, a challenge's
 day); the watchers' hubs read what changed from the database (:mod:`api.events.hub`). How it
-travels is the app's choice (:mod:`api.events.fanout`), held in the write sessions' ``info``:
-PostgreSQL's ``NOTIFY``, queued in the transaction and delivered only if it commits; Redis,
-published once it has committed; or this process's own hub. A session without one (the
-command-line tools) still notifies on PostgreSQL, so that every replica hears of what a tool
-did.
+travels depends on the database (:mod:`api.events.fanout`): on PostgreSQL a ``NOTIFY``, queued in
+the transaction and delivered only if it commits, from every session (the command-line tools'
+too, so that every replica hears of what a tool did); on SQLite the publisher the app puts in
+its write sessions' ``info``, which hands it to this process's own hub once it has committed.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ whose queue is full is dropped (it gets a ``reconnect`` event and reconnects wit
 A game's feed remembers the last placement it read, and reads only what follows: notifications
 lost or repeated change nothing but when an event is read. Every watched game is also read
 again each heartbeat interval, so that a lost notification delays its events by that long at
-most. A watcher that sees a placement number past the one it expects reads the missing ones
-itself: no gap, whatever the feed did.
+most. A watcher that sees a placement number past the one it expects, or an end before it has
+sent the game's last placement, reads the missing ones itself: no gap, whatever the feed did.
 
 A stream's first read (what its client has not seen) is shared by the streams of the same
 game that open before the game's feed offers anything more: a game's watchers all open as
@@ -27,27 +27,32 @@ import contextlib
 import logging
 import uuid
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from functools import partial
 from typing import Any, Protocol
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
+from api.challenges.service import counts as challenge_counts
 from api.core import clock
 from api.core.database import Database
 from api.core.errors import EventStreamsFull, TooManyEventStreams
 from api.core.models import PlacementRecord
 from api.events import store
-from api.events.announce import Notice, parse_notice
+from api.events.announce import parse_notice
 from api.events.store import GameFeed, GameState, Win
+from api.leaderboards.service import ranks_of_win
 from api.ops import metrics
 
 log = logging.getLogger("foursquare.events")
 
 # What a refused stream is told to wait: a watcher comes back soon, to another replica or this.
 RETRY_AFTER_SECONDS = 5
+# A database read that failed is logged and left to the next heartbeat's re-read.
+READ_FAILED = (DBAPIError, PoolTimeoutError)
 
 
 class Rendering(Protocol):
@@ -64,27 +69,31 @@ class Rendering(Protocol):
 
 @dataclass(frozen=True)
 class Item:
-    """One event for a watcher: its frame, and the placement number it carries (``end`` and
-    the site's events carry none)."""
+    """One event for a watcher: its frame, and the placement number it carries (an ``end``,
+    the game's last: its stream must have sent every placement before it)."""
 
     frame: bytes
     kind: str
-    number: int | None = None
+    number: int = 0
 
 
 class Watcher:
-    """One stream's queue: bounded; a watcher that lets it fill is dropped, not waited for.
+    """One stream: its place among the process's streams, and its queue, bounded (a watcher
+    that lets it fill is dropped, not waited for).
 
     A plain list and a future made only while the stream waits: a process holds thousands
     of watchers, and an ``asyncio.Event`` with a ``deque`` costs several times as much."""
 
-    __slots__ = ("_waiting", "capacity", "closing", "dropped", "items")
+    __slots__ = ("_waiting", "address", "capacity", "closing", "dropped", "feed", "items", "left")
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, address: str, feed: Feed | None) -> None:
         self.capacity = capacity
+        self.address = address
+        self.feed = feed  # None: the site's stream
         self.items: list[Item] = []
         self.dropped = False  # too slow: tell it to reconnect
         self.closing = False  # the process is shutting down
+        self.left = False  # its place is given back (once, whichever way its stream ends)
         self._waiting: asyncio.Future[None] | None = None
 
     def offer(self, item: Item) -> bool:
@@ -100,12 +109,6 @@ class Watcher:
         self.items.append(item)
         self._wake()
         return True
-
-    def ping(self, item: Item) -> None:
-        """Queue a keep-alive comment, if nothing else is waiting to be written (a stream
-        that is sent events needs none)."""
-        if not self.items:
-            self.offer(item)
 
     def close(self) -> None:
         self.closing = True
@@ -150,21 +153,6 @@ class Feed:
     opening: Opening | None = None
 
 
-@dataclass
-class Admission:
-    """A stream's place among this process's streams; given back once, when it ends."""
-
-    hub: EventHub
-    address: str
-    stream: str
-    released: bool = False
-
-    def release(self) -> None:
-        if not self.released:
-            self.released = True
-            self.hub.left(self)
-
-
 class EventHub:
     """The watchers of one process, and the reads that feed them."""
 
@@ -177,8 +165,6 @@ class EventHub:
         max_streams: int,
         max_per_client: int,
         heartbeat: float,
-        ranks: Callable[[Any, uuid.UUID, bool], dict[str, int | None]],
-        challenge_counts: Callable[[Any, date], tuple[int, int]],
     ) -> None:
         self.database = database
         self.rendering = rendering
@@ -186,8 +172,6 @@ class EventHub:
         self.max_streams = max_streams
         self.max_per_client = max_per_client
         self.heartbeat = heartbeat
-        self._ranks = ranks
-        self._challenge_counts = challenge_counts
         self.feeds: dict[uuid.UUID, Feed] = {}
         self.site: set[Watcher] = set()
         self.streams = 0
@@ -203,9 +187,10 @@ class EventHub:
 
     # ------------------------------------------------------------ streams and watchers
 
-    def admit(self, address: str, stream: str) -> Admission:
-        """A place for one more stream of ``address``, or ``503`` (this process is full) or
-        ``429`` (this address holds its share), both with Retry-After."""
+    def watch(self, address: str, game_id: uuid.UUID | None) -> Watcher:
+        """A watcher of the game ``game_id`` (None: of the site) for a stream of ``address``,
+        or ``503`` (this process is full) or ``429`` (this address holds its share), both
+        with Retry-After. Its place is given back by :meth:`leave`."""
         if self.streams >= self.max_streams:
             raise EventStreamsFull(
                 f"this server holds {self.max_streams} event streams already; retry after "
@@ -220,42 +205,54 @@ class EventHub:
             )
         self.streams += 1
         self.per_client[address] += 1
-        metrics.event_stream_opened(stream)
-        return Admission(self, address, stream)
-
-    def left(self, admission: Admission) -> None:
-        self.streams -= 1
-        self.per_client[admission.address] -= 1
-        if self.per_client[admission.address] <= 0:
-            del self.per_client[admission.address]
-        metrics.event_stream_closed(admission.stream)
-
-    def watch_game(self, game_id: uuid.UUID) -> Watcher:
-        watcher = Watcher(self.queue)
+        feed = None
+        if game_id is not None:
+            feed = self.feeds.get(game_id)
+            if feed is None:
+                feed = self.feeds[game_id] = Feed(game_id)
+        watcher = Watcher(self.queue, address, feed)
+        (self.site if feed is None else feed.watchers).add(watcher)
         if self._closed:
             watcher.close()
-        feed = self.feeds.get(game_id)
-        if feed is None:
-            feed = self.feeds[game_id] = Feed(game_id)
-        feed.watchers.add(watcher)
+        metrics.event_stream_opened("site" if feed is None else "game")
         return watcher
 
-    async def first_read(self, game_id: uuid.UUID, after: int) -> GameFeed | None:
-        """The game and its placements after ``after``, for a stream that watches it already
-        (see the module docstring): one read shared by the streams that open together."""
-        feed = self.feeds.get(game_id)
-        if feed is None:  # not watched (the hub is closing): a read of its own
-            return await self.database.read(_feed_reader(game_id, after))
+    def leave(self, watcher: Watcher) -> None:
+        """A stream's watcher and place, given back (a second call does nothing)."""
+        if watcher.left:
+            return
+        watcher.left = True
+        self.streams -= 1
+        self.per_client[watcher.address] -= 1
+        if self.per_client[watcher.address] <= 0:
+            del self.per_client[watcher.address]
+        feed = watcher.feed
+        if feed is None:
+            self.site.discard(watcher)
+        else:
+            feed.watchers.discard(watcher)
+            if not feed.watchers and self.feeds.get(feed.game_id) is feed:
+                del self.feeds[feed.game_id]
+        metrics.event_stream_closed("site" if feed is None else "game")
+
+    async def first_read(self, watcher: Watcher, after: int) -> GameFeed | None:
+        """The watched game and its placements after ``after`` (see the module docstring):
+        one read shared by the streams that open together."""
+        feed = watcher.feed
+        assert feed is not None
         opening = feed.opening
         if opening is None or opening.after > after:
-            read = asyncio.get_running_loop().create_task(
-                self.database.read(_feed_reader(game_id, after))
-            )
+            read = asyncio.get_running_loop().create_task(self._read_game(feed.game_id, after))
             opening = feed.opening = Opening(after, read)
             read.add_done_callback(lambda done: self._opened(feed, opening, done))
         # Shielded: a client that leaves while it waits does not cancel the others' read.
         got = await asyncio.shield(opening.read)
-        if got is None or opening.after == after:
+        if got is None:
+            return None
+        if feed.last is None and got.game.status == "in_progress":
+            # The feed's first reader: the feed reads on from what it read.
+            feed.last = got.game.placements_count
+        if opening.after == after:
             return got
         return GameFeed(got.game, [p for p in got.placements if p.number > after])
 
@@ -266,30 +263,13 @@ class EventHub:
         ):
             feed.opening = None
 
-    def caught_up(self, game_id: uuid.UUID, number: int) -> None:
-        """A game's first watcher has read its placements up to ``number`` itself: its feed
-        reads from there on (a later watcher ahead of the feed skips what it has)."""
-        feed = self.feeds.get(game_id)
-        if feed is not None and feed.last is None:
-            feed.last = number
+    def _read_game(self, game_id: uuid.UUID, after: int) -> Coroutine[Any, Any, GameFeed | None]:
+        return self.database.read(partial(store.game_feed, game_id=game_id, after=after))
 
-    def unwatch_game(self, game_id: uuid.UUID, watcher: Watcher) -> None:
-        feed = self.feeds.get(game_id)
-        if feed is None:
-            return
-        feed.watchers.discard(watcher)
-        if not feed.watchers:
-            del self.feeds[game_id]
-
-    def watch_site(self) -> Watcher:
-        watcher = Watcher(self.queue)
-        if self._closed:
-            watcher.close()
-        self.site.add(watcher)
-        return watcher
-
-    def unwatch_site(self, watcher: Watcher) -> None:
-        self.site.discard(watcher)
+    def _watchers(self) -> Iterator[Watcher]:
+        yield from self.site
+        for feed in self.feeds.values():
+            yield from feed.watchers
 
     # ------------------------------------------------------------ notifications
 
@@ -297,10 +277,8 @@ class EventHub:
         """A notification from any process (see :mod:`api.events.announce`); unknown ones
         are ignored (a newer release may send more kinds)."""
         notice = parse_notice(payload)
-        if notice is not None:
-            self.notice(notice)
-
-    def notice(self, notice: Notice) -> None:
+        if notice is None:
+            return
         if notice.kind == "game" and notice.game_id is not None:
             feed = self.feeds.get(notice.game_id)
             if feed is not None:
@@ -323,12 +301,11 @@ class EventHub:
 
     def ping(self) -> None:
         """A keep-alive comment to every idle stream, so that proxies keep it open: the
-        hub's heartbeat sends them all, rather than a timer task in each stream."""
-        for feed in self.feeds.values():
-            for watcher in feed.watchers:
-                watcher.ping(self._ping)
-        for watcher in self.site:
-            watcher.ping(self._ping)
+        hub's heartbeat sends them all, rather than a timer task in each (a stream that is
+        sent events needs none)."""
+        for watcher in self._watchers():
+            if not watcher.items:
+                watcher.offer(self._ping)
 
     async def _recover_site(self) -> None:
         now = clock.now()
@@ -339,7 +316,7 @@ class EventHub:
                 del self._wins_sent[game_id]
         try:
             recent = await self.database.read(lambda s: store.wins_since(s, since, 100))
-        except (DBAPIError, PoolTimeoutError) as error:
+        except READ_FAILED as error:
             log.warning("events: reading recent wins failed: %s", error)
             return
         for game_id in recent:
@@ -351,7 +328,7 @@ class EventHub:
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
+        self._tasks.add(task)  # held: the loop keeps only a weak reference to a task
         task.add_done_callback(self._tasks.discard)
 
     def _refresh(self, feed: Feed) -> None:
@@ -365,11 +342,10 @@ class EventHub:
         try:
             while True:
                 feed.again = False
-                got = await self.database.read(_feed_reader(feed.game_id, feed.last or 0))
+                got = await self._read_game(feed.game_id, feed.last or 0)
                 if got is None or not self._dispatch_game(feed, got) or not feed.again:
                     return
-        except (DBAPIError, PoolTimeoutError) as error:
-            # The next heartbeat's resync reads it again.
+        except READ_FAILED as error:
             log.warning("events: reading game %s failed: %s", feed.game_id, error)
         finally:
             feed.reading = False
@@ -385,14 +361,11 @@ class EventHub:
             feed.last = got.placements[-1].number
         over = got.game.status != "in_progress"
         if over:
-            items.append(Item(self.rendering.end(feed.game_id, got.game), "end"))
+            end = self.rendering.end(feed.game_id, got.game)
+            items.append(Item(end, "end", got.game.placements_count))
         if items:
             feed.opening = None  # a stream opening now must read what this offered
-            for watcher in list(feed.watchers):
-                for item in items:
-                    if not watcher.offer(item):
-                        feed.watchers.discard(watcher)
-                        break
+            _offer(feed.watchers, items)
         if over and self.feeds.get(feed.game_id) is feed:
             del self.feeds[feed.game_id]
         return not over
@@ -406,16 +379,15 @@ class EventHub:
             found = store.win(session, game_id)
             if found is None:
                 return None, {}
-            return found, self._ranks(session, game_id, found.assisted)
+            return found, ranks_of_win(session, game_id, found.assisted)
 
         try:
             found, ranks = await self.database.read(read)
-        except (DBAPIError, PoolTimeoutError) as error:
+        except READ_FAILED as error:
             log.warning("events: reading the win of game %s failed: %s", game_id, error)
-            del self._wins_sent[game_id]  # the next heartbeat tries again
-            return
+            found = None
         if found is None:
-            del self._wins_sent[game_id]
+            del self._wins_sent[game_id]  # the next heartbeat tries again
             return
         items = [Item(self.rendering.win(found, ranks), "win")]
         if not found.assisted:
@@ -425,26 +397,19 @@ class EventHub:
                 for board, rank in ranks.items()
                 if rank == 1
             ]
-        self._dispatch_site(items)
+        _offer(self.site, items)
 
     async def _read_challenge(self, day: date, send: bool = True) -> None:
         try:
-            counts = await self.database.read(lambda s: self._challenge_counts(s, day))
-        except (DBAPIError, PoolTimeoutError) as error:
+            counts = await self.database.read(lambda s: challenge_counts(s, day))
+        except READ_FAILED as error:
             log.warning("events: reading the challenge of %s failed: %s", day, error)
             return
         if self._challenge_sent.get(day) == counts:
             return  # a notification repeated, or two read as one
         self._challenge_sent = {day: counts}
         if send:
-            self._dispatch_site([Item(self.rendering.challenge(day, *counts), "challenge")])
-
-    def _dispatch_site(self, items: list[Item]) -> None:
-        for watcher in list(self.site):
-            for item in items:
-                if not watcher.offer(item):
-                    self.site.discard(watcher)
-                    break
+            _offer(self.site, [Item(self.rendering.challenge(day, *counts), "challenge")])
 
     # ------------------------------------------------------------ the process's life
 
@@ -452,10 +417,7 @@ class EventHub:
         """End every stream (the process is leaving): each watcher's stream ends cleanly and
         its client reconnects, to another replica."""
         self._closed = True
-        for feed in self.feeds.values():
-            for watcher in feed.watchers:
-                watcher.close()
-        for watcher in self.site:
+        for watcher in self._watchers():
             watcher.close()
 
     async def heartbeat_loop(self, leaving: Callable[[], bool]) -> None:
@@ -483,8 +445,10 @@ class EventHub:
                 await task
 
 
-def _feed_reader(game_id: uuid.UUID, after: int) -> Callable[[Any], GameFeed | None]:
-    def read(session: Any) -> GameFeed | None:
-        return store.game_feed(session, game_id, after)
-
-    return read
+def _offer(watchers: set[Watcher], items: list[Item]) -> None:
+    """Offer ``items`` to each of ``watchers``; one whose queue fills is dropped from them."""
+    for watcher in list(watchers):
+        for item in items:
+            if not watcher.offer(item):
+                watchers.discard(watcher)
+                break

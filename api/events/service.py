@@ -4,9 +4,10 @@ and the games being played.
 A game's stream first sends what its client has not seen (after ``Last-Event-ID``), read
 from the database, then what the hub offers it (:mod:`api.events.hub`). It subscribes before
 it reads, so that nothing stored in between is missed, and skips what it has already sent,
-so that nothing is sent twice; a placement number past the next one expected makes it read
-the missing placements from the database. What is sent is the database's, never a
-notification's: a placement's card is sent only once that placement is stored.
+so that nothing is sent twice; a placement number past the next one expected, or an end
+before the game's last placement, makes it read the missing placements from the database.
+What is sent is the database's, never a notification's: a placement's card is sent only once
+that placement is stored.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 
 from api.core import days
 from api.core.clock import today
@@ -24,7 +26,7 @@ from api.core.database import Database
 from api.core.errors import InvalidCursor
 from api.core.ids import existing_game, parse_game_id
 from api.events import store
-from api.events.hub import Admission, EventHub, Item, Watcher
+from api.events.hub import EventHub, Watcher
 from api.events.store import GameFeed, GameInProgress
 from api.games.service import GameService
 from api.ops import metrics
@@ -60,29 +62,22 @@ class EventService:
         ``404`` for no such game, ``403 challenge_game_private`` as ``GET /games/{id}``,
         ``429``/``503`` beyond the stream caps. Checked before the stream starts."""
         game_uuid = parse_game_id(game_id)
-        admission = self.hub.admit(address, "game")
-        watcher = self.hub.watch_game(game_uuid)
+        watcher = self.hub.watch(address, game_uuid)
         try:
-            got = existing_game(await self.hub.first_read(game_uuid, after), game_id)
+            got = existing_game(await self.hub.first_read(watcher, after), game_id)
             if days.is_sealed(got.game.challenge_date):
                 await self.games.history(game_id, token)  # its player's only, or 403
         except BaseException:
-            self.hub.unwatch_game(game_uuid, watcher)
-            admission.release()
+            self.hub.leave(watcher)
             raise
-        events = self._game_events(game_uuid, watcher, admission, got, after)
+        events = self._game_events(game_uuid, watcher, got, after)
         # A stream never iterated (a HEAD, a client gone before the first byte) never runs
         # its ``finally``: its place and its watcher are given back when it is collected.
-        weakref.finalize(events, _give_back, self.hub, game_uuid, watcher, admission)
+        weakref.finalize(events, self.hub.leave, watcher)
         return events
 
     async def _game_events(
-        self,
-        game_id: uuid.UUID,
-        watcher: Watcher,
-        admission: Admission,
-        got: GameFeed,
-        after: int,
+        self, game_id: uuid.UUID, watcher: Watcher, got: GameFeed, after: int
     ) -> AsyncIterator[bytes]:
         rendering = self.hub.rendering
         last = after
@@ -96,8 +91,6 @@ class EventService:
                 if got.game.status != "in_progress":
                     yield _sent(rendering.end(game_id, got.game), "end")
                     return
-                # (A Last-Event-ID past the game's placements must not hold the feed back.)
-                self.hub.caught_up(game_id, min(last, got.game.placements_count))
                 gap = False
                 while not gap:
                     items = await watcher.take()
@@ -109,7 +102,7 @@ class EventService:
                     for item in items:
                         if item.kind == "ping":
                             yield item.frame
-                        elif item.kind == "placement" and item.number is not None:
+                        elif item.kind == "placement":
                             if item.number <= last:
                                 continue  # read in the catch-up already
                             if item.number > last + 1:
@@ -117,33 +110,30 @@ class EventService:
                                 break
                             yield _sent(item.frame, item.kind)
                             last = item.number
-                        elif item.kind == "end":
-                            if item.number is not None and item.number > last:
-                                gap = True
-                                break
+                        elif item.number > last:  # an end past a placement not sent yet
+                            gap = True
+                            break
+                        else:
                             yield _sent(item.frame, item.kind)
                             return
                 got = existing_game(
-                    await self.database.read(
-                        lambda s, at=last: store.game_feed(s, game_id, at)  # type: ignore[misc]
-                    ),
+                    await self.database.read(partial(store.game_feed, game_id=game_id, after=last)),
                     game_id,
                 )
         finally:
-            _give_back(self.hub, game_id, watcher, admission)
+            self.hub.leave(watcher)
 
     # ------------------------------------------------------------ the site's stream
 
     def site_stream(self, address: str) -> AsyncIterator[bytes]:
         """Wins, new bests and challenge counts as they are recorded (``429``/``503``
         beyond the stream caps, checked before the stream starts)."""
-        admission = self.hub.admit(address, "site")
-        watcher = self.hub.watch_site()
-        events = self._site_events(watcher, admission)
-        weakref.finalize(events, _give_back, self.hub, None, watcher, admission)
+        watcher = self.hub.watch(address, None)
+        events = self._site_events(watcher)
+        weakref.finalize(events, self.hub.leave, watcher)
         return events
 
-    async def _site_events(self, watcher: Watcher, admission: Admission) -> AsyncIterator[bytes]:
+    async def _site_events(self, watcher: Watcher) -> AsyncIterator[bytes]:
         try:
             while True:
                 items = await watcher.take()
@@ -155,7 +145,7 @@ class EventService:
                 for item in items:
                     yield item.frame if item.kind == "ping" else _sent(item.frame, item.kind)
         finally:
-            _give_back(self.hub, None, watcher, admission)
+            self.hub.leave(watcher)
 
     # ------------------------------------------------------------ games in progress
 
@@ -172,17 +162,6 @@ class EventService:
                 self.cursor_secret, [_CURSOR_KIND, last.updated_at.isoformat(), last.id.hex]
             )
         return InProgressPage(rows[:limit], next_cursor)
-
-
-def _give_back(
-    hub: EventHub, game_id: uuid.UUID | None, watcher: Watcher, admission: Admission
-) -> None:
-    """A stream's watcher and place, given back (once: a second call does nothing)."""
-    if game_id is None:
-        hub.unwatch_site(watcher)
-    else:
-        hub.unwatch_game(game_id, watcher)
-    admission.release()
 
 
 def _sent(frame: bytes, kind: str) -> bytes:
@@ -205,4 +184,4 @@ def _decode_cursor(secret: bytes, cursor: str) -> tuple[datetime, uuid.UUID]:
     return at, game_id
 
 
-__all__ = ["EventService", "InProgressPage", "Item"]
+__all__ = ["EventService", "InProgressPage"]

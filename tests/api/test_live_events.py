@@ -1,11 +1,11 @@
 """Live events through real ``foursquare serve`` processes on one real PostgreSQL database.
 
-Five replicas share the module's database: ``a`` (games are played on it), ``b`` (hears of
-changes by PostgreSQL's notifications only: its heartbeat, which also re-reads watched games,
-is ten minutes), ``r1`` and ``r2`` (Redis pub/sub, heartbeat ten minutes) and ``d`` (one
-event per watcher queue, streams capped at 3 a process and 2 a client address, a one-second
-heartbeat, and no Redis: it never hears of what ``r1`` and ``r2`` write, and reads it again
-at its heartbeat). Streams are read with httpx's async client.
+Three replicas share the module's database: ``a`` (games are played on it; a two-second
+heartbeat), ``b`` (hears of changes by PostgreSQL's notifications only: its heartbeat, which
+also re-reads watched games, is ten minutes) and ``d`` (one event per watcher queue, streams
+capped at 3 a process and 2 a client address, a one-second heartbeat). A lost notification is
+played by writing in a transaction whose publisher tells nobody (:func:`place_unannounced`):
+only a heartbeat's re-read finds what it wrote. Streams are read with httpx's async client.
 """
 
 from __future__ import annotations
@@ -22,10 +22,13 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.orm import Session
 
 from api.core.database import create_database
 from api.core.settings import Settings
+from api.events.announce import PUBLISHER
 from api.games.dealing import start_game
+from api.games.placing import place_in
 from tests.integrity.players import WinningLine, winning_lines
 from tests.support import databases
 from tests.support.server import Server
@@ -44,7 +47,6 @@ PLACEMENT_KEYS = {
     "created_at",
 }
 QUIET = {"FOURSQUARE_EVENTS_HEARTBEAT_SECONDS": "600"}
-REDIS = {"FOURSQUARE_REDIS_URL": "redis://127.0.0.1:6379/0"}
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +71,6 @@ def replicas(database_url: str, tmp_path_factory: Any) -> Iterator[dict[str, Ser
     configs = {
         "a": {"FOURSQUARE_EVENTS_HEARTBEAT_SECONDS": "2"},
         "b": QUIET,
-        "r1": {**QUIET, **REDIS},
-        "r2": {**QUIET, **REDIS},
         "d": {
             "FOURSQUARE_EVENTS_HEARTBEAT_SECONDS": "1",
             "FOURSQUARE_EVENTS_QUEUE": "1",
@@ -196,6 +196,34 @@ def dealt(database_url: str, line: WinningLine, player: str) -> Game:
         database.dispose()
 
 
+class Unannounced:
+    """A write session's publisher that tells no replica, as if every notification were lost."""
+
+    def announce(self, session: Session, payload: str) -> None:
+        del session, payload
+
+
+async def place_unannounced(
+    client: httpx.AsyncClient, database_url: str, game: Game, positions: list[tuple[int, int]]
+) -> dict[str, Any]:
+    """``positions`` placed in one transaction that no replica hears of; the game after it."""
+
+    def write() -> None:
+        database = create_database(Settings(database_url=database_url, migrate_on_start=False))
+        try:
+            with database.transaction() as session:
+                session.info[PUBLISHER] = Unannounced()
+                for position in positions:
+                    place_in(session, game.id, game.token, position)
+        finally:
+            database.dispose()
+
+    await asyncio.to_thread(write)
+    game.placed = (await client.get(f"/games/{game.id}/placements")).json()["placements"]
+    state: dict[str, Any] = (await client.get(f"/games/{game.id}", headers=game.auth)).json()
+    return state
+
+
 def check_game_events(events: list[Event], game: Game, after: int, state: dict[str, Any]) -> None:
     """Exactly the placements after ``after``, in order, as they were placed, then the end."""
     *placements, end = events
@@ -293,18 +321,17 @@ def test_streams_opening_together_share_a_first_read_only_until_the_feed_moves(
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize(("writer", "reader"), [("a", "b"), ("r1", "r2")])
 def test_events_made_on_one_replica_reach_watchers_on_another(
-    replicas: dict[str, Server], database_url: str, writer: str, reader: str
+    replicas: dict[str, Server], database_url: str
 ) -> None:
-    """PostgreSQL's notifications (a to b) and Redis (r1 to r2); the reader never re-reads
-    on its own in the test's time, so only a notification can bring the events."""
-    source, target = replicas[writer], replicas[reader]
+    """PostgreSQL's notifications, from ``a`` to ``b``: ``b`` never re-reads on its own in
+    the test's time, so only a notification can bring the events."""
+    source, target = replicas["a"], replicas["b"]
     line = min(winning_lines(), key=lambda line: line.score)  # the best is the next test's
 
     async def scenario() -> None:
         async with httpx.AsyncClient(base_url=source.base_url, timeout=30) as client:
-            game = dealt(database_url, line, f"winner-{writer}")
+            game = dealt(database_url, line, "winner")
             site_opened, game_opened = asyncio.Event(), asyncio.Event()
             site = asyncio.create_task(
                 read_stream(
@@ -333,7 +360,7 @@ def test_events_made_on_one_replica_reach_watchers_on_another(
             check_game_events(await asyncio.wait_for(watcher, DEADLINE), game, 0, state)
             wins = [e for e in await asyncio.wait_for(site, DEADLINE) if e.event == "win"]
             win = [e.data for e in wins if e.data["game_id"] == game.id][-1]
-            assert win["player"] == f"winner-{writer}" and win["score"] == line.score
+            assert win["player"] == "winner" and win["score"] == line.score
             assert win["ranks"]["all_time"] == state["rank"]
             assert set(win["ranks"]) == {"all_time", "day", "week"}
             assert win["finished_at"].startswith(state["finished_at"][:19])
@@ -495,39 +522,34 @@ def test_no_event_carries_a_card_that_was_not_placed_over_many_games(
 
 
 def test_a_slow_watcher_is_dropped_with_a_reconnect_and_placements_go_on(
-    replicas: dict[str, Server],
+    replicas: dict[str, Server], database_url: str
 ) -> None:
-    """``d`` holds one event per watcher and never hears of ``r1``'s placements: at its
-    heartbeat it reads the several placed since, and the watcher that cannot take them all
-    is told to reconnect with the last id it got; reconnecting, it gets the rest."""
-    d, r1 = replicas["d"], replicas["r1"]
+    """``d`` holds one event per watcher and hears of no placement after the first: at its
+    heartbeat it reads all the others at once, and the watcher that cannot take them all is
+    told to reconnect with the last id it got; reconnecting, it gets the rest."""
+    d, a = replicas["d"], replicas["a"]
+    line = min(winning_lines(), key=lambda line: line.score)
 
     async def scenario() -> None:
-        rng = random.Random(7)
-        async with httpx.AsyncClient(base_url=r1.base_url, timeout=30) as client:
-            game = await new_game(client)
-            await place(client, game, rng)
+        game = dealt(database_url, line, "slow-watched")
+        async with httpx.AsyncClient(base_url=a.base_url, timeout=30) as client:
+            row, col = line.positions[0]
+            answer = await client.post(
+                f"/games/{game.id}/placements", json={"row": row, "col": col}, headers=game.auth
+            )
+            assert answer.status_code == 201, answer.text
             opened = asyncio.Event()
             watcher = asyncio.create_task(
                 read_stream(f"{d.base_url}/games/{game.id}/events", until=ended, opened=opened)
             )
             await asyncio.wait_for(opened.wait(), DEADLINE)
-            state: dict[str, Any] = {}
-            for _ in range(8):
-                state = await place(client, game, rng)
-                if state["status"] != "in_progress":
-                    break
-            assert len(game.placed) >= 3  # placements went on, watchers or not
-            events = await asyncio.wait_for(watcher, DEADLINE)
-            assert events[-1].event == "reconnect"
-            last = events[-1].data["last_event_id"]
-            assert [e.data for e in events[:-1]] == game.placed[:last]
-            if state["status"] == "in_progress":
-                state = await play_out(client, game, rng)
-        rest = await read_stream(
-            f"{d.base_url}/games/{game.id}/events", {"Last-Event-ID": str(last)}
-        )
-        check_game_events(rest, game, last, state)
+            state = await place_unannounced(client, database_url, game, line.positions[1:])
+            assert state["status"] == "won"  # placements went on, watchers or not
+        events = await asyncio.wait_for(watcher, DEADLINE)
+        assert [e.event for e in events] == ["placement", "reconnect"]
+        assert events[0].data == game.placed[0] and events[1].data == {"last_event_id": 1}
+        rest = await read_stream(f"{d.base_url}/games/{game.id}/events", {"Last-Event-ID": "1"})
+        check_game_events(rest, game, 1, state)
         metrics = httpx.get(f"{d.base_url}/metrics", timeout=30).text
         dropped = [
             line
@@ -670,9 +692,9 @@ def test_games_in_progress_are_listed_newest_move_first_in_pages(
 def test_a_win_no_notification_brought_is_sent_at_the_next_heartbeat(
     replicas: dict[str, Server], database_url: str
 ) -> None:
-    """``r1`` tells Redis, to which ``a`` does not listen: ``a``'s heartbeat (2 s) finds the
-    win."""
-    a, r1 = replicas["a"], replicas["r1"]
+    """A game won in a transaction that notifies nobody: ``a``'s heartbeat (2 s) finds the
+    win, and sends it once."""
+    a = replicas["a"]
     line = min(winning_lines(), key=lambda line: line.score)
 
     async def scenario() -> None:
@@ -686,12 +708,9 @@ def test_a_win_no_notification_brought_is_sent_at_the_next_heartbeat(
             )
         )
         await asyncio.wait_for(opened.wait(), DEADLINE)
-        async with httpx.AsyncClient(base_url=r1.base_url, timeout=30) as client:
-            for row, col in line.positions:
-                answer = await client.post(
-                    f"/games/{game.id}/placements", json={"row": row, "col": col}, headers=game.auth
-                )
-                assert answer.status_code == 201, answer.text
+        async with httpx.AsyncClient(base_url=a.base_url, timeout=30) as client:
+            state = await place_unannounced(client, database_url, game, line.positions)
+        assert state["status"] == "won"
         events = await asyncio.wait_for(site, DEADLINE)
         wins = [e for e in events if e.event == "win" and e.data["game_id"] == game.id]
         assert len(wins) == 1 and wins[0].data["player"] == "unannounced"
