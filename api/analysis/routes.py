@@ -9,8 +9,15 @@ from fastapi import APIRouter, Depends, Request, Response, status
 from api.analysis.render import analysis_out
 from api.analysis.schemas import AnalysisOut
 from api.analysis.service import Analysis, AnalysisService
-from api.core.errors import AnalysisNotFound, ChallengeDayOpen, GameInProgress, GameNotFound
-from api.core.openapi import problem_example, problems
+from api.core.errors import (
+    AnalysisNotFound,
+    ChallengeDayOpen,
+    GameInProgress,
+    GameNotFound,
+    RateLimited,
+    ServiceUnavailable,
+)
+from api.core.openapi import header, problems
 from api.core.problems import json_response
 from api.ops.ratelimit import limited_by
 
@@ -27,34 +34,11 @@ router = APIRouter(prefix="/games", tags=["analysis"])
 # How long a client should wait before asking again about an analysis still being computed.
 POLL_AFTER_SECONDS = 1
 
-_LOCATION = {"Location": {"description": "`/games/{id}/analysis`", "schema": {"type": "string"}}}
+_LOCATION = {"Location": header("`/games/{id}/analysis`")}
 _POLL = {
     **_LOCATION,
-    "Retry-After": {
-        "description": "Seconds to wait before asking `GET /games/{id}/analysis` again.",
-        "schema": {"type": "integer"},
-    },
-}
-_IN_PROGRESS_EXAMPLE = problem_example(
-    GameInProgress,
-    "the game is still in progress: it can be analysed once it has ended",
-    "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/analysis",
-)
-_DAY_OPEN_EXAMPLE = problem_example(
-    ChallengeDayOpen,
-    "a game of the 2026-12-01 daily challenge can be analysed once the day closes, at "
-    "2026-12-02T00:00:00+00:00",
-    "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/analysis",
-)
-_NOT_FOUND_EXAMPLES = {
-    "game_not_found": problem_example(
-        GameNotFound, "there is no game 'nope'", "/games/nope/analysis"
-    ),
-    "analysis_not_found": problem_example(
-        AnalysisNotFound,
-        "game 0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80 has no analysis: POST "
-        "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/analysis to ask for one",
-        "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/analysis",
+    "Retry-After": header(
+        "Seconds to wait before asking `GET /games/{id}/analysis` again.", "integer"
     ),
 }
 _RUNNING = {
@@ -88,16 +72,6 @@ def _answer(analysis: Analysis) -> Response:
     status_code=status.HTTP_202_ACCEPTED,
     response_model=AnalysisOut,
     summary="Ask for a finished game's analysis",
-    description=(
-        "Queues the analysis of a finished game: each placement judged from what the player "
-        "could see at that moment by the computer player (the placement made and the best "
-        "one, the loss, a label), and an accuracy for the game. Computed once, in the "
-        "background, by one server process; this request never waits for it. `202` with "
-        "`Location` while it is queued or running, `200` if it is already done (asking "
-        "again never computes it twice; a `failed` one is queued again). Anyone may ask: a "
-        "finished game's deck is public. A game in progress is `409 game_in_progress`, a "
-        "daily-challenge game before its day closes `409 challenge_day_open`; nothing is queued."
-    ),
     responses={
         200: {
             "model": AnalysisOut,
@@ -106,29 +80,19 @@ def _answer(analysis: Analysis) -> Response:
             "links": _READ_LINK,
         },
         202: {**_RUNNING, "links": _READ_LINK},
-        **problems(
-            404,
-            409,
-            429,
-            503,
-            descriptions={
-                404: "`game_not_found`: no such game (also for ids that are not UUIDs).",
-                409: "`game_in_progress`: the game has not ended; nothing was queued and "
-                "nothing about the game is shown. `challenge_day_open`: a daily-challenge "
-                "game, whose day has not closed yet.",
-            },
-            examples={
-                404: {"game_not_found": _NOT_FOUND_EXAMPLES["game_not_found"]},
-                409: {
-                    "game_in_progress": _IN_PROGRESS_EXAMPLE,
-                    "challenge_day_open": _DAY_OPEN_EXAMPLE,
-                },
-            },
-        ),
+        **problems(GameNotFound, GameInProgress, ChallengeDayOpen, RateLimited, ServiceUnavailable),
     },
     dependencies=[limited_by("hint")],
 )
 async def request_analysis(game_id: str, analyses: Analyses) -> Response:
+    """Queues the analysis of a finished game: each placement judged from what the player
+    could see at that moment by the computer player (the placement made and the best one, the
+    loss, a label), and an accuracy for the game. Computed once, in the background, by one
+    server process; this request never waits for it. `202` with `Location` while it is queued
+    or running, `200` if it is already done (asking again never computes it twice; a `failed`
+    one is queued again). Anyone may ask: a finished game's deck is public. A game in progress
+    is `409 game_in_progress`, a daily-challenge game before its day closes
+    `409 challenge_day_open`; nothing is queued."""
     return _answer(await analyses.request(game_id))
 
 
@@ -136,12 +100,6 @@ async def request_analysis(game_id: str, analyses: Analyses) -> Response:
     "/{game_id}/analysis",
     response_model=AnalysisOut,
     summary="Read a game's analysis",
-    description=(
-        "`200` with the analysis once it is `done` (its `result`) or `failed` (its `error`; "
-        "POST again to retry); `202` with `state` (`queued`, `running`) and `progress` "
-        "(placements reviewed of the total) while it is computed. `404 analysis_not_found` "
-        "if nobody asked for it, `409 game_in_progress` for a game that has not ended."
-    ),
     responses={
         200: {
             "model": AnalysisOut,
@@ -150,26 +108,19 @@ async def request_analysis(game_id: str, analyses: Analyses) -> Response:
         },
         202: _RUNNING,
         **problems(
-            404,
-            409,
-            429,
-            503,
-            descriptions={
-                404: "`game_not_found`: no such game; `analysis_not_found`: no analysis was "
-                "asked for (POST first).",
-                409: "`game_in_progress`: the game has not ended; nothing about it is shown. "
-                "`challenge_day_open`: a daily-challenge game, whose day has not closed yet.",
-            },
-            examples={
-                404: _NOT_FOUND_EXAMPLES,
-                409: {
-                    "game_in_progress": _IN_PROGRESS_EXAMPLE,
-                    "challenge_day_open": _DAY_OPEN_EXAMPLE,
-                },
-            },
+            GameNotFound,
+            AnalysisNotFound,
+            GameInProgress,
+            ChallengeDayOpen,
+            RateLimited,
+            ServiceUnavailable,
         ),
     },
     dependencies=[limited_by("read")],
 )
 async def read_analysis(game_id: str, analyses: Analyses) -> Response:
+    """`200` with the analysis once it is `done` (its `result`) or `failed` (its `error`; POST
+    again to retry); `202` with `state` (`queued`, `running`) and `progress` (placements
+    reviewed of the total) while it is computed. `404 analysis_not_found` if nobody asked for
+    it, `409 game_in_progress` for a game that has not ended."""
     return _answer(await analyses.read(game_id))

@@ -9,8 +9,14 @@ from fastapi import APIRouter, Depends, Path, Request, Response
 from api.challenges.schemas import DailyChallenge
 from api.challenges.service import ChallengeDay, ChallengeService
 from api.core.days import DAY_SCHEMA_PATTERN, closes_at, opens_at
-from api.core.errors import ChallengeNotOpen, InvalidChallengeDate, InvalidToken
-from api.core.openapi import problem_example, problems
+from api.core.errors import (
+    ChallengeNotOpen,
+    InvalidChallengeDate,
+    InvalidToken,
+    RateLimited,
+    ServiceUnavailable,
+)
+from api.core.openapi import problems
 from api.core.params import PlayerKeyDep
 from api.core.problems import json_response
 from api.core.schemas import DeckReveal
@@ -26,21 +32,6 @@ Challenges = Annotated[ChallengeService, Depends(_service)]
 
 router = APIRouter(prefix="/challenges", tags=["daily challenge"])
 
-_DESCRIPTION = (
-    "One deal per UTC day, the same for every player, derived from a server secret and the "
-    "date. `deck_commitment` is published from the day's start (every challenge game of the "
-    "day carries it); `reveal` (the deck and the salt) once the day has closed, at "
-    "`closes_at`: `sha256(f\"{salt}:{','.join(deck)}\")` is then the commitment. Play it "
-    'with `POST /games {"challenge": "daily"}` and a player\'s key; its board is '
-    "`GET /leaderboard?challenge={date}`. Asked with a player's key, `your_game_id` names "
-    "their game of the day, if they have started it."
-)
-_INVALID_KEY = {403: "`invalid_token`: a key was sent but is no player's current key."}
-_INVALID_KEY_EXAMPLE = {
-    "invalid_token": problem_example(
-        InvalidToken, "this key is not a player's current key", "/challenges/today"
-    )
-}
 # The answer depends on the key sent, if any.
 _VARY = {"Vary": "Authorization"}
 
@@ -49,14 +40,18 @@ _VARY = {"Vary": "Authorization"}
     "/today",
     response_model=DailyChallenge,
     summary="Read today's daily challenge",
-    description=_DESCRIPTION + " Today is the UTC date of the service's clock.",
     openapi_extra={"security": [{}]},  # the key is optional
-    responses=problems(
-        403, 429, 503, descriptions=_INVALID_KEY, examples={403: _INVALID_KEY_EXAMPLE}
-    ),
+    responses=problems(InvalidToken, RateLimited, ServiceUnavailable),
     dependencies=[limited_by("read")],
 )
 async def read_today(challenges: Challenges, key: PlayerKeyDep) -> Response:
+    """One deal per UTC day, the same for every player, derived from a server secret and the
+    date. `deck_commitment` is published from the day's start (every challenge game of the day
+    carries it); `reveal` (the deck and the salt) once the day has closed, at `closes_at`:
+    `sha256(f"{salt}:{','.join(deck)}")` is then the commitment. Play it with
+    `POST /games {"challenge": "daily"}` and a player's key; its board is
+    `GET /leaderboard?challenge={date}`. Asked with a player's key, `your_game_id` names their
+    game of the day, if they have started it. Today is the UTC date of the service's clock."""
     return _answer(await challenges.day("today", key))
 
 
@@ -64,39 +59,9 @@ async def read_today(challenges: Challenges, key: PlayerKeyDep) -> Response:
     "/{day}",
     response_model=DailyChallenge,
     summary="Read one day's daily challenge",
-    description=_DESCRIPTION
-    + " `day` is `YYYY-MM-DD` (or `today`), from 2026-01-01 to today: a day still to come is "
-    "`404 challenge_not_open` (nobody has played it and its commitment is not published yet).",
     openapi_extra={"security": [{}]},  # the key is optional
     responses=problems(
-        403,
-        404,
-        422,
-        429,
-        503,
-        descriptions={
-            **_INVALID_KEY,
-            404: "`challenge_not_open`: the day has not begun (UTC).",
-            422: "`invalid_challenge_date`: not a `YYYY-MM-DD` date, or before 2026-01-01.",
-        },
-        examples={
-            403: _INVALID_KEY_EXAMPLE,
-            404: {
-                "challenge_not_open": problem_example(
-                    ChallengeNotOpen,
-                    "the challenge of 2026-12-05 opens at 2026-12-05T00:00:00+00:00; "
-                    "today's is 2026-12-01",
-                    "/challenges/2026-12-05",
-                )
-            },
-            422: {
-                "invalid_challenge_date": problem_example(
-                    InvalidChallengeDate,
-                    "'2026-13-01' is not a challenge date: send 'today' or a date as YYYY-MM-DD",
-                    "/challenges/2026-13-01",
-                )
-            },
-        },
+        InvalidToken, ChallengeNotOpen, InvalidChallengeDate, RateLimited, ServiceUnavailable
     ),
     dependencies=[limited_by("read")],
 )
@@ -112,6 +77,15 @@ async def read_day(
     challenges: Challenges,
     key: PlayerKeyDep,
 ) -> Response:
+    """One deal per UTC day, the same for every player, derived from a server secret and the
+    date. `deck_commitment` is published from the day's start (every challenge game of the day
+    carries it); `reveal` (the deck and the salt) once the day has closed, at `closes_at`:
+    `sha256(f"{salt}:{','.join(deck)}")` is then the commitment. Play it with
+    `POST /games {"challenge": "daily"}` and a player's key; its board is
+    `GET /leaderboard?challenge={date}`. Asked with a player's key, `your_game_id` names their
+    game of the day, if they have started it. `day` is `YYYY-MM-DD` (or `today`), from
+    2026-01-01 to today: a day still to come is `404 challenge_not_open` (nobody has played it
+    and its commitment is not published yet)."""
     return _answer(await challenges.day(day, key))
 
 

@@ -3,11 +3,15 @@ it (status, code, title). :mod:`api.core.problems` turns these into RFC 9457 res
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
 from engine import EngineError, GameOver
+from engine.errors import GridTooLarge, NotAdjacent, PileFull
 
 RETRY_AFTER_SECONDS = 1
+
+# The game that example problems name.
+_EXAMPLE_GAME_ID = "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80"
 
 
 def problem_type(code: str) -> str:
@@ -15,12 +19,24 @@ def problem_type(code: str) -> str:
     return f"urn:foursquare:problem:{code}"
 
 
+class Example(NamedTuple):
+    """A problem an error answers with, as the OpenAPI document shows it."""
+
+    detail: str
+    instance: str
+
+
 class ApiError(Exception):
-    """An error the API reports to its client. Subclasses fix status, code and title."""
+    """An error the API reports to its client. Subclasses fix status, code and title; what
+    the OpenAPI document says of them (:func:`api.core.openapi.problems`) is their docstring
+    (what the error means, for API users), their ``example`` and the ``answer_headers`` they
+    send."""
 
     status = 500
     code = "internal_error"
     title = "Internal server error"
+    example: ClassVar[Example | None] = None
+    answer_headers: ClassVar[tuple[str, ...]] = ()
 
     def __init__(
         self,
@@ -34,28 +50,61 @@ class ApiError(Exception):
         self.headers = headers or {}
         self.extra = extra
 
+    @classmethod
+    def codes(cls) -> tuple[str, ...]:
+        """The codes this error answers with: its own, unless it passes on another's."""
+        return (cls.code,)
+
+
+class InvalidRequest(ApiError):
+    """Malformed input: `errors` names each field that is wrong, and why."""
+
+    # Answered by the request validation handler (api.core.problems), never raised.
+    status, code, title = 422, "invalid_request", "Invalid request"
+
+
+class PayloadTooLarge(ApiError):
+    """The body is over the size limit."""
+
+    # Answered by the body size limit (api.ops.middleware), never raised.
+    status, code, title = 413, "payload_too_large", "Payload too large"
+
 
 class GameNotFound(ApiError):
+    """No such game (also for ids that are not UUIDs)."""
+
     status, code, title = 404, "game_not_found", "Game not found"
+    example = Example("there is no game 'nope'", "/games/nope")
 
 
 class MissingToken(ApiError):
+    """No `Authorization: Bearer <token>` header (the game's token, or the player's key)."""
+
     status, code, title = 401, "missing_token", "Missing token"
+    example = Example("send your key as 'Authorization: Bearer <key>'", "/players/me")
+    answer_headers = ("WWW-Authenticate",)
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail, headers={"WWW-Authenticate": 'Bearer realm="foursquare"'})
 
 
 class InvalidToken(ApiError):
+    """The bearer is neither the game's token nor the current key of the player concerned."""
+
     status, code, title = 403, "invalid_token", "Invalid token"
+    example = Example("this key is not a player's current key", "/players/me")
 
 
 class VersionConflict(ApiError):
+    """Another change to the game came first: a placement that won the race, or one made
+    while a hint was computed."""
+
     status, code, title = 409, "version_conflict", "Version conflict"
 
 
 class PlacementRefused(ApiError):
-    """A placement the rules forbid (the code is the engine's)."""
+    """A placement the rules forbid: a new pile that touches none, a grid over 4 x 4, or a
+    full pile."""
 
     status, title = 422, "Illegal placement"
 
@@ -63,90 +112,144 @@ class PlacementRefused(ApiError):
         super().__init__(error.message)
         self.code = error.code
 
+    @classmethod
+    def codes(cls) -> tuple[str, ...]:
+        return (NotAdjacent.code, GridTooLarge.code, PileFull.code)
+
 
 class GameIsOver(ApiError):
+    """The game has ended."""
+
     status, code, title = 409, "game_over", "Game over"
 
 
 class PreconditionFailed(ApiError):
+    """`If-Match` does not match the game's current ETag."""
+
     status, code, title = 412, "precondition_failed", "Precondition failed"
 
 
 class IdempotencyKeyReused(ApiError):
+    """This `Idempotency-Key` was already used with a different request."""
+
     status, code, title = 422, "idempotency_key_reused", "Idempotency key reused"
 
 
 class RequestInProgress(ApiError):
+    """A request with the same `Idempotency-Key` is still running: retry after `Retry-After`
+    seconds."""
+
     status, code, title = 409, "request_in_progress", "Request in progress"
+    answer_headers = ("Retry-After",)
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 class InvalidCursor(ApiError):
+    """A cursor this service did not make for this listing: a cursor belongs to the listing
+    it came from."""
+
     status, code, title = 422, "invalid_cursor", "Invalid cursor"
+    example = Example(
+        "not a cursor of this player's games listing; start again without one",
+        "/players/ana/games",
+    )
 
 
 class PlayerNotFound(ApiError):
+    """No player of that name (in any case or width)."""
+
     status, code, title = 404, "player_not_found", "Player not found"
+    example = Example("there is no player 'bob'", "/players/bob")
 
 
 class NameTaken(ApiError):
+    """The name is, or looks like, a registered player's or a reserved one (`anonymous`),
+    ignoring case, width and invisible characters."""
+
     status, code, title = 409, "name_taken", "Name taken"
+    example = Example("the name 'ana' is taken", "/players")
 
 
 class InvalidPlayerName(ApiError):
+    """Not 3 to 24 ASCII letters, digits, `_` or `-` after Unicode NFKC normalisation."""
+
     status, code, title = 422, "invalid_player_name", "Invalid player name"
+    example = Example(
+        "'an\\u200ba' is not a valid player name: after NFKC normalisation a name is 3 to 24 "
+        "ASCII letters, digits, '_' or '-'",
+        "/players",
+    )
 
 
 class PlayerNameMismatch(ApiError):
+    """A `player` other than the name of the key's account."""
+
     status, code, title = 422, "player_name_mismatch", "Player name mismatch"
+    example = Example(
+        "the key belongs to 'ana', not 'bob': omit 'player' or send the account's name",
+        "/games",
+    )
 
 
 class ServiceUnavailable(ApiError):
+    """The database is busy or unreachable: retry after `Retry-After` seconds."""
+
     status, code, title = 503, "database_busy", "Database busy"
+    answer_headers = ("Retry-After",)
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 class HintsBusy(ApiError):
+    """Every hint worker is busy and the hint queue is full, or a worker stopped: retry after
+    `Retry-After` seconds."""
+
     status, code, title = 503, "hints_busy", "Hints busy"
+    answer_headers = ("Retry-After",)
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 class RateLimited(ApiError):
-    """A rate limit is used up (see api/http/ratelimit.py); nothing was done."""
+    """A rate limit of this client address or credential is used up and nothing was done:
+    retry after `Retry-After` seconds (`RateLimit` says which limit)."""
 
+    # Refused by api/ops/ratelimit.py before the route runs.
     status, code, title = 429, "rate_limited", "Too many requests"
+    answer_headers = ("Retry-After", "RateLimit-Policy", "RateLimit")
 
     def __init__(self, detail: str, *, retry_after: int, headers: dict[str, str]) -> None:
         super().__init__(detail, headers={**headers, "Retry-After": str(retry_after)})
 
 
 class EventStreamsFull(ApiError):
-    """This process holds as many event streams as it may (``FOURSQUARE_EVENTS_MAX_STREAMS``):
-    another replica, or this one a little later, takes the watcher."""
+    """This replica holds as many event streams as it may (`FOURSQUARE_EVENTS_MAX_STREAMS`):
+    another replica, or this one after `Retry-After` seconds, takes the watcher."""
 
     status, code, title = 503, "event_streams_full", "Event streams full"
+    answer_headers = ("Retry-After",)
 
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail, headers={"Retry-After": str(retry_after)})
 
 
 class TooManyEventStreams(ApiError):
-    """One client address holds ``FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT`` streams already."""
+    """This client address holds `FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT` streams on this
+    replica already: retry after `Retry-After` seconds."""
 
     status, code, title = 429, "too_many_event_streams", "Too many event streams"
+    answer_headers = ("Retry-After",)
 
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail, headers={"Retry-After": str(retry_after)})
 
 
 class InvalidLastEventId(ApiError):
-    """A ``Last-Event-ID`` that is no placement number (0 to 40)."""
+    """A `Last-Event-ID` that is no placement number (0 to 40)."""
 
     status, code, title = 422, "invalid_last_event_id", "Invalid Last-Event-ID"
 
@@ -162,42 +265,98 @@ def engine_error(error: EngineError) -> ApiError:
 
 
 class PlayerKeyRequired(ApiError):
-    """A request only a registered player may make came without a player's key."""
+    """A request only a registered player may make (`challenge: daily`) came without a
+    player's key."""
 
     status, code, title = 401, "player_key_required", "Player key required"
+    example = Example(
+        "the daily challenge is for registered players: send your key as "
+        "'Authorization: Bearer <key>' (register with POST /players)",
+        "/games",
+    )
+    answer_headers = ("WWW-Authenticate",)
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail, headers={"WWW-Authenticate": 'Bearer realm="foursquare"'})
 
 
 class ChallengeAlreadyPlayed(ApiError):
+    """The key's player has already started today's daily challenge (one attempt per player
+    per UTC day; `game_id` names it)."""
+
     status, code, title = 409, "challenge_already_played", "Challenge already played"
+    example = Example(
+        f"you have already played the daily challenge of 2026-12-01 (game {_EXAMPLE_GAME_ID}); "
+        "the next one opens at 2026-12-02T00:00:00+00:00",
+        "/games",
+    )
 
 
 class ChallengeClosed(ApiError):
+    """A daily challenge game whose day has closed (its deal is public now) takes no more
+    placements."""
+
     status, code, title = 409, "challenge_closed", "Challenge closed"
+    example = Example(
+        "the daily challenge of 2026-12-01 closed at 2026-12-02T00:00:00+00:00: its games "
+        "take no more placements",
+        f"/games/{_EXAMPLE_GAME_ID}/placements",
+    )
 
 
 class ChallengeGamePrivate(ApiError):
+    """A daily challenge game whose day has not closed is its player's only until then: read
+    it with its token or its player's key."""
+
     status, code, title = 403, "challenge_game_private", "Challenge game private"
+    example = Example(
+        "this daily challenge game is visible to its player only until its day closes "
+        "(2026-12-02T00:00:00+00:00); its player sends the game's token or their key as "
+        "'Authorization: Bearer <token>'",
+        f"/games/{_EXAMPLE_GAME_ID}",
+    )
 
 
 class ChallengeHintsRefused(ApiError):
+    """A daily challenge game is played without hints (the game is left unchanged)."""
+
     status, code, title = 403, "challenge_no_hints", "No hints in the daily challenge"
+    example = Example(
+        "the daily challenge is played without hints; this game was not changed",
+        f"/games/{_EXAMPLE_GAME_ID}/hint",
+    )
 
 
 class InvalidChallengeDate(ApiError):
+    """Not a `YYYY-MM-DD` date from 2026-01-01 on (nor `today`)."""
+
     status, code, title = 422, "invalid_challenge_date", "Invalid challenge date"
+    example = Example(
+        "'2026-02-30' is not a challenge date: send 'today' or a date from 2026-01-01 on as "
+        "YYYY-MM-DD",
+        "/leaderboard",
+    )
 
 
 class ChallengeNotOpen(ApiError):
+    """The day has not begun (UTC): nobody has played its challenge, and its commitment is not
+    published yet."""
+
     status, code, title = 404, "challenge_not_open", "Challenge not open yet"
+    example = Example(
+        "the challenge of 2026-12-05 opens at 2026-12-05T00:00:00+00:00; today's is 2026-12-01",
+        "/challenges/2026-12-05",
+    )
 
 
 class GameInProgress(ApiError):
-    """A game that may not be analysed (yet): nothing about it is computed or shown."""
+    """The game has not ended: nothing about it is computed or shown."""
 
     status, code, title = 409, "game_in_progress", "Game in progress"
+    example = Example(
+        "the game is still in progress: it can be analysed once it has ended",
+        f"/games/{_EXAMPLE_GAME_ID}/analysis",
+    )
 
 
 class ChallengeDayOpen(ApiError):
@@ -205,10 +364,22 @@ class ChallengeDayOpen(ApiError):
     above all) would hand the day's deal to players still to play it."""
 
     status, code, title = 409, "challenge_day_open", "Challenge day still open"
+    example = Example(
+        "a game of the 2026-12-01 daily challenge can be analysed once the day closes, at "
+        "2026-12-02T00:00:00+00:00",
+        f"/games/{_EXAMPLE_GAME_ID}/analysis",
+    )
 
 
 class AnalysisNotFound(ApiError):
+    """Nobody asked for this game's analysis: POST it first."""
+
     status, code, title = 404, "analysis_not_found", "Analysis not found"
+    example = Example(
+        f"game {_EXAMPLE_GAME_ID} has no analysis: POST /games/{_EXAMPLE_GAME_ID}/analysis to "
+        "ask for one",
+        f"/games/{_EXAMPLE_GAME_ID}/analysis",
+    )
 
 
 class InvalidWindow(ApiError):
@@ -216,9 +387,19 @@ class InvalidWindow(ApiError):
     today, or a window asked of a daily challenge's board."""
 
     status, code, title = 422, "invalid_window", "Invalid leaderboard window"
+    example = Example(
+        "the all-time board has no date: send period=day or period=week with date",
+        "/leaderboard",
+    )
 
 
 class NotOnBoard(ApiError):
-    """``GET /leaderboard/around/{id}`` for a game that board does not list."""
+    """The game is not on that board: not won, assisted (without `include_assisted=true`), or
+    not its player's best (with `per_player=best`)."""
 
     status, code, title = 409, "not_on_board", "Game not on this board"
+    example = Example(
+        f"game {_EXAMPLE_GAME_ID} is not on the week, per_player=best board: it is not its "
+        "player's best game of that week board",
+        f"/leaderboard/around/{_EXAMPLE_GAME_ID}",
+    )

@@ -8,105 +8,76 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from api.core.errors import ApiError, problem_type
+from api.core.errors import ApiError, Example, problem_type
 from api.core.problems import PROBLEM_MEDIA_TYPE
 from api.core.schemas import Problem
 
-_DESCRIPTIONS = {
-    400: "Malformed request.",
-    401: "`missing_token`: no `Authorization: Bearer <token>` header.",
-    403: "`invalid_token`: the token does not belong to this game.",
-    404: "`game_not_found`: no such game (also for ids that are not UUIDs).",
-    409: "`game_over`: the game has ended; `version_conflict`: another placement won the race; "
-    "`request_in_progress`: a request with the same `Idempotency-Key` is still running.",
-    412: "`precondition_failed`: `If-Match` does not match the game's current ETag.",
-    413: "`payload_too_large`: the body is over the size limit.",
-    422: "`invalid_request` (malformed input; see `errors`), a placement the rules forbid "
-    "(`not_adjacent`, `grid_too_large`, `pile_full`), `idempotency_key_reused`, or "
-    "`invalid_cursor` (a leaderboard cursor this service did not make).",
-    429: "`rate_limited`: a rate limit of this client address or credential is used up; "
-    "nothing was done. Retry after `Retry-After` seconds (`RateLimit` says which limit).",
-    503: "`database_busy`: the database is busy or unreachable; `hints_busy` (hints only): "
-    "every hint worker is busy and the hint queue is full, or a worker stopped; retry after "
-    "`Retry-After` seconds.",
+
+def header(description: str, schema_type: str = "string") -> dict[str, Any]:
+    """An OpenAPI response header."""
+    return {"description": description, "schema": {"type": schema_type}}
+
+
+# The headers of problems, by name (what each error sends: ApiError.answer_headers).
+_HEADERS = {
+    "WWW-Authenticate": header('`Bearer realm="foursquare"`'),
+    "Retry-After": header("Seconds to wait before retrying.", "integer"),
+    "RateLimit-Policy": header(
+        "The limits counted (draft-ietf-httpapi-ratelimit-headers): "
+        '`"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a '
+        "limited route."
+    ),
+    "RateLimit": header(
+        'What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until '
+        "one frees up)."
+    ),
 }
 
 
-_RETRY_AFTER = {
-    "Retry-After": {
-        "description": "Seconds to wait before retrying.",
-        "schema": {"type": "integer"},
+def problems(*errors: type[ApiError]) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` entry of a route that can answer with these errors: one
+    problem+json response per status, whose description, examples and headers are the
+    errors' own (see :class:`ApiError`)."""
+    by_status: dict[int, list[type[ApiError]]] = {}
+    for error in errors:
+        by_status.setdefault(error.status, []).append(error)
+    return {status: _problem_response(by_status[status]) for status in sorted(by_status)}
+
+
+def _problem_response(errors: list[type[ApiError]]) -> dict[str, Any]:
+    content: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/Problem"}}
+    examples = {
+        error.code: _example(error, error.example) for error in errors if error.example is not None
     }
-}
-_HEADERS: dict[int, dict[str, Any]] = {
-    401: {
-        "WWW-Authenticate": {
-            "description": '`Bearer realm="foursquare"`',
-            "schema": {"type": "string"},
-        }
-    },
-    409: {
-        "Retry-After": {
-            "description": "With `request_in_progress`: seconds to wait before retrying.",
-            "schema": {"type": "integer"},
-        }
-    },
-    429: {
-        **_RETRY_AFTER,
-        "RateLimit-Policy": {
-            "description": "The limits counted (draft-ietf-httpapi-ratelimit-headers): "
-            '`"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a '
-            "limited route.",
-            "schema": {"type": "string"},
-        },
-        "RateLimit": {
-            "description": 'What is left of each: `"place-credential";r=0;t=12` (requests '
-            "left, seconds until one frees up).",
-            "schema": {"type": "string"},
-        },
-    },
-    503: _RETRY_AFTER,
-}
+    if examples:
+        content["examples"] = examples
+    response: dict[str, Any] = {
+        "model": Problem,
+        "description": "\n\n".join(_meaning(error) for error in errors),
+        "content": {PROBLEM_MEDIA_TYPE: content},
+    }
+    headers = {name: _HEADERS[name] for error in errors for name in error.answer_headers}
+    if headers:
+        response["headers"] = headers
+    return response
 
 
-def problem_example(error: type[ApiError], detail: str, instance: str) -> dict[str, Any]:
-    """An OpenAPI example of the problem an error class answers with."""
+def _meaning(error: type[ApiError]) -> str:
+    codes = ", ".join(f"`{code}`" for code in error.codes())
+    return f"{codes}: {' '.join((error.__doc__ or '').split())}"
+
+
+def _example(error: type[ApiError], example: Example) -> dict[str, Any]:
     return {
         "summary": error.title,
         "value": {
             "type": problem_type(error.code),
             "title": error.title,
             "status": error.status,
-            "detail": detail,
+            "detail": example.detail,
             "code": error.code,
-            "instance": instance,
+            "instance": example.instance,
         },
-    }
-
-
-def problems(
-    *statuses: int,
-    descriptions: dict[int, str] | None = None,
-    examples: dict[int, dict[str, dict[str, Any]]] | None = None,
-) -> dict[int | str, dict[str, Any]]:
-    """The ``responses=`` entry declaring problem+json errors for these statuses;
-    ``descriptions`` replaces the shared description of a status on routes with other codes,
-    and ``examples`` (by status, then name; see :func:`problem_example`) shows them."""
-    described = _DESCRIPTIONS | (descriptions or {})
-    shown = examples or {}
-    return {
-        status: {
-            "model": Problem,
-            "description": described[status],
-            "content": {
-                PROBLEM_MEDIA_TYPE: {
-                    "schema": {"$ref": "#/components/schemas/Problem"},
-                    **({"examples": shown[status]} if status in shown else {}),
-                }
-            },
-            **({"headers": _HEADERS[status]} if status in _HEADERS else {}),
-        }
-        for status in statuses
     }
 
 

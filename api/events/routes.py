@@ -9,8 +9,18 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Respons
 from pydantic import BaseModel
 from sse_starlette import EventSourceResponse
 
-from api.core.errors import InvalidLastEventId
-from api.core.openapi import problems
+from api.core.errors import (
+    ChallengeGamePrivate,
+    EventStreamsFull,
+    GameNotFound,
+    InvalidCursor,
+    InvalidLastEventId,
+    InvalidRequest,
+    RateLimited,
+    ServiceUnavailable,
+    TooManyEventStreams,
+)
+from api.core.openapi import header, problems
 from api.core.params import PageCursor, PageLimit, TokenDep
 from api.core.problems import json_response
 from api.events import render
@@ -110,24 +120,16 @@ def _event(name: str, model: type[BaseModel], with_id: bool, about: str) -> dict
 
 
 _STREAM_HEADERS = {
-    "Cache-Control": {"description": "`no-cache`.", "schema": {"type": "string"}},
-    "X-Accel-Buffering": {
-        "description": "`no`: proxies that buffer (nginx) pass each event on at once.",
-        "schema": {"type": "string"},
-    },
+    "Cache-Control": header("`no-cache`."),
+    "X-Accel-Buffering": header("`no`: proxies that buffer (nginx) pass each event on at once."),
 }
 _STREAM_BODY = {
     "type": "string",
     "description": "Server-sent events (HTML's text/event-stream), and a comment line "
     "`: ping` every `FOURSQUARE_EVENTS_HEARTBEAT_SECONDS` (15) while idle.",
 }
-_CAPS = {
-    429: "`too_many_event_streams`: this client address holds "
-    "`FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT` streams on this replica already; or "
-    "`rate_limited`. Retry after `Retry-After` seconds.",
-    503: "`event_streams_full`: this replica holds `FOURSQUARE_EVENTS_MAX_STREAMS` streams "
-    "(another replica may not); `database_busy`. Retry after `Retry-After` seconds.",
-}
+# Every stream answers these when it is refused.
+_STREAM_CAPS = (TooManyEventStreams, RateLimited, EventStreamsFull, ServiceUnavailable)
 GAME_EVENTS = [
     _event(
         "placement",
@@ -178,16 +180,6 @@ def _last_event_id(raw: str | None) -> int:
     "/games/{game_id}/events",
     response_class=EventStream,
     summary="Watch a game",
-    description=(
-        "The game's placements as server-sent events, as they are stored: `event: placement` "
-        "(its `id` is the placement's number, its data what `GET /games/{id}/placements` "
-        "lists), then `event: end` when the game is over, and the stream closes. A finished "
-        "game's stream is its whole history and its end. With `Last-Event-ID: n` only the "
-        "placements after `n` are sent, then the stream goes on live: no gap, nothing twice. "
-        "A watcher too slow to keep up gets `event: reconnect` and is closed. Reading rules "
-        "are `GET /games/{id}`'s: a daily challenge game is its player's only (their token "
-        "or key) until its day closes."
-    ),
     openapi_extra={"security": [{}]},
     responses={
         200: {
@@ -200,19 +192,7 @@ def _last_event_id(raw: str | None) -> int:
                 }
             },
         },
-        **problems(
-            403,
-            404,
-            422,
-            429,
-            503,
-            descriptions={
-                403: "`challenge_game_private`: a daily challenge game whose day has not "
-                "closed, watched without its token or its player's key.",
-                422: "`invalid_last_event_id`: a `Last-Event-ID` that is no placement number.",
-                **_CAPS,
-            },
-        ),
+        **problems(ChallengeGamePrivate, GameNotFound, InvalidLastEventId, *_STREAM_CAPS),
     },
     dependencies=[limited_by("read")],
 )
@@ -223,6 +203,13 @@ async def watch_game(
     token: TokenDep,
     last_event_id: LastEventId = None,
 ) -> Response:
+    """The game's placements as server-sent events, as they are stored: `event: placement`
+    (its `id` is the placement's number, its data what `GET /games/{id}/placements` lists),
+    then `event: end` when the game is over, and the stream closes. A finished game's stream
+    is its whole history and its end. With `Last-Event-ID: n` only the placements after `n`
+    are sent, then the stream goes on live: no gap, nothing twice. A watcher too slow to keep
+    up gets `event: reconnect` and is closed. Reading rules are `GET /games/{id}`'s: a daily
+    challenge game is its player's only (their token or key) until its day closes."""
     after = _last_event_id(last_event_id)
     stream = await events.game_stream(game_id, token, after, _address(request))
     return _stream(request, stream)
@@ -232,14 +219,6 @@ async def watch_game(
     "/events",
     response_class=EventStream,
     summary="Watch the site",
-    description=(
-        "Server-sent events about the whole site, as they are recorded: `event: win` for "
-        "every win (as the leaderboard lists it at once, daily challenge games included), "
-        "`event: best` when a win takes rank 1 on the all-time, day or week board (games "
-        "played without hints), and `event: challenge` when a daily challenge's played or won "
-        "count changes. These events have no id: a client that reconnects reads the "
-        "leaderboard and the challenge again."
-    ),
     responses={
         200: {
             "description": "The site's events.",
@@ -251,11 +230,16 @@ async def watch_game(
                 }
             },
         },
-        **problems(429, 503, descriptions=_CAPS),
+        **problems(*_STREAM_CAPS),
     },
     dependencies=[limited_by("read")],
 )
 async def watch_site(request: Request, events: Events) -> Response:
+    """Server-sent events about the whole site, as they are recorded: `event: win` for every
+    win (as the leaderboard lists it at once, daily challenge games included), `event: best`
+    when a win takes rank 1 on the all-time, day or week board (games played without hints),
+    and `event: challenge` when a daily challenge's played or won count changes. These events
+    have no id: a client that reconnects reads the leaderboard and the challenge again."""
     return _stream(request, events.site_stream(_address(request)))
 
 
@@ -263,22 +247,7 @@ async def watch_site(request: Request, events: Events) -> Response:
     "/games",
     response_model=GamesInProgress,
     summary="List the games in progress",
-    description=(
-        "Games being played, the most recently changed first, a page at a time (pass "
-        "`next_cursor` back as `cursor`). Daily challenge games are left out until their "
-        "day closes. Watch one with `GET /games/{id}/events`."
-    ),
-    responses={
-        **problems(
-            422,
-            429,
-            503,
-            descriptions={
-                422: "`invalid_request` (a `status` other than `in_progress`, a `limit` out "
-                "of range) or `invalid_cursor`."
-            },
-        )
-    },
+    responses=problems(InvalidRequest, InvalidCursor, RateLimited, ServiceUnavailable),
     dependencies=[limited_by("read")],
 )
 async def list_games(
@@ -290,6 +259,9 @@ async def list_games(
     limit: PageLimit = 20,
     cursor: PageCursor = None,
 ) -> Response:
+    """Games being played, the most recently changed first, a page at a time (pass
+    `next_cursor` back as `cursor`). Daily challenge games are left out until their day
+    closes. Watch one with `GET /games/{id}/events`."""
     del status  # one listing for now: the parameter names it, for the listings to come
     page = await events.in_progress(limit, cursor)
     return json_response(render.games_in_progress(page))

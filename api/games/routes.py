@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Request, Response, status
 
@@ -10,11 +10,24 @@ from api.core.errors import (
     ChallengeAlreadyPlayed,
     ChallengeClosed,
     ChallengeGamePrivate,
+    GameIsOver,
+    GameNotFound,
+    IdempotencyKeyReused,
+    InvalidRequest,
+    InvalidToken,
+    MissingToken,
     NameTaken,
+    PayloadTooLarge,
+    PlacementRefused,
     PlayerKeyRequired,
     PlayerNameMismatch,
+    PreconditionFailed,
+    RateLimited,
+    RequestInProgress,
+    ServiceUnavailable,
+    VersionConflict,
 )
-from api.core.openapi import problem_example, problems
+from api.core.openapi import header, problems
 from api.core.params import (
     CreationKey,
     IfMatch,
@@ -53,41 +66,26 @@ REVALIDATE = "no-cache"
 PRIVATE = "private, no-cache"  # a daily challenge game while its day is open
 
 _ETAG_HEADER = {
-    "ETag": {
-        "description": "The game's version, e.g. `\"v3\"`; a won game's also names its rank, "
-        'e.g. `"v21.r42"`.',
-        "schema": {"type": "string"},
-    }
-}
-_CACHE_HEADER = {
-    "Cache-Control": {
-        "description": "`public, max-age=31536000, immutable` once the game is lost (it never "
-        "changes again); `no-cache` before, and for a won game, whose rank moves (revalidate "
-        "with the ETag).",
-        "schema": {"type": "string"},
-    }
+    "ETag": header(
+        'The game\'s version, e.g. `"v3"`; a won game\'s also names its rank, e.g. `"v21.r42"`.'
+    )
 }
 _REPLAYED_HEADER = {
-    "Idempotent-Replayed": {
-        "description": "`true` when this is the stored response of an earlier request.",
-        "schema": {"type": "string"},
-    }
+    "Idempotent-Replayed": header("`true` when this is the stored response of an earlier request.")
 }
-
-_PRIVATE = {
-    403: "`challenge_game_private`: a daily challenge game whose day has not closed, read "
-    "without its token or its player's key (it is its player's only until then).",
-}
-_PRIVATE_EXAMPLE = {
-    403: {
-        "challenge_game_private": problem_example(
-            ChallengeGamePrivate,
-            "this daily challenge game is visible to its player only until its day closes "
-            "(2026-12-02T00:00:00+00:00); its player sends the game's token or their key as "
-            "'Authorization: Bearer <token>'",
-            "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
-        )
-    }
+# A game and its history are read alike: revalidated with their ETag.
+_READ_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "headers": {
+            **_ETAG_HEADER,
+            "Cache-Control": header(
+                "`public, max-age=31536000, immutable` once the game is lost (it never "
+                "changes again); `no-cache` before, and for a won game, whose rank moves "
+                "(revalidate with the ETag)."
+            ),
+        }
+    },
+    304: {"description": "Not modified since the ETag in `If-None-Match`."},
 }
 
 
@@ -99,25 +97,10 @@ _PRIVATE_EXAMPLE = {
     # The player's key is optional (guests play without one): FastAPI lists the PlayerKey
     # requirement, and this adds the empty one ("or nothing") after it.
     openapi_extra={"security": [{}]},
-    description=(
-        "Deals a fresh, secretly shuffled deck and draws the first card. The answer holds the "
-        "game and its `token`, which authorises placements and is shown only in this response "
-        "(and in replays of it under the same `Idempotency-Key`). The `Location` header points "
-        "at the new game. `deck_commitment` fixes the deal: the deck and the salt behind it are "
-        "revealed when the game ends. With a registered player's key as "
-        "`Authorization: Bearer <key>`, the game is that player's (its `player` is the "
-        "account's name, and the key also authorises its placements and hints); without "
-        "one it is a guest's, under any name that is no account's. "
-        '`{"challenge": "daily"}` (with a player\'s key) deals today\'s daily challenge '
-        "instead: the same deal for every player, whose `deck_commitment` is the day's "
-        "(`GET /challenges/today`); one attempt per player per UTC day, played without hints, "
-        "finished before the day closes, private to its player and without its reveal until "
-        "then."
-    ),
     responses={
         201: {
             "headers": {
-                "Location": {"description": "/games/{id}", "schema": {"type": "string"}},
+                "Location": header("/games/{id}"),
                 **_ETAG_HEADER,
                 **_REPLAYED_HEADER,
             },
@@ -150,58 +133,17 @@ _PRIVATE_EXAMPLE = {
             },
         },
         **problems(
-            401,
-            403,
-            409,
-            413,
-            422,
-            429,
-            503,
-            descriptions={
-                401: "`player_key_required`: `challenge: daily` without a player's key.",
-                403: "`invalid_token`: the bearer is not a registered player's current key.",
-                409: "`name_taken`: a guest's `player` is a registered player's name "
-                "(ignoring case, width and invisible characters); `request_in_progress`: a "
-                "request with the same `Idempotency-Key` is still running; "
-                "`challenge_already_played`: the key's player has already started today's "
-                "daily challenge (one attempt per player per UTC day; `game_id` names it).",
-                422: "`invalid_request` (malformed input; see `errors`), "
-                "`player_name_mismatch` (a `player` other than the key's account), or "
-                "`idempotency_key_reused`.",
-            },
-            examples={
-                401: {
-                    "player_key_required": problem_example(
-                        PlayerKeyRequired,
-                        "the daily challenge is for registered players: send your key as "
-                        "'Authorization: Bearer <key>' (register with POST /players)",
-                        "/games",
-                    )
-                },
-                409: {
-                    "name_taken": problem_example(
-                        NameTaken,
-                        "'ANA' is a registered player's name: send their key as "
-                        "'Authorization: Bearer <key>', or play under another name",
-                        "/games",
-                    ),
-                    "challenge_already_played": problem_example(
-                        ChallengeAlreadyPlayed,
-                        "you have already played the daily challenge of 2026-12-01 (game "
-                        "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80); the next one opens at "
-                        "2026-12-02T00:00:00+00:00",
-                        "/games",
-                    ),
-                },
-                422: {
-                    "player_name_mismatch": problem_example(
-                        PlayerNameMismatch,
-                        "the key belongs to 'ana', not 'bob': omit 'player' or send the "
-                        "account's name",
-                        "/games",
-                    )
-                },
-            },
+            PlayerKeyRequired,
+            InvalidToken,
+            NameTaken,
+            RequestInProgress,
+            ChallengeAlreadyPlayed,
+            PayloadTooLarge,
+            InvalidRequest,
+            PlayerNameMismatch,
+            IdempotencyKeyReused,
+            RateLimited,
+            ServiceUnavailable,
         ),
     },
     dependencies=[limited_by("create")],
@@ -212,6 +154,18 @@ async def create_game(
     idempotency_key: CreationKey = None,
     body: Annotated[GameCreate | None, Body()] = None,
 ) -> Response:
+    """Deals a fresh, secretly shuffled deck and draws the first card. The answer holds the
+    game and its `token`, which authorises placements and is shown only in this response (and
+    in replays of it under the same `Idempotency-Key`). The `Location` header points at the
+    new game. `deck_commitment` fixes the deal: the deck and the salt behind it are revealed
+    when the game ends. With a registered player's key as `Authorization: Bearer <key>`, the
+    game is that player's (its `player` is the account's name, and the key also authorises
+    its placements and hints); without one it is a guest's, under any name that is no
+    account's. `{"challenge": "daily"}` (with a player's key) deals today's daily challenge
+    instead: the same deal for every player, whose `deck_commitment` is the day's
+    (`GET /challenges/today`); one attempt per player per UTC day, played without hints,
+    finished before the day closes, private to its player and without its reveal until then.
+    """
     # The body's name if it gave one (an absent name means "the key's account", or a guest).
     requested = body.player if body is not None and "player" in body.model_fields_set else None
     daily = body is not None and body.challenge == "daily"
@@ -232,25 +186,22 @@ def _response(answer: Answer, replayed: bool = False) -> Response:
     "/{game_id}",
     response_model=GameOut,
     summary="Read a game",
-    description=(
-        "The game as anyone may see it: piles, current card, legal placements, status and "
-        "score. Reading is public; the order of the stock is never shown while the game is in "
-        "progress. Send the `ETag` back in `If-None-Match` to get `304` while nothing changed. "
-        "A daily challenge game is its player's only (their token or key) until its day "
-        "closes, and shows its `reveal` only from then on (its ETag ends in `-sealed` while "
-        "it is over but sealed; `Cache-Control: private, no-cache`)."
-    ),
     openapi_extra={"security": [{}]},
     responses={
-        200: {"headers": {**_ETAG_HEADER, **_CACHE_HEADER}},
-        304: {"description": "Not modified since the ETag in `If-None-Match`."},
-        **problems(403, 404, 429, 503, descriptions=_PRIVATE, examples=_PRIVATE_EXAMPLE),
+        **_READ_RESPONSES,
+        **problems(ChallengeGamePrivate, GameNotFound, RateLimited, ServiceUnavailable),
     },
     dependencies=[limited_by("read")],
 )
 async def read_game(
     game_id: str, games: Games, token: TokenDep, if_none_match: IfNoneMatch = None
 ) -> Response:
+    """The game as anyone may see it: piles, current card, legal placements, status and
+    score. Reading is public; the order of the stock is never shown while the game is in
+    progress. Send the `ETag` back in `If-None-Match` to get `304` while nothing changed. A
+    daily challenge game is its player's only (their token or key) until its day closes, and
+    shows its `reveal` only from then on (its ETag ends in `-sealed` while it is over but
+    sealed; `Cache-Control: private, no-cache`)."""
     read = await games.read(game_id, token)
     game = read.game
     over = game.snapshot.status != "in_progress"
@@ -277,13 +228,6 @@ async def read_game(
     status_code=status.HTTP_201_CREATED,
     response_model=PlacementCreated,
     summary="Place the current card",
-    description=(
-        "Places the current card at `(row, col)`: on an existing pile that holds fewer than "
-        "four cards, or as a new pile next to one, within a 4 x 4 grid. Answers with the "
-        "placement (what it flipped) and the game after it. Needs the game's token. Send "
-        "`If-Match` with the ETag you last saw to be sure no other placement came first, and "
-        "an `Idempotency-Key` to retry safely."
-    ),
     responses={
         201: {
             "headers": {**_ETAG_HEADER, **_REPLAYED_HEADER},
@@ -304,31 +248,20 @@ async def read_game(
             },
         },
         **problems(
-            401,
-            403,
-            404,
-            409,
-            412,
-            413,
-            422,
-            429,
-            503,
-            descriptions={
-                409: "`game_over`: the game has ended; `version_conflict`: another placement "
-                "won the race; `request_in_progress`: a request with the same "
-                "`Idempotency-Key` is still running; `challenge_closed`: a daily challenge "
-                "game whose day has closed (its deal is public now) takes no more placements.",
-            },
-            examples={
-                409: {
-                    "challenge_closed": problem_example(
-                        ChallengeClosed,
-                        "the daily challenge of 2026-12-01 closed at 2026-12-02T00:00:00+00:00: "
-                        "its games take no more placements",
-                        "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/placements",
-                    )
-                }
-            },
+            MissingToken,
+            InvalidToken,
+            GameNotFound,
+            GameIsOver,
+            VersionConflict,
+            RequestInProgress,
+            ChallengeClosed,
+            PreconditionFailed,
+            PayloadTooLarge,
+            InvalidRequest,
+            PlacementRefused,
+            IdempotencyKeyReused,
+            RateLimited,
+            ServiceUnavailable,
         ),
     },
     dependencies=[limited_by("place")],
@@ -341,6 +274,11 @@ async def place_card(
     if_match: IfMatch = None,
     idempotency_key: PlacementKey = None,
 ) -> Response:
+    """Places the current card at `(row, col)`: on an existing pile that holds fewer than four
+    cards, or as a new pile next to one, within a 4 x 4 grid. Answers with the placement (what
+    it flipped) and the game after it. Needs the game's token. Send `If-Match` with the ETag
+    you last saw to be sure no other placement came first, and an `Idempotency-Key` to retry
+    safely."""
     answer, replayed = await games.place(
         game_id,
         token,
@@ -356,20 +294,19 @@ async def place_card(
     "/{game_id}/placements",
     response_model=PlacementHistory,
     summary="Read a game's history",
-    description="Every placement of the game, first to last, with what each one flipped. "
-    "A daily challenge game's history is its player's only (their token or key) until its "
-    "day closes.",
     openapi_extra={"security": [{}]},
     responses={
-        200: {"headers": {**_ETAG_HEADER, **_CACHE_HEADER}},
-        304: {"description": "Not modified since the ETag in `If-None-Match`."},
-        **problems(403, 404, 429, 503, descriptions=_PRIVATE, examples=_PRIVATE_EXAMPLE),
+        **_READ_RESPONSES,
+        **problems(ChallengeGamePrivate, GameNotFound, RateLimited, ServiceUnavailable),
     },
     dependencies=[limited_by("read")],
 )
 async def list_placements(
     game_id: str, games: Games, token: TokenDep, if_none_match: IfNoneMatch = None
 ) -> Response:
+    """Every placement of the game, first to last, with what each one flipped. A daily
+    challenge game's history is its player's only (their token or key) until its day
+    closes."""
     history = await games.history(game_id, token)
     # A history only ever grows by one placement at a time: its length names it.
     headers = {

@@ -6,8 +6,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
-from api.core.errors import ChallengeHintsRefused
-from api.core.openapi import problem_example, problems
+from api.core.errors import (
+    ChallengeHintsRefused,
+    GameIsOver,
+    GameNotFound,
+    HintsBusy,
+    InvalidToken,
+    MissingToken,
+    RateLimited,
+    ServiceUnavailable,
+    VersionConflict,
+)
+from api.core.openapi import header, problems
 from api.core.params import TokenDep
 from api.core.problems import json_response
 from api.games import etags
@@ -19,12 +29,7 @@ from engine.player.advice import Estimate
 
 router = APIRouter(prefix="/games", tags=["games"])
 
-_ETAG_HEADER = {
-    "ETag": {
-        "description": 'The game\'s version after the hint, e.g. `"v4"`.',
-        "schema": {"type": "string"},
-    }
-}
+_ETAG_HEADER = {"ETag": header('The game\'s version after the hint, e.g. `"v4"`.')}
 
 
 async def _service(request: Request) -> HintService:
@@ -39,41 +44,28 @@ Hints = Annotated[HintService, Depends(_service)]
     "/{game_id}/hint",
     response_model=Hint,
     summary="Ask the computer player for a hint",
-    description=(
-        "Where the computer player would put the current card, with its estimated chance to "
-        "win and expected score (a loss counts 0) for that placement and every other legal "
-        "one. It decides from the public state only, like the player. Needs the game's token. "
-        "A game that asked for a hint is marked `assisted` (its version goes up once) and its "
-        "win is left off the default leaderboard."
-    ),
     responses={
         200: {"headers": _ETAG_HEADER},
         **problems(
-            401,
-            403,
-            404,
-            409,
-            429,
-            503,
-            descriptions={
-                403: "`invalid_token`: the token does not belong to this game; "
-                "`challenge_no_hints`: a daily challenge game is played without hints (it "
-                "is left unchanged).",
-            },
-            examples={
-                403: {
-                    "challenge_no_hints": problem_example(
-                        ChallengeHintsRefused,
-                        "the daily challenge is played without hints; this game was not changed",
-                        "/games/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80/hint",
-                    )
-                }
-            },
+            MissingToken,
+            InvalidToken,
+            ChallengeHintsRefused,
+            GameNotFound,
+            GameIsOver,
+            VersionConflict,
+            RateLimited,
+            ServiceUnavailable,
+            HintsBusy,
         ),
     },
     dependencies=[limited_by("hint")],
 )
 async def hint(game_id: str, hints: Hints, token: TokenDep) -> Response:
+    """Where the computer player would put the current card, with its estimated chance to win
+    and expected score (a loss counts 0) for that placement and every other legal one. It
+    decides from the public state only, like the player. Needs the game's token. A game that
+    asked for a hint is marked `assisted` (its version goes up once) and its win is left off
+    the default leaderboard."""
     given = await hints.hint(game_id, token)
     best, *others = given.advice.estimates
     body = Hint(

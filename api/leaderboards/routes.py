@@ -14,10 +14,13 @@ from api.core.errors import (
     GameNotFound,
     InvalidChallengeDate,
     InvalidCursor,
+    InvalidRequest,
     InvalidWindow,
     NotOnBoard,
+    RateLimited,
+    ServiceUnavailable,
 )
-from api.core.openapi import problem_example, problems
+from api.core.openapi import problems
 from api.core.params import PageCursor, PageLimit
 from api.core.problems import json_response
 from api.leaderboards import render
@@ -73,57 +76,14 @@ router = APIRouter(tags=["leaderboard"])
     "/leaderboard",
     response_model=Leaderboard,
     summary="Read the leaderboard",
-    description=(
-        "Won games, best score first and, on equal scores, earlier finish first. Page with "
-        "`next_cursor`: paging never skips or repeats an entry, even while new wins arrive. "
-        "`period=day` or `week` lists the games won on one UTC day or ISO week (today's, or "
-        "the one holding `date`); `per_player=best` each player's best game once. "
-        "Games whose player asked for a hint are left out unless `include_assisted=true`; "
-        "a cursor belongs to the listing it came from (else `422 invalid_cursor`). With "
-        "`challenge=YYYY-MM-DD`, the board of that day's daily challenge: its won games "
-        "ranked the same way, paged with cursors of that day's board (no `period`, `date` "
-        "or `per_player` then)."
-    ),
     responses=problems(
-        404,
-        422,
-        429,
-        503,
-        descriptions={
-            404: "`challenge_not_open`: `challenge` names a day still to come.",
-            422: "`invalid_request` (malformed input; see `errors`), `invalid_cursor` (a "
-            "cursor of another listing, or not this service's), `invalid_challenge_date` "
-            "(`challenge` is no `YYYY-MM-DD` date from 2026-01-01 on), or `invalid_window` "
-            "(`date` with `period=all`, a `date` after today, or a window with `challenge`).",
-        },
-        examples={
-            404: {
-                "challenge_not_open": problem_example(
-                    ChallengeNotOpen,
-                    "the challenge of 2026-12-05 opens at 2026-12-05T00:00:00+00:00; "
-                    "today's is 2026-12-01",
-                    "/leaderboard",
-                )
-            },
-            422: {
-                "invalid_cursor": problem_example(
-                    InvalidCursor,
-                    "not a cursor of this challenge board; start again without one",
-                    "/leaderboard",
-                ),
-                "invalid_challenge_date": problem_example(
-                    InvalidChallengeDate,
-                    "'2026-02-30' is not a challenge date: send 'today' or a date from "
-                    "2026-01-01 on as YYYY-MM-DD",
-                    "/leaderboard",
-                ),
-                "invalid_window": problem_example(
-                    InvalidWindow,
-                    "the all-time board has no date: send period=day or period=week with date",
-                    "/leaderboard",
-                ),
-            },
-        },
+        ChallengeNotOpen,
+        InvalidRequest,
+        InvalidCursor,
+        InvalidChallengeDate,
+        InvalidWindow,
+        RateLimited,
+        ServiceUnavailable,
     ),
     dependencies=[limited_by("read")],
 )
@@ -153,6 +113,14 @@ async def read_leaderboard(
         ),
     ] = None,
 ) -> Response:
+    """Won games, best score first and, on equal scores, earlier finish first. Page with
+    `next_cursor`: paging never skips or repeats an entry, even while new wins arrive.
+    `period=day` or `week` lists the games won on one UTC day or ISO week (today's, or the one
+    holding `date`); `per_player=best` each player's best game once. Games whose player asked
+    for a hint are left out unless `include_assisted=true`; a cursor belongs to the listing it
+    came from (else `422 invalid_cursor`). With `challenge=YYYY-MM-DD`, the board of that
+    day's daily challenge: its won games ranked the same way, paged with cursors of that day's
+    board (no `period`, `date` or `per_player` then)."""
     if challenge is not None:
         if period != "all" or day is not None or per_player is not None:
             raise InvalidWindow(
@@ -170,41 +138,7 @@ async def read_leaderboard(
     "/leaderboard/around/{game_id}",
     response_model=Around,
     summary="A game's place on the leaderboard",
-    description=(
-        "A won game's rank on its board of `period` (all time, or the UTC day or ISO week it "
-        "was won in), with the `count` entries just above and just below it, ranked as "
-        "`GET /leaderboard` ranks them. With `per_player=best` the game must be its "
-        "player's best of that board; without `include_assisted=true`, an assisted game is "
-        "on no board. The rank costs a few counter reads, whatever the board's size."
-    ),
-    responses=problems(
-        404,
-        409,
-        422,
-        429,
-        503,
-        descriptions={
-            409: "`not_on_board`: the game is not won, or was assisted (without "
-            "`include_assisted=true`), or is not its player's best (with `per_player=best`).",
-        },
-        examples={
-            409: {
-                "not_on_board": problem_example(
-                    NotOnBoard,
-                    "game 0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80 is not on the week, "
-                    "per_player=best board: it is not its player's best game of that week board",
-                    "/leaderboard/around/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
-                )
-            },
-            404: {
-                "game_not_found": problem_example(
-                    GameNotFound,
-                    "there is no game '0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80'",
-                    "/leaderboard/around/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
-                )
-            },
-        },
-    ),
+    responses=problems(GameNotFound, NotOnBoard, InvalidRequest, RateLimited, ServiceUnavailable),
     dependencies=[limited_by("read")],
 )
 async def around(
@@ -217,6 +151,11 @@ async def around(
         int, Query(ge=0, le=50, description="Entries to show above and below the game.")
     ] = 5,
 ) -> Response:
+    """A won game's rank on its board of `period` (all time, or the UTC day or ISO week it
+    was won in), with the `count` entries just above and just below it, ranked as
+    `GET /leaderboard` ranks them. With `per_player=best` the game must be its player's best
+    of that board; without `include_assisted=true`, an assisted game is on no board. The rank
+    costs a few counter reads, whatever the board's size."""
     standing = await leaderboards.standing(
         game_id, period, per_player == "best", include_assisted, count
     )

@@ -7,6 +7,7 @@ from typing import Literal
 from fastapi import APIRouter, Request
 from pydantic import Field
 
+from api.core.errors import ServiceUnavailable
 from api.core.openapi import problems
 from api.core.schemas import ResponseModel
 from api.ops.readiness import ReadinessCheck
@@ -24,21 +25,18 @@ class Readiness(ResponseModel):
 router = APIRouter(tags=["health"])
 
 
-@router.get(
-    "/healthz",
-    summary="Liveness",
-    description="Answers as long as the process serves requests; touches no database.",
-)
+@router.get("/healthz", summary="Liveness")
 async def healthz() -> Health:
+    """Answers as long as the process serves requests; touches no database."""
     return Health(status="ok")
 
 
 @router.get(
     "/readyz",
     summary="Readiness",
-    description="Answers 200 when the database answers a query, 503 otherwise.",
-    responses=problems(503),
+    responses=problems(ServiceUnavailable),
 )
 async def readyz(request: Request) -> Readiness:
+    """Answers 200 when the database answers a query, 503 otherwise."""
     readiness: ReadinessCheck = request.app.state.readiness
     return Readiness(status="ready", database=await readiness.check())

@@ -10,12 +10,16 @@ from api.core.accounts import PlayerRecord
 from api.core.errors import (
     InvalidCursor,
     InvalidPlayerName,
+    InvalidRequest,
     InvalidToken,
     MissingToken,
     NameTaken,
+    PayloadTooLarge,
     PlayerNotFound,
+    RateLimited,
+    ServiceUnavailable,
 )
-from api.core.openapi import problem_example, problems
+from api.core.openapi import header, problems
 from api.core.params import PageCursor, PageLimit, PlayerKeyDep
 from api.core.problems import json_response
 from api.ops.ratelimit import limited_by
@@ -40,17 +44,6 @@ async def _service(request: Request) -> PlayerService:
 Players = Annotated[PlayerService, Depends(_service)]
 
 router = APIRouter(prefix="/players", tags=["players"])
-
-_NOT_FOUND = {
-    404: "`player_not_found`: no player of that name (in any case or width).",
-}
-_EXAMPLE_NOT_FOUND = {
-    404: {
-        "player_not_found": problem_example(
-            PlayerNotFound, "there is no player 'bob'", "/players/bob"
-        )
-    }
-}
 
 
 def _stats_out(stats: PlayerStatsRecord) -> PlayerStatsOut:
@@ -78,49 +71,25 @@ def _player_out(player: PlayerRecord, stats: PlayerStatsRecord) -> PlayerOut:
     status_code=status.HTTP_201_CREATED,
     response_model=PlayerCreated,
     summary="Register a player",
-    description=(
-        "Registers a name and answers with the player and their secret `key`, shown only in "
-        "this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` "
-        "on `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, "
-        "`_` or `-` after Unicode NFKC normalisation, unique ignoring case; a guest can no "
-        "longer play under it."
-    ),
     responses={
-        201: {
-            "headers": {
-                "Location": {"description": "/players/{name}", "schema": {"type": "string"}}
-            }
-        },
+        201: {"headers": {"Location": header("/players/{name}")}},
         **problems(
-            409,
-            413,
-            422,
-            429,
-            503,
-            descriptions={
-                409: "`name_taken`: an account has this name (ignoring case and width), or "
-                "the name is reserved (`anonymous`).",
-                422: "`invalid_player_name`: not 3-24 ASCII letters, digits, `_` or `-` after "
-                "NFKC; `invalid_request`: malformed body.",
-            },
-            examples={
-                409: {
-                    "name_taken": problem_example(NameTaken, "the name 'ana' is taken", "/players")
-                },
-                422: {
-                    "invalid_player_name": problem_example(
-                        InvalidPlayerName,
-                        "'an\\u200ba' is not a valid player name: after NFKC normalisation a "
-                        "name is 3 to 24 ASCII letters, digits, '_' or '-'",
-                        "/players",
-                    )
-                },
-            },
+            NameTaken,
+            PayloadTooLarge,
+            InvalidPlayerName,
+            InvalidRequest,
+            RateLimited,
+            ServiceUnavailable,
         ),
     },
     dependencies=[limited_by("create")],
 )
 async def create_player(body: PlayerCreate, players: Players) -> Response:
+    """Registers a name and answers with the player and their secret `key`, shown only in
+    this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
+    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`
+    after Unicode NFKC normalisation, unique ignoring case; a guest can no longer play under
+    it."""
     registered = await players.register(body.name)
     player = registered.player
     out = PlayerCreated(
@@ -136,36 +105,13 @@ async def create_player(body: PlayerCreate, players: Players) -> Response:
     "/me",
     response_model=PlayerOut,
     summary="Read the page of the key's player",
-    description=(
-        "The page of the player whose key is sent as `Authorization: Bearer <key>` (as "
-        "`GET /players/{name}`): how a client checks a key, and learns its account's name, "
-        "without changing anything. `me` is no player's name (names have 3 to 24 characters)."
-    ),
-    responses=problems(
-        401,
-        403,
-        429,
-        503,
-        descriptions={
-            401: "`missing_token`: no `Authorization: Bearer <key>` header.",
-            403: "`invalid_token`: not a player's current key.",
-        },
-        examples={
-            401: {
-                "missing_token": problem_example(
-                    MissingToken, "send your key as 'Authorization: Bearer <key>'", "/players/me"
-                )
-            },
-            403: {
-                "invalid_token": problem_example(
-                    InvalidToken, "this key is not a player's current key", "/players/me"
-                )
-            },
-        },
-    ),
+    responses=problems(MissingToken, InvalidToken, RateLimited, ServiceUnavailable),
     dependencies=[limited_by("read")],
 )
 async def read_own_player(players: Players, key: PlayerKeyDep) -> Response:
+    """The page of the player whose key is sent as `Authorization: Bearer <key>` (as
+    `GET /players/{name}`): how a client checks a key, and learns its account's name, without
+    changing anything. `me` is no player's name (names have 3 to 24 characters)."""
     found = await players.own_profile(key)
     return json_response(_player_out(found.player, found.stats))
 
@@ -174,16 +120,14 @@ async def read_own_player(players: Players, key: PlayerKeyDep) -> Response:
     "/{name}",
     response_model=PlayerOut,
     summary="Read a player's page",
-    description=(
-        "A player's figures: games played, won and lost, win rate, best and mean winning "
-        "score, current and longest winning streak, and when they last played. They are "
-        "updated in the same transaction as the game that starts or ends, so they always "
-        "equal a count of the player's games. The name matches in any case or width."
-    ),
-    responses=problems(404, 429, 503, descriptions=_NOT_FOUND, examples=_EXAMPLE_NOT_FOUND),
+    responses=problems(PlayerNotFound, RateLimited, ServiceUnavailable),
     dependencies=[limited_by("read")],
 )
 async def read_player(name: str, players: Players) -> Response:
+    """A player's figures: games played, won and lost, win rate, best and mean winning score,
+    current and longest winning streak, and when they last played. They are updated in the
+    same transaction as the game that starts or ends, so they always equal a count of the
+    player's games. The name matches in any case or width."""
     found = await players.profile(name)
     return json_response(_player_out(found.player, found.stats))
 
@@ -192,41 +136,13 @@ async def read_player(name: str, players: Players) -> Response:
     "/{name}/key",
     response_model=PlayerKey,
     summary="Rotate a player's key",
-    description=(
-        "Replaces the player's key with a new one, shown only in this response. Needs the "
-        "current key as `Authorization: Bearer <key>`; the old key is refused from then on "
-        "(game tokens are not affected)."
-    ),
-    responses=problems(
-        401,
-        403,
-        404,
-        429,
-        503,
-        descriptions={
-            401: "`missing_token`: no `Authorization: Bearer <key>` header.",
-            403: "`invalid_token`: not this player's current key.",
-            **_NOT_FOUND,
-        },
-        examples={
-            401: {
-                "missing_token": problem_example(
-                    MissingToken,
-                    "send the player's current key as 'Authorization: Bearer <key>'",
-                    "/players/ana/key",
-                )
-            },
-            403: {
-                "invalid_token": problem_example(
-                    InvalidToken, "this key is not this player's current key", "/players/ana/key"
-                )
-            },
-            **_EXAMPLE_NOT_FOUND,
-        },
-    ),
+    responses=problems(MissingToken, InvalidToken, PlayerNotFound, RateLimited, ServiceUnavailable),
     dependencies=[limited_by("create")],
 )
 async def rotate_player_key(name: str, players: Players, key: PlayerKeyDep) -> Response:
+    """Replaces the player's key with a new one, shown only in this response. Needs the
+    current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
+    tokens are not affected)."""
     rotated = await players.rotate_key(name, key)
     return json_response(PlayerKey(name=rotated.player.name, key=rotated.key))
 
@@ -235,31 +151,8 @@ async def rotate_player_key(name: str, players: Players, key: PlayerKeyDep) -> R
     "/{name}/games",
     response_model=PlayerGames,
     summary="List a player's games",
-    description=(
-        "The player's games, newest first, optionally only those of one `status`. Page with "
-        "`next_cursor`, passing the same `status`: a cursor belongs to the listing it came "
-        "from (else `422 invalid_cursor`)."
-    ),
     responses=problems(
-        404,
-        422,
-        429,
-        503,
-        descriptions={
-            **_NOT_FOUND,
-            422: "`invalid_cursor`: a cursor this service did not make for this listing; "
-            "`invalid_request`: a bad `status` or `limit`.",
-        },
-        examples={
-            **_EXAMPLE_NOT_FOUND,
-            422: {
-                "invalid_cursor": problem_example(
-                    InvalidCursor,
-                    "not a cursor of this player's games listing; start again without one",
-                    "/players/ana/games",
-                )
-            },
-        },
+        PlayerNotFound, InvalidCursor, InvalidRequest, RateLimited, ServiceUnavailable
     ),
     dependencies=[limited_by("read")],
 )
@@ -273,6 +166,9 @@ async def list_player_games(
     limit: PageLimit = 20,
     cursor: PageCursor = None,
 ) -> Response:
+    """The player's games, newest first, optionally only those of one `status`. Page with
+    `next_cursor`, passing the same `status`: a cursor belongs to the listing it came from
+    (else `422 invalid_cursor`)."""
     page = await players.games_page(name, game_status, limit, cursor)
     body = PlayerGames(
         player=page.player.name,

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from api.core.errors import ApiError, PlacementRefused
+
 ROUTES = {
     ("post", "/games"): {401, 403, 409, 413, 422, 503},
     ("get", "/games/{game_id}"): {403, 404, 503},
@@ -218,3 +220,11 @@ def test_the_documents_intro_says_what_it_is_once_and_links_back_to_the_game(
     assert "one-player card game" not in description  # the summary says it
     first_line = description.strip().splitlines()[0]
     assert "[Back to the game](/)" in first_line
+
+
+def test_every_error_says_what_it_means(spec: dict[str, Any]) -> None:
+    # The document describes each error by its class's docstring.
+    for error in ApiError.__subclasses__():
+        assert error.__doc__ and error.__doc__.strip(), error.__name__
+    declared = spec["paths"]["/games/{game_id}/placements"]["post"]["responses"]["422"]
+    assert all(f"`{code}`" in declared["description"] for code in PlacementRefused.codes())
