@@ -117,6 +117,6 @@ def make_game(database: Database) -> MakeGame:
         with database.transaction() as session:
             created = start_game(session, player, deck=deck)
             session.flush()
-            return CreatedGame(id=str(created.game.id), token=created.token)
+            return CreatedGame(id=str(created.id), token=created.token)
 
     return make

@@ -12,7 +12,7 @@ from api.analysis.schemas import (
     PlacementAnalysis,
 )
 from api.analysis.service import Analysis
-from api.games.render import card_out, position_out
+from api.games.records import card_out, position_out
 
 
 def _estimate(estimate: EstimateRecord) -> AnalysisEstimate:

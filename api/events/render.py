@@ -19,7 +19,7 @@ from api.events.schemas import (
 )
 from api.events.service import InProgressPage
 from api.events.store import GameState, Win
-from api.games import render as games
+from api.games import records as games
 
 _BOARDS = {"all": "all_time", "day": "day", "week": "week"}
 

@@ -23,7 +23,8 @@ from api.core.secrets import (
     new_token,
 )
 from api.games import snapshot, store
-from api.games.records import Created, DealtGame, encode, public_game
+from api.games.records import DealtGame, encode, game_created
+from api.games.schemas import GameCreated
 from api.games.store import NewGameRow, StoredView
 from api.ops import metrics
 from engine import Card, Game
@@ -73,7 +74,7 @@ def deal(
     return DealtGame(row, token)
 
 
-def store_dealt(session: Session, dealt: DealtGame) -> Created:
+def store_dealt(session: Session, dealt: DealtGame) -> GameCreated:
     """Store a dealt game and announce it (its player's stats, the day's challenge counts:
     :mod:`api.core.hooks`) in the same transaction; ``409 challenge_already_played`` for a
     second daily challenge game of a player and day."""
@@ -102,10 +103,20 @@ def store_dealt(session: Session, dealt: DealtGame) -> Created:
     HOOKS.announce(HOOKS.created, session, facts)
     after_commit(session, metrics.game_created)
     view = StoredView(
-        row.id, row.player, row.version, row.status, row.assisted, row.deck_commitment,
-        row.created_at, row.updated_at, row.finished_at, row.challenge_date, None, None,
-    )  # fmt: skip
-    return Created(public_game(view, snapshot.loads(row.snapshot)), dealt.token)
+        id=row.id,
+        player=row.player,
+        version=row.version,
+        status=row.status,
+        assisted=row.assisted,
+        deck_commitment=row.deck_commitment,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        finished_at=row.finished_at,
+        challenge_date=row.challenge_date,
+        snapshot_format=row.snapshot_format,
+        snapshot=row.snapshot,
+    )
+    return game_created(view, snapshot.loads(row.snapshot), dealt.token)
 
 
 # ---------------------------------------------------------------- the daily challenge's games
@@ -161,7 +172,7 @@ def start_game(
     *,
     deck: Sequence[Card | str] | None = None,
     player_id: uuid.UUID | None = None,
-) -> Created:
+) -> GameCreated:
     """Deal a game and store it in ``session``'s transaction (tools and tests: the public
     API's creations go through :meth:`GameService.create`)."""
     return store_dealt(session, deal(player, deck=deck, player_id=player_id))

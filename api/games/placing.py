@@ -30,7 +30,8 @@ from api.core.ids import existing_game, parse_game_id
 from api.core.models import PlacementRecord
 from api.games import etags, snapshot, store
 from api.games.access import authorize
-from api.games.records import Placed, decode, encode, public_game, view_after
+from api.games.records import decode, encode, game_out, placement_out, view_after
+from api.games.schemas import PlacementCreated
 from api.games.snapshot import GameSnapshot
 from api.games.store import GameChange, GameRecord
 from api.idempotency.service import (
@@ -117,7 +118,7 @@ def finish_after(last: datetime | None) -> datetime:
     return moment
 
 
-def store_placement(session: Session, plan: PlannedPlacement) -> Placed:
+def store_placement(session: Session, plan: PlannedPlacement) -> PlacementCreated:
     """Store a planned placement, if the game is still at the version it was planned on
     (else ``412 precondition_failed`` for a request that sent ``If-Match``, ``409
     version_conflict`` for one that did not)."""
@@ -177,8 +178,9 @@ def store_placement(session: Session, plan: PlannedPlacement) -> Placed:
         HOOKS.announce(HOOKS.ended, session, facts)
         if result.score is not None:
             rank = HOOKS.rank(session, row.id, row.assisted)
-    return Placed(
-        placement, public_game(view_after(row, plan.snapshot, change), plan.snapshot, rank)
+    return PlacementCreated(
+        placement=placement_out(placement),
+        game=game_out(view_after(row, plan.snapshot, change), plan.snapshot, rank),
     )
 
 
@@ -188,7 +190,7 @@ def place_in(
     token: str | None,
     cell: tuple[int, int],
     if_match: str | None = None,
-) -> Placed:
+) -> PlacementCreated:
     """Read, play and store a placement in ``session``'s transaction (tools and tests: the
     public API's placements go through :meth:`GameService.place`)."""
     game_uuid = game_id if isinstance(game_id, uuid.UUID) else parse_game_id(game_id)

@@ -1,38 +1,23 @@
-"""What the games' service works with: a game as anyone may see it, what a request gets
-back, and a stored game's engine state."""
+"""The shapes of a game between its row and its answer: the row (:mod:`api.games.store`),
+its engine state while it is played (:func:`decode`), its snapshot
+(:mod:`api.games.snapshot`) and the response models it is answered with (:func:`game_out`)."""
 
 from __future__ import annotations
 
 import json
 import uuid
 from dataclasses import dataclass
-from datetime import date, datetime
+from typing import Any
 
 from api.core.database import Executor
 from api.core.ids import existing_game
 from api.core.models import PlacementRecord
 from api.games import store
+from api.games.schemas import CardOut, GameCreated, GameOut, PlacementOut, PositionOut
 from api.games.snapshot import GameSnapshot
 from api.games.store import GameChange, GameRecord, NewGameRow, StoredView
-from engine import Game
-
-
-@dataclass(frozen=True)
-class PublicGame:
-    """A game as anyone may see it: its public columns and its snapshot; a won game's
-    all-time rank too, which moves as other games finish and so is never stored."""
-
-    id: uuid.UUID
-    player: str
-    version: int
-    assisted: bool
-    deck_commitment: str
-    created_at: datetime
-    updated_at: datetime
-    finished_at: datetime | None
-    challenge_date: date | None
-    snapshot: GameSnapshot
-    rank: int | None = None
+from engine import CARDS, Game
+from engine.cards import DECK_SIZE
 
 
 @dataclass(frozen=True)
@@ -40,20 +25,8 @@ class GameRead:
     """A game read by ``GET /games/{id}``: ``sealed`` if it is a daily challenge game of a
     day still open (its player's only, and without its reveal even once over)."""
 
-    game: PublicGame
+    game: GameOut
     sealed: bool
-
-
-@dataclass(frozen=True)
-class Created:
-    game: PublicGame
-    token: str  # the only time it is shown
-
-
-@dataclass(frozen=True)
-class Placed:
-    placement: PlacementRecord
-    game: PublicGame
 
 
 @dataclass(frozen=True)
@@ -101,20 +74,87 @@ def decode(row: GameRecord) -> Game:
     return Game.from_dict(json.loads(row.state))
 
 
-def public_game(view: StoredView, taken: GameSnapshot, rank: int | None = None) -> PublicGame:
-    return PublicGame(
-        view.id,
-        view.player,
-        view.version,
-        view.assisted,
-        view.deck_commitment,
-        view.created_at,
-        view.updated_at,
-        view.finished_at,
-        view.challenge_date,
-        taken,
-        rank,
+# Every card as a response value, built once.
+_CARDS: dict[str, dict[str, Any]] = {
+    card.code: {"rank": card.rank, "suit": card.suit.label, "code": card.code} for card in CARDS
+}
+
+
+def game_out(view: StoredView, taken: GameSnapshot, rank: int | None = None) -> GameOut:
+    """A game as anyone may see it: its public columns and its snapshot; a won game's
+    all-time rank too, which moves as other games finish and so is never stored.
+
+    Built from plain values that Pydantic's core (Rust) validates into the model: for a
+    game's dozens of small objects that is about half the cost of building each model in
+    Python with ``model_construct``. The values are the service's own, so the validation
+    never refuses one; ``tests/api/test_views.py`` renders thousands of states."""
+    return GameOut.model_validate(_game_values(view, taken, rank))
+
+
+def game_created(view: StoredView, taken: GameSnapshot, token: str) -> GameCreated:
+    return GameCreated.model_validate({**_game_values(view, taken, None), "token": token})
+
+
+def _game_values(view: StoredView, taken: GameSnapshot, rank: int | None) -> dict[str, Any]:
+    return {
+        "id": view.id,
+        "player": view.player,
+        "status": taken.status,
+        "end_reason": taken.end_reason,
+        "score": taken.score,
+        "current_card": _CARDS[taken.current_card] if taken.current_card else None,
+        "stock_count": taken.stock_count,
+        "face_down_count": taken.face_down_count,
+        "placements_count": taken.placements_count,
+        "piles": [
+            {
+                "row": pile.row,
+                "col": pile.col,
+                "cards": [_CARDS[code] for code in pile.cards],
+                "face_up": pile.face_up,
+            }
+            for pile in taken.piles
+        ],
+        "legal_placements": [{"row": row, "col": col} for row, col in taken.legal_placements],
+        "version": view.version,
+        "assisted": view.assisted,
+        "deck_commitment": view.deck_commitment,
+        "reveal": {"deck": taken.reveal.deck, "salt": taken.reveal.salt} if taken.reveal else None,
+        "created_at": view.created_at,
+        "updated_at": view.updated_at,
+        "finished_at": view.finished_at,
+        "challenge_date": view.challenge_date,
+        "rank": rank,
+    }
+
+
+def placement_out(placement: PlacementRecord) -> PlacementOut:
+    return PlacementOut.model_validate(
+        {
+            "number": placement.number,
+            "row": placement.row,
+            "col": placement.col,
+            "card": _CARDS[placement.card],
+            "flipped": placement.flipped,
+            "status_after": placement.status_after,
+            "stock_count": stock_after(placement.number, placement.status_after),
+            "created_at": placement.created_at,
+        }
     )
+
+
+def stock_after(number: int, status_after: str) -> int:
+    """Cards left in the stock after placement ``number``: the deck less the cards placed,
+    less the card drawn next while the game goes on (what the engine's ``stock_count`` is)."""
+    return DECK_SIZE - number - (1 if status_after == "in_progress" else 0)
+
+
+def card_out(code: str) -> CardOut:
+    return CardOut.model_validate(_CARDS[code])
+
+
+def position_out(cell: tuple[int, int]) -> PositionOut:
+    return PositionOut(row=cell[0], col=cell[1])
 
 
 def view_after(
@@ -122,18 +162,18 @@ def view_after(
 ) -> StoredView:
     """The public columns of ``row`` after ``change`` (or as dealt)."""
     return StoredView(
-        row.id,
-        row.player,
-        row.version + (1 if change is not None else 0),
-        taken.status,
-        row.assisted,
-        row.deck_commitment,
-        row.created_at,
-        change.updated_at if change is not None else row.updated_at,
-        change.finished_at if change is not None else row.finished_at,
-        row.challenge_date,
-        None,
-        None,
+        id=row.id,
+        player=row.player,
+        version=row.version + (1 if change is not None else 0),
+        status=taken.status,
+        assisted=row.assisted,
+        deck_commitment=row.deck_commitment,
+        created_at=row.created_at,
+        updated_at=change.updated_at if change is not None else row.updated_at,
+        finished_at=change.finished_at if change is not None else row.finished_at,
+        challenge_date=row.challenge_date,
+        snapshot_format=None,
+        snapshot=None,
     )
 
 

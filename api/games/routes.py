@@ -37,8 +37,8 @@ from api.core.params import (
     TokenDep,
 )
 from api.core.problems import json_response
-from api.games import etags, render
-from api.games.records import NewGameRequest
+from api.games import etags
+from api.games.records import NewGameRequest, placement_out
 from api.games.schemas import (
     GameCreate,
     GameCreated,
@@ -169,9 +169,7 @@ async def create_game(
     # The body's name if it gave one (an absent name means "the key's account", or a guest).
     requested = body.player if body is not None and "player" in body.model_fields_set else None
     daily = body is not None and body.challenge == "daily"
-    answer, replayed = await games.create(
-        NewGameRequest(requested, daily, key), idempotency_key, render.CREATION
-    )
+    answer, replayed = await games.create(NewGameRequest(requested, daily, key), idempotency_key)
     return _response(answer, replayed)
 
 
@@ -204,7 +202,7 @@ async def read_game(
     sealed; `Cache-Control: private, no-cache`)."""
     read = await games.read(game_id, token)
     game = read.game
-    over = game.snapshot.status != "in_progress"
+    over = game.status != "in_progress"
     # A lost game never changes again; a game in progress is revalidated with its ETag, and
     # so is a won one: its rank moves as better games finish, and its ETag names the rank.
     cache = IMMUTABLE if over and game.rank is None else REVALIDATE
@@ -220,7 +218,7 @@ async def read_game(
     headers = {"ETag": f'"{tag}"', "Cache-Control": cache}
     if etags.if_none_match_hits(if_none_match, headers["ETag"]):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
-    return json_response(render.game_out(game), headers=headers)
+    return json_response(game, headers=headers)
 
 
 @router.post(
@@ -280,12 +278,7 @@ async def place_card(
     you last saw to be sure no other placement came first, and an `Idempotency-Key` to retry
     safely."""
     answer, replayed = await games.place(
-        game_id,
-        token,
-        (body.row, body.col),
-        if_match,
-        idempotency_key,
-        render.placement_rendering(game_id),
+        game_id, token, (body.row, body.col), if_match, idempotency_key
     )
     return _response(answer, replayed)
 
@@ -317,6 +310,6 @@ async def list_placements(
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
     body = PlacementHistory(
         game_id=history.game_id,
-        placements=[render.placement_out(placement) for placement in history.placements],
+        placements=[placement_out(placement) for placement in history.placements],
     )
     return json_response(body, headers=headers)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from collections.abc import Callable
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
@@ -23,7 +24,6 @@ from api.core.accounts import PlayerRecord, authenticate, identify, identify_acc
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.errors import (
-    ApiError,
     MissingToken,
     VersionConflict,
 )
@@ -33,114 +33,69 @@ from api.core.models import PlacementRecord
 from api.core.secrets import (
     player_key_owner,
 )
-from api.games import snapshot, store
+from api.games import etags, snapshot, store
 from api.games.access import authorize_private_read
 from api.games.dealing import deal, for_identity, require_key, store_dealt, todays_deal
 from api.games.placing import placement_fingerprint, plan_placement, store_placement
 from api.games.records import (
-    Created,
-    DealtGame,
     GameRead,
     History,
     LoadedGame,
     NewGameRequest,
-    Placed,
     decode,
+    game_out,
     load_game,
-    public_game,
 )
 from api.games.snapshot import GameSnapshot
 from api.games.store import StoredView
-from api.idempotency.service import (
-    Answer,
-    IdempotentRequests,
-    Rendering,
-    fingerprint,
-)
+from api.idempotency.service import Answer, IdempotentRequests, fingerprint
 
 
 class GameService:
     """Games, placements and histories; each method owns its units of work."""
 
     def __init__(
-        self, database: Database, idempotency: IdempotentRequests, challenge_secret: bytes
+        self, database: Database, requests: IdempotentRequests, challenge_secret: bytes
     ) -> None:
         self.database = database
-        self.idempotency = idempotency
+        self.requests = requests
         self.challenge_secret = challenge_secret
 
     # ------------------------------------------------------------ creating
 
-    async def create(
-        self,
-        request: NewGameRequest,
-        idempotency_key: str | None,
-        render: Rendering[Created],
-    ) -> tuple[Answer, bool]:
-        """Deal and store a game; the answer as ``render`` renders it, and whether it is the
-        replay of an earlier request with the same ``Idempotency-Key``."""
+    async def create(self, request: NewGameRequest, key: str | None) -> tuple[Answer, bool]:
+        """Deal and store a game; the answer, and whether it is the replay of an earlier
+        request with the same ``Idempotency-Key`` (``key``)."""
         if request.daily:
             require_key(request.key)
-        if idempotency_key is None:
-            dealt = self._deal(request)
-            created = await self.database.write(
-                lambda session: store_dealt(session, self._identified(session, dealt, request))
-            )
-            return render.success(created), False
-        return await self.database.in_write_turn(
-            lambda: self._create_once(request, idempotency_key, render)
-        )
-
-    def _deal(self, request: NewGameRequest) -> DealtGame:
-        """Deal before taking a turn to write: the write transaction only stores."""
-        daily = todays_deal(self.challenge_secret) if request.daily else None
-        return deal(request.requested or "anonymous", challenge=daily)
-
-    @staticmethod
-    def _identified(
-        session: Session,
-        dealt: DealtGame,
-        request: NewGameRequest,
-        account: PlayerRecord | None = None,
-    ) -> DealtGame:
-        if account is not None:
-            return for_identity(dealt, identify_account(account, request.requested))
-        return for_identity(dealt, identify(session, request.key, request.requested))
-
-    def _create_once(
-        self, request: NewGameRequest, key: str, render: Rendering[Created]
-    ) -> tuple[Answer, bool]:
-        # The key's account is part of the request: the same Idempotency-Key sent with
-        # another player's key (or none) is another request. A replay hands back the game's
-        # token, so it needs the account's current key, like the first request: the claim
-        # checks it, and a key rotated out since is refused, not replayed to.
-        owner = player_key_owner(request.key) if request.key is not None else None
-        body: dict[str, object] = (
-            {"player": request.requested or "anonymous"}
-            if request.key is None
-            else {"player": request.requested, "account": owner.hex if owner else None}
-        )
-        if request.daily:
-            body["challenge"] = "daily"
 
         def check(session: Session) -> PlayerRecord | None:
+            # A replay hands back the game's token, so it needs the account's current key,
+            # like the first request: a key rotated out since is refused, not replayed to.
             return None if request.key is None else authenticate(session, request.key)
 
-        claim = self.idempotency.claim("games", key, fingerprint("POST", "/games", body), check)
-        if claim.replay is not None:
-            return claim.replay, True
-        try:
-            dealt = self._deal(request)
-            with self.database.transaction() as session:
-                who = self._identified(session, dealt, request, claim.checked)
-                answer = claim.complete(session, render.success(store_dealt(session, who)))
-        except ApiError as error:
-            claim.refused(error, render.failure)
-            raise
-        except BaseException:
-            claim.release()
-            raise
-        return answer, False
+        async def prepare(account: PlayerRecord | None) -> Callable[[Session], Answer]:
+            # Dealt before taking a turn to write: the write transaction only stores.
+            daily = todays_deal(self.challenge_secret) if request.daily else None
+            dealt = deal(request.requested or "anonymous", challenge=daily)
+
+            def write(session: Session) -> Answer:
+                who = (
+                    identify_account(account, request.requested)
+                    if account is not None
+                    else identify(session, request.key, request.requested)
+                )
+                created = store_dealt(session, for_identity(dealt, who))
+                headers = {"Location": f"/games/{created.id}", "ETag": etags.etag(created.version)}
+                return Answer(
+                    201, created.model_dump_json().encode(), headers, secret=created.token
+                )
+
+            return write
+
+        return await self.requests.run(
+            key, "games", _creation_fingerprint(request), "/games", prepare, check
+        )
 
     # ------------------------------------------------------------ reading
 
@@ -169,10 +124,8 @@ class GameService:
         over = view.status != "in_progress"
         current = snapshot.SEALED_FORMAT if sealed and over else snapshot.FORMAT
         if view.snapshot_format == current and view.snapshot is not None:
-            return GameRead(public_game(view, snapshot.loads(view.snapshot), rank), sealed)
-        return GameRead(
-            public_game(view, await self._snapshot_again(game_uuid, sealed), rank), sealed
-        )
+            return GameRead(game_out(view, snapshot.loads(view.snapshot), rank), sealed)
+        return GameRead(game_out(view, await self._snapshot_again(game_uuid, sealed), rank), sealed)
 
     async def _snapshot_again(self, game_id: uuid.UUID, sealed: bool) -> GameSnapshot:
         row = existing_game(await self.database.read(lambda s: store.get_game(s, game_id)), game_id)
@@ -211,54 +164,36 @@ class GameService:
         token: str | None,
         cell: tuple[int, int],
         if_match: str | None,
-        idempotency_key: str | None,
-        render: Rendering[Placed],
+        key: str | None,
     ) -> tuple[Answer, bool]:
-        """Place the current card at ``cell``; the answer as ``render`` renders it, and
-        whether it is a replay."""
-        game_uuid = parse_game_id(game_id)  # 404 for an id that is no UUID, before any turn
-        if idempotency_key is None:
+        """Place the current card at ``cell``; the answer, and whether it is a replay."""
+        game_uuid = parse_game_id(game_id)  # 404 for an id that is no UUID, before any claim
+        if key is not None and token is None:  # no credential to check: nothing to claim
+            raise MissingToken(
+                "send the game's token or its player's key as 'Authorization: Bearer <token>'"
+            )
+
+        async def prepare(_: None) -> Callable[[Session], Answer]:
+            # Read and played outside any write lock: the write only stores.
             row = existing_game(
                 await self.database.read(lambda s: store.get_game(s, game_uuid)), game_id
             )
             plan = plan_placement(row, token, cell, if_match)
-            placed = await self.database.write(lambda session: store_placement(session, plan))
-            return render.success(placed), False
-        if token is None:  # no credential to check: nothing to claim either
-            raise MissingToken(
-                "send the game's token or its player's key as 'Authorization: Bearer <token>'"
-            )
-        return await self.database.in_write_turn(
-            lambda: self._place_once(game_uuid, token, cell, if_match, idempotency_key, render)
-        )
 
-    def _place_once(
-        self,
-        game_id: uuid.UUID,
-        token: str,
-        cell: tuple[int, int],
-        if_match: str | None,
-        key: str,
-        render: Rendering[Placed],
-    ) -> tuple[Answer, bool]:
-        claim = self.idempotency.claim(
-            f"game:{game_id.hex}", key, placement_fingerprint(*cell, token), lambda _: None
+            def write(session: Session) -> Answer:
+                placed = store_placement(session, plan)
+                headers = {"ETag": etags.etag(placed.game.version)}
+                return Answer(201, placed.model_dump_json().encode(), headers)
+
+            return write
+
+        return await self.requests.run(
+            key,
+            f"game:{game_uuid.hex}",
+            placement_fingerprint(*cell, token),
+            f"/games/{game_id}/placements",
+            prepare,
         )
-        if claim.replay is not None:
-            return claim.replay, True
-        try:
-            with self.database.reading() as connection:
-                row = existing_game(store.get_game(connection, game_id), game_id)
-            plan = plan_placement(row, token, cell, if_match)
-            with self.database.transaction() as session:
-                answer = claim.complete(session, render.success(store_placement(session, plan)))
-        except ApiError as error:
-            claim.refused(error, render.failure)
-            raise
-        except BaseException:
-            claim.release()
-            raise
-        return answer, False
 
     # ------------------------------------------------------------ for hints and analyses
 
@@ -282,3 +217,18 @@ class GameService:
         ):
             raise VersionConflict("the game changed while the hint was computed; ask again")
         return row.version + 1
+
+
+def _creation_fingerprint(request: NewGameRequest) -> str:
+    """What makes two creations "the same request": the name asked for, the account of the
+    key (the same Idempotency-Key sent with another player's key, or none, is another
+    request) and whether it is the daily challenge."""
+    owner = player_key_owner(request.key) if request.key is not None else None
+    body: dict[str, object] = (
+        {"player": request.requested or "anonymous"}
+        if request.key is None
+        else {"player": request.requested, "account": owner.hex if owner else None}
+    )
+    if request.daily:
+        body["challenge"] = "daily"
+    return fingerprint("POST", "/games", body)

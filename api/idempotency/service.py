@@ -30,17 +30,20 @@ import hashlib
 import json
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from functools import partial
 from typing import Any, Generic, TypeVar
 
+import anyio
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from api.core.clock import now
 from api.core.database import Database
 from api.core.errors import ApiError, IdempotencyKeyReused, RequestInProgress
+from api.core.problems import PROBLEM_MEDIA_TYPE, api_error_response
 from api.idempotency import store
 
 T = TypeVar("T")
@@ -68,15 +71,6 @@ class Answer:
     secret: str | None = None
 
 
-@dataclass(frozen=True)
-class Rendering(Generic[T]):
-    """How the HTTP layer turns a request's outcome into an :class:`Answer`: its result, or
-    the :class:`ApiError` that refused it."""
-
-    success: Callable[[T], Answer]
-    failure: Callable[[ApiError], Answer]
-
-
 class _ClaimLost(RequestInProgress):
     """This request's claim was taken over (it ran past :data:`STALE_CLAIM`)."""
 
@@ -102,7 +96,6 @@ class Claim(Generic[C]):
     """A key this request holds (or the answer stored under it, :attr:`replay`), and what
     the claim's check found (:attr:`checked`)."""
 
-    database: Database
     scope: str
     key: str
     hashed: str
@@ -132,52 +125,88 @@ class Claim(Generic[C]):
             )
         return answer
 
-    def refused(self, error: ApiError, render: Callable[[ApiError], Answer]) -> None:
+    def refused(self, session: Session, error: ApiError, instance: str) -> None:
         """The request was refused: store the refusal for its retries, or release the key
         for refusals a retry should not get again."""
         if error.status >= 500 or error.code in _UNSTORED_CODES:
-            self.release()
+            self.release(session)
             return
-        with self.database.transaction() as session:
-            self.complete(session, render(error))
+        rendered = api_error_response(error, instance)
+        answer = Answer(error.status, bytes(rendered.body), dict(error.headers), PROBLEM_MEDIA_TYPE)
+        self.complete(session, answer)
 
-    def release(self) -> None:
+    def release(self, session: Session) -> None:
         """Forget this request's claim (never somebody else's)."""
-        with self.database.transaction() as session:
-            store.release_idempotency_claim(session, self.scope, self.hashed, self.claim)
+        store.release_idempotency_claim(session, self.scope, self.hashed, self.claim)
 
 
 class IdempotentRequests:
-    """Claims of ``Idempotency-Key``s. Its methods run in a worker thread (several
-    transactions, one after the other): call them during a write turn
-    (:meth:`api.core.database.Database.in_write_turn`)."""
+    """Requests run once per ``Idempotency-Key``: creations and placements alike."""
 
     def __init__(self, database: Database, stale_claim: timedelta = STALE_CLAIM) -> None:
         self.database = database
         self.stale_claim = stale_claim
 
-    def claim(
+    async def run(
+        self,
+        key: str | None,
+        scope: str,
+        request_fingerprint: str,
+        instance: str,
+        prepare: Callable[[C | None], Awaitable[Callable[[Session], Answer]]],
+        check: Callable[[Session], C] | None = None,
+    ) -> tuple[Answer, bool]:
+        """The answer to a request, and whether it is the replay of an earlier one.
+
+        ``prepare`` does what comes before the request's write (reads, the engine's play),
+        given what ``check`` found, and returns the write, which returns the answer. Without
+        a key that is all. With one, the key is claimed first (in a transaction of its own,
+        after ``check``: a replay needs what the first request needed), the answer is stored
+        in the write's own transaction, and a refusal (an :class:`ApiError`, answered as on
+        ``instance``) is stored or releases the key."""
+        if key is None:
+            write = await prepare(None)
+            return await self.database.write(write), False
+        claim: Claim[C | None] = await self.claim(scope, key, request_fingerprint, check)
+        if claim.replay is not None:
+            return claim.replay, True
+        try:
+            write = await prepare(claim.checked)
+            answer = await self.database.write(
+                lambda session: claim.complete(session, write(session))
+            )
+        except ApiError as error:
+            await self.database.write(partial(claim.refused, error=error, instance=instance))
+            raise
+        except BaseException:
+            # Cancelled or failed: the key is free for a retry (shielded: a cancelled
+            # request still releases it).
+            with anyio.CancelScope(shield=True):
+                await self.database.write(claim.release)
+            raise
+        return answer, False
+
+    async def claim(
         self,
         scope: str,
         key: str,
         request_fingerprint: str,
-        check: Callable[[Session], C],
-    ) -> Claim[C]:
+        check: Callable[[Session], C] | None = None,
+    ) -> Claim[C | None]:
         """Claim the key for this request, or find the answer stored under it
-        (:attr:`Claim.replay`), after ``check`` (the request's credential, checked in the
-        same transaction: a replay needs what the first request needed)."""
+        (:attr:`Claim.replay`), after ``check``."""
         hashed = key_hash(key)
         claim = secrets.token_hex(16)
+
+        def claim_in(session: Session) -> Claim[C | None]:
+            checked = check(session) if check is not None else None
+            replay = self._claim_in(session, scope, hashed, claim, request_fingerprint, now())
+            found = Claim(scope, key, hashed, claim, checked)
+            return found if replay is None else replace(found, replay=unmask(replay, key))
+
         for _ in range(3):
-            claimed_at = now()
             try:
-                with self.database.transaction() as session:
-                    checked = check(session)
-                    replay = self._claim_in(
-                        session, scope, hashed, claim, request_fingerprint, claimed_at
-                    )
-                    found = Claim(self.database, scope, key, hashed, claim, checked)
-                    return found if replay is None else replace(found, replay=unmask(replay, key))
+                return await self.database.write(claim_in)
             except IntegrityError:
                 continue  # another request claimed the key between our read and insert
         raise RequestInProgress("a request with this Idempotency-Key is still being processed")

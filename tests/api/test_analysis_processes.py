@@ -151,7 +151,7 @@ def test_two_claimers_at_once_never_get_the_same_job(engine: Engine, database_ur
 
 
 def _stored_game(session: Session) -> uuid.UUID:
-    return store_dealt(session, deal("claimer")).game.id
+    return store_dealt(session, deal("claimer")).id
 
 
 def test_a_job_held_by_a_killed_process_is_finished_by_another(

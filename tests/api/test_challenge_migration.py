@@ -90,7 +90,7 @@ def test_the_challenge_migration_keeps_games_and_scores_both_ways(empty_url: str
             won = start_game(s, "ana", deck=line.deck, player_id=ana.id)
         for row, col in line.positions:
             with database.transaction() as session:
-                place_in(session, str(won.game.id), won.token, (row, col))
+                place_in(session, str(won.id), won.token, (row, col))
     finally:
         database.dispose()
     before = snapshot(empty_url)

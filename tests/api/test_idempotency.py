@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import uuid
@@ -284,8 +285,8 @@ def test_a_request_whose_claim_was_taken_over_stores_nothing(
     scope = f"game:{uuid.UUID(game.id).hex}"
     taker = "t" * 32
 
-    claim = IdempotentRequests(database).claim(
-        scope, "slow", placement_fingerprint(0, 0, game.token), lambda _: None
+    claim = asyncio.run(
+        IdempotentRequests(database).claim(scope, "slow", placement_fingerprint(0, 0, game.token))
     )
     assert claim.replay is None
 
@@ -319,10 +320,10 @@ def test_a_claim_is_taken_over_after_the_configured_stale_time_and_not_before(
     # 409 for a retry until it is that old, then the retry takes it over.
     requests = IdempotentRequests(database, stale_claim=timedelta(seconds=0.5))
     scope, fingerprint = f"game:{uuid.uuid4().hex}", "f" * 64
-    first = requests.claim(scope, "key", fingerprint, lambda _: None)
+    first = asyncio.run(requests.claim(scope, "key", fingerprint))
     assert first.replay is None  # claimed, and never answered: its process "died"
     with pytest.raises(RequestInProgress):
-        requests.claim(scope, "key", fingerprint, lambda _: None)
+        asyncio.run(requests.claim(scope, "key", fingerprint))
     with database.transaction() as session:
         record = idempotency_store.get_idempotency_key(session, scope, key_hash("key"))
         assert record is not None
@@ -332,7 +333,7 @@ def test_a_claim_is_taken_over_after_the_configured_stale_time_and_not_before(
             .where(IdempotencyKeyRow.scope == scope)
             .values(created_at=record.created_at - timedelta(seconds=1))
         )
-    taken = requests.claim(scope, "key", fingerprint, lambda _: None)
+    taken = asyncio.run(requests.claim(scope, "key", fingerprint))
     assert taken.replay is None
     with database.transaction() as session:
         record = idempotency_store.get_idempotency_key(session, scope, key_hash("key"))

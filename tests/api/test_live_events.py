@@ -191,7 +191,7 @@ def dealt(database_url: str, line: WinningLine, player: str) -> Game:
     try:
         with database.transaction() as session:
             created = start_game(session, player, deck=line.deck)
-        return Game(str(created.game.id), created.token, [])
+        return Game(str(created.id), created.token, [])
     finally:
         database.dispose()
 

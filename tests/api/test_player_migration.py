@@ -49,7 +49,7 @@ def test_players_migration_keeps_games_and_scores_both_ways(empty_url: str) -> N
             won = start_game(session, "ana", deck=line.deck, player_id=ana.id)
         for row, col in line.positions:
             with database.transaction() as session:
-                place_in(session, str(won.game.id), won.token, (row, col))
+                place_in(session, str(won.id), won.token, (row, col))
     finally:
         database.dispose()
     before = counts(empty_url)

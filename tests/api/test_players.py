@@ -293,7 +293,7 @@ def test_won_games_of_a_player_count_in_stats_and_on_the_leaderboard(
     for line in lines:
         with database.transaction() as session:
             created = start_game(session, "ana", deck=line.deck, player_id=player.id)
-            game_id = str(created.game.id)
+            game_id = str(created.id)
         for row, col in line.positions:
             response = client.post(
                 f"/games/{game_id}/placements", json={"row": row, "col": col}, headers=bearer(key)

@@ -17,8 +17,8 @@ from pydantic import Field
 from sqlalchemy import text
 
 from api.core.database import Database
-from api.games import render, snapshot
-from api.games.records import PublicGame, load_game
+from api.games import records, snapshot
+from api.games.records import load_game
 from api.games.schemas import GameOut
 from api.games.store import StoredView, get_view
 from engine import Game
@@ -116,12 +116,7 @@ def test_a_changed_response_model_changes_no_stored_row(
     client.post(f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers=game.auth)
     before = stored_view(database, game.id)
 
-    render_before = render.game_out
-
-    def render_after(public: PublicGame) -> GameOut:
-        return GameOutWithRules.model_validate(render_before(public).model_dump())
-
-    monkeypatch.setattr(render, "game_out", render_after)
+    monkeypatch.setattr(records, "GameOut", GameOutWithRules)
     answer = client.get(f"/games/{game.id}").json()
     assert answer["rules"] == "https://example.invalid/rules"
     assert stored_view(database, game.id) == before  # the row is the storage format, untouched
@@ -130,20 +125,21 @@ def test_a_changed_response_model_changes_no_stored_row(
 PLAYERS = ["ana", 'quote " and \\ backslash', "José ünïcödé 漢字 🂡", "tab\there", "x" * 64]
 
 
-def _public(seed: int, game: Game, taken: snapshot.GameSnapshot, when: datetime) -> PublicGame:
+def _view(seed: int, game: Game, taken: snapshot.GameSnapshot, when: datetime) -> StoredView:
     finished = when + timedelta(minutes=5) if game.is_over else None
-    return PublicGame(
+    return StoredView(
         id=uuid.UUID(int=seed),
         player=PLAYERS[seed % len(PLAYERS)],
         version=seed + 1,
+        status=taken.status,
         assisted=seed % 3 == 0,
         deck_commitment="0" * 64,
         created_at=when if seed % 7 else when.astimezone(timezone(timedelta(hours=-5))),
         updated_at=when,
         finished_at=finished,
         challenge_date=date(2026, 12, 1) if seed % 5 == 0 else None,
-        snapshot=taken,
-        rank=seed if game.is_over and seed % 2 else None,
+        snapshot_format=snapshot.FORMAT,
+        snapshot=None,
     )
 
 
@@ -158,7 +154,9 @@ def test_snapshots_round_trip_and_render_the_engines_public_view_on_every_state(
         while True:
             taken = snapshot.take(game, "5a" * 16, sealed=False)
             assert snapshot.loads(snapshot.dumps(taken)) == taken
-            rendered = render.game_out(_public(seed, game, taken, when)).model_dump_json()
+            rank = seed if game.is_over and seed % 2 else None
+            out_model = records.game_out(_view(seed, game, taken, when), taken, rank)
+            rendered = out_model.model_dump_json()
             out: dict[str, Any] = json.loads(rendered)
             assert GameOut.model_validate_json(rendered).model_dump_json() == rendered
             view = game.public_view()

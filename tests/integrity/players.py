@@ -110,7 +110,7 @@ def insert_games(database_url: str, lines: list[WinningLine], player: str) -> li
             with database.transaction() as session:
                 created = start_game(session, player, deck=line.deck)
                 session.flush()
-                games.append(LiveGame(str(created.game.id), created.token, line))
+                games.append(LiveGame(str(created.id), created.token, line))
     finally:
         database.dispose()
     return games

@@ -28,7 +28,7 @@ def store_game(database_url: str, deck: list[str], player: str) -> tuple[str, st
         with database.transaction() as session:
             created = start_game(session, player, deck=deck)
             session.flush()
-            return str(created.game.id), created.token
+            return str(created.id), created.token
     finally:
         database.dispose()
 
@@ -42,7 +42,7 @@ def win_at(url: str, vector: dict[str, Any], player: str, at: datetime | None) -
             with database.transaction() as session:
                 created = start_game(session, player, deck=vector["deck"])
                 session.flush()
-                game_id, token = str(created.game.id), created.token
+                game_id, token = str(created.id), created.token
             for step in vector["steps"]:
                 with database.transaction() as session:
                     place_in(session, game_id, token, (step["row"], step["col"]))
