@@ -26,9 +26,10 @@ import pytest
 from api.core.database import create_database
 from api.core.settings import Settings
 from api.games.dealing import start_game
+from testkit import databases
+from testkit.server import Server
+from tests.conftest import needs_postgres
 from tests.integrity.players import WinningLine, winning_lines
-from tests.support import databases
-from tests.support.server import Server
 
 pytestmark = pytest.mark.slow
 
@@ -51,10 +52,7 @@ REDIS = {"FOURSQUARE_REDIS_URL": "redis://127.0.0.1:6379/0"}
 def database_url(
     _postgres_status: str | None, _templates: databases.Templates, tmp_path_factory: Any
 ) -> Iterator[str]:
-    if _postgres_status is not None:
-        if databases.REQUIRE_POSTGRES:
-            pytest.fail(f"FOURSQUARE_TEST_REQUIRE_POSTGRES is set but {_postgres_status}")
-        pytest.skip(_postgres_status)
+    needs_postgres(_postgres_status)
     with _templates.database("postgresql", tmp_path_factory.mktemp("live")) as url:
         yield url
 

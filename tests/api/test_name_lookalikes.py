@@ -22,7 +22,7 @@ from api.core.models import GameRow
 from api.core.settings import Settings
 from api.leaderboards import service as leaderboards
 from api.players.names import name_skeleton
-from tests.support import databases
+from testkit import databases
 
 # Each of these was accepted beside the account "alice" (issue 29): as a guest's name, and
 # its wins were a separate entry on the per_player=best board.
