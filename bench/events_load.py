@@ -39,18 +39,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import dataclasses
 import gc
 import json
 import multiprocessing
-import os
 import random
 import signal
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -62,21 +58,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psutil
 import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import (
-    DEFAULT_POSTGRES_ADMIN_URL,
-    ROOT,
-    ServerProcess,
-    postgres_unavailable_reason,
-    throwaway_database,
-)
-from bench.processes import free_port, kill_group, stop_group, wait_until_ready
+from bench.harness import DEFAULT_POSTGRES_ADMIN_URL
+from testkit.databases import postgres_unavailable_reason, throwaway_database
+from testkit.processes import cpu_seconds, kill_group, process_tree, rss_bytes
+from testkit.proxy import Proxy
+from testkit.server import Server
 
-HAPROXY_CONFIG = ROOT / "deploy" / "haproxy.cfg"
 # The goals of docs/performance.md ("Live events").
 GOAL_DELIVERY_P99_S = 1.0
 GOAL_PLACEMENT_RATIO = 1.2
@@ -87,82 +78,6 @@ GOAL_RSS_PER_1000_MIB = 50.0
 # 409 "request in progress" until then.)
 RETRY_FOR_S = 150.0
 RETRYABLE = {409, 502, 503, 504}
-
-
-# ---------------------------------------------------------------- processes
-
-
-@dataclass
-class Proxy:
-    """HAProxy running ``deploy/haproxy.cfg`` over two replicas (the way the tests and
-    docker-compose.yml run it; ``bench/`` does not import the tests' helper)."""
-
-    replica_ports: tuple[int, int]
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen[bytes] | None = None
-    log: Path | None = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        binary = "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else "haproxy"
-        env = {
-            **os.environ,
-            "FOURSQUARE_PROXY_BIND": f"127.0.0.1:{self.port}",
-            "FOURSQUARE_REPLICA_1": f"127.0.0.1:{self.replica_ports[0]}",
-            "FOURSQUARE_REPLICA_2": f"127.0.0.1:{self.replica_ports[1]}",
-        }
-        handle, name = tempfile.mkstemp(prefix="foursquare-bench-haproxy-", suffix=".log")
-        self.log = Path(name)
-        self.process = subprocess.Popen(
-            [binary, "-db", "-f", str(HAPROXY_CONFIG)],
-            env=env, stdout=handle, stderr=handle, start_new_session=True,
-        )  # fmt: skip
-        os.close(handle)
-        wait_until_ready(
-            self.process,
-            f"{self.base_url}/readyz",
-            timeout=30,
-            name="haproxy",
-            log_tail=lambda: self.log.read_text(errors="replace")[-4000:] if self.log else "",
-        )
-
-    def stop(self) -> None:
-        if self.process is not None:
-            stop_group(self.process, timeout=10)
-        if self.log is not None:
-            self.log.unlink(missing_ok=True)
-
-
-def tree_cpu(pid: int) -> float:
-    """User and system CPU seconds of a process and its children (psutil)."""
-    try:
-        root = psutil.Process(pid)
-        processes = [root, *root.children(recursive=True)]
-    except psutil.NoSuchProcess:
-        return 0.0
-    total = 0.0
-    for process in processes:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            times = process.cpu_times()
-            total += times.user + times.system
-    return total
-
-
-def tree_rss(pid: int) -> int:
-    """Resident memory of a process and its children (psutil), in bytes."""
-    try:
-        root = psutil.Process(pid)
-        processes = [root, *root.children(recursive=True)]
-    except psutil.NoSuchProcess:
-        return 0
-    total = 0
-    for process in processes:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            total += process.memory_info().rss
-    return total
 
 
 # ---------------------------------------------------------------- server-sent events
@@ -476,7 +391,7 @@ def watchers_main(base_url: str, share: list[int], inbox: Any, outbox: Any, seed
 
 
 class Run:
-    def __init__(self, args: argparse.Namespace, proxy: Proxy, replicas: list[ServerProcess]):
+    def __init__(self, args: argparse.Namespace, proxy: Proxy, replicas: list[Server]):
         self.args = args
         self.proxy = proxy
         self.replicas = replicas
@@ -588,10 +503,11 @@ class Run:
 
     def cpu_now(self) -> dict[str, float]:
         watchers = self.watcher_process.pid
+        replicas = [pid for r in self.replicas if r.process for pid in process_tree(r.process.pid)]
         return {
-            "replicas": sum(tree_cpu(r.process.pid) for r in self.replicas if r.process),
+            "replicas": cpu_seconds(replicas),
             "players": time.process_time(),
-            "watchers": tree_cpu(watchers) if watchers else 0.0,
+            "watchers": cpu_seconds(process_tree(watchers)) if watchers else 0.0,
             "wall": time.perf_counter(),
         }
 
@@ -606,7 +522,7 @@ class Run:
         return seconds
 
     def replicas_rss(self) -> int:
-        return sum(tree_rss(r.process.pid) for r in self.replicas if r.process)
+        return sum(rss_bytes(process_tree(r.process.pid)) for r in self.replicas if r.process)
 
     async def sample_while_open(self) -> None:
         """RSS and open streams of both replicas once every watcher's stream is open (between
@@ -626,7 +542,7 @@ class Run:
                 return
             await asyncio.sleep(0.1)
 
-    async def open_streams(self, replica: ServerProcess) -> float:
+    async def open_streams(self, replica: Server) -> float:
         """``foursquare_event_streams`` as the replica's /metrics says (NaN if unreadable)."""
         url = f"http://{replica.host}:{replica.port}/metrics"
         try:
@@ -898,8 +814,8 @@ def main(argv: list[str] | None = None) -> int:
         "FOURSQUARE_IDEMPOTENCY_STALE_SECONDS": str(args.stale_claim_seconds),
     }
     with throwaway_database("postgresql", args.postgres_url) as url:
-        replicas = [ServerProcess(None, url, workers=1, extra_env=env) for _ in range(2)]
-        proxy = Proxy((replicas[0].port, replicas[1].port))
+        replicas = [Server(url, extra_env=env, migrate_on_start=False) for _ in range(2)]
+        proxy = Proxy(replicas)
         try:
             for replica in replicas:
                 replica.start()

@@ -1,29 +1,20 @@
-"""Plumbing shared by the HTTP benchmarks: throwaway databases, a real uvicorn process group,
-and what that process group costs (resident memory, CPU time) as psutil reports it."""
+"""Plumbing shared by the HTTP benchmarks: their options, and what a server's process group
+costs (resident memory, CPU time) as psutil reports it. The servers, processes and throwaway
+databases themselves are :mod:`testkit`'s, which the tests use too."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import subprocess
-import sys
-import tempfile
 import time
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 import psutil
-import psycopg
-from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from api.core import migrate
-from api.core.database import psycopg_conninfo
-from bench.processes import free_port, stop_group, wait_until_ready
+from testkit.databases import ADMIN_URL, postgres_unavailable_reason
+from testkit.processes import command_line, cpu_seconds
+from testkit.server import Server
 
 # The load generators are one address hammering the service, not what the rate limits are
 # for: every bench app and server runs without them (in-process apps and, through the
@@ -31,14 +22,8 @@ from bench.processes import free_port, stop_group, wait_until_ready
 # their cost: see the README).
 os.environ.setdefault("FOURSQUARE_RATE_LIMIT_ENABLED", "false")
 
-ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ("sqlite", "postgresql")
-DEFAULT_POSTGRES_ADMIN_URL = os.environ.get(
-    "FOURSQUARE_BENCH_POSTGRES_URL",
-    os.environ.get(
-        "FOURSQUARE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
-    ),
-)
+DEFAULT_POSTGRES_ADMIN_URL = os.environ.get("FOURSQUARE_BENCH_POSTGRES_URL", ADMIN_URL)
 
 
 def backends_of(choice: str, admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> list[str]:
@@ -51,9 +36,6 @@ def backends_of(choice: str, admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> lis
             print(f"[postgresql] skipped: {reason}")
             backends.remove("postgresql")
     return backends
-
-
-# ---------------------------------------------------------------- databases
 
 
 def sized_parser(description: str, sizes: list[int]) -> argparse.ArgumentParser:
@@ -73,95 +55,7 @@ def sized_parser(description: str, sizes: list[int]) -> argparse.ArgumentParser:
     return parser
 
 
-def postgres_unavailable_reason(admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> str | None:
-    """None if the PostgreSQL server answers, else why not."""
-    try:
-        with psycopg.connect(
-            psycopg_conninfo(admin_url), connect_timeout=3, autocommit=True
-        ) as conn:
-            conn.execute("SELECT 1")
-    except psycopg.Error as exc:
-        return f"PostgreSQL at {make_url(admin_url).render_as_string()} does not answer: {exc}"
-    return None
-
-
-def _admin_execute(admin_url: str, statement: sql.Composed) -> None:
-    with psycopg.connect(psycopg_conninfo(admin_url), autocommit=True) as conn:
-        conn.execute(statement)
-
-
-@contextmanager
-def throwaway_database(backend: str, admin_url: str = DEFAULT_POSTGRES_ADMIN_URL) -> Iterator[str]:
-    """A new database with the migrations applied, removed afterwards; yields its URL.
-
-    SQLite: a file in a temporary folder. PostgreSQL: ``fs_bench_<pid>_<random>`` on the
-    server of ``admin_url``, dropped with ``WITH (FORCE)`` whatever happens.
-    """
-    if backend == "sqlite":
-        with tempfile.TemporaryDirectory(prefix="foursquare-bench-") as folder:
-            url = f"sqlite:///{Path(folder) / 'bench.db'}"
-            migrate.upgrade(url)
-            yield url
-        return
-    if backend != "postgresql":
-        raise ValueError(f"unknown backend {backend!r}")
-    name = f"fs_bench_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    _admin_execute(admin_url, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        url = make_url(admin_url).set(database=name).render_as_string(hide_password=False)
-        migrate.upgrade(url)
-        yield url
-    finally:
-        _admin_execute(
-            admin_url,
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)),
-        )
-
-
-# ---------------------------------------------------------------- processes
-
-
-def _processes(pids: list[int]) -> Iterator[psutil.Process]:
-    """The processes of ``pids`` still there (one may end between a listing and a read)."""
-    for pid in pids:
-        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
-            yield psutil.Process(pid)
-
-
-def process_tree(root: int) -> list[int]:
-    """``root`` and all its descendants that are alive now."""
-    try:
-        below = psutil.Process(root).children(recursive=True)
-    except psutil.NoSuchProcess:
-        return [root]
-    return [root, *(child.pid for child in below)]
-
-
-def rss_bytes(pids: list[int]) -> int:
-    """The sum of the resident memory of ``pids``."""
-    total = 0
-    for process in _processes(pids):
-        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
-            total += process.memory_info().rss
-    return total
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User plus system CPU time of ``pids``, in seconds."""
-    total = 0.0
-    for process in _processes(pids):
-        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
-            times = process.cpu_times()
-            total += times.user + times.system
-    return total
-
-
-def command_line(pid: int) -> str:
-    """The process's command line, its arguments joined by spaces ("" once it has gone)."""
-    for process in _processes([pid]):
-        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
-            return " ".join(process.cmdline())
-    return ""
+# ---------------------------------------------------------------- what a server costs
 
 
 def postgres_cpu_seconds(database: str) -> float:
@@ -174,7 +68,7 @@ def postgres_cpu_seconds(database: str) -> float:
         for process in psutil.process_iter(["pid", "name"])
         if process.info["name"] == "postgres"
     ]
-    return cpu_seconds([pid for pid in backends if needle in command_line(pid) + " "])
+    return cpu_seconds([pid for pid in backends if needle in " ".join(command_line(pid)) + " "])
 
 
 def machine_cpu() -> tuple[float, float]:
@@ -216,100 +110,20 @@ class CpuUse:
         )
 
 
-@dataclass
-class ServerProcess:
-    """``uvicorn --factory APP_FACTORY`` (or, with no factory, the service's own ``foursquare
-    serve``: gunicorn and its uvicorn workers) from ``checkout``, as its own process group on
-    127.0.0.1.
-
-    Warnings only, no access log; the migrations are applied beforehand (by
-    :func:`throwaway_database`), so the app does not run them (``MIGRATE_ON_START=false``).
-    """
-
-    app_factory: str | None
-    database_url: str
-    workers: int = 1
-    port: int = field(default_factory=free_port)
-    extra_env: dict[str, str] = field(default_factory=dict)
-    # Another checkout's code (a "before" to compare with): on PYTHONPATH ahead of this venv's
-    # editable install.
-    checkout: Path = ROOT
-    process: subprocess.Popen[bytes] | None = None
-    _log: Path | None = None
-
-    @property
-    def host(self) -> str:
-        return "127.0.0.1"
-
-    @property
-    def postgres_database(self) -> str:
-        url = make_url(self.database_url)
-        return url.database or "" if url.get_backend_name() == "postgresql" else ""
-
-    def start(self, timeout: float = 60.0) -> None:
-        env = {
-            **os.environ,
-            "FOURSQUARE_DATABASE_URL": self.database_url,
-            "FOURSQUARE_MIGRATE_ON_START": "false",
-            "PYTHONPATH": str(self.checkout),
-            **self.extra_env,
-        }
-        runner = (
-            ["uvicorn", "--factory", self.app_factory] if self.app_factory else ["api.cli", "serve"]
-        )
-        command = [
-            sys.executable, "-m", *runner,
-            "--host", self.host, "--port", str(self.port), "--workers", str(self.workers),
-            "--log-level", "warning", "--no-access-log",
-        ]  # fmt: skip
-        handle, name = tempfile.mkstemp(prefix="foursquare-bench-server-", suffix=".log")
-        self._log = Path(name)
-        self.process = subprocess.Popen(
-            command, cwd=self.checkout, env=env, stdout=handle, stderr=handle,
-            start_new_session=True,
-        )  # fmt: skip
-        os.close(handle)
-        wait_until_ready(
-            self.process,
-            f"http://{self.host}:{self.port}/readyz",
-            timeout=timeout,
-            name="the server",
-            log_tail=self.log_tail,
-        )
-
-    def stop(self) -> str:
-        """Stop the process group; return what the server logged (warnings and errors)."""
-        if self.process is not None:
-            stop_group(self.process)
-        log = self.log_tail(lines=10_000)
-        if self._log is not None:
-            self._log.unlink(missing_ok=True)
-            self._log = None
-        return log
-
-    def log_tail(self, lines: int = 40) -> str:
-        if self._log is None or not self._log.exists():
-            return ""
-        return "\n".join(self._log.read_text(errors="replace").splitlines()[-lines:])
-
-    def pids(self) -> list[int]:
-        assert self.process is not None, "the server is not running"
-        return process_tree(self.process.pid)
-
-    def rss_bytes(self) -> int:
-        """Resident memory of the server process and all its children."""
-        return rss_bytes(self.pids())
-
-    def cpu_sample(self, client_cpu: float) -> CpuSample:
-        busy, total = machine_cpu()
-        return CpuSample(
-            wall=time.perf_counter(),
-            server=cpu_seconds(self.pids()),
-            postgres=postgres_cpu_seconds(self.postgres_database),
-            client=client_cpu,
-            machine_busy=busy,
-            machine_total=total,
-        )
+def cpu_sample(server: Server, client_cpu: float) -> CpuSample:
+    """The CPU clocks of ``server``'s processes, of the PostgreSQL backends serving its
+    database, of the load client (``client_cpu``) and of the whole machine, now."""
+    url = make_url(server.database_url)
+    database = url.database or "" if url.get_backend_name() == "postgresql" else ""
+    busy, total = machine_cpu()
+    return CpuSample(
+        wall=time.perf_counter(),
+        server=cpu_seconds(server.pids()),
+        postgres=postgres_cpu_seconds(database),
+        client=client_cpu,
+        machine_busy=busy,
+        machine_total=total,
+    )
 
 
 def cpu_use(before: CpuSample, after: CpuSample) -> CpuUse:
@@ -323,22 +137,3 @@ def cpu_use(before: CpuSample, after: CpuSample) -> CpuUse:
         machine=cores * (after.machine_busy - before.machine_busy) / total,
         cores=cores,
     )
-
-
-@contextmanager
-def running_server(
-    app_factory: str,
-    database_url: str,
-    *,
-    workers: int = 1,
-    extra_env: dict[str, str] | None = None,
-) -> Iterator[ServerProcess]:
-    """A started :class:`ServerProcess`; its warnings and errors go to stderr at the end."""
-    server = ServerProcess(app_factory, database_url, workers=workers, extra_env=extra_env or {})
-    server.start()
-    try:
-        yield server
-    finally:
-        log = server.stop()
-        if log.strip():
-            print(f"--- server log (warnings and errors) ---\n{log[-4000:]}", file=sys.stderr)

@@ -38,16 +38,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import (
-    DEFAULT_POSTGRES_ADMIN_URL,
-    ServerProcess,
-    command_line,
-    cpu_seconds,
-    throwaway_database,
-)
+from bench.harness import DEFAULT_POSTGRES_ADMIN_URL
 from bench.loadgen import HttpConnection, Recorder, loop_name, run_async
-from bench.processes import unwind_on_sigterm
 from bench.results import add_json_option, write_json
+from testkit.databases import throwaway_database
+from testkit.processes import command_line, cpu_seconds, unwind_on_sigterm
+from testkit.server import Server
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACE = "POST /games/{id}/placements"
@@ -58,10 +54,10 @@ GOAL_RATIO = 1.5
 def _is_hint_worker(pid: int) -> bool:
     """A process that multiprocessing spawned to run hints (its resource tracker is one too,
     but runs ``resource_tracker``)."""
-    return "spawn_main" in command_line(pid)
+    return "spawn_main" in " ".join(command_line(pid))
 
 
-def server_cpu(server: ServerProcess) -> tuple[float, float]:
+def server_cpu(server: Server) -> tuple[float, float]:
     """CPU seconds of the server's processes (gunicorn's master and its uvicorn worker), and
     of its hint workers."""
     pids = server.pids()
@@ -140,9 +136,7 @@ async def hinter(port: int, recorder: Recorder, stop: asyncio.Event) -> None:
     await http.close()
 
 
-async def run_phase(
-    server: ServerProcess, args: argparse.Namespace, hints: bool, seed: int
-) -> Phase:
+async def run_phase(server: Server, args: argparse.Namespace, hints: bool, seed: int) -> Phase:
     recorder, stop = Recorder(), asyncio.Event()
     tasks = [
         asyncio.create_task(placer(server.port, recorder, stop, seed * 100 + i))
@@ -218,7 +212,7 @@ def describe(name: str, phase: Phase) -> str:
     return line
 
 
-async def measure(server: ServerProcess, args: argparse.Namespace) -> tuple[Phase, Phase]:
+async def measure(server: Server, args: argparse.Namespace) -> tuple[Phase, Phase]:
     """The quiet and the hints phases of every round, each kind merged."""
     quiet: list[Phase] = []
     hinted: list[Phase] = []
@@ -233,7 +227,7 @@ async def measure(server: ServerProcess, args: argparse.Namespace) -> tuple[Phas
 def run(args: argparse.Namespace) -> tuple[Phase, Phase]:
     """Serve ``args.checkout`` on a throwaway database and measure both phases."""
     with throwaway_database(args.backend, args.postgres_url) as url:
-        server = ServerProcess(None, url, checkout=args.checkout.resolve())
+        server = Server(url, checkout=args.checkout.resolve(), migrate_on_start=False)
         server.start()
         try:
             return run_async(measure(server, args))

@@ -47,15 +47,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bulk import BulkLoader
-from bench.harness import (
-    DEFAULT_POSTGRES_ADMIN_URL,
-    CpuUse,
-    ServerProcess,
-    backends_of,
-    cpu_use,
-    running_server,
-    throwaway_database,
-)
+from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, CpuUse, backends_of, cpu_sample, cpu_use
 from bench.loadgen import (
     CLIENT_DESCRIPTION,
     HttpConnection,
@@ -64,8 +56,10 @@ from bench.loadgen import (
     loop_name,
     run_async,
 )
-from bench.processes import unwind_on_sigterm
 from bench.results import add_json_option, write_json
+from testkit.databases import throwaway_database
+from testkit.processes import rss_bytes, unwind_on_sigterm
+from testkit.server import Server, running_server
 
 APP_FACTORY = "bench.app:create_bench_app"
 LOGGED_APP_FACTORY = "bench.app:create_logged_bench_app"
@@ -166,7 +160,7 @@ class BackendReport:
 class LoadRun:
     """All phases against one running server."""
 
-    def __init__(self, server: ServerProcess, args: argparse.Namespace) -> None:
+    def __init__(self, server: Server, args: argparse.Namespace) -> None:
         self.server = server
         self.args = args
         self.report = BackendReport(backend=args.backend_name)
@@ -216,7 +210,7 @@ class LoadRun:
         start = time.perf_counter()
         warmup = self.args.warmup
         self.phase_deadline = start + warmup + seconds if seconds is not None else float("inf")
-        before = self.server.cpu_sample(time.process_time())
+        before = cpu_sample(self.server, time.process_time())
 
         async def begin_recording() -> None:
             nonlocal before
@@ -225,13 +219,13 @@ class LoadRun:
             if warmup > 0:
                 await asyncio.sleep(warmup)
             recorder.start()
-            before = self.server.cpu_sample(time.process_time())
+            before = cpu_sample(self.server, time.process_time())
 
         await asyncio.gather(
             begin_recording(),
             *(worker(client, recorder, self.phase_deadline) for client in self.clients),
         )
-        after = self.server.cpu_sample(time.process_time())
+        after = cpu_sample(self.server, time.process_time())
         result = PhaseResult(name, recorder, cpu_use(before, after))
         self.report.phases[name] = result
         return result
@@ -244,7 +238,7 @@ class LoadRun:
     def game_ended(self) -> None:
         self.report.games_finished += 1
         if self.report.games_finished in self.memory_marks:
-            rss = self.server.rss_bytes()
+            rss = rss_bytes(self.server.pids())
             self.report.memory.append((self.report.games_finished, rss))
             print(
                 f"[{self.report.backend}] {self.report.games_finished} games ended: "
@@ -471,10 +465,16 @@ def run_backend(backend: str, args: argparse.Namespace) -> BackendReport:
             # The service's request line on: JSON to the server's log file, as deployed.
             factory = LOGGED_APP_FACTORY
             env = {"FOURSQUARE_LOG_LEVEL": "info", "FOURSQUARE_LOG_FORMAT": "json"}
-        with running_server(factory, url, workers=args.workers, extra_env=env) as server:
+        with running_server(
+            url,
+            app_factory=factory,
+            workers=args.workers,
+            extra_env=env,
+            migrate_on_start=False,
+        ) as server:
             print(
                 f"[{backend}] server: uvicorn --factory {factory}, {args.workers} "
-                f"worker(s), pid {server.pids()[0]}, RSS {server.rss_bytes() / 2**20:.1f} MiB"
+                f"worker(s), pid {server.pids()[0]}, RSS {rss_bytes(server.pids()) / 2**20:.1f} MiB"
             )
             report: BackendReport = run_async(LoadRun(server, args).run())
     print_goals(report, args.clients)

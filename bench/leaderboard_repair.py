@@ -28,8 +28,9 @@ from api.core.database import Database, create_database
 from api.core.settings import Settings
 from api.leaderboards import check as leaderboard
 from bench.bulk import BulkLoader
-from bench.harness import backends_of, sized_parser, throwaway_database
-from bench.processes import unwind_on_sigterm
+from bench.harness import backends_of, sized_parser
+from testkit.databases import throwaway_database
+from testkit.processes import unwind_on_sigterm
 
 DAMAGE = "UPDATE leaderboard_totals SET wins = wins + 1 WHERE score = 20"
 

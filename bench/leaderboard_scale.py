@@ -48,16 +48,12 @@ from sqlalchemy import create_engine, event
 from api.app import create_app
 from api.core.settings import Settings
 from bench.bulk import BulkLoader
-from bench.harness import (
-    ServerProcess,
-    backends_of,
-    running_server,
-    sized_parser,
-    throwaway_database,
-)
+from bench.harness import backends_of, sized_parser
 from bench.loadgen import EndpointStats, HttpConnection, Recorder, run_async
-from bench.processes import unwind_on_sigterm
 from bench.results import add_json_option, write_json
+from testkit.databases import throwaway_database
+from testkit.processes import unwind_on_sigterm
+from testkit.server import Server, running_server
 
 APP_FACTORY = "api.app:app_from_environment"
 LIMIT = 100
@@ -173,9 +169,7 @@ async def check_standing(connection: HttpConnection, result: SizeResult) -> None
         raise AssertionError(f"best's rank {best['rank']}, the board says {result.best_rank}")
 
 
-async def measure(
-    servers: list[tuple[SizeResult, ServerProcess]], args: argparse.Namespace
-) -> None:
+async def measure(servers: list[tuple[SizeResult, Server]], args: argparse.Namespace) -> None:
     """Walk each size's cursors, then time /healthz, the first page and the deep page of
     every size in turn, round after round: a busy neighbour on the machine slows all alike."""
     connections = [HttpConnection(server.host, server.port) for _, server in servers]
@@ -349,7 +343,7 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[SizeResult]:
     """One database and one server per size, all running together while measured."""
     results: list[SizeResult] = []
     with ExitStack() as stack:
-        servers: list[tuple[SizeResult, ServerProcess]] = []
+        servers: list[tuple[SizeResult, Server]] = []
         urls: list[str] = []
         for size in sorted(args.sizes):
             url = stack.enter_context(throwaway_database(backend, args.postgres_url))
@@ -359,7 +353,9 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[SizeResult]:
             finally:
                 loader.close()
             print(f"[{backend}] loaded {size} won games in {result.load_seconds:.1f} s")
-            server = running_server(APP_FACTORY, url, extra_env=NO_PAGE_CACHE)
+            server = running_server(
+                url, app_factory=APP_FACTORY, extra_env=NO_PAGE_CACHE, migrate_on_start=False
+            )
             servers.append((result, stack.enter_context(server)))
             urls.append(url)
             results.append(result)

@@ -47,8 +47,9 @@ from api.core.settings import Settings  # noqa: E402
 from api.ops.logs import configure_logging  # noqa: E402
 from bench.app import create_bench_app  # noqa: E402
 from bench.bulk import BulkLoader  # noqa: E402
-from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, backends_of, throwaway_database  # noqa: E402
-from bench.processes import unwind_on_sigterm  # noqa: E402
+from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, backends_of  # noqa: E402
+from testkit.databases import throwaway_database  # noqa: E402
+from testkit.processes import unwind_on_sigterm  # noqa: E402
 
 KINDS = ("healthz", "write", "create", "place", "read", "leaderboard", "page")
 WON_GAMES = 1_000  # bulk-loaded for the leaderboard kinds

@@ -25,7 +25,8 @@ from api.app import create_app, subscribe_features  # noqa: E402
 from api.core.database import Database  # noqa: E402
 from api.core.settings import Settings  # noqa: E402
 from api.games.dealing import start_game  # noqa: E402
-from tests.support import databases, examples  # noqa: E402
+from testkit import databases  # noqa: E402
+from tests.support import examples  # noqa: E402
 
 # Tests that store games without an app (start_game, place_in) keep the players' stats and the
 # boards as the app does.
@@ -33,6 +34,15 @@ subscribe_features()
 examples.load()  # Hypothesis's profile: HYPOTHESIS_PROFILE, ``dev`` unless CI says ``ci``
 
 BACKENDS = ["sqlite", "postgresql"]
+
+
+def needs_postgres(status: str | None) -> None:
+    """Skip the test if PostgreSQL does not answer (``status`` says why), or fail it if
+    FOURSQUARE_TEST_REQUIRE_POSTGRES is set."""
+    if status is not None:
+        if databases.REQUIRE_POSTGRES:
+            pytest.fail(f"FOURSQUARE_TEST_REQUIRE_POSTGRES is set but {status}")
+        pytest.skip(status)
 
 
 @pytest.fixture(scope="session")
@@ -51,10 +61,8 @@ def _templates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[databases.T
 def backend(request: pytest.FixtureRequest, _postgres_status: str | None) -> str:
     """Every test that uses a database runs once on SQLite and once on PostgreSQL."""
     name: str = request.param
-    if name == "postgresql" and _postgres_status is not None:
-        if databases.REQUIRE_POSTGRES:
-            pytest.fail(f"FOURSQUARE_TEST_REQUIRE_POSTGRES is set but {_postgres_status}")
-        pytest.skip(_postgres_status)
+    if name == "postgresql":
+        needs_postgres(_postgres_status)
     return name
 
 

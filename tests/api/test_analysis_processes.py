@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from api.analysis import store as analysis_store
 from api.core.clock import now
 from api.games.dealing import deal, store_dealt
-from tests.support.server import Server, running_server
+from testkit.server import Server, running_server
 
 DEADLINE = 240.0  # seconds: generous, the machine is shared
 FAST = {

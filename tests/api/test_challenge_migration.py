@@ -24,8 +24,8 @@ from api.games.dealing import deal, start_game, store_dealt, todays_deal
 from api.games.placing import place_in
 from api.games.records import DealtGame
 from api.players.service import register
+from testkit import databases
 from tests.integrity.players import winning_lines
-from tests.support import databases
 
 SECRET = b"migration test secret"
 

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from api.core.days import daily_deal
-from tests.support.server import running_server
+from testkit.server import running_server
 
 # Real server processes, several per test: the slow tier (`-m "not slow"` leaves it out).
 pytestmark = pytest.mark.slow

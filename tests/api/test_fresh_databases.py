@@ -1,4 +1,4 @@
-"""The suite's PostgreSQL databases (tests/support/databases.py): a database handed to a test
+"""The suite's PostgreSQL databases (testkit/databases.py): a database handed to a test
 after another test used it holds exactly what a new copy of the migrated template holds."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from psycopg import sql
 
 from api.core.database import psycopg_conninfo
-from tests.support import databases
+from testkit import databases
 
 pytestmark = pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 

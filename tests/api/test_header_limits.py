@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
-from tests.support.server import Server, running_server
+from testkit.server import Server, running_server
 
 pytestmark = pytest.mark.slow
 

@@ -20,9 +20,9 @@ from api.core.settings import Settings
 from api.games.records import load_game
 from api.hints import service as hints
 from engine.player.advice import Budget
+from testkit.processes import alive, children, command_line
+from testkit.server import Server, running_server
 from tests.conftest import MakeGame
-from tests.support.processes import alive, children, command_line
-from tests.support.server import Server
 
 # An effort that the wall-clock cap never cuts short, so the advice is reproducible.
 PLACEMENTS, MAX_MS = 1_500, 60_000.0
@@ -116,7 +116,7 @@ def _hints_at_once(
 def one_worker_server(sqlite_url: str, tmp_path: Path) -> Iterator[Server]:
     """One hint worker and no queue, at an effort that keeps it busy for ~1 s per hint (the
     wall-clock cap ends each one)."""
-    server = Server(
+    with running_server(
         sqlite_url,
         log_path=tmp_path / "server.log",
         extra_env={
@@ -125,12 +125,8 @@ def one_worker_server(sqlite_url: str, tmp_path: Path) -> Iterator[Server]:
             "FOURSQUARE_HINT_PLACEMENTS": "100000000",
             "FOURSQUARE_HINT_MAX_MS": "1000",
         },
-    )
-    server.start()
-    try:
+    ) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_a_full_hint_pool_answers_503_hints_busy_and_the_refused_game_is_unchanged(

@@ -171,14 +171,18 @@ def test_the_engine_imports_nothing_of_the_service() -> None:
 def test_the_tests_and_the_benchmarks_import_nothing_of_each_other() -> None:
     """No module under tests/ imports bench/ (the benchmarks' smoke runs in tests/bench run
     them as commands and read what they print or their ``--json`` file); bench/ never imports
-    tests/. Each keeps its own process helpers (tests/support/processes.py,
-    bench/processes.py), so neither breaks when the other changes."""
-    tests, bench = ROOT / "tests", ROOT / "bench"
+    tests/. The helpers both need (processes, servers, databases) are testkit/'s, which
+    imports neither, so that neither breaks when the other changes."""
+    tests, bench, testkit = ROOT / "tests", ROOT / "bench", ROOT / "testkit"
     wrong = [
         str(path.relative_to(ROOT))
-        for folder, other in ((tests, "bench"), (bench, "tests"))
+        for folder, others in (
+            (tests, {"bench"}),
+            (bench, {"tests"}),
+            (testkit, {"tests", "bench"}),
+        )
         for path in folder.rglob("*.py")
-        if any(name.split(".")[0] == other for name in imports_of(path))
+        if any(name.split(".")[0] in others for name in imports_of(path))
     ]
     assert wrong == []
 

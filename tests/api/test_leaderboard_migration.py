@@ -29,8 +29,8 @@ from api.core.models import GameRow, UTCDateTime
 from api.core.names import name_key
 from api.core.settings import Settings
 from api.leaderboards import store as leaderboards_store
+from testkit import databases
 from tests.api.test_leaderboard_windows import Won, brute_board
-from tests.support import databases
 
 T0 = datetime(2026, 11, 29, 23, 0, tzinfo=UTC)  # a Sunday: the wins cross a week's end
 GAMES = cast(Table, GameRow.__table__)

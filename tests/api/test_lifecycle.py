@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.processes import alive, children
-from tests.support.server import Server
+from testkit.processes import alive, children
+from testkit.server import Server
 
 # Real server processes, started, killed and waited for: the slow tier.
 pytestmark = pytest.mark.slow

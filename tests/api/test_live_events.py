@@ -29,9 +29,10 @@ from api.core.settings import Settings
 from api.events.announce import PUBLISHER
 from api.games.dealing import start_game
 from api.games.placing import place_in
+from testkit import databases
+from testkit.server import Server
+from tests.conftest import needs_postgres
 from tests.integrity.players import WinningLine, winning_lines
-from tests.support import databases
-from tests.support.server import Server
 
 pytestmark = pytest.mark.slow
 
@@ -53,10 +54,7 @@ QUIET = {"FOURSQUARE_EVENTS_HEARTBEAT_SECONDS": "600"}
 def database_url(
     _postgres_status: str | None, _templates: databases.Templates, tmp_path_factory: Any
 ) -> Iterator[str]:
-    if _postgres_status is not None:
-        if databases.REQUIRE_POSTGRES:
-            pytest.fail(f"FOURSQUARE_TEST_REQUIRE_POSTGRES is set but {_postgres_status}")
-        pytest.skip(_postgres_status)
+    needs_postgres(_postgres_status)
     with _templates.database("postgresql", tmp_path_factory.mktemp("live")) as url:
         yield url
 

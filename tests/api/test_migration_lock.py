@@ -18,7 +18,7 @@ from sqlalchemy import create_engine
 
 from api.core import migrate
 from api.core.models import Base
-from tests.support.server import ROOT, Server
+from testkit.server import ROOT, Server
 
 pytestmark = pytest.mark.slow
 

@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, inspect
 
 from api.core import migrate
 from api.core.models import Base
-from tests.support import databases
+from testkit import databases
 
 ROOT = Path(__file__).resolve().parents[2]
 

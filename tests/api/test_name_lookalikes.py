@@ -1,4 +1,4 @@
-"""Names that look alike are one name (api/players/names.py, Unicode TS #39 skeletons by ICU):
+"""Names that look alike are one name (api/core/names.py, Unicode TS #39 skeletons by ICU):
 a guest cannot play under a look-alike of an account, nobody can register one, the
 ``per_player=best`` boards group wins by skeleton, and migration 0013_name_skeletons gives
 existing accounts and wins their skeletons. Every test runs on SQLite and PostgreSQL."""
@@ -22,7 +22,7 @@ from api.core.hooks import HOOKS, GameFacts
 from api.core.models import GameRow
 from api.core.names import name_skeleton
 from api.core.settings import Settings
-from tests.support import databases
+from testkit import databases
 
 # Each of these was accepted beside the account "alice" (issue 29): as a guest's name, and
 # its wins were a separate entry on the per_player=best board.

@@ -21,8 +21,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from api.app import create_app
 from api.core.settings import Settings
 from api.ops.logs import JsonFormatter, TextFormatter, formatter_class
-from tests.support.processes import free_port
-from tests.support.server import Server, running_server
+from testkit.processes import free_port
+from testkit.server import Server, running_server
 
 T = TypeVar("T")
 DEADLINE = 60.0

@@ -15,8 +15,8 @@ from api.core.settings import Settings
 from api.games.dealing import start_game
 from api.games.placing import place_in
 from api.players.service import register
+from testkit import databases
 from tests.integrity.players import winning_lines
-from tests.support import databases
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ from api.core.settings import Settings
 from api.games.dealing import start_game
 from api.leaderboards import check as leaderboard
 from api.players import store as players_store
+from testkit.server import running_server
 from tests.integrity.players import WinningLine, winning_lines
-from tests.support.server import running_server
 
 # Hundreds of games through a real server: the slow tier (`-m "not slow"` leaves it out).
 pytestmark = pytest.mark.slow

@@ -17,8 +17,8 @@ import httpx
 import psutil
 import pytest
 
+from testkit.server import Server
 from tests.api.test_analysis_processes import FAST, finished_game
-from tests.support.server import Server
 
 pytestmark = pytest.mark.slow
 

@@ -6,7 +6,7 @@ import random
 
 import httpx
 
-from tests.support.server import running_server
+from testkit.server import running_server
 
 
 def test_a_whole_game_through_a_real_uvicorn_process(database_url: str) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.server import ROOT
+from testkit.server import ROOT
 
 
 def run_script(

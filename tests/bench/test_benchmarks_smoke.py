@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from testkit import databases
 from tests.bench.commands import read_json, run_script, succeeded
-from tests.support import databases
 
 pytestmark = pytest.mark.slow
 

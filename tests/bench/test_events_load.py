@@ -10,9 +10,9 @@ import json
 
 import pytest
 
+from testkit import databases
+from testkit.proxy import haproxy_binary
 from tests.bench.commands import run_script, succeeded
-from tests.support import databases
-from tests.support.proxy import haproxy_binary
 
 pytestmark = pytest.mark.slow
 

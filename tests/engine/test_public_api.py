@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("api", "engine", "bench", "tests")
+PACKAGES = ("api", "engine", "bench", "testkit", "tests")
 
 # collections.namedtuple / typing.NamedTuple's public API: underscored to avoid field names.
 NAMED_TUPLE_API = frozenset({"_asdict", "_field_defaults", "_fields", "_make", "_replace"})

@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
-from tests.support import databases, private_postgres
-from tests.support.proxy import CONFIG, Proxy, haproxy_binary
-from tests.support.server import Server
+from testkit import databases
+from testkit.proxy import CONFIG, Proxy, haproxy_binary
+from testkit.server import Server
+from tests.conftest import needs_postgres
+from tests.support import private_postgres
 
 Report = Callable[[str, dict[str, Any]], Path]
 
@@ -106,10 +108,7 @@ def postgres_url(
     _postgres_status: str | None, _templates: databases.Templates, tmp_path: Path
 ) -> Iterator[str]:
     """A fresh migrated PostgreSQL database, for tests that need its row locks."""
-    if _postgres_status is not None:
-        if databases.REQUIRE_POSTGRES:
-            pytest.fail(f"FOURSQUARE_TEST_REQUIRE_POSTGRES is set but {_postgres_status}")
-        pytest.skip(_postgres_status)
+    needs_postgres(_postgres_status)
     with _templates.database("postgresql", tmp_path) as url:
         yield url
 
@@ -118,11 +117,7 @@ def postgres_url(
 def private_postgres_cluster() -> Iterator[private_postgres.PrivateCluster]:
     """A PostgreSQL cluster of the test's own, which it may stop and start (never the shared
     one). Skips when PostgreSQL's binaries are missing, unless PostgreSQL is required."""
-    reason = private_postgres.unavailable_reason()
-    if reason is not None:
-        if databases.REQUIRE_POSTGRES:
-            pytest.fail(f"FOURSQUARE_TEST_REQUIRE_POSTGRES is set but {reason}")
-        pytest.skip(reason)
+    needs_postgres(private_postgres.unavailable_reason())
     with private_postgres.private_cluster() as cluster:
         yield cluster
 

@@ -16,12 +16,12 @@ import random
 import httpx
 import pytest
 
+from testkit.proxy import Proxy
+from testkit.server import Server
 from tests.integrity import exchanges as checks
 from tests.integrity.conftest import ROUTES, Report, check_both_replicas_served, entry_urls
 from tests.integrity.players import Load, client, create_games, retry_keyed
 from tests.integrity.verify import verify_database
-from tests.support.proxy import Proxy
-from tests.support.server import Server
 
 CLIENTS = 24
 GAMES = 8

@@ -27,6 +27,8 @@ from sqlalchemy.orm import Session
 from api.core.models import IdempotencyKeyRow
 from api.games.placing import placement_fingerprint
 from api.idempotency.service import STALE_CLAIM, fingerprint, key_hash
+from testkit.proxy import Proxy
+from testkit.server import Server
 from tests.integrity import exchanges as checks
 from tests.integrity.conftest import ROUTES, Report, check_both_replicas_served, entry_urls
 from tests.integrity.players import (
@@ -40,8 +42,6 @@ from tests.integrity.players import (
     winning_lines,
 )
 from tests.integrity.verify import verify_database
-from tests.support.proxy import Proxy
-from tests.support.server import Server
 
 CLIENTS = 24
 RANDOM_GAMES = 3

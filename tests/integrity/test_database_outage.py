@@ -25,8 +25,8 @@ import httpx
 import pytest
 
 from api.core import migrate
+from testkit.server import Server
 from tests.support.private_postgres import PrivateCluster
-from tests.support.server import Server
 
 CLIENTS = 8
 POOL_TIMEOUT = 3.0  # FOURSQUARE_DB_POOL_TIMEOUT of the server under test

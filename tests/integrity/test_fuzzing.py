@@ -27,11 +27,11 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.core.settings import Settings
+from testkit.server import ROOT, Server
 from tests.integrity.conftest import Report
 from tests.integrity.fuzz_hooks import PLACEMENTS, complete_links
 from tests.integrity.verify import verify_database
 from tests.support.examples import examples
-from tests.support.server import ROOT, Server
 
 # Hypothesis's profile scales them (tests/support/examples.py): CI's ``ci`` runs these, a
 # contributor's ``dev`` a fifth, over the same operations, checks and links.

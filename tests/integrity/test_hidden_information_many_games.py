@@ -30,9 +30,9 @@ from sqlalchemy.orm import Session
 
 from api.core.models import GameRow
 from engine import Game, replay
+from testkit.server import running_server
 from tests.integrity.conftest import Report
 from tests.integrity.players import insert_games, winning_lines
-from tests.support.server import running_server
 
 GAMES = 30
 WINNING_GAMES = 3  # dealt from winning decks of the conformance vectors, so that wins end too

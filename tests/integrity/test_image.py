@@ -32,10 +32,11 @@ import httpx
 import pytest
 from packaging.markers import Marker
 
+from testkit import databases
+from testkit.processes import free_port
+from testkit.server import ROOT
 from tests.api.test_locks import read_lock
-from tests.support import databases
-from tests.support.processes import free_port
-from tests.support.server import ROOT
+from tests.conftest import needs_postgres
 
 pytestmark = pytest.mark.slow
 
@@ -326,11 +327,7 @@ def test_the_health_check_fails_when_nothing_answers_on_the_port(container: Cont
 def test_on_postgresql_it_migrates_an_empty_database_and_serves(
     container: Container, tmp_path: Path
 ) -> None:
-    reason = databases.postgres_unavailable_reason()
-    if reason is not None:
-        if databases.REQUIRE_POSTGRES:
-            pytest.fail(f"FOURSQUARE_TEST_REQUIRE_POSTGRES is set but {reason}")
-        pytest.skip(reason)
+    needs_postgres(databases.postgres_unavailable_reason())
     name = f"fs_image_{uuid.uuid4().hex[:12]}"
     url = databases.create_postgres_database(name)  # empty: no tables
     try:  # (the container fixture removes the container)

@@ -28,8 +28,8 @@ from sqlalchemy.engine import make_url
 
 from api.core.database import psycopg_conninfo
 from api.idempotency.service import STALE_CLAIM, key_hash
+from testkit.server import Server, running_server
 from tests.integrity.verify import verify_database
-from tests.support.server import Server, running_server
 
 pytestmark = pytest.mark.slow
 

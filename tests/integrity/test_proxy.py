@@ -27,10 +27,10 @@ import httpx
 import pytest
 import yaml
 
+from testkit.proxy import CONFIG, Proxy
+from testkit.server import ROOT, Server
 from tests.integrity.conftest import running_proxy
 from tests.integrity.exchanges import PROBLEM
-from tests.support.proxy import CONFIG, Proxy
-from tests.support.server import ROOT, Server
 
 pytestmark = pytest.mark.slow
 

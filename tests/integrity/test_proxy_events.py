@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.proxy import Proxy
-from tests.support.server import Server
+from testkit.proxy import Proxy
+from testkit.server import Server
 
 pytestmark = pytest.mark.slow
 
@@ -116,4 +116,4 @@ def test_watchers_of_a_killed_replica_reconnect_through_the_proxy_and_miss_nothi
         assert any(reconnects), "neither watcher was on the killed replica"
 
     asyncio.run(scenario())
-    assert " api streams/" in proxy.log_path.read_text(errors="replace")
+    assert " api streams/" in proxy.log.read_text(errors="replace")

@@ -22,9 +22,9 @@ import httpx
 import pytest
 
 from api.core.settings import Settings
+from testkit.proxy import CONFIG, Proxy
+from testkit.server import Server
 from tests.integrity.conftest import running_proxy
-from tests.support.proxy import CONFIG, Proxy
-from tests.support.server import Server
 
 pytestmark = pytest.mark.slow
 
@@ -106,6 +106,6 @@ def test_an_idle_stream_stays_open_through_the_proxy_past_its_timeouts(
     assert pings >= IDLE_FOR // (2 * HEARTBEAT)
     # The proxy logs the stream, through its own backend, once the client has closed it.
     deadline = time.monotonic() + 30
-    while " api streams/" not in scaled_proxy.log_path.read_text(errors="replace"):
+    while " api streams/" not in scaled_proxy.log.read_text(errors="replace"):
         assert time.monotonic() < deadline, "the stream never reached the proxy's log"
         time.sleep(0.1)

@@ -22,8 +22,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.proxy import Proxy
-from tests.support.server import Server
+from testkit.proxy import Proxy
+from testkit.server import Server
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +34,7 @@ CLIENTS = 8
 
 
 def _log_lines(proxy: Proxy) -> list[str]:
-    return proxy.log_path.read_text(errors="replace").splitlines()
+    return proxy.log.read_text(errors="replace").splitlines()
 
 
 def _line_of(proxy: Proxy, request_id: str) -> str | None:

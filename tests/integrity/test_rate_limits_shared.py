@@ -11,8 +11,8 @@ import httpx
 import pytest
 import redis
 
-from tests.support import databases
-from tests.support.server import Server
+from testkit import databases
+from testkit.server import Server
 
 REDIS_URL = os.environ.get("FOURSQUARE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # CI sets FOURSQUARE_TEST_REQUIRE_REDIS (and FOURSQUARE_TEST_REQUIRE_POSTGRES): there a missing

@@ -24,7 +24,7 @@ from pathlib import Path
 import psycopg
 
 from api.core.database import psycopg_conninfo
-from tests.support.processes import free_port
+from testkit.processes import free_port
 
 BIN = Path(os.environ.get("FOURSQUARE_TEST_POSTGRES_BIN", "/usr/lib/postgresql/15/bin"))
 OS_USER = "postgres"

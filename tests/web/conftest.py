@@ -42,8 +42,8 @@ from playwright.sync_api import (
 )
 
 from engine.solver import solve
-from tests.support import databases
-from tests.support.server import Server, running_server
+from testkit import databases
+from testkit.server import Server, running_server
 from tests.web.service import challenge_deck
 
 CHROMIUM_ARGS = [

@@ -17,8 +17,8 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Page, expect, sync_playwright
 
+from testkit.server import running_server
 from tests.api.conformance import won_vectors
-from tests.support.server import running_server
 from tests.web.conftest import CHROMIUM_ARGS, DESKTOP, PHONE, SERVER_ENV, chromium_path
 from tests.web.pages import place_button, play_through_api
 from tests.web.service import store_game

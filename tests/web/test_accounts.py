@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.server import Server
+from testkit.server import Server
 from tests.web.conftest import DESKTOP, open_context
 from tests.web.pages import END_WORDS, assert_page_shows, place_by_click
 

@@ -10,8 +10,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from testkit.server import Server
 from tests.api.conformance import won_vectors
-from tests.support.server import Server
 from tests.web.pages import place_words, play_through_api, replayed_piles, start_game
 from tests.web.service import store_game
 

@@ -13,8 +13,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.processes import free_port
-from tests.support.server import Server, running_server
+from testkit.processes import free_port
+from testkit.server import Server, running_server
 from tests.web.conftest import DESKTOP, SERVER_ENV, open_context
 
 pytestmark = pytest.mark.slow

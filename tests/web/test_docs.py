@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.server import Server
+from testkit.server import Server
 from tests.web.conftest import DESKTOP, open_context
 
 pytestmark = pytest.mark.slow

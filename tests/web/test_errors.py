@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.support.server import Server
+from testkit.server import Server
 from tests.web.pages import assert_page_shows, place_button, start_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.provokes_errors]

@@ -8,8 +8,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
+from testkit.server import Server
 from tests.api.conformance import won_vectors
-from tests.support.server import Server
 from tests.web.conftest import DESKTOP, PHONE, open_context
 from tests.web.pages import (
     assert_fits_and_reachable,

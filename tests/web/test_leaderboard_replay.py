@@ -10,8 +10,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from testkit.server import Server
 from tests.api.conformance import card_json, vectors, won_vectors
-from tests.support.server import Server
 from tests.web.pages import END_WORDS, board_piles, card_drawing, play_through_api
 from tests.web.service import store_game
 

@@ -13,9 +13,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from testkit import databases
+from testkit.server import Server, running_server
 from tests.api.conformance import won_vectors
-from tests.support import databases
-from tests.support.server import Server, running_server
 from tests.web.conftest import DESKTOP, SERVER_ENV, errors_allowed, open_context
 from tests.web.pages import place_by_click, play_through_api, resume_in_page
 from tests.web.service import store_game, win_at

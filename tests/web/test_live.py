@@ -14,8 +14,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from testkit.server import Server
 from tests.api.conformance import won_vectors
-from tests.support.server import Server
 from tests.web.conftest import Site
 from tests.web.pages import (
     assert_accessible,

@@ -11,8 +11,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from testkit.server import Server
 from tests.api.conformance import vectors, won_vectors
-from tests.support.server import Server
 from tests.web.conftest import DESKTOP, open_context
 from tests.web.pages import (
     assert_page_shows,

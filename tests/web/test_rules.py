@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import Position
+from testkit.server import Server
 from tests.engine.factories import grid_of, worked_example
-from tests.support.server import Server
 from tests.web.pages import board_piles, start_game
 
 pytestmark = pytest.mark.slow

@@ -13,8 +13,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from testkit.server import Server
 from tests.api.conformance import vectors, won_vectors
-from tests.support.server import Server
 from tests.web.conftest import DESKTOP, LAPTOP, PHONE, open_context
 from tests.web.pages import place_button, play_through_api, resume_in_page, start_game
 from tests.web.service import store_game

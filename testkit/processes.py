@@ -1,21 +1,25 @@
-"""Starting, watching and stopping the processes the tests run beside them: a server
-(``foursquare serve``), HAProxy, a PostgreSQL cluster, each in its own process group.
+"""Starting, watching and stopping the processes that tests and benchmarks run beside them: a
+server (``foursquare serve`` or ``uvicorn --factory``), HAProxy, a PostgreSQL cluster, each in
+its own process group.
 
 "Ready" means the same thing for all of them: the process is still alive and ``GET <url>``
-answered 200. The benchmarks keep their own copy (``bench/processes.py``): ``tests/`` and
-``bench/`` import nothing from each other. Processes are read through psutil, not ``/proc``.
+answered 200. Processes are read through psutil, not ``/proc``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
+import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import psutil
 
@@ -72,6 +76,24 @@ def kill_group(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=30)
 
 
+def temporary_log(prefix: str) -> Path:
+    """A new empty file for a process's log, in the system's temporary folder (the caller
+    removes it)."""
+    handle, name = tempfile.mkstemp(prefix=prefix, suffix=".log")
+    os.close(handle)
+    return Path(name)
+
+
+def unwind_on_sigterm() -> None:
+    """SIGTERM (a timeout, a test giving up, a person's kill) unwinds like an error, through
+    every ``finally``: the servers a benchmark started are stopped and its databases dropped,
+    not left running beside the next measurement (Python's default dies on the spot)."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
+# ---------------------------------------------------------------- reading processes
+
+
 def alive(pid: int) -> bool:
     """Running: a zombie (waiting for a parent to reap it) holds no socket and runs nothing."""
     try:
@@ -90,9 +112,40 @@ def children(pid: int, *, recursive: bool = False) -> list[int]:
     return [child.pid for child in found if alive(child.pid)]
 
 
+def process_tree(root: int) -> list[int]:
+    """``root`` and all its descendants that are alive now."""
+    return [root, *children(root, recursive=True)]
+
+
 def command_line(pid: int) -> list[str]:
     """The process's arguments ([] once it has gone)."""
     try:
         return psutil.Process(pid).cmdline()
     except (psutil.NoSuchProcess, psutil.ZombieProcess):
         return []
+
+
+def _processes(pids: list[int]) -> Iterator[psutil.Process]:
+    """The processes of ``pids`` still there (one may end between a listing and a read)."""
+    for pid in pids:
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
+            yield psutil.Process(pid)
+
+
+def rss_bytes(pids: list[int]) -> int:
+    """The sum of the resident memory of ``pids``."""
+    total = 0
+    for process in _processes(pids):
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
+            total += process.memory_info().rss
+    return total
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time of ``pids``, in seconds."""
+    total = 0.0
+    for process in _processes(pids):
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
+            times = process.cpu_times()
+            total += times.user + times.system
+    return total

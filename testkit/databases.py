@@ -1,19 +1,23 @@
-"""Throwaway databases for tests: a migrated SQLite file or PostgreSQL database per test.
+"""Throwaway databases for tests and benchmarks: migrated SQLite files and PostgreSQL
+databases, made for one test or one measurement and removed afterwards.
 
-Each backend is migrated once per test session into a template; every test then gets a
+A benchmark takes one with :func:`throwaway_database`. The tests take many, so each backend is
+migrated once per test session into a template (:class:`Templates`): every test then gets a
 database of its own, as the template left it (a file copy for SQLite; for PostgreSQL, a
 database made with ``CREATE DATABASE ... TEMPLATE`` and, between tests, emptied and given the
-template's rows again: see ``Templates``), so tests are isolated from each other and fast.
+template's rows again), so tests are isolated from each other and fast.
 
 PostgreSQL is the local server (``FOURSQUARE_TEST_POSTGRES_URL``, default
-``postgresql+psycopg://postgres@127.0.0.1:5432/postgres``). Without it, PostgreSQL tests skip
-with the reason, unless ``FOURSQUARE_TEST_REQUIRE_POSTGRES=1`` (as in CI), where they fail.
+``postgresql+psycopg://postgres@127.0.0.1:5432/postgres``; a benchmark's ``--postgres-url``
+names another). Without it, PostgreSQL tests skip with the reason, unless
+``FOURSQUARE_TEST_REQUIRE_POSTGRES=1`` (as in CI), where they fail.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -34,41 +38,69 @@ ADMIN_URL = os.environ.get(
 REQUIRE_POSTGRES = os.environ.get("FOURSQUARE_TEST_REQUIRE_POSTGRES", "") not in ("", "0", "false")
 
 
-def _admin_conninfo() -> str:
-    return psycopg_conninfo(ADMIN_URL)
-
-
-def postgres_unavailable_reason() -> str | None:
-    """None if the PostgreSQL server answers, else why not."""
+def postgres_unavailable_reason(admin_url: str = ADMIN_URL) -> str | None:
+    """None if the PostgreSQL server of ``admin_url`` answers, else why not."""
     try:
-        with psycopg.connect(_admin_conninfo(), connect_timeout=3, autocommit=True) as conn:
+        with psycopg.connect(
+            psycopg_conninfo(admin_url), connect_timeout=3, autocommit=True
+        ) as conn:
             conn.execute("SELECT 1")
     except psycopg.Error as exc:
-        return f"PostgreSQL at {make_url(ADMIN_URL).render_as_string()} does not answer: {exc}"
+        return f"PostgreSQL at {make_url(admin_url).render_as_string()} does not answer: {exc}"
     return None
 
 
-def _admin_execute(statement: sql.Composed) -> None:
-    with psycopg.connect(_admin_conninfo(), autocommit=True) as conn:
+def _admin_execute(statement: sql.Composed, admin_url: str = ADMIN_URL) -> None:
+    with psycopg.connect(psycopg_conninfo(admin_url), autocommit=True) as conn:
         conn.execute(statement)
 
 
-def postgres_url(database: str) -> str:
-    return make_url(ADMIN_URL).set(database=database).render_as_string(hide_password=False)
+def postgres_url(database: str, admin_url: str = ADMIN_URL) -> str:
+    """The URL of database ``database`` on the server of ``admin_url``."""
+    return make_url(admin_url).set(database=database).render_as_string(hide_password=False)
 
 
-def create_postgres_database(name: str, template: str | None = None) -> str:
+def create_postgres_database(
+    name: str, template: str | None = None, admin_url: str = ADMIN_URL
+) -> str:
     statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
     if template:
         statement = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
             sql.Identifier(name), sql.Identifier(template)
         )
-    _admin_execute(statement)
-    return postgres_url(name)
+    _admin_execute(statement, admin_url)
+    return postgres_url(name, admin_url)
 
 
-def drop_postgres_database(name: str) -> None:
-    _admin_execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+def drop_postgres_database(name: str, admin_url: str = ADMIN_URL) -> None:
+    _admin_execute(
+        sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)),
+        admin_url,
+    )
+
+
+@contextmanager
+def throwaway_database(backend: str, admin_url: str = ADMIN_URL) -> Iterator[str]:
+    """A new database with the migrations applied, removed afterwards; yields its URL.
+
+    SQLite: a file in a temporary folder. PostgreSQL: ``fs_bench_<pid>_<random>`` on the
+    server of ``admin_url``, dropped with ``WITH (FORCE)`` whatever happens.
+    """
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="foursquare-bench-") as folder:
+            url = f"sqlite:///{Path(folder) / 'bench.db'}"
+            migrate.upgrade(url)
+            yield url
+        return
+    if backend != "postgresql":
+        raise ValueError(f"unknown backend {backend!r}")
+    name = f"fs_bench_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    url = create_postgres_database(name, admin_url=admin_url)
+    try:
+        migrate.upgrade(url)
+        yield url
+    finally:
+        drop_postgres_database(name, admin_url)
 
 
 # What makes two databases "the same schema": every relation, column, constraint and
@@ -245,7 +277,7 @@ def _take_away(name: str, new_name: str, timeout: float = 10.0) -> None:
         sql.Identifier(name), sql.Identifier(new_name)
     )
     deadline = time.monotonic() + timeout
-    with psycopg.connect(_admin_conninfo(), autocommit=True) as conn:
+    with psycopg.connect(psycopg_conninfo(ADMIN_URL), autocommit=True) as conn:
         while True:
             conn.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
