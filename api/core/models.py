@@ -168,7 +168,7 @@ class PlacementRow(Base):
 class PlacementRecord(NamedTuple):
     """One row of ``placements`` without its game id, as the games' store writes it and every
     store that reads placements (the games', the live events') returns it: one shape, so that
-    ``api.games.render.placement_out`` renders both."""
+    ``api.games.records.placement_out`` renders both."""
 
     number: int
     row: int

@@ -4,7 +4,7 @@ The snapshot is a *storage format*, not a response: the public part of the engin
 (piles, current card, counts, legal placements, and the deck with its salt once they are
 revealed) in compact form, cards as their codes. Every write of a game stores a new one, made
 from the engine state it stores, so that ``GET /games/{id}`` reads one row and never decodes
-the engine state; the HTTP layer renders responses from it (:mod:`api.games.render`), so a
+the engine state; the service renders responses from it (:func:`api.games.records.game_out`), so a
 change to a response model never reaches a stored row.
 
 It is derived data, so it is stored with its format (:data:`FORMAT`): a row whose snapshot is
