@@ -11,6 +11,7 @@ from api.challenges.service import ChallengeDay, ChallengeService
 from api.core.days import DAY_SCHEMA_PATTERN, closes_at, opens_at
 from api.core.errors import (
     ChallengeNotOpen,
+    Example,
     InvalidChallengeDate,
     InvalidToken,
     RateLimited,
@@ -41,7 +42,12 @@ _VARY = {"Vary": "Authorization"}
     response_model=DailyChallenge,
     summary="Read today's daily challenge",
     openapi_extra={"security": [{}]},  # the key is optional
-    responses=problems(InvalidToken, RateLimited, ServiceUnavailable),
+    responses=problems(
+        InvalidToken,
+        RateLimited,
+        ServiceUnavailable,
+        examples={InvalidToken: Example(InvalidToken.example_detail(), "/challenges/today")},
+    ),
     dependencies=[limited_by("read")],
 )
 async def read_today(challenges: Challenges, key: PlayerKeyDep) -> Response:
@@ -61,7 +67,18 @@ async def read_today(challenges: Challenges, key: PlayerKeyDep) -> Response:
     summary="Read one day's daily challenge",
     openapi_extra={"security": [{}]},  # the key is optional
     responses=problems(
-        InvalidToken, ChallengeNotOpen, InvalidChallengeDate, RateLimited, ServiceUnavailable
+        InvalidToken,
+        ChallengeNotOpen,
+        InvalidChallengeDate,
+        RateLimited,
+        ServiceUnavailable,
+        examples={
+            InvalidToken: Example(InvalidToken.example_detail(), "/challenges/today"),
+            InvalidChallengeDate: Example(
+                "'2026-13-01' is not a challenge date: send 'today' or a date as YYYY-MM-DD",
+                "/challenges/2026-13-01",
+            ),
+        },
     ),
     dependencies=[limited_by("read")],
 )

@@ -36,6 +36,13 @@ class ApiError(Exception):
     code = "internal_error"
     title = "Internal server error"
     example: ClassVar[Example | None] = None
+
+    @classmethod
+    def example_detail(cls) -> str:
+        """The detail of this error's example, for a route that shows it at its own path."""
+        assert cls.example is not None
+        return cls.example.detail
+
     answer_headers: ClassVar[tuple[str, ...]] = ()
 
     def __init__(

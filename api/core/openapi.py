@@ -34,20 +34,28 @@ _HEADERS = {
 }
 
 
-def problems(*errors: type[ApiError]) -> dict[int | str, dict[str, Any]]:
+def problems(
+    *errors: type[ApiError], examples: dict[type[ApiError], Example] | None = None
+) -> dict[int | str, dict[str, Any]]:
     """The ``responses=`` entry of a route that can answer with these errors: one
     problem+json response per status, whose description, examples and headers are the
-    errors' own (see :class:`ApiError`)."""
+    errors' own (see :class:`ApiError`). ``examples`` shows an error as this route words
+    it, where its own example is another route's."""
     by_status: dict[int, list[type[ApiError]]] = {}
     for error in errors:
         by_status.setdefault(error.status, []).append(error)
-    return {status: _problem_response(by_status[status]) for status in sorted(by_status)}
+    shown = examples or {}
+    return {status: _problem_response(by_status[status], shown) for status in sorted(by_status)}
 
 
-def _problem_response(errors: list[type[ApiError]]) -> dict[str, Any]:
+def _problem_response(
+    errors: list[type[ApiError]], shown: dict[type[ApiError], Example]
+) -> dict[str, Any]:
     content: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/Problem"}}
     examples = {
-        error.code: _example(error, error.example) for error in errors if error.example is not None
+        error.code: _example(error, example)
+        for error in errors
+        if (example := shown.get(error, error.example)) is not None
     }
     if examples:
         content["examples"] = examples

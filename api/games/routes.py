@@ -10,6 +10,7 @@ from api.core.errors import (
     ChallengeAlreadyPlayed,
     ChallengeClosed,
     ChallengeGamePrivate,
+    Example,
     GameIsOver,
     GameNotFound,
     IdempotencyKeyReused,
@@ -144,6 +145,13 @@ _READ_RESPONSES: dict[int | str, dict[str, Any]] = {
             IdempotencyKeyReused,
             RateLimited,
             ServiceUnavailable,
+            examples={
+                NameTaken: Example(
+                    "'ANA' is a registered player's name: send their key as "
+                    "'Authorization: Bearer <key>', or play under another name",
+                    "/games",
+                )
+            },
         ),
     },
     dependencies=[limited_by("create")],

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response, status
 
 from api.core.accounts import PlayerRecord
 from api.core.errors import (
+    Example,
     InvalidCursor,
     InvalidPlayerName,
     InvalidRequest,
@@ -136,7 +137,20 @@ async def read_player(name: str, players: Players) -> Response:
     "/{name}/key",
     response_model=PlayerKey,
     summary="Rotate a player's key",
-    responses=problems(MissingToken, InvalidToken, PlayerNotFound, RateLimited, ServiceUnavailable),
+    responses=problems(
+        MissingToken,
+        InvalidToken,
+        PlayerNotFound,
+        RateLimited,
+        ServiceUnavailable,
+        examples={
+            MissingToken: Example(
+                "send the player's current key as 'Authorization: Bearer <key>'",
+                "/players/ana/key",
+            ),
+            InvalidToken: Example("this key is not this player's current key", "/players/ana/key"),
+        },
+    ),
     dependencies=[limited_by("create")],
 )
 async def rotate_player_key(name: str, players: Players, key: PlayerKeyDep) -> Response:
