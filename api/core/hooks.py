@@ -38,6 +38,10 @@ class GameFacts:
 Listener = Callable[[Session, GameFacts], None]
 
 
+def _no_rank(session: Executor, game_id: uuid.UUID, assisted: bool) -> int | None:
+    return None
+
+
 @dataclass
 class GameHooks:
     """The subscribers of each moment of a game, called in the order they subscribed."""
@@ -49,10 +53,8 @@ class GameHooks:
     # time the end may carry (None: any).
     ending: list[Callable[[Session, GameFacts], datetime | None]] = field(default_factory=list)
     ended: list[Listener] = field(default_factory=list)
-    # A won game's all-time rank, shown with it (the leaderboards' answer; None until wired).
-    rank: Callable[[Executor, uuid.UUID, bool], int | None] = lambda session, game_id, assisted: (
-        None
-    )
+    # A won game's all-time rank, shown with it: the leaderboards' answer, once wired.
+    rank: Callable[[Executor, uuid.UUID, bool], int | None] = field(default=_no_rank)
     wired: bool = False
 
     def announce(self, listeners: list[Listener], session: Session, facts: GameFacts) -> None:
