@@ -6,9 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response, status
 
-from api.analysis.render import analysis_out
 from api.analysis.schemas import AnalysisOut
-from api.analysis.service import Analysis, AnalysisService
+from api.analysis.service import AnalysisService
 from api.core.errors import (
     AnalysisNotFound,
     ChallengeDayOpen,
@@ -57,14 +56,12 @@ _READ_LINK = {
 }
 
 
-def _answer(analysis: Analysis) -> Response:
-    record = analysis.record
-    body = analysis_out(analysis)
-    location = f"/games/{record.game_id}/analysis"
-    if record.state in ("queued", "running"):
-        headers = {"Location": location, "Retry-After": str(POLL_AFTER_SECONDS)}
-        return json_response(body, status.HTTP_202_ACCEPTED, headers)
-    return json_response(body, headers={"Location": location})
+def _answer(analysis: AnalysisOut) -> Response:
+    headers = {"Location": f"/games/{analysis.game_id}/analysis"}
+    if analysis.state in ("queued", "running"):
+        headers["Retry-After"] = str(POLL_AFTER_SECONDS)
+        return json_response(analysis, status.HTTP_202_ACCEPTED, headers)
+    return json_response(analysis, headers=headers)
 
 
 @router.post(

@@ -281,9 +281,7 @@ class AnalysisRunner:
         nodes = self.settings.analysis_solver_nodes or DEFAULT_NODES
         solved = await self._in_worker(functools.partial(solve, job.deck, nodes=nodes))
         optimum = at_least_played(solved, job.positions, job.score)
-        text = result.dumps(
-            result.build(job.status, job.score, summarise(reviews), effort, optimum)
-        )
+        text = result.dumps(job.status, job.score, summarise(reviews), effort, optimum)
         stored = await self.database.write(
             lambda session: store.finish_analysis(
                 session, job.game_id, self.identity, now(), result=text, reviewed=len(reviews)
