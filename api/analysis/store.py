@@ -79,24 +79,21 @@ def requeue_failed_analysis(session: Session, game_id: uuid.UUID, now: datetime)
     return int(result.rowcount) == 1  # type: ignore[attr-defined]
 
 
-def _claimable(stale_before: datetime, max_attempts: int) -> ColumnElement[bool]:
+def _waiting(stale_before: datetime) -> ColumnElement[bool]:
     """Queued jobs, and running ones whose claimer stopped renewing its heartbeat."""
     state = _analyses.c.state
-    return (_analyses.c.attempts < max_attempts) & (
-        (state == "queued") | ((state == "running") & (_analyses.c.heartbeat_at < stale_before))
-    )
+    return (state == "queued") | ((state == "running") & (_analyses.c.heartbeat_at < stale_before))
+
+
+def _claimable(stale_before: datetime, max_attempts: int) -> ColumnElement[bool]:
+    return (_analyses.c.attempts < max_attempts) & _waiting(stale_before)
 
 
 def analysis_work_exists(session: Executor, stale_before: datetime) -> bool:
     """Whether any job is queued or holds a stale claim: a cheap read (one range scan of
     ``ix_analyses_state_heartbeat_at``) before a claim's write transaction."""
-    state = _analyses.c.state
     found = session.execute(
-        select(_analyses.c.game_id)
-        .where(
-            (state == "queued") | ((state == "running") & (_analyses.c.heartbeat_at < stale_before))
-        )
-        .limit(1)
+        select(_analyses.c.game_id).where(_waiting(stale_before)).limit(1)
     ).first()
     return found is not None
 
