@@ -34,17 +34,16 @@ router = APIRouter(prefix="/games", tags=["analysis"])
 POLL_AFTER_SECONDS = 1
 
 _LOCATION = {"Location": header("`/games/{id}/analysis`")}
-_POLL = {
-    **_LOCATION,
-    "Retry-After": header(
-        "Seconds to wait before asking `GET /games/{id}/analysis` again.", "integer"
-    ),
-}
 _RUNNING = {
     "model": AnalysisOut,
     "description": "Queued or being computed: `state` and `progress`, no `result` yet. Ask "
     "again after `Retry-After` seconds.",
-    "headers": _POLL,
+    "headers": {
+        **_LOCATION,
+        "Retry-After": header(
+            "Seconds to wait before asking `GET /games/{id}/analysis` again.", "integer"
+        ),
+    },
 }
 
 _READ_LINK = {

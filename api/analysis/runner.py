@@ -100,7 +100,6 @@ class AnalysisRunner:
         # is reused after a restart; the tag is not).
         self.identity = f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
         self._wake = asyncio.Event()
-        self._context = multiprocessing.get_context("spawn")
         self._executor: ProcessPoolExecutor | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -164,7 +163,7 @@ class AnalysisRunner:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
                 max_workers=1,
-                mp_context=self._context,
+                mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
                 initargs=(os.getpid(),),
             )
