@@ -3,12 +3,13 @@ at a time, outside any request.
 
 ``POST /games/{id}/analysis`` only inserts a row in ``analyses`` (state ``queued``); it never
 computes. Every server process runs an :class:`AnalysisRunner`, a background task that claims
-queued jobs from the database (:func:`api.analysis.store.claim_analysis`: ``SELECT ... FOR
-UPDATE SKIP LOCKED`` on PostgreSQL, a guarded ``UPDATE`` on SQLite), so that with any number
-of processes and replicas on one database exactly one process computes a given analysis. The
-claimer renews a heartbeat while it works; a claim whose heartbeat is older than
-``FOURSQUARE_ANALYSIS_STALE_SECONDS`` (its process died, or hung) is claimed again by another
-process, and the old claimer, if it comes back, finds its claim gone and stores nothing.
+queued jobs from the database (:func:`api.analysis.store.claim_analysis`: one ``UPDATE``
+choosing its job by ``SELECT ... FOR UPDATE SKIP LOCKED``; SQLite has one writer at a time),
+so that with any number of processes and replicas on one database exactly one process
+computes a given analysis. The claimer renews a heartbeat while it works; a claim whose
+heartbeat is older than ``FOURSQUARE_ANALYSIS_STALE_SECONDS`` (its process died, or hung) is
+claimed again by another process, and the old claimer, if it comes back, finds its claim gone
+and stores nothing.
 
 Why a queue in the database and not a queue library: the jobs must survive the process that
 accepted them and be shared by replicas, which the database already does for everything else
