@@ -6,9 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response, status
 
-from api.analysis.render import analysis_out
 from api.analysis.schemas import AnalysisOut
-from api.analysis.service import Analysis, AnalysisService
+from api.analysis.service import AnalysisService
 from api.core.errors import (
     AnalysisNotFound,
     ChallengeDayOpen,
@@ -35,17 +34,16 @@ router = APIRouter(prefix="/games", tags=["analysis"])
 POLL_AFTER_SECONDS = 1
 
 _LOCATION = {"Location": header("`/games/{id}/analysis`")}
-_POLL = {
-    **_LOCATION,
-    "Retry-After": header(
-        "Seconds to wait before asking `GET /games/{id}/analysis` again.", "integer"
-    ),
-}
 _RUNNING = {
     "model": AnalysisOut,
     "description": "Queued or being computed: `state` and `progress`, no `result` yet. Ask "
     "again after `Retry-After` seconds.",
-    "headers": _POLL,
+    "headers": {
+        **_LOCATION,
+        "Retry-After": header(
+            "Seconds to wait before asking `GET /games/{id}/analysis` again.", "integer"
+        ),
+    },
 }
 
 _READ_LINK = {
@@ -57,14 +55,12 @@ _READ_LINK = {
 }
 
 
-def _answer(analysis: Analysis) -> Response:
-    record = analysis.record
-    body = analysis_out(analysis)
-    location = f"/games/{record.game_id}/analysis"
-    if record.state in ("queued", "running"):
-        headers = {"Location": location, "Retry-After": str(POLL_AFTER_SECONDS)}
-        return json_response(body, status.HTTP_202_ACCEPTED, headers)
-    return json_response(body, headers={"Location": location})
+def _answer(analysis: AnalysisOut) -> Response:
+    headers = {"Location": f"/games/{analysis.game_id}/analysis"}
+    if analysis.state in ("queued", "running"):
+        headers["Retry-After"] = str(POLL_AFTER_SECONDS)
+        return json_response(analysis, status.HTTP_202_ACCEPTED, headers)
+    return json_response(analysis, headers=headers)
 
 
 @router.post(

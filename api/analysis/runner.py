@@ -3,12 +3,13 @@ at a time, outside any request.
 
 ``POST /games/{id}/analysis`` only inserts a row in ``analyses`` (state ``queued``); it never
 computes. Every server process runs an :class:`AnalysisRunner`, a background task that claims
-queued jobs from the database (:func:`api.analysis.store.claim_analysis`: ``SELECT ... FOR
-UPDATE SKIP LOCKED`` on PostgreSQL, a guarded ``UPDATE`` on SQLite), so that with any number
-of processes and replicas on one database exactly one process computes a given analysis. The
-claimer renews a heartbeat while it works; a claim whose heartbeat is older than
-``FOURSQUARE_ANALYSIS_STALE_SECONDS`` (its process died, or hung) is claimed again by another
-process, and the old claimer, if it comes back, finds its claim gone and stores nothing.
+queued jobs from the database (:func:`api.analysis.store.claim_analysis`: one ``UPDATE``
+choosing its job by ``SELECT ... FOR UPDATE SKIP LOCKED``; SQLite has one writer at a time),
+so that with any number of processes and replicas on one database exactly one process
+computes a given analysis. The claimer renews a heartbeat while it works; a claim whose
+heartbeat is older than ``FOURSQUARE_ANALYSIS_STALE_SECONDS`` (its process died, or hung) is
+claimed again by another process, and the old claimer, if it comes back, finds its claim gone
+and stores nothing.
 
 Why a queue in the database and not a queue library: the jobs must survive the process that
 accepted them and be shared by replicas, which the database already does for everything else
@@ -41,10 +42,9 @@ import secrets
 import signal
 import socket
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import TypeVar
 
@@ -60,12 +60,12 @@ from api.games import records as games
 from api.hints.pool import WORKER_NICENESS, exit_with_parent
 from engine.analysis import (
     PlacementReview,
-    Question,
     at_least_played,
     questions,
     review_placement,
     summarise,
 )
+from engine.game import Game
 from engine.player.advice import Budget
 from engine.solver import DEFAULT_NODES, solve
 
@@ -75,30 +75,6 @@ T = TypeVar("T")
 
 # Below the hint workers' priority (see the module docstring).
 ANALYSIS_NICENESS = WORKER_NICENESS + 5
-
-
-@dataclass(frozen=True)
-class _Job:
-    """What a claimed analysis needs, read from the finished game."""
-
-    game_id: uuid.UUID
-    deck: tuple[str, ...]
-    positions: tuple[tuple[int, int], ...]
-    status: str
-    score: int | None
-
-
-def _load_job(session: Executor, game_id: uuid.UUID) -> _Job:
-    loaded = games.load_game(session, game_id)
-    return _Job(
-        game_id,
-        tuple(card.code for card in loaded.game.deck),
-        tuple(
-            (placement.row, placement.col) for placement in games.placements_of(session, game_id)
-        ),
-        loaded.game.status.value,
-        loaded.game.score,
-    )
 
 
 def _start_worker(parent: int) -> None:
@@ -125,7 +101,6 @@ class AnalysisRunner:
         # is reused after a restart; the tag is not).
         self.identity = f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
         self._wake = asyncio.Event()
-        self._context = multiprocessing.get_context("spawn")
         self._executor: ProcessPoolExecutor | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -189,7 +164,7 @@ class AnalysisRunner:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
                 max_workers=1,
-                mp_context=self._context,
+                mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
                 initargs=(os.getpid(),),
             )
@@ -216,18 +191,26 @@ class AnalysisRunner:
                     # away past the stale timeout, another process takes the job over).
                     logger.warning("renewing the claim on the analysis of %s failed", game_id)
 
+        def read(session: Executor) -> tuple[Game, list[tuple[int, int]]]:
+            placements = games.placements_of(session, game_id)
+            positions = [(placement.row, placement.col) for placement in placements]
+            return games.load_game(session, game_id).game, positions
+
+        def release() -> Awaitable[bool]:
+            """The job back to the queue, so that another process (or this one) takes it at
+            once rather than after the heartbeat timeout."""
+            return self.database.write(
+                lambda session: store.release_analysis(session, game_id, self.identity)
+            )
+
         beating = asyncio.create_task(heartbeat())
         try:
-            job = await self.database.read(lambda session: _load_job(session, game_id))
-            await self._review(job, reviewed, beating)
+            game, positions = await self.database.read(read)
+            await self._review(game_id, game, positions, reviewed)
         except asyncio.CancelledError:
             # The server is stopping: hand the job back so another process starts it now.
             with contextlib.suppress(Exception):
-                await asyncio.shield(
-                    self.database.write(
-                        lambda session: store.release_analysis(session, game_id, self.identity)
-                    )
-                )
+                await asyncio.shield(release())
             raise
         except _Lost:
             logger.warning("analysis of game %s was taken over by another process", game_id)
@@ -236,18 +219,14 @@ class AnalysisRunner:
             # claim goes stale and another process (or this one) takes it over later.
             logger.warning("the analysis of %s stopped: the database failed", game_id)
             with contextlib.suppress(SQLAlchemyError):
-                await self.database.write(
-                    lambda session: store.release_analysis(session, game_id, self.identity)
-                )
+                await release()
         except BrokenProcessPool:
             # The worker died (killed, out of memory): a new one for the next job, and this
             # job back to the queue (its attempts stay counted).
             if self._executor is not None:
                 self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
-            await self.database.write(
-                lambda session: store.release_analysis(session, game_id, self.identity)
-            )
+            await release()
         except Exception as error:
             logger.exception("analysis of game %s failed", game_id)
             message = f"{type(error).__name__}: the analysis could not be computed"
@@ -261,39 +240,43 @@ class AnalysisRunner:
             with contextlib.suppress(asyncio.CancelledError, _Lost, Exception):
                 await beating
 
-    async def _review(self, job: _Job, reviewed: list[int], beating: asyncio.Task[None]) -> None:
+    async def _review(
+        self,
+        game_id: uuid.UUID,
+        game: Game,
+        positions: list[tuple[int, int]],
+        reviewed: list[int],
+    ) -> None:
         effort = self.settings.analysis_placements
         budget = Budget(placements=effort)
-        seed = job.game_id.int & 0xFFFFFFFF  # the hints' seed for the game (best ignores it)
-        asked: list[Question] = questions(job.deck, job.positions)
+        seed = game_id.int & 0xFFFFFFFF  # the hints' seed for the game (best ignores it)
+        # Codes, not cards: what crosses to the worker is pickled.
+        deck = [card.code for card in game.deck]
         reviews: list[PlacementReview] = []
-        for question in asked:
+        for question in questions(deck, positions):
             review = await self._in_worker(
                 functools.partial(review_placement, question, seed=seed, budget=budget)
             )
-            if beating.done() and beating.exception() is not None:
-                raise _Lost
             reviews.append(review)
             reviewed[0] = len(reviews)
-            await self._renew(job.game_id, reviewed[0])
+            # Also how a claim lost meanwhile is noticed: the renewal then raises _Lost.
+            await self._renew(game_id, reviewed[0])
         # The hindsight optimum last: the deck is revealed (the game is over), so the whole
         # order may be used; the heartbeat goes on meanwhile.
         nodes = self.settings.analysis_solver_nodes or DEFAULT_NODES
-        solved = await self._in_worker(functools.partial(solve, job.deck, nodes=nodes))
-        optimum = at_least_played(solved, job.positions, job.score)
-        text = result.dumps(
-            result.build(job.status, job.score, summarise(reviews), effort, optimum)
-        )
+        solved = await self._in_worker(functools.partial(solve, deck, nodes=nodes))
+        optimum = at_least_played(solved, positions, game.score)
+        text = result.dumps(game.status.value, game.score, summarise(reviews), effort, optimum)
         stored = await self.database.write(
             lambda session: store.finish_analysis(
-                session, job.game_id, self.identity, now(), result=text, reviewed=len(reviews)
+                session, game_id, self.identity, now(), result=text, reviewed=len(reviews)
             )
         )
         if not stored:
             raise _Lost
         logger.info(
             "analysis of game %s computed by %s",
-            job.game_id,
+            game_id,
             self.identity,
-            extra={"fields": {"game_id": str(job.game_id), "computed_by": self.identity}},
+            extra={"fields": {"game_id": str(game_id), "computed_by": self.identity}},
         )

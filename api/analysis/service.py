@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
 from api.analysis import result, store
-from api.analysis.result import StoredResult
+from api.analysis.schemas import AnalysisOut, AnalysisProgress
 from api.analysis.store import AnalysisRecord
 from api.core.clock import now
 from api.core.database import Database, Executor
@@ -18,14 +17,6 @@ from api.core.errors import AnalysisNotFound, ChallengeDayOpen, GameInProgress
 from api.core.ids import existing_game, parse_game_id
 from api.games import records as games
 from api.games.records import LoadedGame
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """An analysis as it stands, and its result once done."""
-
-    record: AnalysisRecord
-    result: StoredResult | None
 
 
 def ensure_analysable(loaded: LoadedGame) -> None:
@@ -57,7 +48,7 @@ class AnalysisService:
         self.database = database
         self.wake = wake or (lambda: None)
 
-    async def request(self, game_id: str) -> Analysis:
+    async def request(self, game_id: str) -> AnalysisOut:
         """Queue a finished game's analysis, unless it has one (then return it as it is); a
         failed one is queued again. Never computes anything, but wakes this process's runner
         at once for a job it queued."""
@@ -78,7 +69,7 @@ class AnalysisService:
             self.wake()
         return _analysis(record)
 
-    async def read(self, game_id: str) -> Analysis:
+    async def read(self, game_id: str) -> AnalysisOut:
         """A game's analysis as it stands; 404 for no such game or no analysis requested,
         409 for a game that may not be analysed (whether or not an analysis exists)."""
         game_uuid = parse_game_id(game_id)
@@ -95,5 +86,14 @@ class AnalysisService:
         return _analysis(record)
 
 
-def _analysis(record: AnalysisRecord) -> Analysis:
-    return Analysis(record, result.loads(record.result) if record.result is not None else None)
+def _analysis(record: AnalysisRecord) -> AnalysisOut:
+    return AnalysisOut(
+        game_id=record.game_id,
+        state=record.state,  # type: ignore[arg-type]
+        progress=AnalysisProgress(reviewed=record.reviewed, total=record.total),
+        requested_at=record.requested_at,
+        started_at=record.started_at,
+        finished_at=record.finished_at,
+        error=record.error,
+        result=None if record.result is None else result.loads(record.result),
+    )

@@ -79,24 +79,21 @@ def requeue_failed_analysis(session: Session, game_id: uuid.UUID, now: datetime)
     return int(result.rowcount) == 1  # type: ignore[attr-defined]
 
 
-def _claimable(stale_before: datetime, max_attempts: int) -> ColumnElement[bool]:
+def _waiting(stale_before: datetime) -> ColumnElement[bool]:
     """Queued jobs, and running ones whose claimer stopped renewing its heartbeat."""
     state = _analyses.c.state
-    return (_analyses.c.attempts < max_attempts) & (
-        (state == "queued") | ((state == "running") & (_analyses.c.heartbeat_at < stale_before))
-    )
+    return (state == "queued") | ((state == "running") & (_analyses.c.heartbeat_at < stale_before))
+
+
+def _claimable(stale_before: datetime, max_attempts: int) -> ColumnElement[bool]:
+    return (_analyses.c.attempts < max_attempts) & _waiting(stale_before)
 
 
 def analysis_work_exists(session: Executor, stale_before: datetime) -> bool:
     """Whether any job is queued or holds a stale claim: a cheap read (one range scan of
     ``ix_analyses_state_heartbeat_at``) before a claim's write transaction."""
-    state = _analyses.c.state
     found = session.execute(
-        select(_analyses.c.game_id)
-        .where(
-            (state == "queued") | ((state == "running") & (_analyses.c.heartbeat_at < stale_before))
-        )
-        .limit(1)
+        select(_analyses.c.game_id).where(_waiting(stale_before)).limit(1)
     ).first()
     return found is not None
 
@@ -128,47 +125,35 @@ def claim_analysis(
 ) -> AnalysisRecord | None:
     """Claim the oldest claimable job for ``claimer``, or None if there is none.
 
-    PostgreSQL: the job is chosen by ``SELECT ... FOR UPDATE SKIP LOCKED`` inside the UPDATE,
-    so claimers running at once each lock a different job (or none) and never wait for one
-    another; a job another claimer changed since this statement's snapshot is re-checked
-    against the condition on its latest version, so it is never claimed twice. SQLite (one
-    writer at a time): the chosen job is updated only if it is still claimable.
+    The job is chosen by ``SELECT ... FOR UPDATE SKIP LOCKED`` inside the UPDATE. On
+    PostgreSQL claimers running at once each lock a different job (or none) and never wait for
+    one another; a job another claimer changed since this statement's snapshot is re-checked
+    against the condition on its latest version, so it is never claimed twice. SQLite has no
+    ``FOR UPDATE`` (SQLAlchemy leaves it out) and needs none: one writer at a time, and the
+    statement chooses and updates the job at once.
     """
-    values = {
-        "state": "running",
-        "claimed_by": claimer,
-        "heartbeat_at": now,
-        "attempts": _analyses.c.attempts + 1,
-        "reviewed": 0,
-        "started_at": func.coalesce(_analyses.c.started_at, now),
-    }
-    oldest = (
+    chosen = (
         select(_analyses.c.game_id)
         .where(_claimable(stale_before, max_attempts))
         .order_by(_analyses.c.requested_at, _analyses.c.game_id)
         .limit(1)
+        .with_for_update(skip_locked=True)
+        .scalar_subquery()
     )
-    connection = session.connection()
-    if connection.dialect.name == "postgresql":
-        chosen = oldest.with_for_update(skip_locked=True).scalar_subquery()
-        row = connection.execute(
-            update(_analyses)
-            .where(_analyses.c.game_id == chosen)
-            .values(**values)
-            .returning(*_ANALYSIS_COLUMNS)
-        ).first()
-        return None if row is None else AnalysisRecord(*row)
-    game_id = connection.execute(oldest).scalar()
-    if game_id is None:
-        return None
-    claimed = connection.execute(
+    row = session.execute(
         update(_analyses)
-        .where(_analyses.c.game_id == game_id, _claimable(stale_before, max_attempts))
-        .values(**values)
-    )
-    if int(claimed.rowcount) != 1:
-        return None
-    return get_analysis(session, game_id)
+        .where(_analyses.c.game_id == chosen)
+        .values(
+            state="running",
+            claimed_by=claimer,
+            heartbeat_at=now,
+            attempts=_analyses.c.attempts + 1,
+            reviewed=0,
+            started_at=func.coalesce(_analyses.c.started_at, now),
+        )
+        .returning(*_ANALYSIS_COLUMNS)
+    ).first()
+    return None if row is None else AnalysisRecord(*row)
 
 
 def _claimed_by(game_id: uuid.UUID, claimer: str) -> ColumnElement[bool]:

@@ -124,17 +124,14 @@ class AdvicePool:
         loop = asyncio.get_running_loop()
         executor = self._executor
         try:
+            # A broken executor refuses the job at once; one whose worker dies fails it later.
             future: Future[Advice] = executor.submit(
                 advise, view, policy=Policy.BEST, seed=seed, budget=budget
             )
-        except BrokenProcessPool:
-            self._replace(executor)
-            raise HintsBusy("a hint worker stopped; ask again") from None
-        self.outstanding += 1
-        # Counted until the job itself ends, not the request: a request that gives up (its
-        # client went away) leaves its job running in a worker, and that job still fills it.
-        future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._finished))
-        try:
+            self.outstanding += 1
+            # Counted until the job itself ends, not the request: a request that gives up (its
+            # client went away) leaves its job running in a worker, and that job still fills it.
+            future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._finished))
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
             self._replace(executor)

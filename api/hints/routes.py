@@ -21,11 +21,9 @@ from api.core.openapi import header, problems
 from api.core.params import TokenDep
 from api.core.problems import json_response
 from api.games import etags
-from api.games.schemas import PositionOut
-from api.hints.schemas import Hint, HintOption
+from api.hints.schemas import Hint
 from api.hints.service import HintService
 from api.ops.ratelimit import limited_by
-from engine.player.advice import Estimate
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -66,25 +64,5 @@ async def hint(game_id: str, hints: Hints, token: TokenDep) -> Response:
     decides from the public state only, like the player. Needs the game's token. A game that
     asked for a hint is marked `assisted` (its version goes up once) and its win is left off
     the default leaderboard."""
-    given = await hints.hint(game_id, token)
-    best, *others = given.advice.estimates
-    body = Hint(
-        placement=_position(best),
-        win_probability=best.win_probability,
-        expected_score=best.expected_score,
-        alternatives=[
-            HintOption(
-                placement=_position(option),
-                win_probability=option.win_probability,
-                expected_score=option.expected_score,
-            )
-            for option in others
-        ],
-        policy=given.advice.policy.value,
-        simulated_placements=given.advice.simulated_placements,
-    )
-    return json_response(body, headers={"ETag": etags.etag(given.version)})
-
-
-def _position(estimate: Estimate) -> PositionOut:
-    return PositionOut(row=estimate.position.row, col=estimate.position.col)
+    given, version = await hints.hint(game_id, token)
+    return json_response(given, headers={"ETag": etags.etag(version)})

@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from api.core.errors import ChallengeHintsRefused, GameIsOver
 from api.games.access import authorize
-from api.games.records import LoadedGame
+from api.games.records import LoadedGame, position_out
 from api.games.service import GameService
 from api.hints.pool import AdvicePool
+from api.hints.schemas import Hint, HintOption
 from api.ops import metrics
 from engine.game import PublicView
-from engine.player.advice import Advice, Budget, Policy, advise
-
-
-@dataclass(frozen=True)
-class GivenHint:
-    """The advice given, and the game's version once marked assisted."""
-
-    advice: Advice
-    version: int
+from engine.player.advice import Advice, Budget, Estimate, Policy, advise
 
 
 def _question(loaded: LoadedGame) -> tuple[PublicView, int]:
@@ -51,13 +42,34 @@ class HintService:
         self.pool = pool
         self.budget = budget
 
-    async def hint(self, game_id: str, token: str | None) -> GivenHint:
-        """Advice for the game's current card (the game's token or its player's key); the
-        game is then marked assisted, once."""
+    async def hint(self, game_id: str, token: str | None) -> tuple[Hint, int]:
+        """Advice for the game's current card (the game's token or its player's key), and the
+        game's version once it is marked assisted (once)."""
         loaded = await self.games.load(game_id)
         authorize(loaded.row, token)
         view, seed = _question(loaded)
         with metrics.timing_hint():  # its time in the pool, waiting included
             advice = await self.pool.advise(view, seed=seed, budget=self.budget)
         version = await self.games.mark_assisted(loaded)
-        return GivenHint(advice, version)
+        return _hint(advice), version
+
+
+def _option(estimate: Estimate) -> HintOption:
+    return HintOption(
+        placement=position_out((estimate.position.row, estimate.position.col)),
+        win_probability=estimate.win_probability,
+        expected_score=estimate.expected_score,
+    )
+
+
+def _hint(advice: Advice) -> Hint:
+    """The advised placement, then every other legal one."""
+    best, *others = [_option(estimate) for estimate in advice.estimates]
+    return Hint(
+        placement=best.placement,
+        win_probability=best.win_probability,
+        expected_score=best.expected_score,
+        alternatives=others,
+        policy=advice.policy.value,
+        simulated_placements=advice.simulated_placements,
+    )

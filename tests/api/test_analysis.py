@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from api.analysis import result as analysis_result
 from api.analysis import store as analysis_store
 from api.app import create_app
 from api.core.clock import now
@@ -321,3 +322,25 @@ def test_an_analysis_that_cannot_be_computed_fails_once_and_says_why(
     assert body["error"] == "NotAdjacent: the analysis could not be computed"
     record = stored(database, game.id)
     assert record is not None and record.attempts == 1
+
+
+def test_a_result_stored_in_either_format_is_shown_the_same() -> None:
+    """Format 2 (compact, written now) and format 1 (the response's own shape, written by
+    earlier releases) read into the same response."""
+    game = Game.from_seed(3)
+    positions = []
+    while not game.is_over:
+        cell = game.legal_placements()[0]
+        game.place((cell.row, cell.col))
+        positions.append((cell.row, cell.col))
+    deck = [card.code for card in game.deck]
+    summary = review(deck, positions, budget=Budget(placements=50))
+    optimum = at_least_played(solve(deck, nodes=2_000), positions, game.score)
+    text = analysis_result.dumps(game.status.value, game.score, summary, 50, optimum)
+    assert json.loads(text)["format"] == 2 and "placements" not in json.loads(text)
+    shown = analysis_result.loads(text)
+    assert [placement.card.code for placement in shown.placements] == deck[: len(positions)]
+    assert shown.optimum is not None and len(shown.optimum.line) == len(optimum.line)
+    assert analysis_result.loads(shown.model_dump_json()) == shown
+    without_optimum = shown.model_dump(mode="json", exclude={"optimum"})
+    assert analysis_result.loads(json.dumps(without_optimum)).optimum is None
