@@ -11,6 +11,7 @@ from api.analysis.service import AnalysisService
 from api.core.errors import (
     AnalysisNotFound,
     ChallengeDayOpen,
+    Example,
     GameInProgress,
     GameNotFound,
     RateLimited,
@@ -19,6 +20,8 @@ from api.core.errors import (
 from api.core.openapi import header, problems
 from api.core.problems import json_response
 from api.ops.ratelimit import limited_by
+
+_NOT_FOUND = Example(GameNotFound.example_detail(), "/games/nope/analysis")
 
 
 async def _service(request: Request) -> AnalysisService:
@@ -76,7 +79,14 @@ def _answer(analysis: AnalysisOut) -> Response:
             "links": _READ_LINK,
         },
         202: {**_RUNNING, "links": _READ_LINK},
-        **problems(GameNotFound, GameInProgress, ChallengeDayOpen, RateLimited, ServiceUnavailable),
+        **problems(
+            GameNotFound,
+            GameInProgress,
+            ChallengeDayOpen,
+            RateLimited,
+            ServiceUnavailable,
+            examples={GameNotFound: _NOT_FOUND},
+        ),
     },
     dependencies=[limited_by("hint")],
 )
@@ -110,6 +120,7 @@ async def request_analysis(game_id: str, analyses: Analyses) -> Response:
             ChallengeDayOpen,
             RateLimited,
             ServiceUnavailable,
+            examples={GameNotFound: _NOT_FOUND},
         ),
     },
     dependencies=[limited_by("read")],
