@@ -59,7 +59,12 @@ class Settings(BaseSettings):
         description="Rendered leaderboard pages kept per process while the leaderboard does "
         "not change (0: none, every request runs the query).",
     )
-    max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")
+    max_body_bytes: int = Field(
+        default=4096,
+        ge=256,
+        description="Larger request bodies get 413 (foursquare serve answers as soon as the "
+        "declared or received size passes it, and closes the connection unread).",
+    )
     max_header_bytes: int = Field(
         default=32 * 1024,
         ge=1024,
@@ -71,6 +76,12 @@ class Settings(BaseSettings):
         gt=0,
         description="A connection that has not sent a whole request line and headers this long "
         "after it opened (or after its next request began) is closed (foursquare serve).",
+    )
+    body_timeout_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="A connection whose request body has not all arrived this long after its "
+        "head is closed without an answer (foursquare serve; api/ops/http_limits.py).",
     )
     hint_placements: int = Field(
         default=DEFAULT_PLACEMENTS,

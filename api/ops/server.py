@@ -54,11 +54,14 @@ class Worker(UvicornWorker):  # type: ignore[misc]
         # uvicorn-worker beats every `timeout` seconds (30 by default): the parent check
         # would then take up to half a minute to notice a dead master.
         self.config.timeout_notify = HEARTBEAT_SECONDS
-        # httptools, with a limit on each request head's size and time (why not a setting of
-        # uvicorn's: api/ops/http_limits.py).
+        # httptools, with a limit on each request head's and body's size and time (why not
+        # a setting of uvicorn's: api/ops/http_limits.py).
         settings = Settings()
         self.config.http = head_limited_protocol(
-            settings.max_header_bytes, settings.header_timeout_seconds
+            settings.max_header_bytes,
+            settings.header_timeout_seconds,
+            settings.max_body_bytes,
+            settings.body_timeout_seconds,
         )
         self._leaving = False
 
