@@ -166,7 +166,18 @@ class Settings(BaseSettings):
     events_max_streams: int = Field(
         default=2000,
         ge=1,
-        description="Event streams one server process holds open; beyond, 503 with Retry-After.",
+        description="Event streams one server process holds open; beyond, 503 with Retry-After. "
+        "A process admits fewer if its open-file limit leaves no room for them "
+        "(api/ops/files.py; the number in force is logged at start and is the "
+        "foursquare_event_streams_limit metric).",
+    )
+    events_reserved_files: int = Field(
+        default=200,
+        ge=0,
+        description="Open files each server process keeps, beyond those it holds at start and "
+        "its database pools at their fullest, for everything but event streams (ordinary "
+        "requests' connections, hint and analysis workers' pipes): streams are capped at its "
+        "open-file limit less all of these.",
     )
     events_max_streams_per_client: int = Field(
         default=20,

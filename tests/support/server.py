@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -27,6 +28,8 @@ class Server:
     log_path: Path | None = None
     log_level: str = "warning"
     access_log: bool = False  # one line per request (at info: set log_level too)
+    # RLIMIT_NOFILE (soft and hard) of the server's processes; None: this process's.
+    open_files: int | None = None
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -47,8 +50,19 @@ class Server:
             *([] if self.access_log else ["--no-access-log"]),
         ]  # fmt: skip
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        limit = self.open_files
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            preexec_fn=(
+                None
+                if limit is None
+                else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+            ),
         )
         wait_until_ready(
             self.process,
