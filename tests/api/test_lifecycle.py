@@ -95,7 +95,7 @@ def test_sigterm_lets_an_in_flight_request_finish_then_exits(
         head, _, payload = response.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 201 "), head
         game = json.loads(payload)  # complete: the whole JSON document arrived
-        assert game["player"] == "slow upload" and game["status"] == "in_progress"
+        assert game["player"] == "slow-upload" and game["status"] == "in_progress"
 
         assert server.process.wait(timeout=DEADLINE) == 0
 
