@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -44,7 +45,7 @@ from api.idempotency.service import IdempotentRequests
 from api.leaderboards import routes as leaderboard_routes
 from api.leaderboards import service as leaderboards
 from api.leaderboards.service import LeaderboardService
-from api.ops import health
+from api.ops import files, health, metrics
 from api.ops.logs import configure_logging
 from api.ops.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
 from api.ops.observer import install_observability, observing
@@ -55,6 +56,8 @@ from api.players import routes as player_routes
 from api.players import service as players
 from api.players.service import PlayerService
 from engine.player.advice import Budget
+
+log = logging.getLogger("foursquare.events")
 
 # The summary says what the service is; the description does not say it again, and starts
 # with the way back to the game for a reader who came from its page.
@@ -134,11 +137,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms),
         )
         state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
+        # Never more streams than the open-file limit leaves room for (api/ops/files.py).
+        files.raise_open_file_limit()
+        capacity = files.stream_capacity(settings, database)
+        (log.warning if capacity.limited_by_files else log.info)(capacity.describe())
+        metrics.event_streams_limit(capacity.streams)
         hub = EventHub(
             database,
             event_frames.FRAMES,
             queue=settings.events_queue,
-            max_streams=settings.events_max_streams,
+            max_streams=capacity.streams,
             max_per_client=settings.events_max_streams_per_client,
             heartbeat=settings.events_heartbeat_seconds,
         )

@@ -5,6 +5,7 @@ workers), or ``uvicorn --factory APP_FACTORY`` for an app the benchmarks build."
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -46,6 +47,8 @@ class Server:
     app_factory: str | None = None
     migrate_on_start: bool = True
     checkout: Path = ROOT
+    # RLIMIT_NOFILE (soft and hard) of the server's processes; None: this process's.
+    open_files: int | None = None
     process: subprocess.Popen[bytes] | None = None
     _temporary_log: Path | None = field(default=None, init=False, repr=False)
 
@@ -81,10 +84,16 @@ class Server:
         ]  # fmt: skip
         if self.log_path is None and self._temporary_log is None:
             self._temporary_log = temporary_log("foursquare-server-")
+        limit = self.open_files
         with open(self.log or os.devnull, "ab") as log:  # the process keeps its own copy
             self.process = subprocess.Popen(
                 command, cwd=self.checkout, env=env, stdout=log, stderr=log,
                 start_new_session=True,
+                preexec_fn=(
+                    None
+                    if limit is None
+                    else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+                ),
             )  # fmt: skip
         wait_until_ready(
             self.process,

@@ -1,9 +1,22 @@
-"""Player names: what an account may be called, and when two names are the same name.
+"""Player names: what a player may be called, and when two names are the same name.
 
-Accounts. An account's name is 3 to 24 ASCII letters, digits, ``_`` or ``-``, exactly as sent
-(``422 invalid_player_name`` otherwise): ASCII is its own NFKC form, so a name in any other
-form (full-width letters, other scripts, invisible or format characters such as U+200B or
-U+00AD) is refused rather than silently rewritten, and the OpenAPI pattern is the whole rule.
+One rule for every name a person sees, an account's or a guest's (:data:`NAME_PATTERN`): 3 to
+24 ASCII letters, digits, ``_`` or ``-``, exactly as sent (``422`` otherwise). ASCII is its own
+NFKC form, so a name in any other form (full-width letters, other scripts, invisible or format
+characters such as U+200B, U+00AD or the Hangul fillers) is refused rather than silently
+rewritten, and the OpenAPI pattern (and the web client's, the same) is the whole rule.
+
+Why not Unicode names with ICU's spoof checks on top of the skeleton: guests kept free-form
+names until a probe played beside the account ``alice`` as ``a\u04cfice`` (Cyrillic palochka,
+pixel-identical in Chromium's sans-serif), ``al\u0130ce``, ``a\u026bice``, ``a\u026cice``,
+``a\u0142ice`` and ``al\U0001d159ice``, and as names of Hangul fillers alone. ICU's
+restriction levels refuse mixed scripts, but not a single-script Latin name whose letter has
+a stroke or a tilde that a small font hides (``a\u0142ice`` is "highly restrictive"), nor can
+they know which glyphs a given font draws alike; each such case would need a rule of ours. The
+ASCII rule refuses them all, is one regular expression that the server, the OpenAPI schema
+and the web client share, and leaves look-alikes to the few ASCII confusables the skeleton
+below knows (``I``/``l``/``1``, ``0``/``O``, ``rn``/``m``). Games stored before the rule keep
+their names (and the skeleton still groups them on the boards).
 
 Names are compared two ways, and an account owns both forms of its name (each a unique column
 of ``players``):
@@ -14,12 +27,14 @@ of ``players``):
   confusable skeleton, computed by ICU (PyICU's ``SpoofChecker.getSkeleton``), of the name
   without its invisible parts. ``aIice`` (capital I), ``al\u0131ce`` (dotless i),
   ``\u0251lice`` (Latin alpha), Cyrillic ``\u0430lice``, ``al\u034fice`` (a combining
-  grapheme joiner) and ``a\u0301lice`` (a combining accent) are all ``alice``.
+  grapheme joiner), ``a\u0301lice`` (a combining accent), ``ALICE`` and ``aiice`` all have
+  the skeleton of ``alice`` (case-insensitive: see :func:`name_skeleton`). Since the ASCII rule,
+  new names reach it only in ASCII; stored guest names of any script are still grouped by it.
 
 A registration whose key or skeleton is taken is refused (``409 name_taken``); so is a guest
-name (guests, games without a key, keep free-form names) whose key or skeleton is an
-account's: a name on the leaderboard that looks like an account's is that account's, and the
-``per_player=best`` boards group wins by skeleton. Refused rather than mapped to the account:
+name (a game without a key) whose key or skeleton is an account's: a name on the leaderboard
+that looks like an account's is that account's, and the ``per_player=best`` boards group wins
+by skeleton. Refused rather than mapped to the account:
 a guest's wins must not be counted as the account's.
 
 What TS #39 says, and so what this does: the skeleton maps ``m`` to ``rn`` (not the other way
@@ -38,7 +53,13 @@ import icu
 
 from api.core.errors import InvalidPlayerName
 
-ACCOUNT_NAME = re.compile(r"[A-Za-z0-9_-]{3,24}", re.ASCII)
+# The rule, as the JSON Schema pattern the API declares for every name it takes (and the
+# ``pattern`` of the web client's name fields, checked against it by the tests). The hyphen is
+# escaped: browsers compile an input's pattern with the ``v`` flag, where an unescaped ``-``
+# in a class makes the pattern invalid, and so ignored.
+NAME_PATTERN = r"^[A-Za-z0-9_\-]{3,24}$"
+NAME_RULE = "3 to 24 ASCII letters, digits, '_' or '-'"
+ACCOUNT_NAME = re.compile(NAME_PATTERN.strip("^$"), re.ASCII)
 # Guests play as "anonymous" by default: nobody may own it.
 RESERVED_NAMES = frozenset({"anonymous"})
 # The longest skeleton kept (the width of ``players.name_skeleton`` and
@@ -83,18 +104,27 @@ def _visible(char: str) -> str:
 
 
 def name_skeleton(name: str) -> str:
-    """The form in which names that look alike are equal: the name in NFKC, decomposed, with
-    its invisible parts and marks removed, then TS #39's skeleton, case-folded, and the
-    skeleton again (case-folding can make letters the first pass did not map; the first pass
-    runs on the name's own case, where capital I is confusable with l).
+    """The form in which names that look alike are equal, whatever their case: the name in
+    NFKC, decomposed, with its invisible parts and marks removed; then TS #39's skeleton of it,
+    of that in capitals, and of that case-folded; then without the marks the skeleton brought
+    (it writes ``\u0142`` as ``l`` and a combining stroke).
 
-    >>> name_skeleton("aIice") == name_skeleton("al\\u034fice") == name_skeleton("alice")
+    TS #39's data is not case-insensitive (ICU dropped its ``ANY_CASE`` tables in ICU 58): it
+    maps capital ``I`` to ``l`` but leaves ``i`` as it is, so ``ALICE`` had the skeleton
+    ``allce`` and ``alice`` its own, two entries on a board. The pass in capitals gives every
+    case the capitals' confusables, the case-folded pass the small letters' (``m`` is
+    ``rn``). The price, which case-insensitivity forces (``aIice`` looks like ``alice`` and is
+    ``aiice`` in another case): ``i``, ``I``, ``l`` and ``1`` are one letter here.
+
+    >>> name_skeleton("aIice") == name_skeleton("ALICE") == name_skeleton("alice")
     True
     """
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
     visible = "".join(_visible(char) for char in decomposed)
-    skeleton: str = _SPOOF.getSkeleton(0, _SPOOF.getSkeleton(0, visible).casefold())
-    return skeleton[:SKELETON_LENGTH]
+    skeleton: str = _SPOOF.getSkeleton(0, visible)
+    skeleton = _SPOOF.getSkeleton(0, skeleton.upper())
+    skeleton = _SPOOF.getSkeleton(0, skeleton.casefold())
+    return "".join(_visible(char) for char in skeleton)[:SKELETON_LENGTH]
 
 
 RESERVED_SKELETONS = frozenset(name_skeleton(name) for name in RESERVED_NAMES)
@@ -110,7 +140,6 @@ def account_name(raw: str) -> str:
             else ""
         )
         raise InvalidPlayerName(
-            f"{raw[:64]!r} is not a valid player name: a name is 3 to 24 ASCII letters, "
-            f"digits, '_' or '-'{hint}"
+            f"{raw[:64]!r} is not a valid player name: a name is {NAME_RULE}{hint}"
         )
     return raw

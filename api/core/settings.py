@@ -59,7 +59,12 @@ class Settings(BaseSettings):
         description="Rendered leaderboard pages kept per process while the leaderboard does "
         "not change (0: none, every request runs the query).",
     )
-    max_body_bytes: int = Field(default=4096, ge=256, description="Larger request bodies get 413.")
+    max_body_bytes: int = Field(
+        default=4096,
+        ge=256,
+        description="Larger request bodies get 413 (foursquare serve answers as soon as the "
+        "declared or received size passes it, and closes the connection unread).",
+    )
     max_header_bytes: int = Field(
         default=32 * 1024,
         ge=1024,
@@ -71,6 +76,12 @@ class Settings(BaseSettings):
         gt=0,
         description="A connection that has not sent a whole request line and headers this long "
         "after it opened (or after its next request began) is closed (foursquare serve).",
+    )
+    body_timeout_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="A connection whose request body has not all arrived this long after its "
+        "head is closed without an answer (foursquare serve; api/ops/http_limits.py).",
     )
     hint_placements: int = Field(
         default=DEFAULT_PLACEMENTS,
@@ -155,7 +166,18 @@ class Settings(BaseSettings):
     events_max_streams: int = Field(
         default=2000,
         ge=1,
-        description="Event streams one server process holds open; beyond, 503 with Retry-After.",
+        description="Event streams one server process holds open; beyond, 503 with Retry-After. "
+        "A process admits fewer if its open-file limit leaves no room for them "
+        "(api/ops/files.py; the number in force is logged at start and is the "
+        "foursquare_event_streams_limit metric).",
+    )
+    events_reserved_files: int = Field(
+        default=200,
+        ge=0,
+        description="Open files each server process keeps, beyond those it holds at start and "
+        "its database pools at their fullest, for everything but event streams (ordinary "
+        "requests' connections, hint and analysis workers' pipes): streams are capped at its "
+        "open-file limit less all of these.",
     )
     events_max_streams_per_client: int = Field(
         default=20,

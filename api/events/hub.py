@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator
@@ -51,6 +52,8 @@ log = logging.getLogger("foursquare.events")
 
 # What a refused stream is told to wait: a watcher comes back soon, to another replica or this.
 RETRY_AFTER_SECONDS = 5
+# At most one line a minute says that streams are being refused.
+FULL_LOG_SECONDS = 60.0
 # A database read that failed is logged and left to the next heartbeat's re-read.
 READ_FAILED = (DBAPIError, PoolTimeoutError)
 
@@ -184,6 +187,7 @@ class EventHub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
         self._ping = Item(rendering.ping(), "ping")
+        self._full_logged_at: float | None = None
 
     # ------------------------------------------------------------ streams and watchers
 
@@ -192,6 +196,7 @@ class EventHub:
         or ``503`` (this process is full) or ``429`` (this address holds its share), both
         with Retry-After. Its place is given back by :meth:`leave`."""
         if self.streams >= self.max_streams:
+            self._log_full()
             raise EventStreamsFull(
                 f"this server holds {self.max_streams} event streams already; retry after "
                 f"{RETRY_AFTER_SECONDS} seconds",
@@ -216,6 +221,16 @@ class EventHub:
             watcher.close()
         metrics.event_stream_opened("site" if feed is None else "game")
         return watcher
+
+    def _log_full(self) -> None:
+        # Refusals come in bursts (a crowd reconnecting): one line a minute says so.
+        at = time.monotonic()
+        if self._full_logged_at is None or at - self._full_logged_at >= FULL_LOG_SECONDS:
+            self._full_logged_at = at
+            log.warning(
+                "events: %d event streams open, this process's limit: new streams get 503",
+                self.streams,
+            )
 
     def leave(self, watcher: Watcher) -> None:
         """A stream's watcher and place, given back (a second call does nothing)."""

@@ -7,13 +7,13 @@ from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    AfterValidator,
     BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
 )
 
+from api.core.names import NAME_PATTERN, NAME_RULE
 from api.core.schemas import (
     DeckReveal,
     EndReasonName,
@@ -23,14 +23,8 @@ from api.core.schemas import (
 )
 from engine.grid import WINDOW_RADIUS
 
-# Characters a player name may not hold: C0 and C1 controls, spaces other than U+0020,
-# zero-width and bidirectional format characters, line and paragraph separators and the BOM.
-# The rest of the name is free (letters of any script, emoji...). Lone surrogates cannot pass
-# Pydantic's string validation at all.
-_NAME_FORBIDDEN = (
-    "\\x00-\\x1f\\x7f-\\xa0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u3000\\ufeff"
-)
-PLAYER_NAME_PATTERN = f"^ *[^ {_NAME_FORBIDDEN}][^{_NAME_FORBIDDEN}]*$"
+# A guest's name follows the accounts' rule (api.core.names: why ASCII).
+PLAYER_NAME_PATTERN = NAME_PATTERN
 
 SuitName = Literal["clubs", "diamonds", "hearts", "spades"]
 
@@ -209,16 +203,14 @@ class GameCreate(RequestModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]})
 
     player: Annotated[
-        str,
-        StringConstraints(min_length=1, max_length=32, pattern=PLAYER_NAME_PATTERN),
-        AfterValidator(str.strip),
+        str, StringConstraints(min_length=3, max_length=24, pattern=PLAYER_NAME_PATTERN)
     ] = Field(
         default="anonymous",
         description=(
-            "1 to 32 characters, at least one of them not a space; no control, format or "
-            "separator characters and no spaces but U+0020. Leading and trailing spaces are "
-            "trimmed. A registered player's name (in any case or width) needs their key "
-            "(`409 name_taken` without it); with a key, omit it or give the key's name."
+            f"{NAME_RULE}, as for an account: one rule for every name. A registered "
+            "player's name, or one that looks like it (in any case, or with look-alike "
+            "letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); "
+            "with a key, omit it or give the key's name (in any case)."
         ),
     )
     challenge: Literal["daily"] | None = Field(

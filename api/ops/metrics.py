@@ -89,6 +89,12 @@ EVENT_STREAMS = Gauge(
     ["stream"],
     multiprocess_mode="livesum",
 )
+EVENT_STREAMS_LIMIT = Gauge(
+    "foursquare_event_streams_limit",
+    "Event streams the live processes admit, summed: each process's FOURSQUARE_EVENTS_MAX_STREAMS "
+    "or fewer, as its open-file limit allows (api/ops/files.py).",
+    multiprocess_mode="livesum",
+)
 EVENTS_SENT = Counter(
     "foursquare_events_sent_total", "Server-sent events written to watchers, by event.", ["event"]
 )
@@ -96,6 +102,10 @@ WATCHERS_DROPPED = Counter(
     "foursquare_event_watchers_dropped_total",
     "Watchers closed with a reconnect event because their queue was full (too slow).",
 )
+
+
+def event_streams_limit(streams: int) -> None:
+    EVENT_STREAMS_LIMIT.set(streams)
 
 
 def event_stream_opened(stream: str) -> None:

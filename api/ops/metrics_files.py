@@ -10,6 +10,7 @@ imports no metrics itself for that reason.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -24,15 +25,23 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 def multiprocess_dir() -> Iterator[str]:
     """Point ``PROMETHEUS_MULTIPROC_DIR`` at a fresh directory while the block runs (the
     server's lifetime), then delete it: each server start counts from zero, and no file of an
-    earlier run's processes is ever summed in. The variable is restored afterwards."""
+    earlier run's processes is ever summed in. The variable is restored afterwards.
+
+    Deleted only by the process that made it: a gunicorn worker is a fork of the master that
+    leaves with ``sys.exit`` from inside the master's call stack, so its exit unwinds this
+    block too (a ``TemporaryDirectory`` deleted the directory under the master and the other
+    workers)."""
     if "prometheus_client" in sys.modules:
         raise RuntimeError("prometheus_client was imported before its directory was chosen")
     before = os.environ.get(MULTIPROC_ENV)
-    with tempfile.TemporaryDirectory(prefix="foursquare-metrics-") as directory:
-        os.environ[MULTIPROC_ENV] = directory
-        try:
-            yield directory
-        finally:
+    owner = os.getpid()
+    directory = tempfile.mkdtemp(prefix="foursquare-metrics-")
+    os.environ[MULTIPROC_ENV] = directory
+    try:
+        yield directory
+    finally:
+        if os.getpid() == owner:
+            shutil.rmtree(directory, ignore_errors=True)
             if before is None:
                 os.environ.pop(MULTIPROC_ENV, None)
             else:

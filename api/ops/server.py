@@ -22,9 +22,12 @@ the same draining and the same logs as production.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 # Neither package ships type hints.
@@ -54,13 +57,33 @@ class Worker(UvicornWorker):  # type: ignore[misc]
         # uvicorn-worker beats every `timeout` seconds (30 by default): the parent check
         # would then take up to half a minute to notice a dead master.
         self.config.timeout_notify = HEARTBEAT_SECONDS
-        # httptools, with a limit on each request head's size and time (why not a setting of
-        # uvicorn's: api/ops/http_limits.py).
+        # httptools, with a limit on each request head's and body's size and time (why not
+        # a setting of uvicorn's: api/ops/http_limits.py).
         settings = Settings()
         self.config.http = head_limited_protocol(
-            settings.max_header_bytes, settings.header_timeout_seconds
+            settings.max_header_bytes,
+            settings.header_timeout_seconds,
+            settings.max_body_bytes,
+            settings.body_timeout_seconds,
         )
         self._leaving = False
+
+    def init_signals(self) -> None:
+        super().init_signals()
+        # uvicorn-worker resets SIGTERM and SIGINT to their defaults, and uvicorn, once it has
+        # shut down gracefully, raises the signal it caught again: the worker then died *by*
+        # the signal, so nothing ran at its exit (atexit, multiprocessing's finalizers), and
+        # the semaphores of its pools' queues were never unregistered: its resource tracker
+        # reported "There appear to be 5 leaked semaphore objects". A handler that exits
+        # instead (gunicorn's own workers do the same) lets the interpreter finish normally.
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, _exit_normally)
+
+    def run(self) -> None:
+        try:
+            super().run()
+        finally:
+            _end_children()
 
     async def callback_notify(self) -> None:
         self.notify()
@@ -69,6 +92,23 @@ class Worker(UvicornWorker):  # type: ignore[misc]
             self.log.info("Parent changed, shutting down: %s", self)
             # uvicorn's SIGTERM handler: stop accepting, finish in-flight requests, exit.
             os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _exit_normally(_signal: int, _frame: FrameType | None) -> None:
+    sys.exit(0)
+
+
+def _end_children() -> None:
+    """End the worker's own processes still running once its app has stopped (an analysis
+    worker in the middle of a step: its job was handed back at shutdown). Python joins a
+    process pool's workers before it exits, and a step may take minutes: gunicorn would kill
+    the worker first (graceful_timeout), and nothing of its exit would run (see
+    :meth:`Worker.init_signals`)."""
+    children = multiprocessing.active_children()
+    for child in children:
+        child.terminate()
+    for child in children:
+        child.join(timeout=10)
 
 
 class Application(BaseApplication):  # type: ignore[misc]

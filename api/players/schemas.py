@@ -12,6 +12,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from api.core.names import NAME_PATTERN
 from api.core.schemas import EndReasonName, RequestModel, ResponseModel, StatusName
 
 _PLAYER_EXAMPLE: dict[str, Any] = {
@@ -45,7 +46,7 @@ class PlayerCreate(RequestModel):
     name: Annotated[
         str,
         WithJsonSchema(
-            {"type": "string", "pattern": "^[A-Za-z0-9_-]{3,24}$", "minLength": 3, "maxLength": 24}
+            {"type": "string", "pattern": NAME_PATTERN, "minLength": 3, "maxLength": 24}
         ),
     ] = Field(
         description=(

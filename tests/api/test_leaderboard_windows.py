@@ -247,7 +247,7 @@ def test_a_won_game_carries_its_rank_which_moves_with_its_etag(
     read = client.get(f"/games/{game_id}")
     assert read.json()["rank"] == 2 and read.headers["etag"].endswith('.r2"')
     assert client.get(f"/games/{game_id}", headers={"If-None-Match": etag}).status_code == 200
-    fresh = client.post("/games", json={"player": "cy"}).json()
+    fresh = client.post("/games", json={"player": "cyd"}).json()
     assert fresh["rank"] is None
     assert client.get(f"/games/{fresh['id']}").json()["rank"] is None
 

@@ -73,7 +73,7 @@ def test_sigterm_lets_an_in_flight_request_finish_then_exits(
 ) -> None:
     server = Server(sqlite_url, workers=2, log_path=tmp_path / "serve.log")
     with started(server), socket.create_connection(("127.0.0.1", server.port), 30) as client:
-        body = json.dumps({"player": "slow upload"}).encode()
+        body = json.dumps({"player": "slow-upload"}).encode()
         # A slow client: the headers now, the body later. With Expect: 100-continue the
         # server says "100 Continue" when the app starts reading the body, so the request
         # is known to be in flight before the signal.
@@ -95,7 +95,7 @@ def test_sigterm_lets_an_in_flight_request_finish_then_exits(
         head, _, payload = response.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 201 "), head
         game = json.loads(payload)  # complete: the whole JSON document arrived
-        assert game["player"] == "slow upload" and game["status"] == "in_progress"
+        assert game["player"] == "slow-upload" and game["status"] == "in_progress"
 
         assert server.process.wait(timeout=DEADLINE) == 0
 

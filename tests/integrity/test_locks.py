@@ -77,7 +77,7 @@ def test_a_held_sqlite_write_lock_is_503_with_retry_after_then_the_same_request_
             # timeout rather than waiting for the lock (the client's own timeout is 30 s).
             _assert_busy(http.post(path, json={"row": 0, "col": 0}, headers=auth))
             _assert_busy(http.post(path, json={"row": 0, "col": 0}, headers=keyed))
-            _assert_busy(http.post("/games", json={"player": "locked out"}))
+            _assert_busy(http.post("/games", json={"player": "locked-out"}))
             read = http.get(f"/games/{game_id}")
             assert read.status_code == 200 and read.json()["placements_count"] == 0
 

@@ -42,7 +42,7 @@ def test_the_page_fits_and_every_control_is_reachable(
     page = context.new_page()
     page.goto(server.base_url + "/")
     assert_fits_and_reachable(page, "start")
-    created = start_game(page, server.base_url, "a name of thirty-two characters!")
+    created = start_game(page, server.base_url, "a-name-of-24-characters")
     for row, col in WIDEST:
         if mobile:
             # A tap, as on a phone.

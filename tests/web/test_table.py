@@ -102,7 +102,7 @@ def test_the_table_fits_the_screen_at_its_widest(
     page = table
     size = page.viewport_size
     assert size is not None
-    start_game(page, server.base_url, f"table {size['width']}")
+    start_game(page, server.base_url, f"table-{size['width']}")
     for row, col in WIDEST:
         place(page, row, col)
     expect(page.locator("#game")).to_have_attribute("data-version", str(len(WIDEST) + 1))

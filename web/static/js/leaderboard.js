@@ -67,10 +67,11 @@ export function windowText(answer) {
   return "All time";
 }
 
-// Names an account can have (after NFKC; the API's rule): only those have a player page.
-// Any other name is a guest's, shown as text. (A guest may also have such a name: its link
-// then leads to a page that says there is no such account.)
-const ACCOUNT_NAME = /^[A-Za-z0-9_-]{3,24}$/;
+// Names an account can have (after NFKC; the API's rule for every name, api.core.names
+// NAME_PATTERN, as the name fields' pattern in index.html): only those have a player page.
+// Any other name is a guest's from before the rule, shown as text. (A guest may also have
+// such a name: its link then leads to a page that says there is no such account.)
+const ACCOUNT_NAME = /^[A-Za-z0-9_\-]{3,24}$/;
 
 /** A player's name as a link to their page (`#/players/{name}`), or as text for a name no
  * account can have. */

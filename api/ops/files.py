@@ -1,0 +1,93 @@
+"""Open files: how many event streams a process can hold without running out of them.
+
+Every event stream holds one socket, for as long as its client stays. With the common soft
+limit of 1,024 open files and FOURSQUARE_EVENTS_MAX_STREAMS at 2,000, a worker ran out of
+descriptors at 988 streams: connections past that were reset instead of answered 503 (accept
+fails with EMFILE, and the kernel drops what waits in the backlog), ``/readyz`` failed too, and
+nothing was logged. So each process, as its app starts:
+
+- raises its soft ``RLIMIT_NOFILE`` to its hard limit (:func:`raise_open_file_limit`): the
+  soft limit is a default for programs that never need more, the hard one what the
+  administrator allows; an unprivileged process may raise the first up to the second;
+- admits no more streams than leave room, under the soft limit, for the descriptors it holds
+  already (the listening socket, logs, its libraries'), its database pools at their fullest,
+  and ``FOURSQUARE_EVENTS_RESERVED_FILES`` more for everything else (ordinary requests'
+  connections, the pipes of its hint and analysis workers) (:func:`stream_capacity`). The
+  hub refuses streams past it with 503 and Retry-After, as past the configured cap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import resource
+from dataclasses import dataclass
+
+import psutil
+
+from api.core.database import Database
+from api.core.settings import Settings
+
+# Descriptors one pooled database connection holds: a socket to PostgreSQL; SQLite in WAL
+# mode opens the database, its ``-wal`` and its ``-shm`` files.
+FILES_PER_CONNECTION = {"postgresql": 1, "sqlite": 3}
+
+
+def raise_open_file_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit, where it may (an
+    unlimited hard limit cannot always be the soft one: the kernel's ``nr_open`` caps it);
+    the soft limit in force afterwards."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        # Not allowed here (a sandbox, or a hard limit above nr_open): the soft one stays.
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def database_files(database: Database, settings: Settings) -> int:
+    """The descriptors the database's pools hold at their fullest (and, on PostgreSQL, the
+    connection that LISTENs for other replicas' changes)."""
+    per_pool = settings.db_pool_size + settings.db_max_overflow
+    if database.is_sqlite:
+        # The reads' pool, and the one connection that writes.
+        return FILES_PER_CONNECTION["sqlite"] * (per_pool + 1)
+    # The synchronous and the asynchronous pools, and the LISTEN connection.
+    return FILES_PER_CONNECTION["postgresql"] * (2 * per_pool + 1)
+
+
+@dataclass(frozen=True)
+class StreamCapacity:
+    """How many event streams this process admits, and what that was worked out from."""
+
+    streams: int
+    configured: int
+    soft_limit: int
+    open_now: int
+    database: int
+    reserved: int
+
+    @property
+    def limited_by_files(self) -> bool:
+        return self.streams < self.configured
+
+    def describe(self) -> str:
+        return (
+            f"event streams: at most {self.streams} in this process (configured "
+            f"{self.configured}; open-file limit {self.soft_limit}, of which {self.open_now} "
+            f"open at start, {self.database} for the database pools and {self.reserved} "
+            "reserved for requests and workers)"
+        )
+
+
+def stream_capacity(settings: Settings, database: Database) -> StreamCapacity:
+    """The streams this process may hold (after :func:`raise_open_file_limit`)."""
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    configured = settings.events_max_streams
+    open_now = psutil.Process().num_fds()
+    pools = database_files(database, settings)
+    reserved = settings.events_reserved_files
+    if soft == resource.RLIM_INFINITY:
+        streams = configured
+    else:
+        streams = max(0, min(configured, soft - open_now - pools - reserved))
+    return StreamCapacity(streams, configured, soft, open_now, pools, reserved)
