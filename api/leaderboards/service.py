@@ -22,13 +22,13 @@ from sqlalchemy.orm import Session
 from api.core import clock
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import ApiError, GameNotFound, InvalidCursor, InvalidWindow, NotOnBoard
+from api.core.errors import GameNotFound, InvalidCursor, InvalidWindow, NotOnBoard
 from api.core.hooks import GameFacts, GameHooks
 from api.core.ids import parse_game_id
 from api.core.names import name_skeleton
 from api.leaderboards import store
 from api.leaderboards.cache import PageCache
-from api.leaderboards.store import LeaderboardKey, Listing, NewWin
+from api.leaderboards.store import LeaderboardKey, Listing
 from api.leaderboards.store import ScoreRecord as ScoreRecord  # an entry, as other features see it
 
 _MAX_SCORE = 24  # 40 cards, at least 16 placed to win
@@ -102,7 +102,7 @@ def _record_win(session: Session, game: GameFacts) -> None:
         record = ScoreRecord(
             game.game_id, game.player, game.score, -game.score, game.at, game.assisted
         )
-        store.record_win(session, NewWin(record, name_skeleton(game.player)))
+        store.record_win(session, record, name_skeleton(game.player))
 
 
 def rank_of_game(session: Executor, game_id: uuid.UUID, assisted: bool) -> int | None:
@@ -193,24 +193,42 @@ class LeaderboardService:
         self, game_id: str, period: str, per_player: bool, include_assisted: bool, count: int
     ) -> Standing:
         """A won game's rank on its board of ``period`` and the ``count`` entries above and
-        below it; ``404 game_not_found`` or ``409 not_on_board``."""
+        below it; ``404 game_not_found`` or ``409 not_on_board``.
+
+        Several statements, each a consistent snapshot: the rank and entry, then the
+        neighbours, read by key from that entry, then the size. A win recorded between them
+        can appear among the neighbours with a rank one off, or be counted in the size;
+        paging the board is exact."""
         game_uuid = parse_game_id(game_id)
 
-        def read(session: Executor) -> tuple[store.Standing | None, store.GameSummary | None]:
-            found = store.standing(session, game_uuid, period, per_player, include_assisted, count)
-            return found, None if found else store.game_summary(session, game_uuid)
+        def read(session: Executor) -> Standing:
+            found = store.rank_of(session, game_uuid, period, per_player, include_assisted)
+            if found is None:
+                summary = store.game_summary(session, game_uuid)
+                if summary is None:
+                    raise GameNotFound(f"there is no game {game_id[:64]!r}")
+                if summary.status != "won":
+                    why = f"it is {summary.status.replace('_', ' ')}: only won games are ranked"
+                elif summary.assisted and not include_assisted:
+                    why = "its player asked for hints: send include_assisted=true"
+                else:
+                    why = f"it is not its player's best game of that {period} board"
+                board = f"{period}{', per_player=best' if per_player else ''}"
+                raise NotOnBoard(f"game {game_id} is not on the {board} board: {why}")
+            rank, starts_on, entry = found
+            listing = Listing(period, starts_on, per_player, include_assisted)
+            key = (entry.sort_score, entry.finished_at, entry.game_id)
+            above = store.leaderboard(session, listing, key, count, descending=True)
+            below = store.leaderboard(session, listing, key, count)
+            entries = [
+                *(RankedScore(rank - i, row) for i, row in reversed(list(enumerate(above, 1)))),
+                RankedScore(rank, entry),
+                *(RankedScore(rank + i, row) for i, row in enumerate(below, 1)),
+            ]
+            size = store.board_size(session, listing)
+            return Standing(game_uuid, rank, size, entries, Window.of(listing))
 
-        found, summary = await self.database.read(read)
-        if found is None:
-            raise _not_on_board(game_id, summary, period, per_player, include_assisted)
-        listing = Listing(period, found.starts_on, per_player, include_assisted)
-        rank = found.rank
-        entries = [
-            *(RankedScore(rank - i, row) for i, row in reversed(list(enumerate(found.above, 1)))),
-            RankedScore(rank, found.entry),
-            *(RankedScore(rank + i, row) for i, row in enumerate(found.below, 1)),
-        ]
-        return Standing(game_uuid, rank, found.size, entries, Window.of(listing))
+        return await self.database.read(read)
 
 
 def _listing_fields(listing: Listing) -> list[Any]:
@@ -254,22 +272,3 @@ def _decode_cursor(secret: bytes, cursor: str, listing: Listing) -> tuple[Leader
     if not valid:
         raise invalid
     return key, rank
-
-
-def _not_on_board(
-    game_id: str,
-    summary: store.GameSummary | None,
-    period: str,
-    per_player: bool,
-    include_assisted: bool,
-) -> ApiError:
-    if summary is None:
-        return GameNotFound(f"there is no game {game_id[:64]!r}")
-    if summary.status != "won":
-        why = f"it is {summary.status.replace('_', ' ')}: only won games are ranked"
-    elif summary.assisted and not include_assisted:
-        why = "its player asked for hints: send include_assisted=true"
-    else:
-        why = f"it is not its player's best game of that {period} board"
-    board = f"{period}{', per_player=best' if per_player else ''}"
-    return NotOnBoard(f"game {game_id} is not on the {board} board: {why}")
