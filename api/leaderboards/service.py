@@ -168,19 +168,14 @@ class LeaderboardService:
         self.pages = PageCache(cached_pages)
 
     async def rendered_page(self, listing: Listing, limit: int, cursor: str | None) -> bytes:
-        """A page of ``listing`` as JSON: the one kept from an earlier request if the
-        leaderboard has not changed since (the same revision: see :class:`PageCache`)."""
+        """A page of ``listing`` as JSON, with the cursor of the next page (none on the last
+        page): the one kept from an earlier request if the leaderboard has not changed since
+        (the same revision: see :class:`PageCache`)."""
         revision = await self.database.read(store.leaderboard_revision)
         request: Hashable = (listing, limit, cursor)
         body = self.pages.get(revision, request)
-        if body is None:
-            page = await self.page(listing, limit, cursor)
-            body = leaderboard_out(page).model_dump_json().encode()
-            self.pages.put(revision, request, body)
-        return body
-
-    async def page(self, listing: Listing, limit: int, cursor: str | None) -> Page:
-        """A page of ``listing`` and the cursor of the next page (None on the last page)."""
+        if body is not None:
+            return body
         secret = self.cursor_secret
         after, rank = _decode_cursor(secret, cursor, listing) if cursor else (None, 0)
         rows = await self.database.read(
@@ -190,17 +185,12 @@ class LeaderboardService:
         next_cursor = None
         if len(rows) > limit:
             last = ranked[-1].score
-            next_cursor = seal_cursor(
-                secret,
-                [
-                    last.sort_score,
-                    last.finished_at.isoformat(),
-                    last.game_id.hex,
-                    rank + limit,
-                    _listing_fields(listing),
-                ],
-            )
-        return Page(ranked, next_cursor, Window.of(listing))
+            key = [last.sort_score, last.finished_at.isoformat(), last.game_id.hex]
+            next_cursor = seal_cursor(secret, [*key, rank + limit, _listing_fields(listing)])
+        page = Page(ranked, next_cursor, Window.of(listing))
+        body = leaderboard_out(page).model_dump_json().encode()
+        self.pages.put(revision, request, body)
+        return body
 
     async def standing(
         self, game_id: str, period: str, per_player: bool, include_assisted: bool, count: int

@@ -183,7 +183,7 @@ def _upsert(table: Table, dialect: str) -> Upsert:
 def _count_day_statement(dialect: str) -> ReturningInsert[tuple[int, int]]:
     statement = _upsert(days, dialect)
     return statement.on_conflict_do_update(
-        index_elements=[days.c.week, days.c.day, days.c.score],
+        index_elements=list(days.primary_key),  # a score's row on each day
         set_={
             "wins": days.c.wins + statement.excluded.wins,
             "wins_unassisted": days.c.wins_unassisted + statement.excluded.wins_unassisted,
@@ -196,12 +196,7 @@ def _best_statement(dialect: str) -> Upsert:
     statement = _upsert(bests, dialect)
     kept = ("game_id", "player", "score", "sort_score", "finished_at", "assisted")
     return statement.on_conflict_do_update(
-        index_elements=[
-            bests.c.board,
-            bests.c.starts_on,
-            bests.c.with_assisted,
-            bests.c.player_key,
-        ],
+        index_elements=list(bests.primary_key),  # a player's row on each board
         set_={name: statement.excluded[name] for name in kept},
         # Only a better score replaces: an equal one finished later.
         where=statement.excluded.sort_score < bests.c.sort_score,
