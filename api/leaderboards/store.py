@@ -28,7 +28,6 @@ from sqlalchemy import (
     Table,
     and_,
     bindparam,
-    false,
     func,
     insert,
     or_,
@@ -217,7 +216,8 @@ def _board_filter(period: str, per_player: bool, with_assisted: bool) -> list[Co
         column = scores.c.day if period == "day" else scores.c.week
         where.append(column == bindparam("starts_on", type_=column.type))
     if not with_assisted:
-        where.append(scores.c.assisted == false())
+        # A bound False, not SQL's literal: SQLite runs the page a few percent cheaper so.
+        where.append(scores.c.assisted == bindparam("assisted", False))
     return where
 
 
@@ -341,7 +341,8 @@ def _rank_statement(period: str, per_player: bool, with_assisted: bool) -> Selec
         *(game.c[name] for name in ScoreRecord._fields),
     ).where(game.c.game_id == bindparam("id"))
     if not with_assisted:
-        statement = statement.where(game.c.assisted == false())
+        # Bound, as in _board_filter: the rank reads cheaper so.
+        statement = statement.where(game.c.assisted == bindparam("assisted", False))
     return statement
 
 
