@@ -23,9 +23,8 @@ from api.core.errors import (
 from api.core.openapi import problems
 from api.core.params import PageCursor, PageLimit
 from api.core.problems import json_response
-from api.leaderboards import render
 from api.leaderboards.schemas import Around, Leaderboard, PeriodName
-from api.leaderboards.service import LeaderboardService, Page, listing_of
+from api.leaderboards.service import LeaderboardService, Page, leaderboard_out, listing_of
 from api.ops.ratelimit import limited_by
 
 
@@ -128,9 +127,9 @@ async def read_leaderboard(
                 "without period, date or per_player"
             )
         page = await challenges.board_page(challenge, limit, cursor)
-        return json_response(render.leaderboard_out(page))
+        return json_response(leaderboard_out(page))
     listing = listing_of(period, day, per_player == "best", include_assisted)
-    body = await leaderboards.rendered_page(listing, limit, cursor, render.page_json)
+    body = await leaderboards.rendered_page(listing, limit, cursor)
     return Response(body, media_type="application/json")
 
 
@@ -159,4 +158,4 @@ async def around(
     standing = await leaderboards.standing(
         game_id, period, per_player == "best", include_assisted, count
     )
-    return json_response(render.around_out(standing))
+    return json_response(standing)

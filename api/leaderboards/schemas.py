@@ -6,10 +6,7 @@ import uuid
 from datetime import date, datetime
 from typing import Annotated, Literal
 
-from pydantic import (
-    ConfigDict,
-    Field,
-)
+from pydantic import ConfigDict, Field
 
 from api.core.schemas import ResponseModel
 

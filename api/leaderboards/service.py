@@ -12,23 +12,24 @@ value out of its columns' range.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from sqlalchemy.orm import Session
 
 from api.core import clock
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import ApiError, GameNotFound, InvalidCursor, InvalidWindow, NotOnBoard
+from api.core.errors import GameNotFound, InvalidCursor, InvalidWindow, NotOnBoard
 from api.core.hooks import GameFacts, GameHooks
 from api.core.ids import parse_game_id
 from api.core.names import name_skeleton
 from api.leaderboards import store
 from api.leaderboards.cache import PageCache
-from api.leaderboards.store import LeaderboardKey, Listing, NewWin
+from api.leaderboards.schemas import Around, Leaderboard, LeaderboardEntry
+from api.leaderboards.store import LeaderboardKey, Listing
 from api.leaderboards.store import ScoreRecord as ScoreRecord  # an entry, as other features see it
 
 _MAX_SCORE = 24  # 40 cards, at least 16 placed to win
@@ -43,21 +44,22 @@ class RankedScore:
     score: ScoreRecord
 
 
-@dataclass(frozen=True)
-class Window:
-    """The days a listing covers: its period, first and last day (None for all time)."""
+class Window(NamedTuple):
+    """The days a listing covers, in the fields a page of it ends with: its period, first
+    and last day (None for all time), and ``best`` for each player's best only."""
 
     period: str
     starts_on: date | None
     ends_on: date | None
-    per_player: bool
+    per_player: Literal["best"] | None
 
     @classmethod
     def of(cls, listing: Listing) -> Window:
         ends_on = None
         if listing.starts_on is not None:
             ends_on = listing.starts_on + timedelta(days=0 if listing.period == "day" else 6)
-        return cls(listing.period, listing.starts_on, ends_on, listing.per_player)
+        per_player: Literal["best"] | None = "best" if listing.per_player else None
+        return cls(listing.period, listing.starts_on, ends_on, per_player)
 
 
 @dataclass(frozen=True)
@@ -69,15 +71,26 @@ class Page:
     window: Window | None  # None for a daily challenge's board
 
 
-@dataclass(frozen=True)
-class Standing:
-    """A won game's rank on a board, the board's size and the entries around the game."""
+def entry_out(rank: int, score: ScoreRecord) -> LeaderboardEntry:
+    return LeaderboardEntry(
+        rank=rank,
+        player=score.player,
+        score=score.score,
+        game_id=score.game_id,
+        finished_at=score.finished_at,
+        assisted=score.assisted,
+    )
 
-    game_id: uuid.UUID
-    rank: int
-    size: int
-    entries: list[RankedScore]
-    window: Window
+
+def leaderboard_out(page: Page) -> Leaderboard:
+    """A page as ``GET /leaderboard`` answers it (a daily challenge's, without a window)."""
+    return Leaderboard.model_validate(
+        {
+            "entries": [entry_out(entry.rank, entry.score) for entry in page.entries],
+            "next_cursor": page.next_cursor,
+            **(page.window._asdict() if page.window else {}),
+        }
+    )
 
 
 # ---------------------------------------------------------------- inside a game's unit of work
@@ -102,7 +115,7 @@ def _record_win(session: Session, game: GameFacts) -> None:
         record = ScoreRecord(
             game.game_id, game.player, game.score, -game.score, game.at, game.assisted
         )
-        store.record_win(session, NewWin(record, name_skeleton(game.player)))
+        store.record_win(session, record, name_skeleton(game.player))
 
 
 def rank_of_game(session: Executor, game_id: uuid.UUID, assisted: bool) -> int | None:
@@ -154,28 +167,15 @@ class LeaderboardService:
         self.cursor_secret = cursor_secret
         self.pages = PageCache(cached_pages)
 
-    async def rendered_page(
-        self, listing: Listing, limit: int, cursor: str | None, render: Callable[[Page], bytes]
-    ) -> bytes:
-        """A page of ``listing`` as ``render`` renders it: the rendering kept from an earlier
-        request if the leaderboard has not changed since (its revision is the same).
-
-        The 100-entry page costs more to fetch and render than anything else the service
-        serves, and every player asks for the same few pages. The database numbers each
-        state of ``scores`` (:func:`api.leaderboards.store.leaderboard_revision`, bumped by
-        triggers in the same transaction as any change), so a request reads that one number
-        first and sends the rendering kept for it, if any: it is never older than the
-        revision it is filed under, since that revision was read before its rows."""
+    async def rendered_page(self, listing: Listing, limit: int, cursor: str | None) -> bytes:
+        """A page of ``listing`` as JSON, with the cursor of the next page (none on the last
+        page): the one kept from an earlier request if the leaderboard has not changed since
+        (the same revision: see :class:`PageCache`)."""
         revision = await self.database.read(store.leaderboard_revision)
-        request: Hashable = (listing, limit, cursor, render)
+        request: Hashable = (listing, limit, cursor)
         body = self.pages.get(revision, request)
-        if body is None:
-            body = render(await self.page(listing, limit, cursor))
-            self.pages.put(revision, request, body)
-        return body
-
-    async def page(self, listing: Listing, limit: int, cursor: str | None) -> Page:
-        """A page of ``listing`` and the cursor of the next page (None on the last page)."""
+        if body is not None:
+            return body
         secret = self.cursor_secret
         after, rank = _decode_cursor(secret, cursor, listing) if cursor else (None, 0)
         rows = await self.database.read(
@@ -184,33 +184,61 @@ class LeaderboardService:
         ranked = [RankedScore(rank + i, row) for i, row in enumerate(rows[:limit], start=1)]
         next_cursor = None
         if len(rows) > limit:
-            last = ranked[-1]
-            key = (last.score.sort_score, last.score.finished_at, last.score.game_id)
-            next_cursor = _encode_cursor(secret, key, last.rank, listing)
-        return Page(ranked, next_cursor, Window.of(listing))
+            last = ranked[-1].score
+            key = [last.sort_score, last.finished_at.isoformat(), last.game_id.hex]
+            next_cursor = seal_cursor(secret, [*key, rank + limit, _listing_fields(listing)])
+        page = Page(ranked, next_cursor, Window.of(listing))
+        body = leaderboard_out(page).model_dump_json().encode()
+        self.pages.put(revision, request, body)
+        return body
 
     async def standing(
         self, game_id: str, period: str, per_player: bool, include_assisted: bool, count: int
-    ) -> Standing:
+    ) -> Around:
         """A won game's rank on its board of ``period`` and the ``count`` entries above and
-        below it; ``404 game_not_found`` or ``409 not_on_board``."""
+        below it; ``404 game_not_found`` or ``409 not_on_board``.
+
+        Several statements, each a consistent snapshot: the rank and entry, then the
+        neighbours, read by key from that entry, then the size. A win recorded between them
+        can appear among the neighbours with a rank one off, or be counted in the size;
+        paging the board is exact."""
         game_uuid = parse_game_id(game_id)
 
-        def read(session: Executor) -> tuple[store.Standing | None, store.GameSummary | None]:
-            found = store.standing(session, game_uuid, period, per_player, include_assisted, count)
-            return found, None if found else store.game_summary(session, game_uuid)
+        def read(session: Executor) -> Around:
+            found = store.rank_of(session, game_uuid, period, per_player, include_assisted)
+            if found is None:
+                summary = store.game_summary(session, game_uuid)
+                if summary is None:
+                    raise GameNotFound(f"there is no game {game_id[:64]!r}")
+                if summary.status != "won":
+                    why = f"it is {summary.status.replace('_', ' ')}: only won games are ranked"
+                elif summary.assisted and not include_assisted:
+                    why = "its player asked for hints: send include_assisted=true"
+                else:
+                    why = f"it is not its player's best game of that {period} board"
+                board = f"{period}{', per_player=best' if per_player else ''}"
+                raise NotOnBoard(f"game {game_id} is not on the {board} board: {why}")
+            rank, starts_on, entry = found
+            listing = Listing(period, starts_on, per_player, include_assisted)
+            key = (entry.sort_score, entry.finished_at, entry.game_id)
+            above = store.leaderboard(session, listing, key, count, descending=True)
+            below = store.leaderboard(session, listing, key, count)
+            entries = [
+                *(entry_out(rank - i, row) for i, row in reversed(list(enumerate(above, 1)))),
+                entry_out(rank, entry),
+                *(entry_out(rank + i, row) for i, row in enumerate(below, 1)),
+            ]
+            return Around.model_validate(
+                {
+                    "game_id": game_uuid,
+                    "rank": rank,
+                    "size": store.board_size(session, listing),
+                    "entries": entries,
+                    **Window.of(listing)._asdict(),
+                }
+            )
 
-        found, summary = await self.database.read(read)
-        if found is None:
-            raise _not_on_board(game_id, summary, period, per_player, include_assisted)
-        listing = Listing(period, found.starts_on, per_player, include_assisted)
-        rank = found.rank
-        entries = [
-            *(RankedScore(rank - i, row) for i, row in reversed(list(enumerate(found.above, 1)))),
-            RankedScore(rank, found.entry),
-            *(RankedScore(rank + i, row) for i, row in enumerate(found.below, 1)),
-        ]
-        return Standing(game_uuid, rank, found.size, entries, Window.of(listing))
+        return await self.database.read(read)
 
 
 def _listing_fields(listing: Listing) -> list[Any]:
@@ -220,13 +248,6 @@ def _listing_fields(listing: Listing) -> list[Any]:
         listing.per_player,
         listing.with_assisted,
     ]
-
-
-def _encode_cursor(secret: bytes, key: LeaderboardKey, rank: int, listing: Listing) -> str:
-    sort_score, finished_at, game_id = key
-    return seal_cursor(
-        secret, [sort_score, finished_at.isoformat(), game_id.hex, rank, _listing_fields(listing)]
-    )
 
 
 def _decode_cursor(secret: bytes, cursor: str, listing: Listing) -> tuple[LeaderboardKey, int]:
@@ -254,22 +275,3 @@ def _decode_cursor(secret: bytes, cursor: str, listing: Listing) -> tuple[Leader
     if not valid:
         raise invalid
     return key, rank
-
-
-def _not_on_board(
-    game_id: str,
-    summary: store.GameSummary | None,
-    period: str,
-    per_player: bool,
-    include_assisted: bool,
-) -> ApiError:
-    if summary is None:
-        return GameNotFound(f"there is no game {game_id[:64]!r}")
-    if summary.status != "won":
-        why = f"it is {summary.status.replace('_', ' ')}: only won games are ranked"
-    elif summary.assisted and not include_assisted:
-        why = "its player asked for hints: send include_assisted=true"
-    else:
-        why = f"it is not its player's best game of that {period} board"
-    board = f"{period}{', per_player=best' if per_player else ''}"
-    return NotOnBoard(f"game {game_id} is not on the {board} board: {why}")

@@ -19,7 +19,7 @@ from api.core.database import Database
 from api.core.models import GameRow
 from api.core.names import name_skeleton
 from api.leaderboards import store as leaderboards_store
-from api.leaderboards.store import NewWin, ScoreRecord
+from api.leaderboards.store import ScoreRecord
 from tests.api.conformance import play_vector, won_vectors
 from tests.conftest import MakeGame
 
@@ -60,7 +60,7 @@ def record_win(
         )
         session.flush()
         record = ScoreRecord(game_id, player, score, -score, finished_at, assisted)
-        leaderboards_store.record_win(session, NewWin(record, name_skeleton(player)))
+        leaderboards_store.record_win(session, record, name_skeleton(player))
     return str(game_id)
 
 
