@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from api.core.days import DAY_SCHEMA_PATTERN
 from api.core.errors import (
     ChallengeNotOpen,
+    Example,
     GameNotFound,
     InvalidChallengeDate,
     InvalidCursor,
@@ -83,6 +84,12 @@ router = APIRouter(tags=["leaderboard"])
         InvalidWindow,
         RateLimited,
         ServiceUnavailable,
+        examples={
+            ChallengeNotOpen: Example(ChallengeNotOpen.example_detail(), "/leaderboard"),
+            InvalidCursor: Example(
+                "not a cursor of this challenge board; start again without one", "/leaderboard"
+            ),
+        },
     ),
     dependencies=[limited_by("read")],
 )
@@ -137,7 +144,19 @@ async def read_leaderboard(
     "/leaderboard/around/{game_id}",
     response_model=Around,
     summary="A game's place on the leaderboard",
-    responses=problems(GameNotFound, NotOnBoard, InvalidRequest, RateLimited, ServiceUnavailable),
+    responses=problems(
+        GameNotFound,
+        NotOnBoard,
+        InvalidRequest,
+        RateLimited,
+        ServiceUnavailable,
+        examples={
+            GameNotFound: Example(
+                "there is no game '0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80'",
+                "/leaderboard/around/0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+            )
+        },
+    ),
     dependencies=[limited_by("read")],
 )
 async def around(
