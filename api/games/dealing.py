@@ -14,7 +14,7 @@ from api.core.accounts import Identity
 from api.core.clock import now, today
 from api.core.database import Executor, after_commit
 from api.core.errors import ChallengeAlreadyPlayed, PlayerKeyRequired
-from api.core.hooks import HOOKS, GameFacts
+from api.core.hooks import HOOKS
 from api.core.secrets import (
     deck_commitment,
     hash_token,
@@ -23,7 +23,7 @@ from api.core.secrets import (
     new_token,
 )
 from api.games import snapshot, store
-from api.games.records import DealtGame, encode, game_created
+from api.games.records import DealtGame, encode, facts_of, game_created
 from api.games.schemas import GameCreated
 from api.games.store import NewGameRow, StoredView
 from api.ops import metrics
@@ -89,17 +89,7 @@ def store_dealt(session: Session, dealt: DealtGame) -> GameCreated:
             raise
         # Lost a race to a game not yet committed when checked.
         raise already_played(row.challenge_date, None) from None
-    facts = GameFacts(
-        game_id=row.id,
-        player=row.player,
-        player_id=row.player_id,
-        challenge_date=row.challenge_date,
-        assisted=row.assisted,
-        placements=0,
-        status=row.status,
-        score=None,
-        at=row.created_at,
-    )
+    facts = facts_of(row, 0, row.status, None, row.created_at)
     HOOKS.announce(HOOKS.created, session, facts)
     after_commit(session, metrics.game_created)
     view = StoredView(

@@ -31,7 +31,7 @@ from api.core.clock import now, today
 from api.core.database import Database
 from api.core.hooks import HOOKS, GameFacts
 from api.games import snapshot, store
-from api.games.records import decode, encode
+from api.games.records import decode, encode, facts_of
 from api.games.store import GameChange, GameRecord
 
 BATCH = 200  # games decided and stored per write transaction
@@ -85,17 +85,7 @@ def store_expiry(session: Session, plans: Sequence[PlannedExpiry]) -> int:
     for plan in sorted(plans, key=lambda plan: plan.row.id):
         row, change = plan.row, plan.change
         if store.change_game(session, row.id, row.version, change):
-            facts = GameFacts(
-                game_id=row.id,
-                player=row.player,
-                player_id=row.player_id,
-                challenge_date=row.challenge_date,
-                assisted=row.assisted,
-                placements=change.placements_count,
-                status=change.status,
-                score=None,
-                at=change.updated_at,
-            )
+            facts = facts_of(row, change.placements_count, change.status, None, change.updated_at)
             HOOKS.announce(HOOKS.moved, session, facts)
             ended.append(facts)
     # Guests' games first, then by player: the order a placement takes its player's stats in.

@@ -25,12 +25,12 @@ from api.core.errors import (
     VersionConflict,
     engine_error,
 )
-from api.core.hooks import HOOKS, GameFacts
+from api.core.hooks import HOOKS
 from api.core.ids import existing_game, parse_game_id
 from api.core.models import PlacementRecord
 from api.games import etags, snapshot, store
 from api.games.access import authorize
-from api.games.records import decode, encode, game_out, placement_out, view_after
+from api.games.records import decode, encode, facts_of, game_out, placement_out, view_after
 from api.games.schemas import PlacementCreated
 from api.games.snapshot import GameSnapshot
 from api.games.store import GameChange, GameRecord
@@ -124,17 +124,7 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacementCreate
     version_conflict`` for one that did not)."""
     row, result = plan.row, plan.result
     ends = result.status is not Status.IN_PROGRESS
-    facts = GameFacts(
-        game_id=row.id,
-        player=row.player,
-        player_id=row.player_id,
-        challenge_date=row.challenge_date,
-        assisted=row.assisted,
-        placements=result.number,
-        status=result.status.value,
-        score=result.score,
-        at=now(),
-    )
+    facts = facts_of(row, result.number, result.status.value, result.score, now())
     if ends:
         # Stamp the end once the subscribers hold what orders it (locked until this
         # transaction commits), after the latest end it must follow.

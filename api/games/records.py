@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from api.core.database import Executor
+from api.core.hooks import GameFacts
 from api.core.ids import existing_game
 from api.core.models import PlacementRecord
 from api.games import store
@@ -174,6 +176,23 @@ def view_after(
         challenge_date=row.challenge_date,
         snapshot_format=None,
         snapshot=None,
+    )
+
+
+def facts_of(
+    row: GameRecord | NewGameRow, placements: int, status: str, score: int | None, at: datetime
+) -> GameFacts:
+    """What the subscribers of a game's moments learn of it (:mod:`api.core.hooks`)."""
+    return GameFacts(
+        game_id=row.id,
+        player=row.player,
+        player_id=row.player_id,
+        challenge_date=row.challenge_date,
+        assisted=row.assisted,
+        placements=placements,
+        status=status,
+        score=score,
+        at=at,
     )
 
 
