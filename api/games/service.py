@@ -94,7 +94,7 @@ class GameService:
             return write
 
         return await self.requests.run(
-            key, "games", _creation_fingerprint(request), "/games", prepare, check
+            key, "games", lambda: _creation_fingerprint(request), "/games", prepare, check
         )
 
     # ------------------------------------------------------------ reading
@@ -190,7 +190,7 @@ class GameService:
         return await self.requests.run(
             key,
             f"game:{game_uuid.hex}",
-            placement_fingerprint(*cell, token),
+            lambda: placement_fingerprint(*cell, token),
             f"/games/{game_id}/placements",
             prepare,
         )

@@ -151,23 +151,24 @@ class IdempotentRequests:
         self,
         key: str | None,
         scope: str,
-        request_fingerprint: str,
+        request_fingerprint: Callable[[], str],
         instance: str,
         prepare: Callable[[C | None], Awaitable[Callable[[Session], Answer]]],
         check: Callable[[Session], C] | None = None,
     ) -> tuple[Answer, bool]:
         """The answer to a request, and whether it is the replay of an earlier one.
 
-        ``prepare`` does what comes before the request's write (reads, the engine's play),
-        given what ``check`` found, and returns the write, which returns the answer. Without
-        a key that is all. With one, the key is claimed first (in a transaction of its own,
-        after ``check``: a replay needs what the first request needed), the answer is stored
-        in the write's own transaction, and a refusal (an :class:`ApiError`, answered as on
-        ``instance``) is stored or releases the key."""
+        ``request_fingerprint`` is computed only for a request with a key (a plain request
+        has nothing to compare it with). ``prepare`` does what comes before the request's
+        write (reads, the engine's play), given what ``check`` found, and returns the write,
+        which returns the answer. Without a key that is all. With one, the key is claimed
+        first (in a transaction of its own, after ``check``: a replay needs what the first
+        request needed), the answer is stored in the write's own transaction, and a refusal
+        (an :class:`ApiError`, answered as on ``instance``) is stored or releases the key."""
         if key is None:
             write = await prepare(None)
             return await self.database.write(write), False
-        claim: Claim[C | None] = await self.claim(scope, key, request_fingerprint, check)
+        claim: Claim[C | None] = await self.claim(scope, key, request_fingerprint(), check)
         if claim.replay is not None:
             return claim.replay, True
         try:
