@@ -104,7 +104,7 @@ class Database:
 
     async def in_write_turn(self, work: Callable[[], T]) -> T:
         """Run ``work`` in a worker thread during a write turn: for work that makes several
-        transactions of its own (an idempotent request's claim, work and record)."""
+        transactions of its own (the expiry of abandoned games, batch after batch)."""
         return await anyio.to_thread.run_sync(work, limiter=self._write_turns)
 
     def _read_now(self, work: Callable[[Connection], T]) -> T:
