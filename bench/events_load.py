@@ -2,7 +2,7 @@
 playing games, one replica killed mid-run.
 
     .venv/bin/python bench/events_load.py [--streams 1000] [--clients 32] [--games 64]
-        [--kill-games 32] [--no-kill] [--postgres-url URL]
+        [--kill-games 32] [--no-kill] [--pace SECONDS] [--postgres-url URL]
 
 A fresh PostgreSQL database (created, migrated, dropped afterwards), two ``foursquare serve``
 replicas on it (one worker each) and HAProxy in front, run with ``deploy/haproxy.cfg`` as
@@ -30,6 +30,12 @@ placed: every placement, once, in order, with the card placed, and the end.
 A client whose request fails because a replica died (a 502 or 503 from the proxy, a broken
 connection, a 409 "request in progress") sends it again with the same Idempotency-Key, as a
 client should: a placement is never applied twice.
+
+By default the clients place as fast as the server answers: a saturated server, whose figures
+are reported against the goals it always had. ``--pace 1`` makes each client place one card a
+second, as people do: ``--clients 64 --pace 1 --no-kill`` is the paced run of
+docs/performance.md, whose delivery goal is tighter (p99 <= 250 ms), since a server that is not
+saturated has no queue to blame.
 
 The exit status is 1 if any watcher missed, doubled or reordered an event, or any game could
 not be played to its end; the goals (docs/performance.md) are printed, not enforced.
@@ -70,6 +76,7 @@ from testkit.server import Server
 
 # The goals of docs/performance.md ("Live events").
 GOAL_DELIVERY_P99_S = 1.0
+GOAL_PACED_DELIVERY_P99_S = 0.25
 GOAL_PLACEMENT_RATIO = 1.2
 GOAL_RSS_PER_1000_MIB = 50.0
 # A request that failed because a replica died is sent again for this long.
@@ -479,7 +486,13 @@ class Run:
                 self.results.late_watchers += 1
         times = self.results.placement_s.setdefault(self.phase, [])
         path = f"/games/{game.id}/placements"
+        next_at = time.perf_counter()
         while game.status == "in_progress":
+            if self.args.pace:
+                # One placement every --pace seconds; a late answer delays the next one
+                # rather than bunching two together.
+                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+                next_at = max(next_at, time.perf_counter()) + self.args.pace
             target = self.rng.choice(legal)
             response, seconds = await self.send("POST", path, target, auth)
             if response.status_code != 201:
@@ -660,11 +673,13 @@ def report(args: argparse.Namespace, results: Results, problems: list[str]) -> N
     grown = max(0, results.rss_with - results.rss_before)
     per_1000 = grown / max(1, results.streams_sampled) * 1000 / 2**20
     delivery_p99 = percentile(delivery, 0.99)
+    delivery_goal = GOAL_PACED_DELIVERY_P99_S if args.pace else GOAL_DELIVERY_P99_S
     seen_events = sum(len(seen.numbers) for seen in results.seen)
     print()
     print(
-        f"Live events: {args.streams} streams, {args.clients} clients, "
-        f"2 replicas on PostgreSQL behind HAProxy"
+        f"Live events: {args.streams} streams, {args.clients} clients"
+        + (f" placing a card every {args.pace:g} s" if args.pace else " placing flat out")
+        + ", 2 replicas on PostgreSQL behind HAProxy"
     )
     print(row("", "measured", "goal"))
     print(row("placements, quiet (no watcher)", f"{len(quiet)}"))
@@ -677,8 +692,8 @@ def report(args: argparse.Namespace, results: Results, problems: list[str]) -> N
         row(
             "  delivery from created_at, p50 / p99",
             f"{ms(percentile(delivery, 0.5))} / {ms(delivery_p99)}",
-            "p99 <= 1 s",
-            ok(delivery_p99 <= GOAL_DELIVERY_P99_S),
+            f"p99 <= {ms(delivery_goal)}",
+            ok(delivery_p99 <= delivery_goal),
         )
     )
     print(
@@ -758,6 +773,7 @@ def report(args: argparse.Namespace, results: Results, problems: list[str]) -> N
         "ratio": ratio,
         "delivery_p50_ms": percentile(delivery, 0.5) * 1000,
         "delivery_p99_ms": delivery_p99 * 1000,
+        "pace_s": args.pace,
         "rss_per_1000_mib": per_1000,
         "events": seen_events,
         "reconnects": reconnects,
@@ -788,13 +804,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=60.0,
         help="the replicas' FOURSQUARE_IDEMPOTENCY_STALE_SECONDS (the service's default: 60)",
     )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="seconds between a client's placements (default 0: as fast as answered)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
     args = parser.parse_args(argv)
     if args.kill_games is None:
         args.kill_games = max(1, args.games // 2)
-    if args.clients < 1 or args.streams < 0 or args.games < 1:
-        parser.error("--clients and --games must be at least 1, --streams at least 0")
+    if args.clients < 1 or args.streams < 0 or args.games < 1 or args.pace < 0:
+        parser.error("--clients and --games must be at least 1, --streams and --pace at least 0")
     return args
 
 

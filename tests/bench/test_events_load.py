@@ -39,3 +39,23 @@ def test_events_load_delivers_every_event_in_order_across_a_replica_kill() -> No
     assert summary["events"] >= 8 * 8
     assert "kill -9 replica 1" in out and "replica 1 started again" in out
     assert "every event, once, in order" in out
+
+
+def test_events_load_paces_its_clients() -> None:
+    """``--pace``: each client places one card per interval; every event still arrives."""
+    if (reason := databases.postgres_unavailable_reason()) is not None or not haproxy_binary():
+        reason = reason or "haproxy is not installed"
+        if databases.REQUIRE_POSTGRES:
+            pytest.fail(reason)
+        pytest.skip(reason)
+    out = succeeded(
+        run_script(
+            "events_load.py",
+            "--streams", "6", "--clients", "2", "--games", "2", "--kill-games", "0",
+            "--no-kill", "--pace", "0.05",
+        )
+    )  # fmt: skip
+    summary = json.loads(out.split("summary ", 1)[1].splitlines()[0])
+    assert summary["problems"] == 0 and summary["pace_s"] == 0.05
+    assert "placing a card every 0.05 s" in out
+    assert "p99 <= 250.0 ms" in out
