@@ -17,13 +17,17 @@ from tests.bench.commands import run_script, succeeded
 pytestmark = pytest.mark.slow
 
 
-def test_events_load_delivers_every_event_in_order_across_a_replica_kill() -> None:
+def require_postgres_and_haproxy() -> None:
     missing_proxy = None if haproxy_binary() else "haproxy is not installed"
     for reason in (databases.postgres_unavailable_reason(), missing_proxy):
         if reason is not None:
             if databases.REQUIRE_POSTGRES:
                 pytest.fail(reason)
             pytest.skip(reason)
+
+
+def test_events_load_delivers_every_event_in_order_across_a_replica_kill() -> None:
+    require_postgres_and_haproxy()
     out = succeeded(
         run_script(
             "events_load.py",
@@ -43,11 +47,7 @@ def test_events_load_delivers_every_event_in_order_across_a_replica_kill() -> No
 
 def test_events_load_paces_its_clients() -> None:
     """``--pace``: each client places one card per interval; every event still arrives."""
-    if (reason := databases.postgres_unavailable_reason()) is not None or not haproxy_binary():
-        reason = reason or "haproxy is not installed"
-        if databases.REQUIRE_POSTGRES:
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_postgres_and_haproxy()
     out = succeeded(
         run_script(
             "events_load.py",
