@@ -1,12 +1,18 @@
 """Typed request parameters that several features' routes share: paging, credentials,
-conditional requests and idempotency keys."""
+conditional requests and idempotency keys; and :class:`DirectRoute`, which hands the hot
+routes their parameters without FastAPI's dependency solving."""
 
 from __future__ import annotations
 
+import inspect
 import re
-from typing import Annotated
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Annotated, Any
 
-from fastapi import Depends, Header, Query, Request
+import fastapi.routing
+from fastapi import Depends, Header, Query, Request, Response
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPBearer
 from pydantic import AfterValidator, StringConstraints, WithJsonSchema
 
@@ -94,3 +100,112 @@ CreationKey = Annotated[
         "running is `409 request_in_progress`. Kept 24 hours.",
     ),
 ]
+
+
+# ---------------------------------------------------------------- routes without solving
+
+
+class DirectRoute(APIRoute):
+    """A FastAPI route whose requests skip FastAPI's dependency solving when nothing in its
+    signature needs it: every dependency (the route's own ``dependencies=[...]`` and its
+    ``Depends`` parameters) is an ``async`` callable of the request alone, with nothing
+    below it, and every other parameter a path parameter or a header, both plain strings
+    (a header optional), which no value can fail. Such a route's arguments are then taken
+    straight from the request, in FastAPI's order (the dependencies first, the route's own
+    ahead of the parameters'), and its endpoint called with them; any other route, or any
+    request while the app has ``dependency_overrides``, is handled by FastAPI as usual.
+
+    Why: ``solve_dependencies`` walks every dependency level for path, query, header and
+    cookie parameters alike; for ``GET /games/{id}`` (a rate limit, the service, the bearer
+    credential, the path and one header: sixteen passes) that was a fifth of the request's
+    instructions (``bench/request_cost.py``). The route, and so its OpenAPI operation, is
+    FastAPI's own, built from the same signature: only the handling is shorter."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        solved = super().get_route_handler()
+        # As FastAPI's own handler: a route included in another router is handled with the
+        # dependant of its inclusion (the including router's dependencies added).
+        included = getattr(fastapi.routing, "_effective_route_context_var", None)
+        context = included.get() if included is not None else None
+        route = context if context is not None and context.original_route is self else self
+        plan = _direct_plan(route.dependant)
+        if plan is None:
+            return solved
+        steps, path, headers, endpoint = plan
+        overrides = self.dependency_overrides_provider
+
+        async def handle(request: Request) -> Response:
+            if overrides is not None and getattr(overrides, "dependency_overrides", None):
+                return await solved(request)
+            values: dict[str, Any] = {}
+            for name, dependency, request_name in steps:
+                value = await dependency(**{request_name: request} if request_name else {})
+                if name is not None:
+                    values[name] = value
+            path_params, sent = request.path_params, request.headers
+            for name, alias in path:
+                values[name] = path_params[alias]
+            for name, alias in headers:
+                values[name] = sent.get(alias)
+            response: Response = await endpoint(**values)
+            return response
+
+        return handle
+
+
+_Step = tuple[str | None, Callable[..., Awaitable[Any]], str | None]
+
+
+def _direct_plan(
+    dependant: Dependant,
+) -> tuple[list[_Step], list[tuple[str, str]], list[tuple[str, str]], Callable[..., Any]] | None:
+    """The steps that take a route's arguments from a request, or None if any parameter
+    needs FastAPI (see :class:`DirectRoute`)."""
+    if dependant.call is None or not inspect.iscoroutinefunction(dependant.call):
+        return None
+    if dependant.query_params or dependant.cookie_params or dependant.body_params:
+        return None
+    if _special(dependant) or dependant.request_param_name is not None:
+        return None
+    steps: list[_Step] = []
+    for sub in dependant.dependencies:
+        call = sub.call
+        if call is None:
+            return None
+        # A dependency is a function, or an instance (a security scheme) called through its type.
+        runs = call if inspect.isfunction(call) else type(call).__call__
+        plain = not (
+            sub.dependencies
+            or sub.path_params
+            or sub.query_params
+            or sub.header_params
+            or sub.cookie_params
+            or sub.body_params
+            or _special(sub)
+        )
+        if not plain or not inspect.iscoroutinefunction(runs):
+            return None
+        steps.append((sub.name, call, sub.request_param_name))
+    fields = [*dependant.path_params, *dependant.header_params]
+    for field in fields:
+        info = field.field_info
+        if info.metadata or info.annotation not in (str, str | None):
+            return None
+    path = [(field.name, field.alias) for field in dependant.path_params]
+    headers = [(field.name, field.alias) for field in dependant.header_params]
+    return steps, path, headers, dependant.call
+
+
+def _special(dependant: Dependant) -> bool:
+    """Whether a dependency asks for what only FastAPI hands over (a websocket, the
+    response, background tasks, security scopes)."""
+    return any(
+        name is not None
+        for name in (
+            dependant.websocket_param_name,
+            dependant.http_connection_param_name,
+            dependant.response_param_name,
+            dependant.background_tasks_param_name,
+            dependant.security_scopes_param_name,
+        )
+    )
