@@ -43,9 +43,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import anyio.to_thread
+import asyncpg
 from anyio import CancelScope, CapacityLimiter
 from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import ExceptionContext, make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.util import greenlet_spawn
@@ -114,7 +116,7 @@ class Database:
         and a session's setup costs as much CPU as a one-row SELECT."""
         if self._loop_reads is None:
             return self._read_now(work)
-        with CancelScope(shield=True):  # started, it ends (the module docstring)
+        with CancelScope(shield=True), _unreachable_as_operational():
             result: T = await greenlet_spawn(_on_connection, self._loop_reads, work)
         return result
 
@@ -125,7 +127,8 @@ class Database:
         if self._loop_sessions is None:
             return await anyio.to_thread.run_sync(self._write_now, work, limiter=self._write_turns)
         async with self._write_turns:
-            with CancelScope(shield=True):  # started, it ends (the module docstring)
+            # Started, it ends (the module docstring).
+            with CancelScope(shield=True), _unreachable_as_operational():
                 result: T = await greenlet_spawn(_in_transaction, self._loop_sessions, work)
         return result
 
@@ -151,6 +154,46 @@ class Database:
         if self.async_engine is not None:
             await self.async_engine.dispose()
         self.dispose()
+
+
+# SQLSTATE classes that mean "try again later", as psycopg's OperationalError has them: a
+# connection lost or refused (08), a transaction rolled back by a conflict (40), resources
+# exhausted (53), the server shutting down or a query cancelled (57), a system error (58), a
+# lock not available (55P03). asyncpg raises them as plain PostgresError subclasses, which
+# SQLAlchemy's asyncpg dialect hands on as a bare DBAPIError; the API answers
+# OperationalError with 503 and Retry-After, anything else with 500.
+_TRANSIENT_CLASSES = ("08", "40", "53", "57", "58")
+_TRANSIENT_STATES = ("55P03",)
+
+
+def _transient_as_operational(context: ExceptionContext) -> None:
+    """``handle_error``: a lost connection, or a transient state, raised as the
+    ``OperationalError`` it is (after SQLAlchemy's own clean-up, such as invalidating the
+    pool's older connections once one was found dead)."""
+    error = context.sqlalchemy_exception
+    if error is None or isinstance(error, OperationalError):
+        return
+    state = getattr(context.original_exception, "sqlstate", None) or ""
+    if context.is_disconnect or state[:2] in _TRANSIENT_CLASSES or state in _TRANSIENT_STATES:
+        raise OperationalError(
+            context.statement,
+            context.parameters,
+            context.original_exception,
+            hide_parameters=True,
+            connection_invalidated=context.is_disconnect,
+        ) from context.original_exception
+
+
+@contextmanager
+def _unreachable_as_operational() -> Iterator[None]:
+    """A connection that cannot be made (the server down, starting or refusing): asyncpg's
+    ``connect`` raises its own errors (``OSError``, ``CannotConnectNowError``...) untranslated
+    by SQLAlchemy, and they are the ``OperationalError`` psycopg would have raised. Every
+    later error of the driver comes wrapped by SQLAlchemy (:func:`_transient_as_operational`)."""
+    try:
+        yield
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise OperationalError(None, None, error) from error
 
 
 def _on_connection(engine: Engine, work: Callable[[Connection], T]) -> T:
@@ -238,6 +281,7 @@ def create_database(settings: Settings) -> Database:
             pool_timeout=settings.db_pool_timeout,
             pool_recycle=1800,
         )
+        event.listen(async_engine.sync_engine, "handle_error", _transient_as_operational)
     return Database(
         url=url,
         read_engine=read_engine,
