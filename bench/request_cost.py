@@ -282,16 +282,17 @@ def main(argv: list[str] | None = None) -> int:
         f"instructions per request (callgrind; {args.requests} requests after {WARMUP};"
         f" analysis worker {worker})"
     )
+    # The floors first, and each count printed as soon as it is known (a kind takes minutes).
+    kinds.sort(key=KINDS.index)
     for backend in backends_of(args.backend, args.postgres_url):
-        counts = {
-            kind: measure(backend, kind, args.requests, args.postgres_url, flags) for kind in kinds
-        }
-        for kind, count in counts.items():
+        counts: dict[str, float] = {}
+        for kind in kinds:
+            count = counts[kind] = measure(backend, kind, args.requests, args.postgres_url, flags)
             floor = counts.get("write" if kind in ("create", "place") else "healthz")
             ratio = ""
             if floor and kind not in ("write", "healthz"):
                 ratio = f"  floor/this {floor / count:6.1%}"
-            print(f"[{backend}] {kind:16s} {count:12,.0f}{ratio}")
+            print(f"[{backend}] {kind:16s} {count:12,.0f}{ratio}", flush=True)
     return 0
 
 
