@@ -1,7 +1,8 @@
 """CPU instructions per request, counted by callgrind: a cost that the machine's load does not move.
 
     .venv/bin/python bench/request_cost.py [--backend sqlite|postgresql|both]
-        [--kinds healthz,write,create,place,read,leaderboard,page] [--requests 300]
+        [--kinds healthz,write,create,place,read,read_in_progress,leaderboard,page]
+        [--requests 300] [--analysis-worker]
 
 On two shared cores, throughput drifts by a sixth between runs of the same code, more than
 most single changes are worth. This counts instructions instead (``valgrind --tool=callgrind``
@@ -16,10 +17,15 @@ placements/s over the floor's would be if the server did nothing but these reque
 Kinds: ``healthz``, ``write`` (``POST /bench/write``, the floor), ``create``, ``place`` (whole
 games: the current card at a random legal placement, a new game after each one ends; game
 creations included, as in ``http_load.py``'s place phase), ``read`` (``GET /games/{id}``),
+``read_in_progress`` (``GET /games/{id}`` of a game with
+``IN_PROGRESS_PLACEMENTS`` cards placed and its legal placements listed: the answer most reads
+get, where ``read`` reads the smallest there is),
 ``leaderboard`` (``GET /leaderboard?limit=100`` from the page cache: the revision read, then
 the stored page) and ``page`` (the same with the cache off: the query and 100 entries
 rendered); for these two, 1,000 won games are bulk-loaded first (``bench/bulk.py``).
-PostgreSQL's own work is in its server process and not counted. ``--no-valgrind`` runs the
+PostgreSQL's own work is in its server process and not counted. The analysis worker is off
+unless ``--analysis-worker`` is given: its polling of the job queue would add 1-4 % to whatever
+kind is counted, work that no request asks for. ``--no-valgrind`` runs the
 requests once without counting (what the test suite does).
 """
 
@@ -51,7 +57,8 @@ from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, backends_of  # noqa: E402
 from testkit.databases import throwaway_database  # noqa: E402
 from testkit.processes import unwind_on_sigterm  # noqa: E402
 
-KINDS = ("healthz", "write", "create", "place", "read", "leaderboard", "page")
+KINDS = ("healthz", "write", "create", "place", "read", "read_in_progress", "leaderboard", "page")
+IN_PROGRESS_PLACEMENTS = 8  # the game ``read_in_progress`` reads: half of its 16 squares filled
 WON_GAMES = 1_000  # bulk-loaded for the leaderboard kinds
 WARMUP = 50
 Asgi = Callable[..., Awaitable[None]]
@@ -138,6 +145,15 @@ class Client:
         status, _ = await call(self.app, "GET", f"/games/{self.game['id']}", decode=False)
         assert status == 200
 
+    async def read_in_progress(self) -> None:
+        while self.game is None or self.game["placements_count"] < IN_PROGRESS_PLACEMENTS:
+            await self.place()
+            assert self.game is not None
+            if self.game["status"] != "in_progress":
+                self.game = None  # it ended early: another one
+        status, _ = await call(self.app, "GET", f"/games/{self.game['id']}", decode=False)
+        assert status == 200
+
     async def leaderboard(self) -> None:
         status, page = await call(self.app, "GET", "/leaderboard?limit=100", decode=False)
         assert status == 200 and page.count(b'"game_id"') == 100, page[:200]
@@ -146,11 +162,18 @@ class Client:
 
 
 async def run(
-    backend: str, kind: str, requests: int, admin_url: str, request_log: bool = False
+    backend: str,
+    kind: str,
+    requests: int,
+    admin_url: str,
+    request_log: bool = False,
+    analysis_worker: bool = False,
 ) -> None:
     """Start the app on a new database, send ``WARMUP + requests`` requests of ``kind``."""
     with throwaway_database(backend, admin_url) as url:
-        settings = Settings(database_url=url, migrate_on_start=False)
+        settings = Settings(
+            database_url=url, migrate_on_start=False, analysis_worker=analysis_worker
+        )
         if request_log:
             # As the deployed service logs: a JSON line per request, to stderr.
             settings = settings.model_copy(update={"log_format": "json", "log_level": "info"})
@@ -181,12 +204,11 @@ async def run(
         await lifespan
 
 
-def _instructions(backend: str, kind: str, requests: int, admin_url: str, request_log: bool) -> int:
+def _instructions(backend: str, kind: str, requests: int, admin_url: str, flags: list[str]) -> int:
     command = [
         "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
         sys.executable, __file__, "--inner", "--backend", backend, "--kinds", kind,
-        "--requests", str(requests), "--postgres-url", admin_url,
-        *(["--request-log"] if request_log else []),
+        "--requests", str(requests), "--postgres-url", admin_url, *flags,
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, env=os.environ, check=False)
     found = re.search(r"Collected : (\d+)", done.stderr)
@@ -196,12 +218,13 @@ def _instructions(backend: str, kind: str, requests: int, admin_url: str, reques
 
 
 def measure(
-    backend: str, kind: str, requests: int, admin_url: str, request_log: bool = False
+    backend: str, kind: str, requests: int, admin_url: str, flags: list[str] | None = None
 ) -> float:
-    """Instructions of one request: two runs that differ by ``requests`` requests."""
+    """Instructions of one request: two runs that differ by ``requests`` requests (``flags``:
+    the inner runs' own, such as ``--request-log``)."""
     with ThreadPoolExecutor(2) as runs:  # the two runs side by side: counts do not mind
         base, more = runs.map(
-            lambda n: _instructions(backend, kind, n, admin_url, request_log),
+            lambda n: _instructions(backend, kind, n, admin_url, flags or []),
             (50, 50 + requests),
         )
     return (more - base) / requests
@@ -220,6 +243,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--request-log", action="store_true", help="log a JSON line per request, as deployed"
     )
+    parser.add_argument(
+        "--analysis-worker",
+        action="store_true",
+        help="let the analysis worker poll its queue, as a deployed process does",
+    )
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     kinds = args.kinds.split(",")
@@ -229,25 +257,42 @@ def main(argv: list[str] | None = None) -> int:
     if args.inner or args.no_valgrind:
         for backend in backends_of(args.backend, args.postgres_url):
             for kind in kinds:
-                asyncio.run(run(backend, kind, args.requests, args.postgres_url, args.request_log))
+                asyncio.run(
+                    run(
+                        backend,
+                        kind,
+                        args.requests,
+                        args.postgres_url,
+                        args.request_log,
+                        args.analysis_worker,
+                    )
+                )
                 if args.no_valgrind:
                     print(f"[{backend}] {kind}: {WARMUP + args.requests} requests answered")
         return 0
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: nothing to count with (apt install valgrind)")
         return 1
-    print(f"instructions per request (callgrind; {args.requests} requests after {WARMUP})")
+    flags = [
+        *(["--request-log"] if args.request_log else []),
+        *(["--analysis-worker"] if args.analysis_worker else []),
+    ]
+    worker = "on" if args.analysis_worker else "off"
+    print(
+        f"instructions per request (callgrind; {args.requests} requests after {WARMUP};"
+        f" analysis worker {worker})"
+    )
+    # The floors first, and each count printed as soon as it is known (a kind takes minutes).
+    kinds.sort(key=KINDS.index)
     for backend in backends_of(args.backend, args.postgres_url):
-        counts = {
-            kind: measure(backend, kind, args.requests, args.postgres_url, args.request_log)
-            for kind in kinds
-        }
-        for kind, count in counts.items():
+        counts: dict[str, float] = {}
+        for kind in kinds:
+            count = counts[kind] = measure(backend, kind, args.requests, args.postgres_url, flags)
             floor = counts.get("write" if kind in ("create", "place") else "healthz")
             ratio = ""
             if floor and kind not in ("write", "healthz"):
                 ratio = f"  floor/this {floor / count:6.1%}"
-            print(f"[{backend}] {kind:8s} {count:12,.0f}{ratio}")
+            print(f"[{backend}] {kind:16s} {count:12,.0f}{ratio}", flush=True)
     return 0
 
 

@@ -1,12 +1,20 @@
 """Typed request parameters that several features' routes share: paging, credentials,
-conditional requests and idempotency keys."""
+conditional requests and idempotency keys; and :class:`DirectRoute`, which hands the hot
+routes their parameters without FastAPI's dependency solving."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
 import re
-from typing import Annotated
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Annotated, Any
 
-from fastapi import Depends, Header, Query, Request
+import fastapi.routing
+from fastapi import Depends, Header, Query, Request, Response
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPBearer
 from pydantic import AfterValidator, StringConstraints, WithJsonSchema
 
@@ -94,3 +102,168 @@ CreationKey = Annotated[
         "running is `409 request_in_progress`. Kept 24 hours.",
     ),
 ]
+
+
+# ---------------------------------------------------------------- routes without solving
+
+
+class DirectRoute(APIRoute):
+    """A FastAPI route whose requests skip FastAPI's dependency solving when every dependency
+    (the route's own ``dependencies=[...]`` and its ``Depends`` parameters) is an ``async``
+    callable of the request alone, with nothing below it: they are called one after the
+    other, in FastAPI's order (the route's own first), rather than solved level by level.
+
+    - When every other parameter is a path parameter or a header, both plain strings (a
+      header optional), which no value can fail, the arguments are taken straight from the
+      request and the endpoint called with them.
+    - Otherwise (a body, a constrained header, a query) FastAPI's own handler reads and
+      validates them, for the route without its dependencies: the dependencies then run
+      once the parameters are valid, just before the endpoint (a request refused as invalid
+      is not counted by the rate limits, nor its credential looked at).
+
+    Any other route, or any request while the app has ``dependency_overrides``, is handled
+    by FastAPI as usual.
+
+    Why: ``solve_dependencies`` walks every dependency level for path, query, header and
+    cookie parameters alike; for ``GET /games/{id}`` (a rate limit, the service, the bearer
+    credential, the path and one header: sixteen passes) that was a fifth of the request's
+    instructions (``bench/request_cost.py``). The route, and so its OpenAPI operation, is
+    FastAPI's own, built from the same signature: only the handling is shorter."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        solved = super().get_route_handler()
+        # As FastAPI's own handler: a route included in another router is handled with the
+        # dependant of its inclusion (the including router's dependencies added).
+        included = getattr(fastapi.routing, "_effective_route_context_var", None)
+        context = included.get() if included is not None else None
+        route = context if context is not None and context.original_route is self else self
+        dependant: Dependant = route.dependant
+        steps = _request_steps(dependant)
+        if steps is None:
+            return solved
+        endpoint = dependant.call
+        assert endpoint is not None
+        overrides = self.dependency_overrides_provider
+        plain = _plain_parameters(dependant)
+        if plain is None:
+            checked = self._checked_handler(route, steps)
+
+            async def handle_checked(request: Request) -> Response:
+                if overrides is not None and getattr(overrides, "dependency_overrides", None):
+                    return await solved(request)
+                return await checked(request)
+
+            return handle_checked
+        path, headers = plain
+
+        async def handle(request: Request) -> Response:
+            if overrides is not None and getattr(overrides, "dependency_overrides", None):
+                return await solved(request)
+            values = await _run_steps(steps, request)
+            path_params, sent = request.path_params, request.headers
+            for name, alias in path:
+                values[name] = path_params[alias]
+            for name, alias in headers:
+                values[name] = sent.get(alias)
+            response: Response = await endpoint(**values)
+            return response
+
+        return handle
+
+    def _checked_handler(
+        self, route: Any, steps: list[_Step]
+    ) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        """FastAPI's handler for ``route`` without its dependencies, whose endpoint runs
+        ``steps`` before the route's own (built by FastAPI, as for any route, from a copy of
+        the route's dependant; the route keeps its own, which the OpenAPI document is made
+        from)."""
+        dependant: Dependant = route.dependant
+        endpoint = dependant.call
+        assert endpoint is not None
+
+        @functools.wraps(endpoint)
+        async def run(**values: Any) -> Any:
+            request = values.pop(_REQUEST)
+            values.update(await _run_steps(steps, request))
+            return await endpoint(**values)
+
+        route.dependant = dataclasses.replace(
+            dependant, dependencies=[], request_param_name=_REQUEST, call=run
+        )
+        try:
+            return super().get_route_handler()
+        finally:
+            route.dependant = dependant
+
+
+_Step = tuple[str | None, Callable[..., Awaitable[Any]], str | None]
+_REQUEST = "direct_route_request"  # the request, for a checked route's dependencies
+
+
+async def _run_steps(steps: list[_Step], request: Request) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for name, dependency, request_name in steps:
+        value = await dependency(**{request_name: request} if request_name else {})
+        if name is not None:
+            values[name] = value
+    return values
+
+
+def _request_steps(dependant: Dependant) -> list[_Step] | None:
+    """A route's dependencies as calls of the request, or None if any needs FastAPI (see
+    :class:`DirectRoute`)."""
+    if dependant.call is None or not inspect.iscoroutinefunction(dependant.call):
+        return None
+    if _special(dependant) or dependant.request_param_name is not None:
+        return None
+    steps: list[_Step] = []
+    for sub in dependant.dependencies:
+        call = sub.call
+        if call is None:
+            return None
+        # A dependency is a function, or an instance (a security scheme) called through its type.
+        runs = call if inspect.isfunction(call) else type(call).__call__
+        plain = not (
+            sub.dependencies
+            or sub.path_params
+            or sub.query_params
+            or sub.header_params
+            or sub.cookie_params
+            or sub.body_params
+            or _special(sub)
+        )
+        if not plain or not inspect.iscoroutinefunction(runs):
+            return None
+        steps.append((sub.name, call, sub.request_param_name))
+    return steps
+
+
+def _plain_parameters(
+    dependant: Dependant,
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]] | None:
+    """The path parameters and headers of a route that has only plain ones, by name and
+    alias; None if any other parameter is there, or any that a value can fail."""
+    if dependant.query_params or dependant.cookie_params or dependant.body_params:
+        return None
+    for field in [*dependant.path_params, *dependant.header_params]:
+        info = field.field_info
+        if info.metadata or info.annotation not in (str, str | None):
+            return None
+    path = [(field.name, field.alias) for field in dependant.path_params]
+    headers = [(field.name, field.alias) for field in dependant.header_params]
+    return path, headers
+
+
+def _special(dependant: Dependant) -> bool:
+    """Whether a dependency asks for what only FastAPI hands over (a websocket, the
+    response, background tasks, security scopes)."""
+    return any(
+        name is not None
+        for name in (
+            dependant.websocket_param_name,
+            dependant.http_connection_param_name,
+            dependant.response_param_name,
+            dependant.background_tasks_param_name,
+            dependant.security_scopes_param_name,
+        )
+    )

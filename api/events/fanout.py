@@ -1,8 +1,12 @@
 """How a notification reaches every process (see :mod:`api.events.announce`).
 
 - PostgreSQL: ``NOTIFY`` in the writing transaction (delivered only if it commits, by
-  :func:`api.events.announce.announce` itself) and one ``LISTEN`` connection per process,
-  whatever its number of watchers.
+  :func:`api.events.announce.announce` itself) and one ``LISTEN`` connection per process
+  while it has watchers, whatever their number. A process without watchers does not listen:
+  receiving every placement's notification cost it 0.15-0.23 M instructions each, for
+  nobody (``bench/request_cost.py``). When the first stream opens it starts listening, and
+  then reads every watched game again (as after a lost connection), so that a placement
+  made before the ``LISTEN`` took effect is not missed.
 - SQLite (one process): handed to the process's own hub once the transaction has committed.
 
 A listener that loses its connection connects again (after a pause growing to a few seconds)
@@ -44,17 +48,39 @@ class InProcess:
 
 
 async def listen(hub: EventHub, conninfo: str) -> None:
-    """PostgreSQL: hand every notification to the hub, on one connection, for ever."""
+    """PostgreSQL: hand every notification to the hub, on one connection, while the hub has
+    watchers, for ever."""
     failures = 0
     while True:
+        await hub.watched.wait()
+        relay = asyncio.create_task(_relay(hub, conninfo))
+        unwatched = asyncio.create_task(hub.unwatched.wait())
         try:
-            async for payload in store.notifications(conninfo):
-                if payload:
-                    hub.receive(payload)
-                else:
-                    failures = 0
-                    hub.resync()
-        except Exception as error:
-            log.warning("events: PostgreSQL listener lost (%s); listening again", error)
+            await asyncio.wait((relay, unwatched), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (relay, unwatched):
+                task.cancel()
+            await asyncio.gather(relay, unwatched, return_exceptions=True)
+        if relay.cancelled():  # no watcher left: it stopped listening on purpose
+            failures = 0
+            continue
+        if relay.result():  # the connection was lost after listening: a short pause first
+            failures = 0
         await asyncio.sleep(_PAUSES[min(failures, len(_PAUSES) - 1)])
         failures += 1
+
+
+async def _relay(hub: EventHub, conninfo: str) -> bool:
+    """Listen and hand the hub each notification until the connection is lost; whether it
+    was listening by then."""
+    listening = False
+    try:
+        async for payload in store.notifications(conninfo):
+            if payload:
+                hub.receive(payload)
+            else:
+                listening = True
+                hub.resync()
+    except Exception as error:
+        log.warning("events: PostgreSQL listener lost (%s); listening again", error)
+    return listening

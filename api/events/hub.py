@@ -188,6 +188,11 @@ class EventHub:
         self._closed = False
         self._ping = Item(rendering.ping(), "ping")
         self._full_logged_at: float | None = None
+        # Whether any stream is open: PostgreSQL's listener listens only meanwhile
+        # (api.events.fanout.listen).
+        self.watched = asyncio.Event()
+        self.unwatched = asyncio.Event()
+        self.unwatched.set()
 
     # ------------------------------------------------------------ streams and watchers
 
@@ -210,6 +215,9 @@ class EventHub:
             )
         self.streams += 1
         self.per_client[address] += 1
+        if self.streams == 1:
+            self.unwatched.clear()
+            self.watched.set()
         feed = None
         if game_id is not None:
             feed = self.feeds.get(game_id)
@@ -238,6 +246,9 @@ class EventHub:
             return
         watcher.left = True
         self.streams -= 1
+        if self.streams == 0:
+            self.watched.clear()
+            self.unwatched.set()
         self.per_client[watcher.address] -= 1
         if self.per_client[watcher.address] <= 0:
             del self.per_client[watcher.address]

@@ -31,6 +31,7 @@ from api.core.errors import (
 from api.core.openapi import header, problems
 from api.core.params import (
     CreationKey,
+    DirectRoute,
     IfMatch,
     IfNoneMatch,
     PlacementKey,
@@ -60,7 +61,8 @@ async def _service(request: Request) -> GameService:
 
 Games = Annotated[GameService, Depends(_service)]
 
-router = APIRouter(prefix="/games", tags=["games"])
+# Reads of a game and of its history take their parameters without dependency solving.
+router = APIRouter(prefix="/games", tags=["games"], route_class=DirectRoute)
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"

@@ -22,7 +22,7 @@ from api.core.errors import (
     ServiceUnavailable,
 )
 from api.core.openapi import problems
-from api.core.params import PageCursor, PageLimit
+from api.core.params import DirectRoute, PageCursor, PageLimit
 from api.core.problems import json_response
 from api.leaderboards.schemas import Around, Leaderboard, PeriodName
 from api.leaderboards.service import LeaderboardService, Page, leaderboard_out, listing_of
@@ -69,7 +69,7 @@ IncludeAssisted = Annotated[
     bool, Query(description="Also list games in which the player asked for hints.")
 ]
 
-router = APIRouter(tags=["leaderboard"])
+router = APIRouter(tags=["leaderboard"], route_class=DirectRoute)
 
 
 @router.get(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from anyio.from_thread import BlockingPortal
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
@@ -277,16 +277,22 @@ def test_of_two_takeovers_racing_for_a_stale_claim_exactly_one_wins(
     assert record is not None and record.claim == winner
 
 
+def _app_loop(client: TestClient) -> BlockingPortal:
+    """The app's event loop, whose PostgreSQL connections the database's pool holds."""
+    assert client.portal is not None
+    return client.portal
+
+
 @postgresql_only
 def test_a_request_whose_claim_was_taken_over_stores_nothing(
-    database: Database, make_game: MakeGame
+    client: TestClient, database: Database, make_game: MakeGame
 ) -> None:
     game = make_game()
     scope = f"game:{uuid.UUID(game.id).hex}"
     taker = "t" * 32
 
-    claim = asyncio.run(
-        IdempotentRequests(database).claim(scope, "slow", placement_fingerprint(0, 0, game.token))
+    claim = _app_loop(client).call(
+        IdempotentRequests(database).claim, scope, "slow", placement_fingerprint(0, 0, game.token)
     )
     assert claim.replay is None
 
@@ -314,16 +320,16 @@ def test_a_request_whose_claim_was_taken_over_stores_nothing(
 
 
 def test_a_claim_is_taken_over_after_the_configured_stale_time_and_not_before(
-    database: Database,
+    client: TestClient, database: Database
 ) -> None:
     # FOURSQUARE_IDEMPOTENCY_STALE_SECONDS: a claim left unanswered (its process died) is a
     # 409 for a retry until it is that old, then the retry takes it over.
     requests = IdempotentRequests(database, stale_claim=timedelta(seconds=0.5))
     scope, fingerprint = f"game:{uuid.uuid4().hex}", "f" * 64
-    first = asyncio.run(requests.claim(scope, "key", fingerprint))
+    first = _app_loop(client).call(requests.claim, scope, "key", fingerprint)
     assert first.replay is None  # claimed, and never answered: its process "died"
     with pytest.raises(RequestInProgress):
-        asyncio.run(requests.claim(scope, "key", fingerprint))
+        _app_loop(client).call(requests.claim, scope, "key", fingerprint)
     with database.transaction() as session:
         record = idempotency_store.get_idempotency_key(session, scope, key_hash("key"))
         assert record is not None
@@ -333,7 +339,7 @@ def test_a_claim_is_taken_over_after_the_configured_stale_time_and_not_before(
             .where(IdempotencyKeyRow.scope == scope)
             .values(created_at=record.created_at - timedelta(seconds=1))
         )
-    taken = asyncio.run(requests.claim(scope, "key", fingerprint))
+    taken = _app_loop(client).call(requests.claim, scope, "key", fingerprint)
     assert taken.replay is None
     with database.transaction() as session:
         record = idempotency_store.get_idempotency_key(session, scope, key_hash("key"))

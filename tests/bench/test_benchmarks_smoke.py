@@ -110,7 +110,16 @@ def test_request_cost_sends_every_kind_of_request(backend: str) -> None:
             "--requests", "10", "--no-valgrind",
         )
     )  # fmt: skip
-    kinds = ("healthz", "write", "create", "place", "read", "leaderboard", "page")
+    kinds = (
+        "healthz",
+        "write",
+        "create",
+        "place",
+        "read",
+        "read_in_progress",
+        "leaderboard",
+        "page",
+    )
     for kind in kinds:
         assert f"[{backend}] {kind}: 60 requests answered" in out
     # The kinds it sends by default are the kinds the docstring names, every one.
