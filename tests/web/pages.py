@@ -199,8 +199,8 @@ def place_by_click(page: Page, row: int, col: int) -> dict[str, Any]:
 
 
 def start_game(page: Page, base_url: str, player: str) -> dict[str, Any]:
-    """Open the page and start a game under ``player``; returns the API's new game."""
-    page.goto(base_url + "/")
+    """Open the play view and start a game under ``player``; returns the API's new game."""
+    page.goto(base_url + "/#/play")
     page.get_by_label("Your name").fill(player)
     with page.expect_response(
         lambda r: r.url.endswith("/games") and r.request.method == "POST"
@@ -229,7 +229,7 @@ def play_through_api(
 
 def resume_in_page(page: Page, base_url: str, game_id: str, token: str, player: str) -> None:
     """Make the page hold a game as if it had started it (its localStorage), then load it."""
-    page.goto(base_url + "/")
+    page.goto(base_url + "/#/play")
     saved = json.dumps({"id": game_id, "token": token, "player": player})
     page.evaluate("saved => localStorage.setItem('foursquare.game', saved)", saved)
     page.reload()
