@@ -335,7 +335,8 @@ _BADGES_OVER_CORNERS = """(board) => {
     return `${e.className} "${e.textContent}" at ${cell?.dataset.row},${cell?.dataset.col}`;
   };
   const badges = [...board.querySelectorAll(".tag, .pile-count")].filter(shown);
-  const marks = [...board.querySelectorAll(".card.face-up .corner .rank, .card.face-up .corner .suit")];
+  const corners = ".card.face-up .corner .rank, .card.face-up .corner .suit";
+  const marks = [...board.querySelectorAll(corners)];
   const over = [];
   for (const badge of badges) {
     const a = badge.getBoundingClientRect();
