@@ -102,17 +102,21 @@ function placementRow(review) {
 }
 
 /** Why the computer's choice is rated better when the placement played is as likely to win
- * (or more): it keeps more cards, on its measure (engine/analysis.py: the search ranks by
- * win chance and expected score together); "" otherwise. A label is by the win chance lost,
- * never negative: such a placement lost none, and is "good", not "best". */
+ * (or more), or "" otherwise. A label is by the win chance lost, never negative (its
+ * estimates are engine/analysis.py's): such a placement lost none, and is "good", not
+ * "best", because the computer's search ranks by win chance and expected score together, and
+ * looks deeper at its own choice than at the others. */
 function scoreNote(review) {
   if (review.label === "best" || review.forced) return "";
   if (review.played.win_probability < review.best.win_probability) return "";
   const score = (estimate) => estimate.expected_score.toFixed(1);
-  return (
-    `as likely to win or more, but the computer's choice keeps more cards ` +
-    `(expected score ${score(review.best)} against ${score(review.played)})`
-  );
+  if (review.best.expected_score > review.played.expected_score) {
+    return (
+      "as likely to win or more, but the computer's choice keeps more cards " +
+      `(expected score ${score(review.best)} against ${score(review.played)})`
+    );
+  }
+  return "as likely to win or more by these estimates; the computer's deeper search still chose its own";
 }
 
 function sameCell(a, b) {
