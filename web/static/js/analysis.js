@@ -242,6 +242,7 @@ export async function showAnalysis(game, step, replayed, ask = false) {
   onStep = step;
   boards = replayed;
   $("analysis-result").hidden = true;
+  $("analysis-summary").textContent = ""; // (the game shown before's, hidden with its result)
   $("analysis-body").replaceChildren();
   $("analysis-progress").hidden = true;
   $("analysis-button").hidden = false;
