@@ -106,8 +106,8 @@ def test_play_the_daily_challenge_and_see_the_board(
     expect(page).to_have_url(re.compile(f"#/games/{created['id']}$"))
     # The player's games mark it as the day's challenge game.
     page.goto(f"{base}/#/players/Dee")
-    row = page.locator(f'#player-games-body tr[data-game-id="{created["id"]}"]')
-    expect(row).to_contain_text(f"daily challenge {today}")
+    games_row = page.locator(f'#player-games-body tr[data-game-id="{created["id"]}"]')
+    expect(games_row).to_contain_text(f"daily challenge {today}")
     page.goto(f"{base}/#/games/{created['id']}")
     # Its analysis waits for the day to close; the page explains the API's 409.
     expect(page.locator("#analysis-status")).to_contain_text("once its day has closed")
