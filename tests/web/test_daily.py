@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.web.conftest import Site
-from tests.web.pages import place_by_click
+from tests.web.pages import assert_accessible, place_by_click
 from tests.web.service import challenge_commitment
 
 pytestmark = pytest.mark.slow
@@ -92,6 +92,13 @@ def test_play_the_daily_challenge_and_see_the_board(
         f"rank {entry['rank']} on the day's board."
     )
     expect(page.get_by_role("button", name="Play today's challenge")).to_have_count(0)
+    assert_accessible(page, "daily, the attempt shown")
+    # The home page says so too, with the way to the attempt.
+    page.goto(f"{base}/#/")
+    daily = page.get_by_role("region", name="Today's challenge")
+    expect(daily).to_contain_text(f"You played it: won with a score of {score}.")
+    daily.get_by_role("link", name="See your attempt").click()
+    expect(attempt).to_be_visible()
     # A second attempt asked all the same (another tab): the API's 409 is said in words, and
     # the page offers to open the game it names.
     page.evaluate("() => import('/static/js/play.js').then((play) => play.startDailyChallenge())")
