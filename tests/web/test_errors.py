@@ -70,8 +70,8 @@ def test_an_error_is_shown_in_words_without_the_api_s(
             content_type="application/problem+json",
             body=problem(
                 422,
-                "invalid_request",
-                "Invalid request",
+                "a_newer_servers_code",
+                "Something this page has no words for",
                 "1 field is invalid (test)",
                 errors=[{"loc": ["query", "limit"], "message": "too large", "type": "x"}],
             ),
@@ -82,9 +82,9 @@ def test_an_error_is_shown_in_words_without_the_api_s(
     notice = desktop.get_by_role("alert")
     # A code the page has no words of its own for: the problem's title, and what to do; no
     # status, no code, no field path.
-    expect(notice).to_contain_text("Invalid request")
+    expect(notice).to_contain_text("Something this page has no words for")
     expect(notice).to_contain_text("Try again")
-    for developer_words in ("422", "invalid_request", "query.limit", "1 field is invalid"):
+    for developer_words in ("422", "a_newer", "query.limit", "1 field is invalid"):
         expect(notice).not_to_contain_text(developer_words)
     desktop.unroute(re.compile(r".*/leaderboard\?.*"))
     notice.get_by_role("button", name="Try again").click()

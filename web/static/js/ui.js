@@ -10,6 +10,10 @@ let retryNoticeShown = false;
 // and what to do next. Never an HTTP status, a code or a header: those are the API's words
 // for programs (they stay in the console's network panel).
 const WORDS = {
+  invalid_request: [
+    "That could not be sent as it is",
+    "Check what you typed (a name is 3 to 24 letters A to Z, digits, _ or -), then try again.",
+  ],
   invalid_player_name: [
     "That name cannot be used",
     "A name is 3 to 24 letters A to Z, digits, _ or -. Change it and try again.",
