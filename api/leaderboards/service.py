@@ -185,11 +185,7 @@ class LeaderboardService:
             rows = store.leaderboard(session, listing, after, limit + 1)
             if listing.with_assisted:
                 return rows, None
-            # Two sums of the win counters (store.board_size), as cheap as the ranks.
-            sizes = [
-                store.board_size(session, listing._replace(with_assisted=w)) for w in (True, False)
-            ]
-            return rows, sizes[0] - sizes[1]
+            return rows, store.assisted_left_out(session, listing)
 
         rows, left_out = await self.database.read(read)
         ranked = [RankedScore(rank + i, row) for i, row in enumerate(rows[:limit], start=1)]
