@@ -91,7 +91,7 @@ def test_an_error_is_shown_in_words_without_the_api_s(
     expect(notice).to_be_hidden()
     entries = api.get("/leaderboard").json()["entries"]
     expect(desktop.locator("#leaderboard-body tr")).to_have_count(len(entries))
-    expect(desktop.get_by_text("No won games yet.")).to_be_visible(visible=not entries)
+    expect(desktop.get_by_text("No game won without hints yet.")).to_be_visible(visible=not entries)
 
 
 def test_a_saved_game_that_is_gone_is_said_so(desktop: Page, server: Server) -> None:

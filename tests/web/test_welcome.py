@@ -246,6 +246,8 @@ def test_the_leaderboard_says_how_many_wins_with_hints_it_leaves_out(
     wins = "1 won game is" if left_out == 1 else f"{left_out} won games are"
     expect(note).to_contain_text(f"{wins} not on this board")
     expect(page.locator(f'#leaderboard-body tr[data-game-id="{game_id}"]')).to_have_count(0)
+    entries = api.get("/leaderboard").json()["entries"]
+    expect(page.get_by_text("No game won without hints yet.")).to_be_visible(visible=not entries)
     # No box for a game id that belongs to no player.
     expect(page.get_by_label("Game id")).to_have_count(0)
     assert_accessible(page, "leaderboard, wins with hints left out")

@@ -158,8 +158,8 @@ const pager = makePager(
     if ($("leaderboard-window").textContent !== named) $("leaderboard-window").textContent = named;
     $("leaderboard-window").dataset.startsOn = answer.starts_on || "";
     $("leaderboard-window").dataset.endsOn = answer.ends_on || "";
-    $("leaderboard-empty").textContent =
-      period === "all" ? "No won games yet." : "No won games on this board yet.";
+    const won = board.includeAssisted ? "No won games" : "No game won without hints";
+    $("leaderboard-empty").textContent = `${won}${period === "all" ? "" : " on this board"} yet.`;
     showLeftOut(answer.assisted_left_out || 0);
     const rows = answer.entries.map(leaderboardRow);
     for (const row of rows) row.classList.toggle("fresh", row.dataset.gameId === freshGame);
