@@ -150,7 +150,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_per_client=settings.events_max_streams_per_client,
             heartbeat=settings.events_heartbeat_seconds,
         )
-        state.events = EventService(database, hub, state.games, cursor_secret)
+        state.events = EventService(
+            database,
+            hub,
+            state.games,
+            cursor_secret,
+            untouched_for=timedelta(hours=settings.abandon_after_hours),
+        )
         # The hub's heartbeat also ends every stream when the server is told to stop, so
         # that clients reconnect to another replica.
         live = [asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit))]

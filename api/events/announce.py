@@ -1,12 +1,13 @@
 """Announcing a change to every process: called by the features that write, inside the
 transaction that makes the change.
 
-A notification carries ids only (a game and its placement number, a won game, a challenge's
-day); the watchers' hubs read what changed from the database (:mod:`api.events.hub`). How it
-travels depends on the database (:mod:`api.events.fanout`): on PostgreSQL a ``NOTIFY``, queued in
-the transaction and delivered only if it commits, from every session (the command-line tools'
-too, so that every replica hears of what a tool did); on SQLite the publisher the app puts in
-its write sessions' ``info``, which hands it to this process's own hub once it has committed.
+A notification carries ids only (a game and its placement number, a won game, a game that began
+or ended for the site's list of games being played, a challenge's day); the watchers' hubs read
+what changed from the database (:mod:`api.events.hub`). How it travels depends on the database
+(:mod:`api.events.fanout`): on PostgreSQL a ``NOTIFY``, queued in the transaction and delivered
+only if it commits, from every session (the command-line tools' too, so that every replica
+hears of what a tool did); on SQLite the publisher the app puts in its write sessions'
+``info``, which hands it to this process's own hub once it has committed.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from api.events import store
 
 PUBLISHER = "foursquare.events.publisher"  # the key of the publisher in Session.info
 
-Kind = Literal["game", "win", "challenge"]
+Kind = Literal["game", "win", "listing", "challenge"]
 
 
 @dataclass(frozen=True)
@@ -35,11 +36,13 @@ class Notice:
 
     @property
     def payload(self) -> str:
-        """``g:<game>:<placement number>``, ``w:<game>`` or ``c:<YYYY-MM-DD>``."""
+        """``g:<game>:<placement number>``, ``w:<game>``, ``l:<game>`` or ``c:<YYYY-MM-DD>``."""
         if self.kind == "game" and self.game_id is not None:
             return f"g:{self.game_id.hex}:{self.number}"
         if self.kind == "win" and self.game_id is not None:
             return f"w:{self.game_id.hex}"
+        if self.kind == "listing" and self.game_id is not None:
+            return f"l:{self.game_id.hex}"
         assert self.day is not None
         return f"c:{self.day.isoformat()}"
 
@@ -52,6 +55,8 @@ def parse_notice(payload: str) -> Notice | None:
             return Notice("game", uuid.UUID(hex=parts[1]), int(parts[2]))
         if parts[0] == "w" and len(parts) == 2:
             return Notice("win", uuid.UUID(hex=parts[1]))
+        if parts[0] == "l" and len(parts) == 2:
+            return Notice("listing", uuid.UUID(hex=parts[1]))
         if parts[0] == "c" and len(parts) == 2:
             return Notice("challenge", day=date.fromisoformat(parts[1]))
     except ValueError:
@@ -81,20 +86,27 @@ def win_recorded(session: Session, game_id: uuid.UUID) -> None:
     announce(session, Notice("win", game_id))
 
 
+def listing_changed(session: Session, game_id: uuid.UUID) -> None:
+    """The game began or ended: the list of games being played gains or loses it."""
+    announce(session, Notice("listing", game_id))
+
+
 def challenge_changed(session: Session, day: date) -> None:
     """A game of ``day``'s challenge was started or won: its counts changed."""
     announce(session, Notice("challenge", day=day))
 
 
 def subscribe(hooks: GameHooks) -> None:
-    """Tell the watchers of every process of each placement, end and win, and of each change
-    to a daily challenge's counts (a game of it started or won)."""
+    """Tell the watchers of every process of each placement, end and win, of each game that
+    begins or ends (the site's list of games being played), and of each change to a daily
+    challenge's counts (a game of it started or won)."""
     hooks.created.append(_game_created)
     hooks.moved.append(_game_moved)
     hooks.ended.append(_game_ended)
 
 
 def _game_created(session: Session, game: GameFacts) -> None:
+    listing_changed(session, game.game_id)  # the hub leaves out a challenge game still sealed
     if game.challenge_date is not None:
         challenge_changed(session, game.challenge_date)  # one more played
 
@@ -105,6 +117,7 @@ def _game_moved(session: Session, game: GameFacts) -> None:
 
 
 def _game_ended(session: Session, game: GameFacts) -> None:
+    listing_changed(session, game.game_id)
     if game.score is not None:
         win_recorded(session, game.game_id)
         if game.challenge_date is not None:

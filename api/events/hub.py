@@ -1,10 +1,11 @@
 """One process's watchers and what they are sent: the hub between notifications and streams.
 
 A notification (:mod:`api.events.fanout`) names a change: a game's placement or end, a win, a
-daily challenge's counts. The hub reads what changed from the database once, renders each
-event once, and offers it to every watcher of it; a watcher's queue is bounded, and a watcher
-whose queue is full is dropped (it gets a ``reconnect`` event and reconnects with its
-``Last-Event-ID``), so that a slow watcher costs nothing but itself.
+game that began or ended (the site's list of games being played), a daily challenge's counts.
+The hub reads what changed from the database once, renders each event once, and offers it to
+every watcher of it; a watcher's queue is bounded, and a watcher whose queue is full is dropped
+(it gets a ``reconnect`` event and reconnects with its ``Last-Event-ID``), so that a slow
+watcher costs nothing but itself.
 
 A game's feed remembers the last placement it read, and reads only what follows: notifications
 lost or repeated change nothing but when an event is read. Every watched game is also read
@@ -38,13 +39,13 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from api.challenges.service import counts as challenge_counts
-from api.core import clock
+from api.core import clock, days
 from api.core.database import Database
 from api.core.errors import EventStreamsFull, TooManyEventStreams
 from api.core.models import PlacementRecord
 from api.events import store
 from api.events.announce import parse_notice
-from api.events.store import GameFeed, GameState, Win
+from api.events.store import GameFeed, GameState, ListedGame, Win
 from api.leaderboards.service import ranks_of_win
 from api.ops import metrics
 
@@ -66,6 +67,7 @@ class Rendering(Protocol):
     def win(self, win: Win, ranks: dict[str, int | None]) -> bytes: ...
     def best(self, board: str, win: Win) -> bytes: ...
     def challenge(self, day: date, played: int, won: int) -> bytes: ...
+    def listing(self, game: ListedGame) -> bytes: ...
     def reconnect(self, last_event_id: int | None) -> bytes: ...
     def ping(self) -> bytes: ...
 
@@ -313,6 +315,8 @@ class EventHub:
                 self._refresh(feed)
         elif notice.kind == "win" and notice.game_id is not None and self.site:
             self._spawn(self._read_win(notice.game_id))
+        elif notice.kind == "listing" and notice.game_id is not None and self.site:
+            self._spawn(self._read_listing(notice.game_id))
         elif notice.kind == "challenge" and notice.day is not None and self.site:
             self._spawn(self._read_challenge(notice.day))
 
@@ -424,6 +428,18 @@ class EventHub:
                 if rank == 1
             ]
         _offer(self.site, items)
+
+    async def _read_listing(self, game_id: uuid.UUID) -> None:
+        # Not re-read at the heartbeat: a lost one is made good by the list's next read,
+        # which its clients make when they reconnect and every so often (docs/api.md).
+        try:
+            found = await self.database.read(partial(store.listed_game, game_id=game_id))
+        except READ_FAILED as error:
+            log.warning("events: reading game %s for the list failed: %s", game_id, error)
+            return
+        if found is None or days.is_sealed(found.challenge_date):
+            return  # a daily challenge game is its player's only until its day closes
+        _offer(self.site, [Item(self.rendering.listing(found), "game")])
 
     async def _read_challenge(self, day: date, send: bool = True) -> None:
         try:

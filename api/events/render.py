@@ -13,12 +13,13 @@ from api.events.schemas import (
     ChallengeEvent,
     GameEndEvent,
     GameInProgressOut,
+    GameListedEvent,
     GamesInProgress,
     ReconnectEvent,
     WinEvent,
 )
 from api.events.service import InProgressPage
-from api.events.store import GameState, Win
+from api.events.store import GameInProgress, GameState, ListedGame, Win
 from api.games import records as games
 
 _BOARDS = {"all": "all_time", "day": "day", "week": "week"}
@@ -71,6 +72,14 @@ class Frames:
         out = ChallengeEvent(date=day, played=played, won=won)
         return frame("challenge", out.model_dump_json().encode())
 
+    def listing(self, game: ListedGame) -> bytes:
+        out = GameListedEvent(
+            **_in_progress(game.listed).model_dump(),
+            status=game.status,  # type: ignore[arg-type]
+            reason=game.end_reason,  # type: ignore[arg-type]
+        )
+        return frame("game", out.model_dump_json().encode())
+
     def reconnect(self, last_event_id: int | None) -> bytes:
         out = ReconnectEvent(last_event_id=last_event_id)
         return frame("reconnect", out.model_dump_json().encode())
@@ -82,17 +91,18 @@ class Frames:
 FRAMES = Frames()
 
 
+def _in_progress(game: GameInProgress) -> GameInProgressOut:
+    return GameInProgressOut(
+        game_id=game.id,
+        player=game.player,
+        registered=game.registered,
+        cards_placed=game.placements_count,
+        last_move_at=game.last_move_at,
+        created_at=game.created_at,
+    )
+
+
 def games_in_progress(page: InProgressPage) -> GamesInProgress:
     return GamesInProgress(
-        games=[
-            GameInProgressOut(
-                game_id=game.id,
-                player=game.player,
-                cards_placed=game.placements_count,
-                last_move_at=game.last_move_at,
-                created_at=game.created_at,
-            )
-            for game in page.games
-        ],
-        next_cursor=page.next_cursor,
+        games=[_in_progress(game) for game in page.games], next_cursor=page.next_cursor
     )

@@ -28,6 +28,7 @@ from api.events.schemas import (
     BestEvent,
     ChallengeEvent,
     GameEndEvent,
+    GameListedEvent,
     GamesInProgress,
     ReconnectEvent,
     WinEvent,
@@ -149,6 +150,7 @@ SITE_EVENTS = [
     _event("win", WinEvent, False, "A win was recorded."),
     _event("best", BestEvent, False, "A win took rank 1 on a board."),
     _event("challenge", ChallengeEvent, False, "A daily challenge's counts changed."),
+    _event("game", GameListedEvent, False, "A game began or ended (no card)."),
     _event("reconnect", ReconnectEvent, False, "This watcher fell behind and is closed."),
 ]
 EVENT_MODELS: tuple[type[BaseModel], ...] = (
@@ -158,6 +160,7 @@ EVENT_MODELS: tuple[type[BaseModel], ...] = (
     WinEvent,
     BestEvent,
     ChallengeEvent,
+    GameListedEvent,
 )
 
 
@@ -238,8 +241,10 @@ async def watch_site(request: Request, events: Events) -> Response:
     """Server-sent events about the whole site, as they are recorded: `event: win` for every
     win (as the leaderboard lists it at once, daily challenge games included), `event: best`
     when a win takes rank 1 on the all-time, day or week board (games played without hints),
-    and `event: challenge` when a daily challenge's played or won count changes. These events
-    have no id: a client that reconnects reads the leaderboard and the challenge again."""
+    `event: challenge` when a daily challenge's played or won count changes, and `event: game`
+    when a game begins or ends (guests' games included, no card; daily challenge games once
+    their day has closed only), for the list of games being played. These events have no id:
+    a client that reconnects reads the leaderboard, the challenge and the list again."""
     return _stream(request, events.site_stream(_address(request)))
 
 
@@ -261,7 +266,9 @@ async def list_games(
 ) -> Response:
     """Games being played, the most recently changed first, a page at a time (pass
     `next_cursor` back as `cursor`). Daily challenge games are left out until their day
-    closes. Watch one with `GET /games/{id}/events`."""
+    closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
+    end as abandoned). `event: game` on `GET /events` tells when a game begins or ends.
+    Watch one with `GET /games/{id}/events`."""
     del status  # one listing for now: the parameter names it, for the listings to come
     page = await events.in_progress(limit, cursor)
     return json_response(render.games_in_progress(page))

@@ -109,9 +109,39 @@ class GameInProgressOut(ResponseModel):
 
     game_id: uuid.UUID
     player: str | None
+    registered: bool = Field(
+        description="Whether an account plays it (its player has a page, "
+        "`GET /players/{name}`); false for a guest's game."
+    )
     cards_placed: int
     last_move_at: datetime | None = Field(description="Its last placement's time; null before.")
     created_at: datetime
+
+
+class GameListedEvent(GameInProgressOut):
+    """`event: game`: a game began (`in_progress`) or ended (`won` or `lost`, abandoned
+    included): the list of games being played (`GET /games?status=in_progress`) gains or loses
+    it. It carries no card. Daily challenge games are left out until their day closes."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+                    "player": "ana",
+                    "registered": True,
+                    "cards_placed": 0,
+                    "last_move_at": None,
+                    "created_at": "2026-12-02T10:14:02.000000Z",
+                    "status": "in_progress",
+                    "reason": None,
+                }
+            ]
+        }
+    )
+
+    status: Literal["in_progress", "won", "lost"]
+    reason: EndReasonName | None = Field(description="Why a lost game was lost; null otherwise.")
 
 
 class GamesInProgress(ResponseModel):
@@ -125,6 +155,7 @@ class GamesInProgress(ResponseModel):
                         {
                             "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
                             "player": "ana",
+                            "registered": True,
                             "cards_placed": 12,
                             "last_move_at": "2026-12-02T10:15:00.000000Z",
                             "created_at": "2026-12-02T10:14:02.000000Z",

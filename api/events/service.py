@@ -16,11 +16,11 @@ import uuid
 import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
 from api.core import days
-from api.core.clock import today
+from api.core.clock import now, today
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database
 from api.core.errors import InvalidCursor
@@ -46,12 +46,18 @@ class EventService:
     """Event streams and the games in progress; the hub is the process's."""
 
     def __init__(
-        self, database: Database, hub: EventHub, games: GameService, cursor_secret: bytes
+        self,
+        database: Database,
+        hub: EventHub,
+        games: GameService,
+        cursor_secret: bytes,
+        untouched_for: timedelta,
     ) -> None:
         self.database = database
         self.hub = hub
         self.games = games
         self.cursor_secret = cursor_secret
+        self.untouched_for = untouched_for  # the expiry's: longer, and a game is abandoned
 
     # ------------------------------------------------------------ a game's stream
 
@@ -151,10 +157,14 @@ class EventService:
 
     async def in_progress(self, limit: int, cursor: str | None) -> InProgressPage:
         """A page of the games in progress, last changed first; daily challenge games of a
-        day still open are left out (their player's only until it closes)."""
+        day still open are left out (their player's only until it closes), and so are games
+        untouched longer than the expiry allows (abandoned, even before it ends them)."""
         after = _decode_cursor(self.cursor_secret, cursor) if cursor else None
         day = today()
-        rows = await self.database.read(lambda s: store.games_in_progress(s, day, after, limit + 1))
+        since = now() - self.untouched_for
+        rows = await self.database.read(
+            lambda s: store.games_in_progress(s, day, after, limit + 1, since)
+        )
         next_cursor = None
         if len(rows) > limit:
             last = rows[limit - 1]

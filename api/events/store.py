@@ -87,6 +87,7 @@ def game_feed(session: Executor, game_id: uuid.UUID, after: int) -> GameFeed | N
 class GameInProgress(NamedTuple):
     id: uuid.UUID
     player: str
+    registered: bool  # an account's game (a guest's has no player page)
     placements_count: int
     last_move_at: datetime | None
     created_at: datetime
@@ -103,18 +104,24 @@ _LAST_MOVE = (
 )
 
 
+_LISTED_COLUMNS = (
+    _games.c.id,
+    _games.c.player,
+    _games.c.player_id.is_not(None),
+    _games.c.placements_count,
+    _LAST_MOVE,
+    _games.c.created_at,
+    _games.c.updated_at,
+)
+
+
 def _in_progress_statement(after: bool) -> Any:
     statement = (
-        select(
-            _games.c.id,
-            _games.c.player,
-            _games.c.placements_count,
-            _LAST_MOVE,
-            _games.c.created_at,
-            _games.c.updated_at,
-        )
+        select(*_LISTED_COLUMNS)
         .where(
             _games.c.status == "in_progress",
+            # Untouched longer than the expiry: abandoned, whether or not the expiry ran yet.
+            _games.c.updated_at >= bindparam("touched_since", type_=_games.c.updated_at.type),
             # A daily challenge game is its player's only until its day closes.
             or_(
                 _games.c.challenge_date.is_(None),
@@ -135,16 +142,42 @@ _IN_PROGRESS = {after: _in_progress_statement(after) for after in (False, True)}
 
 
 def games_in_progress(
-    session: Executor, today: date, after: tuple[datetime, uuid.UUID] | None, limit: int
+    session: Executor,
+    today: date,
+    after: tuple[datetime, uuid.UUID] | None,
+    limit: int,
+    touched_since: datetime,
 ) -> list[GameInProgress]:
-    """Up to ``limit`` games in progress, last changed first (a range scan of
-    ``ix_games_status_updated_at``), after the key ``after`` (updated_at, id) if given;
-    daily challenge games of days still open (``today`` or later) left out."""
-    parameters: dict[str, Any] = {"today": today, "limit": limit}
+    """Up to ``limit`` games in progress changed since ``touched_since``, last changed first
+    (a range scan of ``ix_games_status_updated_at``), after the key ``after`` (updated_at,
+    id) if given; daily challenge games of days still open (``today`` or later) left out."""
+    parameters: dict[str, Any] = {"today": today, "limit": limit, "touched_since": touched_since}
     if after is not None:
         parameters |= {"after_at": after[0], "after_id": after[1]}
     rows = session.execute(_IN_PROGRESS[after is not None], parameters)
     return [GameInProgress._make(row) for row in rows]
+
+
+class ListedGame(NamedTuple):
+    """A game that began or ended, for the site's list of games being played."""
+
+    listed: GameInProgress
+    status: str
+    end_reason: str | None
+    challenge_date: date | None
+
+
+_LISTED = select(
+    *_LISTED_COLUMNS, _games.c.status, _games.c.end_reason, _games.c.challenge_date
+).where(_games.c.id == bindparam("id"))
+
+
+def listed_game(session: Executor, game_id: uuid.UUID) -> ListedGame | None:
+    row = session.execute(_LISTED, {"id": game_id}).first()
+    if row is None:
+        return None
+    size = len(GameInProgress._fields)
+    return ListedGame(GameInProgress._make(row[:size]), *row[size:])
 
 
 class Win(NamedTuple):

@@ -67,6 +67,7 @@ class Leaderboard(ResponseModel):
                     "starts_on": "2026-11-23",
                     "ends_on": "2026-11-29",
                     "per_player": None,
+                    "assisted_left_out": 3,
                 }
             ]
         }
@@ -80,6 +81,13 @@ class Leaderboard(ResponseModel):
     starts_on: StartsOn = None
     ends_on: EndsOn = None
     per_player: PerPlayer = None
+    assisted_left_out: int | None = Field(
+        default=None,
+        description="How many more entries this board has with `include_assisted=true` (won "
+        "games whose player asked for hints, or with `per_player=best` players whose every win "
+        "did): why a board may be empty or short. Null when assisted games are included, and "
+        "on a daily challenge's board (played without hints).",
+    )
 
 
 class Around(ResponseModel):

@@ -69,6 +69,7 @@ class Page:
     entries: list[RankedScore]
     next_cursor: str | None
     window: Window | None  # None for a daily challenge's board
+    assisted_left_out: int | None = None  # None: assisted games are on it (or none are played)
 
 
 def entry_out(rank: int, score: ScoreRecord) -> LeaderboardEntry:
@@ -89,6 +90,7 @@ def leaderboard_out(page: Page) -> Leaderboard:
             "entries": [entry_out(entry.rank, entry.score) for entry in page.entries],
             "next_cursor": page.next_cursor,
             **(page.window._asdict() if page.window else {}),
+            "assisted_left_out": page.assisted_left_out,
         }
     )
 
@@ -178,16 +180,21 @@ class LeaderboardService:
             return body
         secret = self.cursor_secret
         after, rank = _decode_cursor(secret, cursor, listing) if cursor else (None, 0)
-        rows = await self.database.read(
-            lambda session: store.leaderboard(session, listing, after, limit + 1)
-        )
+
+        def read(session: Executor) -> tuple[list[ScoreRecord], int | None]:
+            rows = store.leaderboard(session, listing, after, limit + 1)
+            if listing.with_assisted:
+                return rows, None
+            return rows, store.assisted_left_out(session, listing)
+
+        rows, left_out = await self.database.read(read)
         ranked = [RankedScore(rank + i, row) for i, row in enumerate(rows[:limit], start=1)]
         next_cursor = None
         if len(rows) > limit:
             last = ranked[-1].score
             key = [last.sort_score, last.finished_at.isoformat(), last.game_id.hex]
             next_cursor = seal_cursor(secret, [*key, rank + limit, _listing_fields(listing)])
-        page = Page(ranked, next_cursor, Window.of(listing))
+        page = Page(ranked, next_cursor, Window.of(listing), left_out)
         body = leaderboard_out(page).model_dump_json().encode()
         self.pages.put(revision, request, body)
         return body

@@ -287,6 +287,26 @@ def board_size(session: Executor, board: Listing) -> int:
 
 
 @functools.cache
+def _left_out_statement(period: str, per_player: bool) -> Select[int]:
+    if per_player:
+        size = {w: _size_statement(period, True, w).scalar_subquery() for w in (True, False)}
+        return select(size[True] - size[False])
+    table = totals if period == "all" else days
+    left_out = func.coalesce(func.sum(table.c.wins - table.c.wins_unassisted), 0)
+    if period == "all":
+        return select(left_out)
+    column = days.c.day if period == "day" else days.c.week
+    return select(left_out).where(column == bindparam("starts_on", type_=column.type))
+
+
+def assisted_left_out(session: Executor, board: Listing) -> int:
+    """How many more entries ``board`` has with the games whose player asked for hints than
+    without them: one statement, over the win counters as :func:`board_size`."""
+    statement = _left_out_statement(board.period, board.per_player)
+    return int(session.execute(statement, {"starts_on": board.starts_on or ALL_TIME}).scalar_one())
+
+
+@functools.cache
 def _rank_statement(period: str, per_player: bool, with_assisted: bool) -> Select[*tuple[Any, ...]]:
     """The game's rank on its board of ``period``, its board's first day and its entry;
     no row if the game is not on that board.

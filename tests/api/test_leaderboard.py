@@ -104,9 +104,18 @@ def test_empty_leaderboard(client: TestClient) -> None:
         "starts_on": None,
         "ends_on": None,
         "per_player": None,
+        "assisted_left_out": 0,
     }
     # The page comes first and its window after it, in the order the README shows.
-    assert list(body) == ["entries", "next_cursor", "period", "starts_on", "ends_on", "per_player"]
+    assert list(body) == [
+        "entries",
+        "next_cursor",
+        "period",
+        "starts_on",
+        "ends_on",
+        "per_player",
+        "assisted_left_out",
+    ]
 
 
 @pytest.mark.slow  # every won vector, placement by placement: the slow tier
@@ -318,3 +327,28 @@ def test_a_cursor_is_accepted_only_by_its_own_listing(
     )
     assert answer.status_code == 422 and answer.json()["code"] == "invalid_cursor"
     assert client.get("/leaderboard", params={"limit": 2, "cursor": default}).status_code == 200
+
+
+def test_a_board_says_how_many_assisted_wins_it_leaves_out(
+    client: TestClient, database: Database
+) -> None:
+    # ann: two wins with hints and one without; bob: only a win with hints.
+    record_win(database, 20, T0, "ann", assisted=True)
+    record_win(database, 10, T0 + timedelta(minutes=1), "ann")
+    record_win(database, 21, T0 + timedelta(minutes=2), "bob", assisted=True)
+    record_win(database, 5, T0 + timedelta(minutes=3), "ann", assisted=True)
+    day = T0.date().isoformat()
+    for params, entries, left_out in (
+        ({}, 1, 3),
+        ({"per_player": "best"}, 1, 1),  # bob is left out; ann is on it with her 10
+        ({"period": "day", "date": day}, 1, 3),
+        ({"period": "week", "date": day, "per_player": "best"}, 1, 1),
+        ({"period": "day", "date": "2026-01-02"}, 0, 0),
+        ({"include_assisted": "true"}, 4, None),
+        ({"include_assisted": "true", "per_player": "best"}, 2, None),
+    ):
+        page = client.get("/leaderboard", params=params).json()
+        assert (len(page["entries"]), page["assisted_left_out"]) == (entries, left_out), params
+        if left_out is not None:  # what the switch brings: the board with them, its size more
+            wider = client.get("/leaderboard", params={**params, "include_assisted": "true"})
+            assert len(wider.json()["entries"]) == entries + left_out, params

@@ -394,7 +394,9 @@ def test_a_new_best_is_announced_after_its_win(
                 assert answer.status_code == 201, answer.text
             board = (await client.get("/leaderboard", params={"limit": 1})).json()["entries"]
         events = [
-            e for e in await asyncio.wait_for(site, DEADLINE) if e.data.get("game_id") == game.id
+            e
+            for e in await asyncio.wait_for(site, DEADLINE)
+            if e.data.get("game_id") == game.id and e.event != "game"  # (its end, for lists)
         ]
         if board[0]["game_id"] != game.id:  # pragma: no cover - a better win was already there
             pytest.skip("another game of the best score was recorded first")

@@ -199,8 +199,10 @@ def place_by_click(page: Page, row: int, col: int) -> dict[str, Any]:
 
 
 def start_game(page: Page, base_url: str, player: str) -> dict[str, Any]:
-    """Open the page and start a game under ``player``; returns the API's new game."""
+    """Open the page (loaded anew: the home page), go to the play view and start a game under
+    ``player``; returns the API's new game."""
     page.goto(base_url + "/")
+    page.goto(base_url + "/#/play")
     page.get_by_label("Your name").fill(player)
     with page.expect_response(
         lambda r: r.url.endswith("/games") and r.request.method == "POST"
@@ -229,7 +231,7 @@ def play_through_api(
 
 def resume_in_page(page: Page, base_url: str, game_id: str, token: str, player: str) -> None:
     """Make the page hold a game as if it had started it (its localStorage), then load it."""
-    page.goto(base_url + "/")
+    page.goto(base_url + "/#/play")
     saved = json.dumps({"id": game_id, "token": token, "player": player})
     page.evaluate("saved => localStorage.setItem('foursquare.game', saved)", saved)
     page.reload()
@@ -319,3 +321,41 @@ def assert_accessible(page: Page, where: str) -> None:
         for v in bad
     ]
     assert report == [], f"{where}: accessibility violations"
+
+
+# Every badge of a board (the marks' tags, a pile's height) and every rank and suit of its
+# face-up cards' corners, measured in one round trip: pairs that overlap, named.
+_BADGES_OVER_CORNERS = """(board) => {
+  const shown = (e) => {
+    const box = e.getBoundingClientRect();
+    return getComputedStyle(e).display !== "none" && box.width > 0 && box.height > 0;
+  };
+  const name = (e) => {
+    const cell = e.closest(".cell");
+    return `${e.className} "${e.textContent}" at ${cell?.dataset.row},${cell?.dataset.col}`;
+  };
+  const badges = [...board.querySelectorAll(".tag, .pile-count")].filter(shown);
+  const corners = ".card.face-up .corner .rank, .card.face-up .corner .suit";
+  const marks = [...board.querySelectorAll(corners)];
+  const over = [];
+  for (const badge of badges) {
+    const a = badge.getBoundingClientRect();
+    for (const mark of marks) {
+      const b = mark.getBoundingClientRect();
+      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+        over.push(`${name(badge)} covers ${name(mark)}`);
+      }
+    }
+  }
+  return { badges: badges.length, marks: marks.length, over };
+}"""
+
+
+def assert_badges_clear(page: Page, board: str, where: str) -> int:
+    """No badge of the board ``board`` (a selector) covers a card's rank or suit; returns how
+    many badges were measured (a test says which it expects)."""
+    found: dict[str, Any] = page.locator(board).evaluate(_BADGES_OVER_CORNERS)
+    assert found["marks"] > 0, f"{where}: no card's corner on {board}"
+    assert found["over"] == [], f"{where}: badges cover cards' ranks or suits"
+    count: int = found["badges"]
+    return count

@@ -1,5 +1,5 @@
-"""Re-take the web client's screenshots in docs/screenshots/: the table mid-game on a desktop
-(1280 x 800) and on a phone (390 x 844), and the end of a won game.
+"""Re-take the web client's screenshots in docs/screenshots/: the home page on a desktop
+(1280 x 800) and on a phone (390 x 844), the table mid-game on both, and the end of a won game.
 
     .venv/bin/python -m tests.web.screenshots
 
@@ -28,7 +28,7 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 def resume(page: Page, base: str, game_id: str, token: str, player: str) -> None:
     """Open the page holding the game (as if it had started it), its rules offer answered."""
-    page.goto(base + "/")
+    page.goto(base + "/#/play")
     page.evaluate(
         "([game, offer]) => { localStorage.setItem('foursquare.game', game);"
         " localStorage.setItem('foursquare.rules-offer', offer); }",
@@ -52,6 +52,11 @@ def main() -> None:
             sync_playwright() as driver,
         ):
             browser = driver.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+            # The home page with something on it: a game being played, a win of the day.
+            won_id, won_token = store_game(url, vector["deck"], "Grace")
+            play_through_api(api, won_id, won_token, steps)
+            playing = api.post("/games", json={"player": "Linus"}).json()
+            play_through_api(api, playing["id"], playing["token"], steps[:5])
             for name, viewport, mobile in (("desktop", DESKTOP, False), ("phone", PHONE, True)):
                 game_id, token = store_game(url, vector["deck"], "Ada")
                 play_through_api(api, game_id, token, steps[:8])
@@ -62,6 +67,10 @@ def main() -> None:
                     has_touch=mobile,
                 )
                 page = context.new_page()
+                page.goto(server.base_url + "/")
+                expect(page.locator("#home-best-list li").first).to_be_visible()
+                expect(page.locator("#home-live-list li").first).to_be_visible()
+                page.screenshot(path=OUT / f"home-{name}.png", full_page=True)
                 resume(page, server.base_url, game_id, token, "Ada")
                 with page.expect_response(lambda r: r.url.endswith("/placements")):
                     place_button(page, *steps[8]).click()
@@ -75,7 +84,8 @@ def main() -> None:
                     page.screenshot(path=OUT / "won.png")
                 context.close()
             browser.close()
-    for picture in ("table-desktop.png", "table-phone.png", "won.png"):
+    pictures = ("home-desktop.png", "home-phone.png", "table-desktop.png", "table-phone.png")
+    for picture in (*pictures, "won.png"):
         print(OUT / picture)
 
 

@@ -58,20 +58,23 @@ def test_register_play_as_the_account_and_see_the_player_page(
     page = desktop
     page.goto(server.base_url + "/#/account")
     form = page.get_by_role("form", name="Register a name")
-    # A name outside the rule: the field's pattern (the API's, api.core.names.NAME_PATTERN)
-    # keeps the form from being sent, and nothing is stored.
+    # A name outside the rule (the API's, read from its schema: api.core.names.NAME_PATTERN)
+    # is said in words as it is typed, and keeps the form from being sent: nothing is stored.
     name_field = form.get_by_label("Name")
     name_field.fill("no spaces allowed")
+    expect(page.locator("#register-name-check")).to_have_text(
+        "A name may hold only letters A to Z, digits, _ and -: not a space."
+    )
     form.get_by_role("button", name="Register").click()
-    assert name_field.evaluate("field => field.validity.patternMismatch")
+    assert name_field.evaluate("field => field.validity.customError")
     assert stored_account(page) is None
     notice = page.get_by_role("alert")
     # A name already registered (in another case): 409 name_taken.
     assert api.post("/players", json={"name": "taken-web"}).status_code == 201
     form.get_by_label("Name").fill("Taken-Web")
     form.get_by_role("button", name="Register").click()
-    expect(notice).to_contain_text("Name taken")
-    expect(notice).to_contain_text("(409)")
+    expect(notice).to_contain_text("That name belongs to a registered player")
+    expect(notice).to_contain_text("Choose another name")
     assert stored_account(page) is None
 
     with page.expect_response(lambda r: r.url.endswith("/players")) as answer:
@@ -163,7 +166,7 @@ def test_rotate_the_key_sign_out_and_use_an_existing_key(
     # A key that is no player's is refused (403), and nothing is stored.
     form.get_by_label("Key").fill(old_key + "x")
     form.get_by_role("button", name="Use this key").click()
-    expect(page.get_by_role("alert")).to_contain_text("(403)")
+    expect(page.get_by_role("alert")).to_contain_text("key or game pass is not accepted")
     assert stored_account(page) is None
     # The API names the key's account: no name to type.
     form.get_by_label("Key").fill(old_key)
@@ -196,4 +199,4 @@ def test_rotate_the_key_sign_out_and_use_an_existing_key(
     # A guest may not play under the account's name: the API's 409 is shown.
     page.get_by_label("Your name").fill("Rota")
     page.get_by_role("button", name="Start a game").click()
-    expect(page.get_by_role("alert")).to_contain_text("Name taken")
+    expect(page.get_by_role("alert")).to_contain_text("That name belongs to a registered player")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.web.conftest import Site
-from tests.web.pages import place_by_click
+from tests.web.pages import assert_accessible, place_by_click
 from tests.web.service import challenge_commitment
 
 pytestmark = pytest.mark.slow
@@ -84,13 +84,38 @@ def test_play_the_daily_challenge_and_see_the_board(
     expect(page.locator("#daily-played")).to_have_text(str(day["played"]))
     expect(page.locator("#daily-won")).to_have_text(str(day["won"]))
 
-    # One attempt a day: the API's 409 names the game, which the page offers to open.
-    page.get_by_role("button", name="Play today's challenge").click()
+    # One attempt a day: the page shows the attempt (its result, its rank on the day's board,
+    # its replay) in place of the start button.
+    attempt = page.get_by_role("region", name="Your attempt")
+    expect(attempt).to_contain_text(
+        f"You played this day's challenge: won with a score of {score}, "
+        f"rank {entry['rank']} on the day's board."
+    )
+    expect(page.get_by_role("button", name="Play today's challenge")).to_have_count(0)
+    assert_accessible(page, "daily, the attempt shown")
+    # The home page says so too, with the way to the attempt.
+    page.goto(f"{base}/#/")
+    daily = page.get_by_role("region", name="Today's challenge")
+    expect(daily).to_contain_text(f"You played it: won with a score of {score}.")
+    daily.get_by_role("link", name="See your attempt").click()
+    expect(attempt).to_be_visible()
+    # A second attempt asked all the same (another tab): the API's 409 is said in words, and
+    # the page offers to open the game it names.
+    page.evaluate("() => import('/static/js/play.js').then((play) => play.startDailyChallenge())")
     notice = page.get_by_role("alert")
-    expect(notice).to_contain_text("Challenge already played")
+    expect(notice).to_contain_text("You have played today's challenge already")
+    expect(notice).not_to_contain_text("409")
     notice.get_by_role("button", name="Open your game").click()
     expect(page).to_have_url(re.compile(f"#/games/{created['id']}$"))
     expect(page.locator("#replay-summary")).to_contain_text(f"the daily challenge of {today}")
+    page.go_back()
+    attempt.get_by_role("link", name="Replay your game").click()
+    expect(page).to_have_url(re.compile(f"#/games/{created['id']}$"))
+    # The player's games mark it as the day's challenge game.
+    page.goto(f"{base}/#/players/Dee")
+    games_row = page.locator(f'#player-games-body tr[data-game-id="{created["id"]}"]')
+    expect(games_row).to_contain_text(f"daily challenge {today}")
+    page.goto(f"{base}/#/games/{created['id']}")
     # Its analysis waits for the day to close; the page explains the API's 409.
     expect(page.locator("#analysis-status")).to_contain_text("once its day has closed")
     expect(page.get_by_role("button", name="Analyse this game")).to_be_disabled()
@@ -103,10 +128,13 @@ def test_a_closed_day_shows_its_reveal_verified_in_the_page(desktop: Page, site:
     commitment = challenge_commitment(site.secret, yesterday)
     page.goto(site.server.base_url + "/#/daily")
     expect(page.locator("#daily-state")).to_contain_text("open until")
-    # Typed as ISO, like every date on the page (a date picker shows the locale's format).
-    expect(page.get_by_label("Another day")).to_have_value(site.today.isoformat())
-    expect(page.get_by_label("Another day")).to_have_attribute("placeholder", "YYYY-MM-DD")
-    page.get_by_label("Another day").fill(yesterday.isoformat())
+    # A date picker, from the first day to today.
+    picker = page.get_by_label("Another day")
+    expect(picker).to_have_attribute("type", "date")
+    expect(picker).to_have_value(site.today.isoformat())
+    expect(picker).to_have_attribute("min", "2026-01-01")
+    expect(picker).to_have_attribute("max", site.today.isoformat())
+    picker.fill(yesterday.isoformat())
     page.get_by_role("button", name="Show that day").click()
     heading = page.get_by_role("heading", name=f"Daily challenge of {yesterday.isoformat()}")
     expect(heading).to_be_visible()
@@ -136,5 +164,5 @@ def test_a_closed_day_shows_its_reveal_verified_in_the_page(desktop: Page, site:
 
     # A day to come is refused by the API, and the page shows the problem.
     page.goto(f"{site.server.base_url}/#/daily/{(site.today + timedelta(days=2)).isoformat()}")
-    expect(page.get_by_role("alert")).to_contain_text("(404)")
+    expect(page.get_by_role("alert")).to_contain_text("That day's challenge has not opened yet")
     expect(page.locator("#daily-commitment")).to_be_hidden()  # (yesterday's, no more)

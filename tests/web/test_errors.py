@@ -1,5 +1,5 @@
-"""Every API error is shown with its problem's title and detail; a 503 is retried after
-its Retry-After, and the page says so."""
+"""Every API error is shown in words, with what to do next (never an HTTP status, a problem
+code or an ETag); a 503 is retried after its Retry-After, and the page says so."""
 
 from __future__ import annotations
 
@@ -50,8 +50,8 @@ def test_a_503_is_shown_and_retried_after_its_retry_after(
     desktop.route(re.compile(r".*/games/[^/]+/placements$"), busy_once)
     place_button(desktop, 0, 0).click()
     notice = desktop.get_by_role("alert")
-    expect(notice).to_contain_text("Database busy")
-    expect(notice).to_contain_text("Try again shortly (test).")
+    expect(notice).to_contain_text("The server is busy")
+    expect(notice).to_contain_text("Try again in a moment.")
     expect(notice).to_contain_text("Retrying automatically in 1 second")
     # The retry goes through: the notice goes away and the card is placed, once.
     expect(notice).to_be_hidden(timeout=5_000)
@@ -61,7 +61,7 @@ def test_a_503_is_shown_and_retried_after_its_retry_after(
     assert len(attempts) == 2 and attempts[0] == attempts[1] != ""  # one Idempotency-Key
 
 
-def test_an_error_is_shown_with_its_title_and_detail(
+def test_an_error_is_shown_in_words_without_the_api_s(
     desktop: Page, server: Server, api: httpx.Client
 ) -> None:
     def refuse(route: Route) -> None:
@@ -70,8 +70,8 @@ def test_an_error_is_shown_with_its_title_and_detail(
             content_type="application/problem+json",
             body=problem(
                 422,
-                "invalid_request",
-                "Invalid request",
+                "a_newer_servers_code",
+                "Something this page has no words for",
                 "1 field is invalid (test)",
                 errors=[{"loc": ["query", "limit"], "message": "too large", "type": "x"}],
             ),
@@ -80,26 +80,28 @@ def test_an_error_is_shown_with_its_title_and_detail(
     desktop.route(re.compile(r".*/leaderboard\?.*"), refuse)
     desktop.goto(server.base_url + "/#/leaderboard")
     notice = desktop.get_by_role("alert")
-    expect(notice).to_contain_text("Invalid request")
-    expect(notice).to_contain_text("(422)")
-    expect(notice).to_contain_text("1 field is invalid (test)")
-    expect(notice).to_contain_text("query.limit: too large")
+    # A code the page has no words of its own for: the problem's title, and what to do; no
+    # status, no code, no field path.
+    expect(notice).to_contain_text("Something this page has no words for")
+    expect(notice).to_contain_text("Try again")
+    for developer_words in ("422", "a_newer", "query.limit", "1 field is invalid"):
+        expect(notice).not_to_contain_text(developer_words)
     desktop.unroute(re.compile(r".*/leaderboard\?.*"))
     notice.get_by_role("button", name="Try again").click()
     expect(notice).to_be_hidden()
     entries = api.get("/leaderboard").json()["entries"]
     expect(desktop.locator("#leaderboard-body tr")).to_have_count(len(entries))
-    expect(desktop.get_by_text("No won games yet.")).to_be_visible(visible=not entries)
+    expect(desktop.get_by_text("No game won without hints yet.")).to_be_visible(visible=not entries)
 
 
 def test_a_saved_game_that_is_gone_is_said_so(desktop: Page, server: Server) -> None:
-    desktop.goto(server.base_url + "/")
+    desktop.goto(server.base_url + "/#/play")
     saved = json.dumps({"id": "00000000-0000-0000-0000-000000000000", "token": "x", "player": "a"})
     desktop.evaluate("saved => localStorage.setItem('foursquare.game', saved)", saved)
     desktop.reload()
     notice = desktop.get_by_role("alert")
-    expect(notice).to_contain_text("Game not found")
-    expect(notice).to_contain_text("(404)")
+    expect(notice).to_contain_text("This game could not be found")
+    expect(notice).not_to_contain_text("404")
     expect(desktop.get_by_role("button", name="Start a game")).to_be_visible()
     assert desktop.evaluate("() => localStorage.getItem('foursquare.game')") is None
 
@@ -117,6 +119,10 @@ def test_a_refused_placement_is_shown_and_the_game_drawn_again(
     )
     assert placed.status_code == 201
     place_button(desktop, 0, 0).click()
+    # A game changed in another tab: reloaded as it is now, and said so in words (no ETag).
     notice = desktop.get_by_role("alert")
-    expect(notice).to_contain_text("Precondition failed")
+    expect(notice).to_contain_text("This game changed in another tab or window")
+    expect(notice).to_contain_text("It has been reloaded here as it is now")
+    for developer_words in ("412", "Precondition", "If-Match", "ETag", '"v'):
+        expect(notice).not_to_contain_text(developer_words)
     assert_page_shows(desktop, api.get(f"/games/{created['id']}").json())

@@ -138,7 +138,9 @@ def test_the_table_fits_the_screen_at_four_by_four_and_the_win_shows_in_place(
     for selector in ("#end-panel", "#board", "#board .cell", ".hand .counters > div"):
         assert_in_view(page, selector)
     # Its rank, its place on demand, and what comes next, right there.
-    expect(end.locator("#end-standing-rank")).to_have_text(re.compile(r"^Rank \d+ of all time$"))
+    expect(end.locator("#end-standing-rank")).to_have_text(
+        re.compile(r"^Rank \d+ on the board “All time, games played without hints”$")
+    )
     for control in (
         end.get_by_role("button", name="Show my place"),
         end.get_by_role("button", name="Play again"),
@@ -175,7 +177,7 @@ def test_a_loss_says_why_where_the_player_looks_and_marks_the_move(
         assert_in_view(page, selector)
     row, col = steps[-1]
     placed = page.locator(f'#board .cell.placed[data-row="{row}"][data-col="{col}"]')
-    expect(placed.locator(".tag-placed")).to_have_text("played")
+    expect(placed.locator(".tag-placed")).to_have_text("▼")
     expect(page.locator("#board .cell.flipped")).to_have_count(len(vector["steps"][-1]["flipped"]))
     for control in ("#play-again-button", "#end-analyse-link"):
         assert_in_view(page, control)
@@ -224,9 +226,9 @@ def test_each_mark_on_the_grid_has_its_own_shape(
     page.get_by_role("dialog").get_by_role("button", name="Ask for a hint").click()
     expect(page.locator("#board .cell.hinted")).to_have_count(1)
     tags = {
-        ".cell.placed": ("tag-placed", "played"),
+        ".cell.placed": ("tag-placed", "▼"),
         ".cell.flipped": ("tag-flipped", "↻"),
-        ".cell.hinted": ("tag-hint", "★ hint"),
+        ".cell.hinted": ("tag-hint", "★"),
         ".cell.pile.legal": ("tag-legal", "+"),
     }
     for cell, (tag, text) in tags.items():

@@ -8,6 +8,7 @@ import { $, element } from "./dom.js";
 import { percentText, timeElement, timeText } from "./format.js";
 import { resultText } from "./game.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
+import { checkNameField } from "./names.js";
 import { openAccountGame } from "./play.js";
 import { onAccountChange, readAccount, writeAccount } from "./storage.js";
 import { clearNotice, confirmDialog, showError } from "./ui.js";
@@ -189,6 +190,13 @@ function gameRow(game) {
   if (game.assisted) {
     status.append(" ", element("span", { className: "badge", textContent: "assisted" }));
   }
+  if (game.challenge_date) {
+    const daily = element("span", {
+      className: "badge daily-badge",
+      textContent: `daily challenge ${game.challenge_date}`,
+    });
+    status.append(" ", daily);
+  }
   const open = element("a", {
     href: `#/games/${encodeURIComponent(game.id)}`,
     textContent: game.status === "in_progress" ? "Open" : "Replay",
@@ -266,6 +274,7 @@ export async function showPlayer(name) {
 
 /** Wire the account and player views; called once. */
 export function installAccount() {
+  checkNameField("register-name", "register-name-check");
   $("register-form").addEventListener("submit", register);
   $("existing-key-form").addEventListener("submit", useExistingKey);
   $("copy-key").addEventListener("click", copyKey);

@@ -92,12 +92,31 @@ function placementRow(review) {
     cell(
       same
         ? "the same"
-        : `${where(n, review.best.placement)}: ${percentText(review.best.win_probability)}`,
+        : `${where(n, review.best.placement)}: ${percentText(review.best.win_probability)}` +
+            (scoreNote(review) ? `; ${scoreNote(review)}` : ""),
     ),
     cell(review.forced ? "forced" : points(review.win_probability_loss)),
     cell(labelElement(review.label)),
   );
   return labelCells(tr, ["Placement", "Card", "Played", "Computer's choice", "Win chance lost", "Label"]);
+}
+
+/** Why the computer's choice is rated better when the placement played is as likely to win
+ * (or more), or "" otherwise. A label is by the win chance lost, never negative (its
+ * estimates are engine/analysis.py's): such a placement lost none, and is "good", not
+ * "best", because the computer's search ranks by win chance and expected score together, and
+ * looks deeper at its own choice than at the others. */
+function scoreNote(review) {
+  if (review.label === "best" || review.forced) return "";
+  if (review.played.win_probability < review.best.win_probability) return "";
+  const score = (estimate) => estimate.expected_score.toFixed(1);
+  if (review.best.expected_score > review.played.expected_score) {
+    return (
+      "as likely to win or more, but the computer's choice keeps more cards " +
+      `(expected score ${score(review.best)} against ${score(review.played)})`
+    );
+  }
+  return "as likely to win or more by these estimates; the computer's deeper search still chose its own";
 }
 
 function sameCell(a, b) {
@@ -160,7 +179,7 @@ function explainOrShow(error) {
   $("analysis-progress").hidden = true;
   if (EXPLAINED[error.code]) {
     $("analysis-button").disabled = true;
-    status(`${EXPLAINED[error.code]} (${error.detail})`);
+    status(EXPLAINED[error.code]);
     return;
   }
   status("");
@@ -196,7 +215,8 @@ export function reviewText(number) {
   return (
     `Review: ${review.label}. ${played}: win chance ${percentText(review.played.win_probability)}; ` +
     `the computer player would play ${where(number, review.best.placement)} ` +
-    `(${percentText(review.best.win_probability)}): ${points(review.win_probability_loss)} of win chance lost.`
+    `(${percentText(review.best.win_probability)}): ${points(review.win_probability_loss)} of win chance lost` +
+    (scoreNote(review) ? `: ${scoreNote(review)}.` : ".")
   );
 }
 
@@ -222,6 +242,7 @@ export async function showAnalysis(game, step, replayed, ask = false) {
   onStep = step;
   boards = replayed;
   $("analysis-result").hidden = true;
+  $("analysis-summary").textContent = ""; // (the game shown before's, hidden with its result)
   $("analysis-body").replaceChildren();
   $("analysis-progress").hidden = true;
   $("analysis-button").hidden = false;

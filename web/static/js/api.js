@@ -254,9 +254,10 @@ export function rotateKey(name, key) {
   return request("POST", `${playerPath(name)}/key`, { headers: bearer(key) });
 }
 
-/** GET /challenges/{day} (`today` or YYYY-MM-DD). */
-export function getChallenge(day) {
-  return request("GET", `/challenges/${encodeURIComponent(day)}`);
+/** GET /challenges/{day} (`today` or YYYY-MM-DD); with a player's `key`, its
+ * `your_game_id` names their game of the day. */
+export function getChallenge(day, key = null) {
+  return request("GET", `/challenges/${encodeURIComponent(day)}`, { headers: bearer(key) });
 }
 
 /** POST /games/{id}/analysis: {status, data, retryAfter} (202 while queued or running). */

@@ -119,7 +119,7 @@ export function renderBoard(container, options) {
       if (legalAt.has(here) && currentCard && onPlace) cell.append(tag("tag-legal", "+"));
       if (options.placed && positionKey(options.placed.row, options.placed.col) === here) {
         cell.classList.add("placed");
-        cell.append(tag("tag-placed", "played"));
+        cell.append(tag("tag-placed", "\u25BC"));
         notes.push("the card just played");
       }
       const flip = flippedAt.get(here);
@@ -130,11 +130,11 @@ export function renderBoard(container, options) {
       }
       if (options.hint && positionKey(options.hint.row, options.hint.col) === here) {
         cell.classList.add("hinted");
-        cell.append(tag("tag-hint", "\u2605 hint"));
+        cell.append(tag("tag-hint", "\u2605"));
       }
       if (options.best && positionKey(options.best.row, options.best.col) === here) {
         cell.classList.add("best");
-        cell.append(tag("tag-best", "computer"));
+        cell.append(tag("tag-best", "\u25C6"));
         notes.push("the computer player's choice");
       }
       // The marks in words, on whatever carries the cell's name (its button, if it has one).

@@ -1,7 +1,10 @@
 // The daily challenge: one day's page (`GET /challenges/{day}`: its deck commitment, how
 // many played and won, when it closes, and once closed its reveal, checked here against the
 // commitment), the button to play today's (an account is needed), and the day's board
-// (`GET /leaderboard?challenge=YYYY-MM-DD`). Other days are chosen with a date picker. While
+// (`GET /leaderboard?challenge=YYYY-MM-DD`). Other days are chosen with a date picker. Read
+// with the account's key, the page names the player's own game of the day (`your_game_id`):
+// once they have played, their attempt (result, rank on the day's board, its replay) takes
+// the start button's place. While
 // an open day is shown, its played and won counts follow the site's events (`/events`:
 // `challenge`), and its board is read again when a game of the day is won.
 
@@ -9,15 +12,17 @@ import * as api from "./api.js";
 import { $ } from "./dom.js";
 import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
 import { timeText } from "./format.js";
-import { leaderboardRow } from "./leaderboard.js";
+import { resultText } from "./game.js";
+import { leaderboardRow, utcToday } from "./leaderboard.js";
 import { makePager } from "./pager.js";
-import { startDailyChallenge } from "./play.js";
+import { openAccountGame, startDailyChallenge } from "./play.js";
 import { onAccountChange, readAccount } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
 import { checkItem, verifyReveal } from "./verify.js";
 
 let shownDay = null; // "today" or YYYY-MM-DD, as asked
 let challenge = null; // the day's page, as the API answered
+let attempt = null; // the player's own game of the day, if any (GET /games/{id} with the key)
 
 const board = makePager(
   {
@@ -38,9 +43,46 @@ const board = makePager(
 function renderPlay() {
   const isToday = challenge && !challenge.closed;
   const account = readAccount();
-  $("daily-play").hidden = !isToday;
+  $("daily-play").hidden = !isToday || Boolean(attempt);
   $("daily-play-button").disabled = !account;
   $("daily-account-needed").hidden = Boolean(account);
+  renderAttempt();
+}
+
+function renderAttempt() {
+  $("daily-attempt").hidden = !attempt;
+  if (!attempt) return;
+  const link = $("daily-attempt-link");
+  const id = encodeURIComponent(attempt.id);
+  if (attempt.status === "in_progress") {
+    const cards = attempt.placements_count === 1 ? "1 card" : `${attempt.placements_count} cards`;
+    $("daily-attempt-text").textContent =
+      `You have started this day's challenge: ${cards} placed. Play on before the day closes.`;
+    link.textContent = "Play on";
+    link.href = "#/play";
+    return;
+  }
+  const rank = attempt.rankText ? `, ${attempt.rankText}` : "";
+  $("daily-attempt-text").textContent =
+    `You played this day's challenge: ${resultText(attempt.status, attempt.end_reason, attempt.score)}${rank}. ` +
+    (challenge.closed ? "" : "One attempt a day: the next challenge opens at 00:00 UTC.");
+  link.textContent = "Replay your game";
+  link.href = `#/games/${id}`;
+}
+
+/** The player's own game of the day and, if won, its rank on the day's board. */
+async function readAttempt(answer) {
+  const key = readAccount()?.key;
+  if (!answer.your_game_id || !key) return null;
+  const game = await api.getGame(answer.your_game_id, key);
+  if (game.status === "won") {
+    // The day's board, its first hundred: a rank past them is said as the all-time one.
+    const page = await api.getLeaderboard({ challenge: answer.date, limit: 100 });
+    const mine = page.entries.find((entry) => entry.game_id === game.id);
+    if (mine) return { ...game, rankText: `rank ${mine.rank} on the day's board` };
+    if (game.rank) return { ...game, rankText: `rank ${game.rank} of all time` };
+  }
+  return game;
 }
 
 function addResult(check) {
@@ -68,6 +110,7 @@ function render() {
   $("daily-verify-results").replaceChildren();
   $("daily-board-caption").textContent = `Won games of ${c.date}, best score first`;
   $("daily-date").value = c.date;
+  $("daily-date").max = utcToday();
   $("daily-today").hidden = !c.closed;
   renderPlay();
 }
@@ -115,10 +158,12 @@ export async function showDaily(day = "today") {
   $("daily-summary").setAttribute("aria-busy", "true");
   $("daily-heading").textContent = "Daily challenge";
   try {
-    const answer = await api.getChallenge(day);
+    const answer = await api.getChallenge(day, readAccount()?.key || null);
+    const own = await readAttempt(answer);
     if (shownDay !== day) return;
     clearNotice();
     challenge = answer;
+    attempt = own;
   } catch (error) {
     if (shownDay !== day) return;
     challenge = null; // what was shown is another day's: hide it
@@ -138,6 +183,11 @@ export async function showDaily(day = "today") {
 /** Wire the view's controls; called once. */
 export function installDaily() {
   $("daily-play-button").addEventListener("click", startDailyChallenge);
+  $("daily-attempt-link").addEventListener("click", (event) => {
+    if (attempt?.status !== "in_progress") return;
+    event.preventDefault();
+    openAccountGame(attempt.id);
+  });
   $("daily-verify-button").addEventListener("click", verify);
   $("daily-date-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -148,6 +198,6 @@ export function installDaily() {
     window.location.hash = "#/daily";
   });
   onAccountChange(() => {
-    if (challenge) renderPlay();
+    if (challenge && shownDay !== null && !$("daily-view").hidden) showDaily(shownDay);
   });
 }

@@ -36,7 +36,13 @@ export function timeElement(iso) {
   return time;
 }
 
-/** A probability (0 to 1) as a whole percentage, "37 %"; "–" for none. */
+/** A probability (0 to 1) as a whole percentage, "37 %"; "–" for none. Only a certainty
+ * reads "100 %" or "0 %": 0.996 is "> 99 %" and 0.004 "< 1 %", or an analysis would show a
+ * placement at "100 %" beside the computer's "99 %" and call the computer's choice better
+ * (it is: by the fraction of a point the rounding hid, or by the score it keeps). */
 export function percentText(probability) {
-  return probability === null ? "–" : `${Math.round(probability * 100)} %`;
+  if (probability === null) return "–";
+  if (probability > 0.99 && probability < 1) return "> 99 %";
+  if (probability > 0 && probability < 0.01) return "< 1 %";
+  return `${Math.round(probability * 100)} %`;
 }

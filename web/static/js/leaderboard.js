@@ -9,6 +9,7 @@ import * as api from "./api.js";
 import { $, element } from "./dom.js";
 import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
 import { timeElement } from "./format.js";
+import { isPlayerName } from "./names.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
 
 const DEFAULT_LIMIT = 20;
@@ -67,16 +68,12 @@ export function windowText(answer) {
   return "All time";
 }
 
-// Names an account can have (after NFKC; the API's rule for every name, api.core.names
-// NAME_PATTERN, as the name fields' pattern in index.html): only those have a player page.
-// Any other name is a guest's from before the rule, shown as text. (A guest may also have
-// such a name: its link then leads to a page that says there is no such account.)
-const ACCOUNT_NAME = /^[A-Za-z0-9_\-]{3,24}$/;
-
-/** A player's name as a link to their page (`#/players/{name}`), or as text for a name no
- * account can have. */
-export function playerLink(name) {
-  if (!ACCOUNT_NAME.test(name.normalize("NFKC"))) return document.createTextNode(name);
+/** A player's name as a link to their page (`#/players/{name}`), or as text for a guest:
+ * `registered` as the API says it (the games being played), else (a board's entries) a
+ * link for any name an account can have (names.js: the API's own rule). */
+export function playerLink(name, registered = null) {
+  const linked = registered === null ? isPlayerName(name) : registered;
+  if (!linked) return document.createTextNode(name);
   return element("a", { href: `#/players/${encodeURIComponent(name)}`, textContent: name });
 }
 
@@ -104,6 +101,28 @@ export function leaderboardRow(entry) {
   }
   tr.dataset.gameId = entry.game_id;
   return labelCells(tr, BOARD_COLUMNS);
+}
+
+/** How a board's assistance is named, on this page and at the end of a game. */
+export function assistedText(includeAssisted) {
+  return includeAssisted ? "assisted games included" : "games played without hints";
+}
+
+/** The full name of a board, the one wording of the leaderboard page and the end panel:
+ * "All time, games played without hints". */
+export function boardName(answer, includeAssisted) {
+  return `${windowText(answer)}, ${assistedText(includeAssisted)}`;
+}
+
+/** Why the board is empty or short: the wins with hints it leaves out, and the switch. */
+function showLeftOut(count) {
+  $("leaderboard-left-out").hidden = count === 0;
+  if (count === 0) return;
+  const wins = count === 1 ? "1 won game is" : `${count} won games are`;
+  const whose = board.perPlayer ? " (each player's best)" : "";
+  $("leaderboard-left-out-text").textContent =
+    `${wins} not on this board${whose}: hints were asked in ${count === 1 ? "it" : "them"}, and ` +
+    "this board lists games played without hints.";
 }
 
 function captionText() {
@@ -134,13 +153,14 @@ const pager = makePager(
       perPlayer: board.perPlayer,
     });
     $("leaderboard-caption").textContent = captionText();
-    const named = windowText(answer);
+    const named = boardName(answer, board.includeAssisted);
     // Announced (a status) only when it changes: paging keeps the window.
     if ($("leaderboard-window").textContent !== named) $("leaderboard-window").textContent = named;
     $("leaderboard-window").dataset.startsOn = answer.starts_on || "";
     $("leaderboard-window").dataset.endsOn = answer.ends_on || "";
-    $("leaderboard-empty").textContent =
-      period === "all" ? "No won games yet." : "No won games on this board yet.";
+    const won = board.includeAssisted ? "No won games" : "No game won without hints";
+    $("leaderboard-empty").textContent = `${won}${period === "all" ? "" : " on this board"} yet.`;
+    showLeftOut(answer.assisted_left_out || 0);
     const rows = answer.entries.map(leaderboardRow);
     for (const row of rows) row.classList.toggle("fresh", row.dataset.gameId === freshGame);
     return { rows, next_cursor: answer.next_cursor };
@@ -252,10 +272,10 @@ export function installLeaderboard() {
     board.includeAssisted = event.target.checked;
     changed();
   });
-  $("open-game-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const id = $("open-game-id").value.trim();
-    if (id) window.location.hash = `#/games/${encodeURIComponent(id)}`;
+  $("leaderboard-include").addEventListener("click", () => {
+    board.includeAssisted = true;
+    changed();
+    $("include-assisted").focus();
   });
 }
 

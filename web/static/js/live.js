@@ -2,13 +2,15 @@
 // first, a page at a time), and one of them watched as it is played (`#/live/{id}`): its
 // placements arrive on `/games/{id}/events` (events.js) and the board is drawn from them as a
 // replay draws it (verify.js replays the flips), the card just played and the piles it turned
-// marked, until the game's end is announced. A watcher sees what the history shows, nothing
-// more: never the card to come.
+// marked, until the game's end is announced as a player's own end is. A watcher sees what the
+// history shows, nothing more: never the card to come. The list follows the site's `game`
+// events (`/events`): a game appears when it begins and leaves when it ends; the API leaves
+// out games untouched longer than its expiry.
 
 import * as api from "./api.js";
 import { renderBoard, showFaceDown } from "./board.js";
 import { $, element } from "./dom.js";
-import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
+import { currentGeneration, gameEventsUrl, openStream, SITE_EVENTS_URL } from "./events.js";
 import { timeElement } from "./format.js";
 import { DECK_SIZE, resultText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
@@ -17,8 +19,9 @@ import { clearNotice, showError } from "./ui.js";
 import { faceDownCount, replayHistory } from "./verify.js";
 import { placementText } from "./words.js";
 
-// The list is read again this often while page one is shown (games start and end all the
-// time; no event announces a new game), unless the focus is in it (a redraw would lose it).
+// The list is read again this often while page one is shown (the `game` events keep it at
+// once; this re-read makes good an event lost while reconnecting, and a game's cards
+// placed), unless the focus is in it (a redraw would lose it).
 const LIST_REFRESH_MS = 15_000;
 const COLUMNS = ["Player", "Cards placed", "Last move", "Game"];
 
@@ -37,7 +40,7 @@ function gameRow(entry) {
   });
   watch.setAttribute("aria-label", `Watch the game of ${entry.player}`);
   const tr = tableRow([
-    playerLink(entry.player),
+    playerLink(entry.player, entry.registered),
     String(entry.cards_placed),
     timeElement(entry.last_move_at || entry.created_at),
     watch,
@@ -63,6 +66,19 @@ const pager = makePager(
     return { rows: answer.games.map(gameRow), next_cursor: answer.next_cursor };
   },
 );
+
+/** A game began or ended (`game` event): on page one, its row comes or goes at once. */
+function listEvent(data) {
+  if (watchedId !== null || !onPageOne) return;
+  const body = $("live-body");
+  body.querySelector(`tr[data-game-id="${CSS.escape(data.game_id)}"]`)?.remove();
+  if (data.status === "in_progress") {
+    const row = gameRow(data);
+    row.classList.add("fresh");
+    body.prepend(row);
+  }
+  $("live-empty").hidden = body.children.length > 0;
+}
 
 function stopListTimer() {
   if (listTimer !== null) clearInterval(listTimer);
@@ -90,13 +106,28 @@ function endText() {
   return `The game is over: ${who} ${resultText(ended.status, ended.reason, ended.score)}.`;
 }
 
+/** The end, announced as a player's own is: a panel with its heading (focused), the won
+ * table's wave, the result in words. */
+function announceEnd() {
+  const who = $("live-watch").dataset.player;
+  const won = ended.status === "won";
+  $("live-end").hidden = false;
+  $("live-end").classList.toggle("won", won);
+  $("live-end").classList.toggle("lost", !won);
+  $("live-end-title").textContent = won ? `${who} won!` : `${who}'s game is lost`;
+  $("live-end-detail").textContent = won
+    ? `Score ${ended.score}: ${ended.score === 1 ? "1 card was" : `${ended.score} cards were`} left in the stock, after ${ended.placements} placements.`
+    : `The game ended: ${resultText(ended.status, ended.reason)}, after ${ended.placements} placements.`;
+  $("live-end-title").focus();
+}
+
 function moveText() {
   const count = placements.length;
   if (count === 0) return "No card placed yet: the first one appears here when it is played.";
   return `Card ${count}: ${placementText(placements[count - 1], boards[count - 1])}.`;
 }
 
-function drawWatch() {
+function drawWatch(celebrate = false) {
   const count = placements.length;
   const last = count > 0 ? placements[count - 1] : null;
   renderBoard($("live-board"), {
@@ -104,6 +135,7 @@ function drawWatch() {
     placed: last,
     flipped: last ? last.flipped : [],
     animate: true,
+    celebrate,
   });
   $("live-board").setAttribute("aria-label", `Grid after ${count} cards`);
   $("live-move").textContent = moveText();
@@ -152,8 +184,9 @@ function follow(id, gen) {
         stream = null;
         ended = data;
         if (data.placements > placements.length) catchUp(id);
-        drawWatch();
+        drawWatch(data.status === "won");
         setState(endText(), "ended");
+        announceEnd();
       },
     },
     {
@@ -181,6 +214,7 @@ async function showWatch(id) {
   $("live-list").hidden = true;
   $("live-watch").hidden = false;
   $("live-resume").hidden = true;
+  $("live-end").hidden = true;
   $("live-heading").textContent = "Live game";
   $("live-board").replaceChildren();
   $("live-move").textContent = "";
@@ -229,4 +263,5 @@ export function showLive(id = null) {
   $("live-list").hidden = false;
   pager.reload();
   listTimer = setInterval(refreshList, LIST_REFRESH_MS);
+  openStream(SITE_EVENTS_URL, { game: listEvent }, { gen: currentGeneration() });
 }

@@ -1,4 +1,5 @@
-// The page's views, chosen by the URL's fragment: #/play (the default), #/daily (today's
+// The page's views, chosen by the URL's fragment: #/ (the home page, the default), #/play (the
+// table: a game started, played and ended), #/daily (today's
 // daily challenge; #/daily/YYYY-MM-DD another day's), #/leaderboard (optionally ?limit=N),
 // #/account (register, or use a key), #/players/{name} (a player's page and games),
 // #/games/{id} (a game's replay, its deal's verification and its analysis; with ?analyse, the
@@ -11,16 +12,19 @@ import { installAnalysis, leaveAnalysis } from "./analysis.js";
 import { installDaily, showDaily } from "./daily.js";
 import { $ } from "./dom.js";
 import { closeStreams } from "./events.js";
+import { installHome, showHome } from "./home.js";
 import { installLeaderboard, showLeaderboard } from "./leaderboard.js";
 import { installLive, showLive } from "./live.js";
+import { loadNameRule } from "./names.js";
 import { installPlay, showPlay } from "./play.js";
 import { installReplay, showReplay } from "./replay.js";
 import { installRules, showRules } from "./rules.js";
 import { installNotice } from "./ui.js";
 
-const VIEWS = ["play", "daily", "leaderboard", "live", "account", "player", "replay", "rules"];
+const VIEWS = ["home", "play", "daily", "leaderboard", "live", "account", "player", "replay", "rules"];
 const TITLES = {
-  play: "Foursquare",
+  home: "Foursquare: a card game for one",
+  play: "Play · Foursquare",
   daily: "Daily challenge · Foursquare",
   leaderboard: "Leaderboard · Foursquare",
   live: "Live · Foursquare",
@@ -31,6 +35,7 @@ const TITLES = {
 };
 // The navigation link marked current for each view.
 const LINKS = {
+  home: "home",
   play: "play",
   daily: "daily",
   leaderboard: "leaderboard",
@@ -43,6 +48,7 @@ function parseRoute(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(query);
   const parts = path.split("/").filter(Boolean);
+  if (parts[0] === "play") return { view: "play", params };
   if (parts[0] === "leaderboard") return { view: "leaderboard", params };
   if (parts[0] === "daily") {
     return { view: "daily", day: parts[1] ? decodeURIComponent(parts[1]) : "today", params };
@@ -58,7 +64,7 @@ function parseRoute(hash) {
   if (parts[0] === "games" && parts[1]) {
     return { view: "replay", id: decodeURIComponent(parts[1]), params };
   }
-  return { view: "play", params };
+  return { view: "home", params };
 }
 
 let firstRoute = true;
@@ -77,6 +83,7 @@ function route() {
   // The play view is a table that fits the screen while a game is on it (app.css).
   document.body.dataset.view = target.view;
   if (target.view !== "replay") leaveAnalysis();
+  if (target.view === "home") showHome();
   if (target.view === "play") showPlay();
   if (target.view === "daily") showDaily(target.day);
   if (target.view === "leaderboard") showLeaderboard(target.params);
@@ -90,7 +97,9 @@ function route() {
   firstRoute = false;
 }
 
+loadNameRule();
 installNotice();
+installHome();
 installPlay();
 installDaily();
 installLeaderboard();

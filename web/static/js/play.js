@@ -9,6 +9,7 @@ import { cardName, cardShort, faceUpCard } from "./cards.js";
 import { $, element } from "./dom.js";
 import { percentText } from "./format.js";
 import { endReasonText, GRID_CELLS } from "./game.js";
+import { checkNameField } from "./names.js";
 import { makeStanding } from "./standing.js";
 import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
 import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
@@ -207,8 +208,9 @@ async function start(player) {
     const { token, ...state } = created;
     save({ id: state.id, token, player: state.player });
     game = state;
+    loaded = true;
     lastPlacement = null;
-  before = null;
+    before = null;
     hint = null;
   } finally {
     busy = false;
@@ -217,7 +219,18 @@ async function start(player) {
     render();
   }
   const firstCell = $("board").querySelector("button");
-  if (firstCell && !$("game").hidden) firstCell.focus();
+  if (firstCell && !$("game").hidden && !$("play-view").hidden) firstCell.focus();
+}
+
+/** Start a game from another view (the home page) and go to the table: a guest's under
+ * `player` ("" for anonymous), or the account's. */
+export async function startGame(player) {
+  if (game && game.status === "in_progress" && !(await mayLeave())) return;
+  await start(player || "");
+  if (saved && game && game.id === saved.id) {
+    if (window.location.hash === "#/play") render();
+    else window.location.hash = "#/play";
+  }
 }
 
 async function place(position) {
@@ -379,6 +392,7 @@ export async function openAccountGame(id) {
 export function installPlay() {
   standing = makeStanding($("end-standing"), "end-standing");
   $("player-name").value = storage()?.getItem(SAVED_PLAYER) || "";
+  checkNameField("player-name", "player-name-check");
   onAccountChange(() => render());
   $("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -423,7 +437,7 @@ async function loadSaved() {
   try {
     game = await api.getGame(saved.id, bearer());
     lastPlacement = null;
-  before = null;
+    before = null;
     hint = null;
   } catch (error) {
     if (error.status === 404) {

@@ -5,8 +5,8 @@
 
 import * as api from "./api.js";
 import { element } from "./dom.js";
-import { BOARD_COLUMNS, boardHash, leaderboardRow, windowText } from "./leaderboard.js";
-import { showError } from "./ui.js";
+import { BOARD_COLUMNS, boardHash, boardName, leaderboardRow, windowText } from "./leaderboard.js";
+import { problemWords, showError } from "./ui.js";
 
 const NEIGHBOURS = 5;
 
@@ -19,7 +19,7 @@ function notOnBoardText(game, includeAssisted, problem) {
       "among them."
     );
   }
-  return `This game is not on this board: ${problem.detail || problem.title}`;
+  return `This game is not on this board: ${problemWords(problem).detail}`;
 }
 
 /**
@@ -80,7 +80,12 @@ export function makeStanding(container, prefix) {
     element("p", {}, boardLink),
   );
   place.hidden = true;
-  container.replaceChildren(element("p", { className: "rank-line" }, rankText, " ", toggle), place);
+  // The board itself, one press away (an assisted game's: the default board leaves it out).
+  const rankLink = element("a", { id: id("board"), textContent: "See the board" });
+  container.replaceChildren(
+    element("p", { className: "rank-line" }, rankText, " ", rankLink, " ", toggle),
+    place,
+  );
 
   const period = () => choices.querySelector("input:checked")?.value || "all";
 
@@ -159,9 +164,12 @@ export function makeStanding(container, prefix) {
       }
       const same = game && game.id === shown.id;
       game = shown;
-      rankText.textContent = game.assisted
-        ? `Rank ${game.rank} of all time, assisted games included`
-        : `Rank ${game.rank} of all time`;
+      // The board named as the leaderboard page names it (an assisted game is ranked on
+      // the board with assisted games: the default board leaves it out, and says so).
+      const board = boardName({ period: "all" }, game.assisted);
+      rankText.textContent = `Rank ${game.rank} on the board “${board}”`;
+      rankLink.href = boardHash({ includeAssisted: game.assisted });
+      rankLink.hidden = false;
       const day = game.finished_at.slice(0, 10);
       radios.day.textContent = `Its day (${day})`;
       if (same) return; // a redraw of the same game keeps the panel as it is

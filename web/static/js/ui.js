@@ -1,37 +1,162 @@
-// The page's shared pieces: the error notice (a problem's title and detail, and the automatic
-// retry after Retry-After) and a confirmation dialog.
+// The page's shared pieces: the error notice (what went wrong and what to do next, in words,
+// and the automatic retry after Retry-After) and a confirmation dialog.
 
 import { onRetry } from "./api.js";
-import { $, element } from "./dom.js";
+import { $ } from "./dom.js";
 
 let retryNoticeShown = false;
 
-function fillNotice(problem) {
-  $("notice-title").textContent = problem.title;
-  $("notice-status").textContent = problem.status ? `(${problem.status})` : "";
-  $("notice-detail").textContent = problem.detail;
-  const list = $("notice-errors");
-  list.replaceChildren();
-  for (const error of problem.errors || []) {
-    const where = Array.isArray(error.loc) ? error.loc.join(".") : "";
-    const text = where ? `${where}: ${error.message}` : String(error.message);
-    list.append(element("li", { textContent: text }));
+// What a player reads for each of the API's problem codes (api/core/errors.py): what happened
+// and what to do next. Never an HTTP status, a code or a header: those are the API's words
+// for programs (they stay in the console's network panel).
+const WORDS = {
+  invalid_request: [
+    "That could not be sent as it is",
+    "Check what you typed (a name is 3 to 24 letters A to Z, digits, _ or -), then try again.",
+  ],
+  invalid_player_name: [
+    "That name cannot be used",
+    "A name is 3 to 24 letters A to Z, digits, _ or -. Change it and try again.",
+  ],
+  name_taken: [
+    "That name belongs to a registered player",
+    "Choose another name. If it is yours, use your key on the Account page.",
+  ],
+  player_name_mismatch: [
+    "This key belongs to another name",
+    "Sign out on the Account page, or play under the key's own name.",
+  ],
+  player_key_required: [
+    "The daily challenge needs an account",
+    "Register a name, or use your key, on the Account page; then come back to play it.",
+  ],
+  invalid_token: [
+    "This browser's key or game pass is not accepted",
+    "If you replaced your key elsewhere, use the new one on the Account page.",
+  ],
+  missing_token: [
+    "This game is not yours to play here",
+    "Only the browser that started it, or its player's key, may place its cards.",
+  ],
+  challenge_already_played: [
+    "You have played today's challenge already",
+    "There is one attempt a day: your game is shown on the daily page. A new challenge opens at 00:00 UTC.",
+  ],
+  challenge_closed: [
+    "That day's challenge has closed",
+    "Its games take no more cards. Today's challenge is on the daily page.",
+  ],
+  challenge_no_hints: [
+    "No hints in the daily challenge",
+    "Everybody plays the day's deal on their own. Hints are there in an ordinary game.",
+  ],
+  challenge_not_open: [
+    "That day's challenge has not opened yet",
+    "Each day opens at 00:00 UTC. Pick today or an earlier day.",
+  ],
+  invalid_challenge_date: [
+    "There is no challenge on that day",
+    "The daily challenge began on 2026-01-01: pick a day from then to today.",
+  ],
+  challenge_game_private: [
+    "This daily challenge game is private until the day closes",
+    "Its player alone may see it until 00:00 UTC; come back then to replay it.",
+  ],
+  challenge_day_open: [
+    "The day's deal is still secret",
+    "It is revealed when the day closes at 00:00 UTC; analyses wait until then.",
+  ],
+  version_conflict: [
+    "This game changed in another tab or window",
+    "It has been reloaded here as it is now: look at the table, then play on.",
+  ],
+  precondition_failed: [
+    "This game changed in another tab or window",
+    "It has been reloaded here as it is now: look at the table, then play on.",
+  ],
+  game_over: [
+    "This game is already over",
+    "It has been reloaded here as it ended. Start a new game to play again.",
+  ],
+  game_in_progress: [
+    "This game is still being played",
+    "Its analysis can be asked once it is over.",
+  ],
+  game_not_found: [
+    "This game could not be found",
+    "The link may be mistyped, or the game is gone. Start a new game from the home page.",
+  ],
+  player_not_found: [
+    "There is no player of that name",
+    "Check the spelling; names of guests have no page.",
+  ],
+  analysis_not_found: [
+    "This game has not been analysed yet",
+    "Press “Analyse this game” to ask for it.",
+  ],
+  not_on_board: ["This game is not on that board", "Choose another board."],
+  invalid_window: [
+    "That day or week cannot be shown",
+    "Pick a day from 2026-01-01 to today.",
+  ],
+  invalid_cursor: [
+    "This page of the list is out of date",
+    "Go back to its first page.",
+  ],
+  hints_busy: [
+    "The computer player is busy",
+    "Many hints are being worked out: try again in a few seconds.",
+  ],
+  rate_limited: ["Too many requests from this browser", "Wait a moment, then try again."],
+  request_in_progress: [
+    "The same request is still being answered",
+    "Wait a moment, then try again.",
+  ],
+  database_busy: ["The server is busy", "Try again in a moment."],
+  too_many_event_streams: [
+    "Too many live pages are open in this browser",
+    "Close a few tabs of live games, then try again.",
+  ],
+  event_streams_full: ["The server is busy", "Live updates will come back in a moment."],
+  payload_too_large: ["That was too much to send", "Try again with less."],
+  internal_error: [
+    "Something went wrong on the server",
+    "Try again; if it keeps happening, the site's operators can see what went wrong.",
+  ],
+};
+
+/** A problem (an ApiProblem, or any error) in words: {title, detail}. */
+export function problemWords(problem) {
+  if (problem?.name !== "ApiProblem") {
+    return { title: "Something went wrong in this page", detail: "Reload the page and try again." };
   }
-  list.hidden = list.children.length === 0;
+  const words = WORDS[problem.code];
+  if (words) return { title: words[0], detail: words[1] };
+  if (problem.status === 0) {
+    return {
+      title: "The server could not be reached",
+      detail: "Check the connection, then try again.",
+    };
+  }
+  if (problem.status >= 500) return { title: "The server could not answer", detail: "Try again in a moment." };
+  // A code this page has no words for (a newer server's): its title is still in words.
+  return { title: problem.title, detail: "Try again, or start again from the home page." };
+}
+
+function fillNotice(problem) {
+  const { title, detail } = problemWords(problem);
+  $("notice-title").textContent = title;
+  $("notice-detail").textContent = detail;
   $("notice").hidden = false;
 }
 
 let noticeAction = null;
 
-/** Show an error: an ApiProblem (title and detail), or any other error as "Unexpected error".
+/** Show an error in words (`problemWords`): an ApiProblem, or any other error (logged).
  * `action` ({label, run}) adds a button to the notice, e.g. "Try again". */
 export function showError(error, action = null) {
-  const problem =
-    error && error.name === "ApiProblem"
-      ? error
-      : { title: "Unexpected error", detail: String(error?.message || error), status: 0 };
   retryNoticeShown = false;
-  fillNotice(problem);
+  fillNotice(error);
   $("notice").classList.remove("retrying");
   $("notice-retry").hidden = true;
   noticeAction = action;

@@ -135,7 +135,7 @@ export function checkRules(placements, rankOf) {
     if (status !== placement.status_after) {
       return {
         ok: false,
-        problem: `${step}: status ${placement.status_after}, the rules say ${status}`,
+        problem: `${step}: the server says ${statusText(placement.status_after)}, the rules say ${statusText(status)}`,
         piles: board,
       };
     }

@@ -1,0 +1,134 @@
+"""The list of games being played, kept live: ``event: game`` on ``GET /events`` when a game
+begins or ends, through a real ``foursquare serve`` on each database (SQLite: the process's
+own publisher; PostgreSQL: its notifications), and the list leaving out games untouched longer
+than the expiry allows."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from testkit.server import Server, running_server
+
+pytestmark = pytest.mark.slow
+
+DEADLINE = 30.0  # seconds any wait may take before the test fails
+# A few seconds: the list's cut-off for games untouched too long (FOURSQUARE_ABANDON_AFTER_HOURS).
+ABANDON_HOURS = 0.002
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path: Path) -> Iterator[Server]:
+    env = {"FOURSQUARE_ABANDON_AFTER_HOURS": str(ABANDON_HOURS)}
+    with running_server(database_url, log_path=tmp_path / "server.log", extra_env=env) as s:
+        yield s
+
+
+async def site_events(url: str, got: list[dict[str, Any]], opened: asyncio.Event) -> None:
+    """Collect the `game` events of the site's stream into ``got`` (until cancelled)."""
+    async with (
+        httpx.AsyncClient(timeout=httpx.Timeout(10, read=DEADLINE)) as client,
+        client.stream("GET", url) as response,
+    ):
+        assert response.status_code == 200
+        opened.set()
+        event = ""
+        async for line in response.aiter_lines():
+            if line.startswith("event:"):
+                event = line.partition(":")[2].strip()
+            elif line.startswith("data:") and event == "game":
+                got.append(json.loads(line.partition(":")[2]))
+
+
+async def wait_for(got: list[dict[str, Any]], game_id: str, status: str) -> dict[str, Any]:
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        for data in got:
+            if data["game_id"] == game_id and data["status"] == status:
+                return data
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no `game` event {status} for {game_id} in {DEADLINE} s: {got}")
+
+
+def no_card(data: Any) -> bool:
+    if isinstance(data, dict):
+        return "card" not in data and "cards" not in data and all(map(no_card, data.values()))
+    return not isinstance(data, list) or all(map(no_card, data))
+
+
+def test_games_beginning_and_ending_are_announced_without_a_card_challenges_left_out(
+    server: Server,
+) -> None:
+    async def run() -> None:
+        got: list[dict[str, Any]] = []
+        opened = asyncio.Event()
+        reader = asyncio.create_task(site_events(server.base_url + "/events", got, opened))
+        await asyncio.wait_for(opened.wait(), DEADLINE)
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
+            # A registered player's daily challenge game: left out until its day closes.
+            registered = await client.post("/players", json={"name": "lister"})
+            assert registered.status_code == 201, registered.text
+            key = registered.json()["key"]
+            challenge = await client.post(
+                "/games",
+                json={"player": "lister", "challenge": "daily"},
+                headers={"Authorization": f"Bearer {key}"},
+            )
+            assert challenge.status_code == 201, challenge.text
+            # Then a guest's game, announced as it begins.
+            created = (await client.post("/games", json={"player": "guest-one"})).json()
+            began = await wait_for(got, created["id"], "in_progress")
+            assert began["player"] == "guest-one" and began["registered"] is False
+            assert began["cards_placed"] == 0 and began["reason"] is None
+            listed = (await client.get("/games", params={"status": "in_progress"})).json()
+            row = next(g for g in listed["games"] if g["game_id"] == created["id"])
+            assert {k: began[k] for k in row} == row  # the event is the list's row, and more
+            # An account's ordinary game is announced as the account's.
+            own = await client.post(
+                "/games", json={"player": "lister"}, headers={"Authorization": f"Bearer {key}"}
+            )
+            assert (await wait_for(got, own.json()["id"], "in_progress"))["registered"] is True
+            # Played out: its end is announced, with the list's figures and why it ended.
+            auth = {"Authorization": f"Bearer {created['token']}"}
+            rng = random.Random(35)
+            state = created
+            while state["status"] == "in_progress":
+                cell = rng.choice(state["legal_placements"])
+                answer = await client.post(
+                    f"/games/{created['id']}/placements", json=cell, headers=auth
+                )
+                assert answer.status_code == 201, answer.text
+                state = answer.json()["game"]
+            ended = await wait_for(got, created["id"], state["status"])
+            assert ended["cards_placed"] == state["placements_count"]
+            assert ended["reason"] == state["end_reason"]
+        reader.cancel()
+        assert all(no_card(data) for data in got)
+        assert challenge.json()["id"] not in {data["game_id"] for data in got}
+
+    asyncio.run(run())
+
+
+def test_the_list_leaves_out_games_untouched_longer_than_the_expiry(server: Server) -> None:
+    with httpx.Client(base_url=server.base_url, timeout=30) as client:
+        created = client.post("/games", json={"player": "idler"}).json()
+
+        def listed() -> bool:
+            page = client.get("/games", params={"status": "in_progress", "limit": 100}).json()
+            return created["id"] in {g["game_id"] for g in page["games"]}
+
+        assert listed()
+        deadline = time.monotonic() + DEADLINE
+        while listed():
+            assert time.monotonic() < deadline, "an untouched game stayed listed"
+            time.sleep(0.5)
+        # Still in progress (the expiry has not run): only the list leaves it out.
+        assert client.get(f"/games/{created['id']}").json()["status"] == "in_progress"

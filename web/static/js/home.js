@@ -1,0 +1,148 @@
+// The home page (`#/`): a game in one press (a name is optional: a guest plays as
+// "anonymous"), today's challenge and whether this player has played it, the games being
+// played now (kept live by the site's `game` events) and today's best scores (read again on
+// a `win`), each a link to its page.
+
+import * as api from "./api.js";
+import { $, element } from "./dom.js";
+import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
+import { resultText } from "./game.js";
+import { playerLink } from "./leaderboard.js";
+import { checkNameField } from "./names.js";
+import { startGame } from "./play.js";
+import { onAccountChange, readAccount, readSavedGame, storage } from "./storage.js";
+
+const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
+const SHOWN = 5; // rows of each list
+
+let live = []; // the games being played, as `GET /games` lists them, latest first
+
+function renderStart() {
+  const account = readAccount();
+  $("home-guest").hidden = Boolean(account);
+  $("home-account").hidden = !account;
+  if (account) $("home-account-name").textContent = account.name;
+  $("home-resume").hidden = !readSavedGame();
+}
+
+function gameItem(entry) {
+  const cards = entry.cards_placed === 1 ? "1 card" : `${entry.cards_placed} cards`;
+  const watch = element("a", {
+    href: `#/live/${encodeURIComponent(entry.game_id)}`,
+    textContent: "Watch",
+  });
+  watch.setAttribute("aria-label", `Watch the game of ${entry.player}`);
+  const item = element("li", {}, playerLink(entry.player, entry.registered), `, ${cards} placed · `, watch);
+  item.dataset.gameId = entry.game_id;
+  return item;
+}
+
+function renderLive() {
+  $("home-live-list").replaceChildren(...live.slice(0, SHOWN).map(gameItem));
+  $("home-live-empty").hidden = live.length > 0;
+}
+
+/** A game began or ended (`game` event): the list gains or loses it at once. */
+function gameEvent(data) {
+  live = live.filter((entry) => entry.game_id !== data.game_id);
+  if (data.status === "in_progress") live = [data, ...live];
+  renderLive();
+}
+
+async function loadLive() {
+  try {
+    live = (await api.getGamesInProgress({ limit: SHOWN * 2 })).games;
+  } catch {
+    live = [];
+  }
+  renderLive();
+}
+
+async function loadBest() {
+  let answer;
+  try {
+    answer = await api.getLeaderboard({ period: "day", limit: SHOWN });
+  } catch {
+    $("home-best-empty").textContent = "Today's scores could not be read just now.";
+    $("home-best-empty").hidden = false;
+    return;
+  }
+  const rows = answer.entries.map((entry) => {
+    const replay = element("a", {
+      href: `#/games/${encodeURIComponent(entry.game_id)}`,
+      textContent: `score ${entry.score}`,
+    });
+    replay.setAttribute("aria-label", `Replay the game of ${entry.player}, score ${entry.score}`);
+    return element("li", {}, playerLink(entry.player), " · ", replay);
+  });
+  $("home-best-list").replaceChildren(...rows);
+  const left = answer.assisted_left_out || 0;
+  let text = "";
+  if (rows.length === 0) text = "No game won without hints today yet.";
+  if (left > 0) {
+    text += ` ${left === 1 ? "1 win" : `${left} wins`} with hints ${left === 1 ? "is" : "are"} not listed here.`;
+  }
+  $("home-best-empty").textContent = text.trim();
+  $("home-best-empty").hidden = text === "";
+}
+
+async function loadDaily() {
+  const account = readAccount();
+  const text = $("home-daily-text");
+  const link = $("home-daily-link");
+  let day;
+  try {
+    day = await api.getChallenge("today", account?.key || null);
+  } catch {
+    text.textContent = "Today's challenge could not be read just now.";
+    return;
+  }
+  const counts = `${day.played} played today, ${day.won} won.`;
+  link.href = "#/daily";
+  if (!account) {
+    text.textContent = `One deal for everybody, one attempt each: ${counts} Register a name to play it.`;
+    link.textContent = "Open today's challenge";
+    return;
+  }
+  if (!day.your_game_id) {
+    text.textContent = `You have not played it yet: ${counts}`;
+    link.textContent = "Play today's challenge";
+    return;
+  }
+  try {
+    const game = await api.getGame(day.your_game_id, account.key);
+    text.textContent =
+      game.status === "in_progress"
+        ? `You have started it: ${game.placements_count} cards placed. ${counts}`
+        : `You played it: ${resultText(game.status, game.end_reason, game.score)}. ${counts}`;
+    link.textContent = game.status === "in_progress" ? "Play on" : "See your attempt";
+  } catch {
+    text.textContent = `You played it. ${counts}`;
+    link.textContent = "See your attempt";
+  }
+}
+
+/** Wire the view's controls; called once. */
+export function installHome() {
+  $("home-name").value = storage()?.getItem(SAVED_PLAYER) || "";
+  checkNameField("home-name", "home-name-check");
+  $("home-start").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const player = $("home-name").value.trim();
+    storage()?.setItem(SAVED_PLAYER, player);
+    startGame(readAccount() ? null : player);
+  });
+  onAccountChange(() => {
+    if (!$("home-view").hidden) showHome();
+  });
+}
+
+/** The view became visible. */
+export function showHome() {
+  const gen = currentGeneration();
+  renderStart();
+  loadDaily();
+  loadLive();
+  loadBest();
+  openStream(SITE_EVENTS_URL, { game: gameEvent, win: () => loadBest() }, { gen });
+}

@@ -1,0 +1,65 @@
+// The rule for a player's name, as the server applies it: read from the API's own OpenAPI
+// document (`GameCreate.player`: its pattern and lengths, api.core.names.NAME_PATTERN), never
+// written here a second time. The page's name fields take it as they load, and say as the
+// player types what is wrong with a name, in words.
+
+import { $ } from "./dom.js";
+
+let rule = null; // {pattern: RegExp, min, max}, once the schema is read
+let loading = null;
+const waiting = [];
+
+/** Read the rule from `/openapi.json`, once; the fields wired before it came take it then. */
+export function loadNameRule() {
+  if (!loading) {
+    loading = fetch("/openapi.json", { headers: { Accept: "application/json" } })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((document) => {
+        const field = document?.components?.schemas?.GameCreate?.properties?.player;
+        if (!field?.pattern) return;
+        rule = { pattern: new RegExp(field.pattern), min: field.minLength, max: field.maxLength };
+        for (const wire of waiting.splice(0)) wire();
+      })
+      // Without the rule the server still checks every name, and says so in words (ui.js).
+      .catch(() => null);
+  }
+  return loading;
+}
+
+/** Whether `name` is one the rule allows (an account's name has to be; so has a guest's).
+ * Before the rule is read, every name is taken as allowed. */
+export function isPlayerName(name) {
+  return rule === null || rule.pattern.test(name.normalize("NFKC"));
+}
+
+/** What is wrong with `name`, in words, or "" (an empty name is the caller's concern). */
+export function nameProblem(name) {
+  if (rule === null || name === "" || rule.pattern.test(name)) return "";
+  if (name.length < rule.min) return `A name has at least ${rule.min} characters.`;
+  if (name.length > rule.max) return `A name has at most ${rule.max} characters.`;
+  const odd = [...new Set([...name].filter((c) => !rule.pattern.test(c.repeat(rule.min))))];
+  const shown = odd.map((c) => (c === " " ? "a space" : `“${c}”`)).join(", ");
+  return `A name may hold only letters A to Z, digits, _ and -: not ${shown}.`;
+}
+
+/** Check the name field `inputId` as the player types, with its words in `messageId` (and
+ * as the field's validity message, so that the form is not sent with a name the server
+ * would refuse). */
+export function checkNameField(inputId, messageId) {
+  const input = $(inputId);
+  const message = $(messageId);
+  const check = () => {
+    const problem = nameProblem(input.value.trim());
+    input.setCustomValidity(problem);
+    input.setAttribute("aria-invalid", String(problem !== ""));
+    message.textContent = problem;
+    message.hidden = problem === "";
+  };
+  input.addEventListener("input", check);
+  waiting.push(() => {
+    input.maxLength = rule.max;
+    if (input.value) check();
+  });
+  if (rule) waiting.splice(0).forEach((wire) => wire());
+  return check;
+}
