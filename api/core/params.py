@@ -11,7 +11,6 @@ import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Annotated, Any
 
-import fastapi.routing
 from fastapi import Depends, Header, Query, Request, Response
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
@@ -132,11 +131,9 @@ class DirectRoute(APIRoute):
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         solved = super().get_route_handler()
-        # As FastAPI's own handler: a route included in another router is handled with the
-        # dependant of its inclusion (the including router's dependencies added).
-        included = getattr(fastapi.routing, "_effective_route_context_var", None)
-        context = included.get() if included is not None else None
-        route = context if context is not None and context.original_route is self else self
+        # The app includes each feature's router as it is (no router-level dependencies), so
+        # the route's own dependant is the one its requests solve.
+        route = self
         dependant: Dependant = route.dependant
         steps = _request_steps(dependant)
         if steps is None:
