@@ -22,7 +22,7 @@ from tests.web.pages import (
     assert_accessible,
     assert_badges_clear,
     assert_fits_and_reachable,
-    place_button,
+    place_by_click,
     play_through_api,
     resume_in_page,
 )
@@ -44,15 +44,6 @@ def page(request: pytest.FixtureRequest, browser: Browser, server: Server) -> It
     yield context.new_page()
     context.close()
     watcher.check()
-
-
-def place(page: Page, row: int, col: int) -> dict[str, Any]:
-    with page.expect_response(
-        lambda r: r.url.endswith("/placements") and r.request.method == "POST"
-    ) as answer:
-        place_button(page, row, col).click()
-    body: dict[str, Any] = answer.value.json()
-    return body
 
 
 def play_out_randomly(api: httpx.Client, created: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -80,7 +71,7 @@ def test_no_badge_covers_a_card_s_rank_or_suit(
     game_id, token = store_game(server.database_url, vector["deck"], "readable")
     play_through_api(api, game_id, token, [(s["row"], s["col"]) for s in vector["steps"][:1]])
     resume_in_page(page, server.base_url, game_id, token, "readable")
-    place(page, vector["steps"][1]["row"], vector["steps"][1]["col"])
+    place_by_click(page, vector["steps"][1]["row"], vector["steps"][1]["col"])
     page.get_by_role("button", name="Ask for a hint").click()
     page.get_by_role("dialog").get_by_role("button", name="Ask for a hint").click()
     expect(page.locator("#board .cell.hinted")).to_have_count(1)
@@ -94,7 +85,7 @@ def test_no_badge_covers_a_card_s_rank_or_suit(
     game_id, token = store_game(server.database_url, won["deck"], "readable")
     play_through_api(api, game_id, token, steps[:-1])
     resume_in_page(page, server.base_url, game_id, token, "readable")
-    place(page, *steps[-1])
+    place_by_click(page, *steps[-1])
     expect(page.get_by_role("region", name="You won!")).to_be_visible()
     assert assert_badges_clear(page, "#board", "won table") >= 5
 
@@ -228,7 +219,7 @@ def test_the_leaderboard_says_how_many_wins_with_hints_it_leaves_out(
     steps = [(s["row"], s["col"]) for s in vector["steps"]]
     play_through_api(api, game_id, token, steps[:-1])
     resume_in_page(page, server.base_url, game_id, token, "helped-newcomer")
-    place(page, *steps[-1])
+    place_by_click(page, *steps[-1])
     end = page.get_by_role("region", name="You won!")
     expect(end.locator("#end-standing-rank")).to_contain_text(
         "on the board “All time, assisted games included”"
