@@ -32,6 +32,7 @@ these two requests, captured from the app) is printed for both pages.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -230,6 +231,14 @@ def _leaderboard_statements(database_url: str, paths: list[str]) -> list[tuple[s
     return statements
 
 
+def _psycopg_form(statement: str, parameters: Sequence[Any]) -> tuple[str, dict[str, Any]]:
+    """``statement`` as captured from the service's asyncpg engine (``$1``, ``$2``...) in
+    the ``%(p1)s`` form psycopg takes: the plans are read through a plain sync engine, and
+    the service's own SQL is what must be explained, not a rebuilt copy of it."""
+    named = re.sub(r"\$(\d+)", r"%(p\1)s", statement.replace("%", "%%"))
+    return named, {f"p{index}": value for index, value in enumerate(parameters, start=1)}
+
+
 def leaderboard_plans(database_url: str, cursor: str | None) -> dict[str, list[str]]:
     """The SQL and the database's plan for the leaderboard query of the first page and of
     ``cursor``'s page (PostgreSQL: ``EXPLAIN ANALYZE``; SQLite: ``EXPLAIN QUERY PLAN``)."""
@@ -246,6 +255,8 @@ def leaderboard_plans(database_url: str, cursor: str | None) -> dict[str, list[s
             for name, (statement, parameters) in zip(
                 ("first page", "deep page"), statements, strict=True
             ):
+                if engine.dialect.name != "sqlite":
+                    statement, parameters = _psycopg_form(statement, parameters)
                 rows = connection.exec_driver_sql(prefix + statement, parameters).all()
                 plans[name] = [" ".join(statement.split())] + [str(row[-1]) for row in rows]
     finally:
