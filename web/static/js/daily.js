@@ -17,7 +17,7 @@ import { leaderboardRow, utcToday } from "./leaderboard.js";
 import { makePager } from "./pager.js";
 import { openAccountGame, startDailyChallenge } from "./play.js";
 import { onAccountChange, readAccount } from "./storage.js";
-import { clearNotice, showError } from "./ui.js";
+import { clearNotice, noticeMark, showError } from "./ui.js";
 import { checkItem, verifyReveal } from "./verify.js";
 
 let shownDay = null; // "today" or YYYY-MM-DD, as asked
@@ -153,6 +153,7 @@ function counted(data) {
 /** The view became visible: `day` is "today" or a YYYY-MM-DD (`#/daily/{day}`). */
 export async function showDaily(day = "today") {
   const gen = currentGeneration();
+  const mark = noticeMark();
   shownDay = day;
   $("daily-news").textContent = "";
   $("daily-summary").setAttribute("aria-busy", "true");
@@ -161,7 +162,7 @@ export async function showDaily(day = "today") {
     const answer = await api.getChallenge(day, readAccount()?.key || null);
     const own = await readAttempt(answer);
     if (shownDay !== day) return;
-    clearNotice();
+    clearNotice(mark);
     challenge = answer;
     attempt = own;
   } catch (error) {

@@ -162,23 +162,28 @@ const pager = makePager(
     $("leaderboard-empty").textContent = `${won}${period === "all" ? "" : " on this board"} yet.`;
     showLeftOut(answer.assisted_left_out || 0);
     const rows = answer.entries.map(leaderboardRow);
-    for (const row of rows) row.classList.toggle("fresh", row.dataset.gameId === freshGame);
+    for (const row of rows) row.classList.toggle("fresh", freshGames.has(row.dataset.gameId));
     return { rows, next_cursor: answer.next_cursor };
   },
 );
 
-let freshGame = null; // the game of the latest win announced, its row marked
+// The games of the latest burst of news, their rows marked: a burst may hold several wins
+// (two players finishing together), and each is new.
+let freshGames = new Set();
+let announcedWin = null; // the game of the latest win announced
 let newsTimer = null;
 
 const BOARD_NAMES = { all_time: "all time", day: "today", week: "this week" };
 
 /** A win or a new best came: say so, and read the page shown again (once per burst). A past
- * day's or week's board cannot change. */
+ * day's or week's board cannot change. `text` null: nothing new to say (a best of the win
+ * just announced, whose words already give its ranks). */
 function news(text, gameId) {
   const { period, date } = windowOf(board.choice, board.date);
   if (period !== "all" && date) return;
-  $("leaderboard-news").textContent = text;
-  freshGame = gameId;
+  if (text !== null) $("leaderboard-news").textContent = text;
+  if (newsTimer === null) freshGames = new Set();
+  freshGames.add(gameId);
   if (newsTimer !== null) return;
   newsTimer = setTimeout(() => {
     newsTimer = null;
@@ -193,11 +198,13 @@ function listen(gen) {
       win(data) {
         const rank = data.ranks?.all_time;
         const where = rank ? `, rank ${rank} of all time` : "";
+        announcedWin = data.game_id;
         news(`New win: ${data.player}, score ${data.score}${where}.`, data.game_id);
       },
       best(data) {
         const name = BOARD_NAMES[data.board] || data.board;
-        news(`New best ${name}: ${data.player}, score ${data.score}.`, data.game_id);
+        const text = `New best ${name}: ${data.player}, score ${data.score}.`;
+        news(data.game_id === announcedWin ? null : text, data.game_id);
       },
     },
     { gen },
@@ -300,7 +307,8 @@ export function showLeaderboard(params) {
   $("board-date-help").hidden = true;
   $("board-date").removeAttribute("aria-invalid");
   $("leaderboard-news").textContent = "";
-  freshGame = null;
+  freshGames = new Set();
+  announcedWin = null;
   pager.reload();
   listen(currentGeneration());
 }

@@ -15,7 +15,7 @@ import { timeElement } from "./format.js";
 import { DECK_SIZE, resultText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
-import { clearNotice, showError } from "./ui.js";
+import { clearNotice, noticeMark, showError } from "./ui.js";
 import { faceDownCount, replayHistory } from "./verify.js";
 import { placementText } from "./words.js";
 
@@ -207,6 +207,7 @@ function follow(id, gen) {
 
 async function showWatch(id) {
   const gen = currentGeneration();
+  const mark = noticeMark();
   watchedId = id;
   placements = [];
   boards = [[]];
@@ -230,7 +231,7 @@ async function showWatch(id) {
     return;
   }
   if (watchedId !== id || gen !== currentGeneration()) return;
-  clearNotice();
+  clearNotice(mark);
   $("live-heading").textContent = `Live: the game of ${game.player}`;
   $("live-watch").dataset.player = game.player;
   drawWatch();

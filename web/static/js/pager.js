@@ -3,7 +3,7 @@
 // when there is more than one page; and the rows of such tables.
 
 import { $, element } from "./dom.js";
-import { clearNotice, showError } from "./ui.js";
+import { clearNotice, noticeMark, showError } from "./ui.js";
 
 /**
  * ids: {table, body, empty, first, previous, next, page} (element ids); fetchPage(cursor)
@@ -28,13 +28,14 @@ export function makePager(ids, fetchPage) {
 
   async function load() {
     const mine = ++generation;
+    const mark = noticeMark();
     loading = true;
     setButtons();
     $(ids.table).setAttribute("aria-busy", "true");
     try {
       const answer = await fetchPage(cursors[page]);
       if (mine !== generation) return;
-      clearNotice();
+      clearNotice(mark);
       nextCursor = answer.next_cursor;
       $(ids.body).replaceChildren(...answer.rows);
       $(ids.empty).hidden = answer.rows.length > 0 || page > 0;

@@ -13,7 +13,7 @@ import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
 import { DECK_SIZE, resultText } from "./game.js";
 import { makeStanding } from "./standing.js";
 import { bearerFor } from "./storage.js";
-import { clearNotice, showError } from "./ui.js";
+import { clearNotice, noticeMark, showError } from "./ui.js";
 import { checkItem, faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
 import { placementText } from "./words.js";
 
@@ -189,6 +189,7 @@ export async function showReplay(id, analyse = false) {
   $("verify-button").disabled = true;
   $("replay-review").textContent = "";
   leaveAnalysis();
+  const mark = noticeMark();
   try {
     // A daily challenge game is its player's only until its day closes: read it with the
     // game's token or the account's key when this page has one.
@@ -198,7 +199,7 @@ export async function showReplay(id, analyse = false) {
       api.getPlacements(id, token),
     ]);
     if (requested !== id) return;
-    clearNotice();
+    clearNotice(mark);
     game = fresh;
     placements = history.placements;
     boards = replayHistory(placements);

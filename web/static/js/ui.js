@@ -143,7 +143,18 @@ export function problemWords(problem) {
   return { title: problem.title, detail: "Try again, or start again from the home page." };
 }
 
+// Counts the notices shown: a read that began before a notice was shown must not hide it
+// when it ends (`noticeMark` / `clearNotice(mark)`), e.g. a page's load ending after a
+// button's error.
+let noticesShown = 0;
+
+/** The notice shown now, to be passed to `clearNotice` when a read begun now ends. */
+export function noticeMark() {
+  return noticesShown;
+}
+
 function fillNotice(problem) {
+  noticesShown += 1;
   const { title, detail } = problemWords(problem);
   $("notice-title").textContent = title;
   $("notice-detail").textContent = detail;
@@ -165,7 +176,9 @@ export function showError(error, action = null) {
   if (!(error && error.name === "ApiProblem")) console.error(error);
 }
 
-export function clearNotice() {
+/** Hide the notice; with `mark` (from `noticeMark`), only if no notice was shown since. */
+export function clearNotice(mark = null) {
+  if (mark !== null && mark !== noticesShown) return;
   retryNoticeShown = false;
   noticeAction = null;
   $("notice").hidden = true;
@@ -182,7 +195,7 @@ export async function guarded(action) {
 }
 
 export function installNotice() {
-  $("notice-dismiss").addEventListener("click", clearNotice);
+  $("notice-dismiss").addEventListener("click", () => clearNotice());
   $("notice-action").addEventListener("click", () => {
     const action = noticeAction;
     clearNotice();
