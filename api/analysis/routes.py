@@ -14,6 +14,7 @@ from api.core.errors import (
     Example,
     GameInProgress,
     GameNotFound,
+    RaceNotOver,
     RateLimited,
     ServiceUnavailable,
 )
@@ -83,6 +84,7 @@ def _answer(analysis: AnalysisOut) -> Response:
             GameNotFound,
             GameInProgress,
             ChallengeDayOpen,
+            RaceNotOver,
             RateLimited,
             ServiceUnavailable,
             examples={GameNotFound: _NOT_FOUND},
@@ -118,6 +120,7 @@ async def request_analysis(game_id: str, analyses: Analyses) -> Response:
             AnalysisNotFound,
             GameInProgress,
             ChallengeDayOpen,
+            RaceNotOver,
             RateLimited,
             ServiceUnavailable,
             examples={GameNotFound: _NOT_FOUND},

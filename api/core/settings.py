@@ -105,6 +105,19 @@ class Settings(BaseSettings):
         description="Each server process also ends abandoned games this often (0: never; "
         "run `foursquare expire` from cron instead).",
     )
+    race_countdown_seconds: float = Field(
+        default=5, ge=0, le=60, description="A race's countdown, from its start to its deal."
+    )
+    race_computer_seconds: float = Field(
+        default=1.5, gt=0, le=60, description="The computer racer's pace: one placement this often."
+    )
+    race_tick_seconds: float = Field(
+        default=0.5,
+        gt=0,
+        le=10,
+        description="How often each server process looks after the races: deals those whose "
+        "countdown is over, ends those out of time, plays the computer's placements.",
+    )
     hint_workers: int = Field(
         default=1,
         ge=1,

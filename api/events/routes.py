@@ -16,6 +16,8 @@ from api.core.errors import (
     InvalidCursor,
     InvalidLastEventId,
     InvalidRequest,
+    RaceGamePrivate,
+    RaceNotFound,
     RateLimited,
     ServiceUnavailable,
     TooManyEventStreams,
@@ -27,9 +29,12 @@ from api.events import render
 from api.events.schemas import (
     BestEvent,
     ChallengeEvent,
+    CountdownEvent,
     GameEndEvent,
     GameListedEvent,
     GamesInProgress,
+    RaceResultEvent,
+    RacerEvent,
     ReconnectEvent,
     WinEvent,
 )
@@ -55,6 +60,17 @@ LastEventId = Annotated[
         description="The `id` of the last event received (a browser's EventSource sends it "
         "when it reconnects): only the placements after it are sent. 0 to 40.",
         pattern=r"^\s*[0-9]{1,2}\s*$",
+    ),
+]
+
+# A race's events: a few in its lobby, then at most one per placement and end of each racer.
+MAX_RACE_EVENTS = 1000
+RaceLastEventId = Annotated[
+    str | None,
+    Header(
+        alias="Last-Event-ID",
+        description="The `id` of the last event received: only the events after it are sent.",
+        pattern=r"^\s*[0-9]{1,4}\s*$",
     ),
 ]
 
@@ -153,7 +169,19 @@ SITE_EVENTS = [
     _event("game", GameListedEvent, False, "A game began or ended (no card)."),
     _event("reconnect", ReconnectEvent, False, "This watcher fell behind and is closed."),
 ]
+RACE_EVENTS = [
+    _event("joined", RacerEvent, True, "A racer joined the race's lobby."),
+    _event("left", RacerEvent, True, "A racer left the race's lobby."),
+    _event("countdown", CountdownEvent, True, "The race starts at `starts_at`."),
+    _event("progress", RacerEvent, True, "A racer placed a card."),
+    _event("finished", RacerEvent, True, "A racer's game is over."),
+    _event("result", RaceResultEvent, True, "The race is over; the stream closes after it."),
+    _event("reconnect", ReconnectEvent, False, "This watcher fell behind and is closed."),
+]
 EVENT_MODELS: tuple[type[BaseModel], ...] = (
+    RacerEvent,
+    CountdownEvent,
+    RaceResultEvent,
     PlacementOut,
     GameEndEvent,
     ReconnectEvent,
@@ -164,17 +192,17 @@ EVENT_MODELS: tuple[type[BaseModel], ...] = (
 )
 
 
-def _last_event_id(raw: str | None) -> int:
+def _last_event_id(raw: str | None, most: int = MAX_PLACEMENTS) -> int:
     if raw is None or not raw.strip():
         return 0
     try:
         number = int(raw.strip())
     except ValueError:
         number = -1
-    if not 0 <= number <= MAX_PLACEMENTS:
+    if not 0 <= number <= most:
         raise InvalidLastEventId(
-            f"Last-Event-ID {raw[:16]!r} is no placement number: send the id of the last event "
-            f"received, 0 to {MAX_PLACEMENTS}"
+            f"Last-Event-ID {raw[:16]!r} is no event number: send the id of the last event "
+            f"received, 0 to {most}"
         )
     return number
 
@@ -195,7 +223,9 @@ def _last_event_id(raw: str | None) -> int:
                 }
             },
         },
-        **problems(ChallengeGamePrivate, GameNotFound, InvalidLastEventId, *_STREAM_CAPS),
+        **problems(
+            ChallengeGamePrivate, RaceGamePrivate, GameNotFound, InvalidLastEventId, *_STREAM_CAPS
+        ),
     },
     dependencies=[limited_by("read")],
 )
@@ -216,6 +246,35 @@ async def watch_game(
     after = _last_event_id(last_event_id)
     stream = await events.game_stream(game_id, token, after, _address(request))
     return _stream(request, stream)
+
+
+@router.get(
+    "/races/{race_id}/events",
+    response_class=EventStream,
+    summary="Watch a race",
+    tags=["races"],
+    responses={
+        200: {
+            "description": "The race's events.",
+            "headers": _STREAM_HEADERS,
+            "content": {
+                "text/event-stream": {"schema": _STREAM_BODY, "itemSchema": {"oneOf": RACE_EVENTS}}
+            },
+        },
+        **problems(RaceNotFound, InvalidLastEventId, *_STREAM_CAPS),
+    },
+    dependencies=[limited_by("read")],
+)
+async def watch_race(
+    race_id: str, request: Request, events: Events, last_event_id: RaceLastEventId = None
+) -> Response:
+    """A race's events, numbered from 1 (each event's `id`), from its opening: `joined`,
+    `left`, `countdown`, then a `progress` after each placement of a racer and a `finished`
+    when a racer's game ends (counts only, never a card), and `result` when the race is
+    over; the stream closes after it. With `Last-Event-ID: n` only the events after `n` are
+    sent, then the stream goes on live: no gap, nothing twice. Anyone may watch."""
+    after = _last_event_id(last_event_id, MAX_RACE_EVENTS)
+    return _stream(request, await events.race_stream(race_id, after, _address(request)))
 
 
 @router.get(

@@ -23,11 +23,11 @@ from api.core import days
 from api.core.clock import now, today
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database
-from api.core.errors import InvalidCursor
-from api.core.ids import existing_game, parse_game_id
+from api.core.errors import InvalidCursor, RaceNotFound
+from api.core.ids import existing_game, parse_game_id, parse_race_id
 from api.events import store
 from api.events.hub import EventHub, Watcher
-from api.events.store import GameFeed, GameInProgress
+from api.events.store import GameFeed, GameInProgress, RaceEvent
 from api.games.service import GameService
 from api.ops import metrics
 
@@ -71,7 +71,7 @@ class EventService:
         watcher = self.hub.watch(address, game_uuid)
         try:
             got = existing_game(await self.hub.first_read(watcher, after), game_id)
-            if days.is_sealed(got.game.challenge_date):
+            if days.is_sealed(got.game.challenge_date, got.game.sealed):
                 await self.games.history(game_id, token)  # its player's only, or 403
         except BaseException:
             self.hub.leave(watcher)
@@ -126,6 +126,65 @@ class EventService:
                     await self.database.read(partial(store.game_feed, game_id=game_id, after=last)),
                     game_id,
                 )
+        finally:
+            self.hub.leave(watcher)
+
+    # ------------------------------------------------------------ a race's stream
+
+    async def race_stream(self, race_id: str, after: int, address: str) -> AsyncIterator[bytes]:
+        """A race's events after number ``after``, then as they come, to its ``result``;
+        ``404 race_not_found``, and a game's stream's caps. The same hub and the same
+        promise as a game's stream: subscribed before the catch-up read, so no gap and
+        nothing twice."""
+        race_uuid = parse_race_id(race_id)
+        watcher = self.hub.watch(address, race_uuid, race=True)
+        try:
+            got = await self.database.read(partial(store.race_feed, race_id=race_uuid, after=after))
+            if got is None:
+                raise RaceNotFound(f"no race has the id {race_id[:64]!r}")
+        except BaseException:
+            self.hub.leave(watcher)
+            raise
+        assert watcher.feed is not None
+        if watcher.feed.last is None and got:
+            watcher.feed.last = got[-1].number
+        events = self._race_events(race_uuid, watcher, got, after)
+        weakref.finalize(events, self.hub.leave, watcher)
+        return events
+
+    async def _race_events(
+        self, race_id: uuid.UUID, watcher: Watcher, got: list[RaceEvent], last: int
+    ) -> AsyncIterator[bytes]:
+        try:
+            while True:
+                for event in got:  # from the database: the catch-up, or after a gap
+                    if event.number > last:
+                        yield _sent(self.hub.rendering.race(event), event.kind)
+                        last = event.number
+                        if event.kind == "result":
+                            return
+                gap = False
+                while not gap:
+                    items = await watcher.take()
+                    if watcher.dropped:
+                        yield _sent(self.hub.rendering.reconnect(last), "reconnect")
+                        return
+                    if watcher.closing:
+                        return
+                    for item in items:
+                        if item.kind == "ping":
+                            yield item.frame
+                        elif item.number > last + 1:
+                            gap = True
+                            break
+                        elif item.number == last + 1:
+                            yield _sent(item.frame, item.kind)
+                            last = item.number
+                            if item.kind == "result":
+                                return
+                read = partial(store.race_feed, race_id=race_id, after=last)
+                found: list[RaceEvent] | None = await self.database.read(read)
+                got = found or []
         finally:
             self.hub.leave(watcher)
 

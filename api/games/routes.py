@@ -23,6 +23,7 @@ from api.core.errors import (
     PlayerKeyRequired,
     PlayerNameMismatch,
     PreconditionFailed,
+    RaceGamePrivate,
     RateLimited,
     RequestInProgress,
     ServiceUnavailable,
@@ -197,7 +198,9 @@ def _response(answer: Answer, replayed: bool = False) -> Response:
     openapi_extra={"security": [{}]},
     responses={
         **_READ_RESPONSES,
-        **problems(ChallengeGamePrivate, GameNotFound, RateLimited, ServiceUnavailable),
+        **problems(
+            ChallengeGamePrivate, RaceGamePrivate, GameNotFound, RateLimited, ServiceUnavailable
+        ),
     },
     dependencies=[limited_by("read")],
 )
@@ -300,7 +303,9 @@ async def place_card(
     openapi_extra={"security": [{}]},
     responses={
         **_READ_RESPONSES,
-        **problems(ChallengeGamePrivate, GameNotFound, RateLimited, ServiceUnavailable),
+        **problems(
+            ChallengeGamePrivate, RaceGamePrivate, GameNotFound, RateLimited, ServiceUnavailable
+        ),
     },
     dependencies=[limited_by("read")],
 )
