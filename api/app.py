@@ -137,16 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state.analyses = AnalysisService(database, runner.wake if runner else None)
         budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
         state.hints = HintService(state.games, pool, budget)
-        state.races = RaceService(
-            database,
-            state.games,
-            pool,
-            challenge_secret,
-            countdown=settings.race_countdown_seconds,
-            pace=settings.race_computer_seconds,
-            tick=settings.race_tick_seconds,
-            budget=budget,
-        )
+        state.races = RaceService(database, state.games, pool, challenge_secret, settings)
         state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
         # Never more streams than the open-file limit leaves room for (api/ops/files.py).
         files.raise_open_file_limit()
@@ -274,6 +265,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         analysis_routes.router,
         event_routes.router,
         race_routes.router,
+        race_routes.players_router,
     ):
         app.include_router(router)
     install_web(app)

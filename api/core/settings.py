@@ -111,13 +111,6 @@ class Settings(BaseSettings):
     race_computer_seconds: float = Field(
         default=1.5, gt=0, le=60, description="The computer racer's pace: one placement this often."
     )
-    race_tick_seconds: float = Field(
-        default=0.5,
-        gt=0,
-        le=10,
-        description="How often each server process looks after the races: deals those whose "
-        "countdown is over, ends those out of time, plays the computer's placements.",
-    )
     hint_workers: int = Field(
         default=1,
         ge=1,

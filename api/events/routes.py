@@ -58,21 +58,14 @@ LastEventId = Annotated[
     Header(
         alias="Last-Event-ID",
         description="The `id` of the last event received (a browser's EventSource sends it "
-        "when it reconnects): only the placements after it are sent. 0 to 40.",
-        pattern=r"^\s*[0-9]{1,2}\s*$",
+        "when it reconnects): only the events after it are sent. 0 to 40 for a game's "
+        "stream (its placements), to 999 for a race's.",
+        pattern=r"^\s*[0-9]{1,3}\s*$",
     ),
 ]
 
 # A race's events: a few in its lobby, then at most one per placement and end of each racer.
-MAX_RACE_EVENTS = 1000
-RaceLastEventId = Annotated[
-    str | None,
-    Header(
-        alias="Last-Event-ID",
-        description="The `id` of the last event received: only the events after it are sent.",
-        pattern=r"^\s*[0-9]{1,4}\s*$",
-    ),
-]
+MAX_RACE_EVENTS = 999
 
 router = APIRouter(tags=["live"])
 
@@ -266,7 +259,7 @@ async def watch_game(
     dependencies=[limited_by("read")],
 )
 async def watch_race(
-    race_id: str, request: Request, events: Events, last_event_id: RaceLastEventId = None
+    race_id: str, request: Request, events: Events, last_event_id: LastEventId = None
 ) -> Response:
     """A race's events, numbered from 1 (each event's `id`), from its opening: `joined`,
     `left`, `countdown`, then a `progress` after each placement of a racer and a `finished`

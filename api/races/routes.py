@@ -13,6 +13,7 @@ from api.core.errors import (
     InvalidToken,
     NameTaken,
     PlayerNameMismatch,
+    PlayerNotFound,
     RaceNotFound,
     RaceNotOpen,
     RateLimited,
@@ -22,7 +23,7 @@ from api.core.openapi import header, problems
 from api.core.params import BearerSecret, PlayerKeyDep
 from api.core.problems import json_response
 from api.ops.ratelimit import limited_by
-from api.races.schemas import RaceCreate, RaceCreated, RaceOut, RacerIn
+from api.races.schemas import PlayerRaces, RaceCreate, RaceCreated, RaceOut, RacerIn
 from api.races.service import RaceService
 
 
@@ -45,6 +46,7 @@ _JOIN_ERRORS = (
     InvalidToken,
     NameTaken,
     PlayerNameMismatch,
+    PlayerNotFound,
     InvalidRequest,
     RateLimited,
     ServiceUnavailable,
@@ -147,3 +149,20 @@ async def rematch_race(race_id: str, races: Races, credential: RacerDep) -> Resp
     race, opened = await races.rematch(race_id, credential)
     code = status.HTTP_201_CREATED if opened else status.HTTP_200_OK
     return json_response(race, code, {"Location": f"/races/{race.id}"})
+
+
+players_router = APIRouter(prefix="/players", tags=["players"])
+
+
+@players_router.get(
+    "/{name}/races",
+    response_model=PlayerRaces,
+    summary="List a player's races",
+    responses=problems(PlayerNotFound, RateLimited, ServiceUnavailable),
+    dependencies=[limited_by("read")],
+)
+async def list_player_races(name: str, races: Races) -> Response:
+    """A registered player's races: how many they finished (`races_played`) and won
+    (`races_won`, ranked first), and their last 100 races, newest first, with their rank in
+    each finished one. The name matches in any case or width."""
+    return json_response(await races.of_player(name))

@@ -120,6 +120,8 @@ class PlayerRaceOut(ResponseModel):
 
 
 class PlayerRaces(ResponseModel):
-    """A player's races, newest first."""
+    """A player's race figures, and their races, newest first (the last 100)."""
 
+    races_played: int = Field(description="Races finished.")
+    races_won: int = Field(description="Races finished first.")
     races: list[PlayerRaceOut]

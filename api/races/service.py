@@ -38,6 +38,7 @@ from api.core.ids import parse_race_id
 from api.core.names import name_key
 from api.core.schemas import DeckReveal
 from api.core.secrets import hash_token, new_token, player_key_owner, token_matches
+from api.core.settings import Settings
 from api.events import announce
 from api.events.schemas import CountdownEvent, RaceResultEvent, RacerEvent
 from api.games import etags, expiry, snapshot
@@ -45,8 +46,17 @@ from api.games.dealing import deal, store_dealt
 from api.games.records import DealtGame, LoadedGame, load_game
 from api.games.service import GameService
 from api.hints.pool import AdvicePool
+from api.players.service import find_player
 from api.races import store
-from api.races.schemas import PlayerRaceOut, RaceCreate, RaceCreated, RaceOut, RacerIn, YourGame
+from api.races.schemas import (
+    PlayerRaceOut,
+    PlayerRaces,
+    RaceCreate,
+    RaceCreated,
+    RaceOut,
+    RacerIn,
+    YourGame,
+)
 from api.races.store import RaceRecord, RacerRecord
 from engine.cards import DECK_SIZE
 from engine.player.advice import Budget
@@ -65,20 +75,17 @@ class RaceService:
         games: GameService,
         pool: AdvicePool,
         secret: bytes,
-        *,
-        countdown: float,
-        pace: float,
-        tick: float,
-        budget: Budget,
+        settings: Settings,
     ) -> None:
         self.database = database
         self.games = games
-        self.pool = pool
+        self.pool = pool  # the hints' workers: the computer's choice is a hint's
         self.secret = secret
-        self.countdown = timedelta(seconds=countdown)
-        self.pace = timedelta(seconds=pace)
-        self.tick = tick
-        self.budget = budget
+        self.countdown = timedelta(seconds=settings.race_countdown_seconds)
+        self.pace = timedelta(seconds=settings.race_computer_seconds)
+        # Often enough that a placement or a deal is late by a fraction of the pace at most.
+        self.tick = min(0.5, settings.race_computer_seconds / 2)
+        self.budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
 
     # ------------------------------------------------------------ the lobby
 
@@ -86,7 +93,7 @@ class RaceService:
         """Open a race, its opener its first racer (and the computer its second, if asked)."""
         race_id = uuid.uuid4()
         commitment = shared_deal(self.secret, "race", race_id.hex).commitment
-        race = _new_race(race_id, body.seats, body.time_limit, commitment)
+        race = RaceRecord(race_id, body.seats, body.time_limit, "lobby", commitment, 0, now())
 
         def write(session: Session) -> str | None:
             store.insert_race(session, race)
@@ -140,10 +147,7 @@ class RaceService:
             if you is None or you.number != 1:
                 raise InvalidToken("only the race's opener starts it (with their key or token)")
             if race.status != "lobby" or len(racers) < 2:
-                raise RaceNotOpen(
-                    f"the race is {race.status} with {len(racers)} racers: a race "
-                    "starts from its lobby, with two racers at least"
-                )
+                raise RaceNotOpen("a race starts from its lobby, with two racers at least")
             self._start(session, race)
 
         await self.database.write(write)
@@ -172,7 +176,9 @@ class RaceService:
                 raise RaceNotOpen("the race is not over: ask for a rematch once it has finished")
             new = uuid.uuid4()
             commitment = shared_deal(self.secret, "race", new.hex).commitment
-            store.insert_race(session, _new_race(new, race.seats, race.time_limit, commitment))
+            store.insert_race(
+                session, RaceRecord(new, race.seats, race.time_limit, "lobby", commitment, 0, now())
+            )
             store.change_race(session, race.id, "finished", next_race_id=new)
             for racer in sorted(racers, key=lambda racer: racer.number):
                 fields = ("name", "player_id", "token_hash", "computer")
@@ -202,32 +208,29 @@ class RaceService:
         if race.status == "finished":
             racers.sort(key=lambda racer: racer.rank or 0)
         mine = None
-        if you is not None and you.game_id is not None and credential is not None:
+        if you and you.game_id and credential and race.status in ("running", "finished"):
             mine = YourGame(id=you.game_id, token=credential)
-        return RaceOut(
-            id=race.id,
-            status=race.status,  # type: ignore[arg-type]
-            seats=race.seats,
-            time_limit=race.time_limit,
-            deck_commitment=race.deck_commitment,
-            created_at=race.created_at,
-            starts_at=race.starts_at,
-            ends_at=race.ends_at,
-            finished_at=race.finished_at,
-            next_race=race.next_race_id,
-            racers=[_racer_out(racer) for racer in racers],
-            you=you.number if you is not None else None,
-            your_game=mine,
-            reveal=reveal,
+        return RaceOut.model_validate(
+            race._asdict()
+            | {"next_race": race.next_race_id, "racers": [_racer_out(r) for r in racers]}
+            | {"you": you.number if you else None, "your_game": mine, "reveal": reveal}
         )
 
     async def _created(self, race_id: uuid.UUID, token: str | None, key: str | None) -> RaceCreated:
         race = await self.read(str(race_id), token or key)
         return RaceCreated(**race.model_dump(), racer_token=token)
 
-    async def player_races(self, player_id: uuid.UUID) -> list[PlayerRaceOut]:
-        rows = await self.database.read(lambda s: store.player_races(s, player_id, 100))
-        return [PlayerRaceOut.model_validate(row._asdict()) for row in rows]
+    async def of_player(self, name: str) -> PlayerRaces:
+        """A player's race figures and their last 100 races (404 for no such player)."""
+
+        def read(session: Executor) -> PlayerRaces:
+            player_id = find_player(session, name).id
+            rows = store.player_races(session, player_id, 100)
+            played, won = store.player_race_counts(session, player_id)
+            races = [PlayerRaceOut.model_validate(row._asdict()) for row in rows]
+            return PlayerRaces(races_played=played, races_won=won, races=races)
+
+        return await self.database.read(read)
 
     # ------------------------------------------------------------ the ticker
 
@@ -373,12 +376,6 @@ def _locked(session: Session, race_id: uuid.UUID) -> tuple[RaceRecord, list[Race
     race = store.get_race(session, race_id)
     assert race is not None
     return race, store.get_racers(session, race_id)
-
-
-def _new_race(race_id: uuid.UUID, seats: int, time_limit: int, commitment: str) -> RaceRecord:
-    return RaceRecord(
-        race_id, seats, time_limit, "lobby", commitment, 0, now(), None, None, None, None, None
-    )
 
 
 def _event(session: Session, race_id: uuid.UUID, kind: str, data: BaseModel) -> None:

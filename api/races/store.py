@@ -26,11 +26,11 @@ class RaceRecord(NamedTuple):
     deck_commitment: str
     events: int
     created_at: datetime
-    starts_at: datetime | None
-    ends_at: datetime | None
-    finished_at: datetime | None
-    computer_at: datetime | None
-    next_race_id: uuid.UUID | None
+    starts_at: datetime | None = None
+    ends_at: datetime | None = None
+    finished_at: datetime | None = None
+    computer_at: datetime | None = None
+    next_race_id: uuid.UUID | None = None
 
 
 class RacerRecord(NamedTuple):
@@ -169,3 +169,14 @@ def player_races(session: Executor, player_id: uuid.UUID, limit: int) -> list[Pl
         .limit(limit)
     )
     return [PlayerRace._make(row) for row in session.execute(statement)]
+
+
+def player_race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
+    """The player's races finished, and won (ranked first)."""
+    statement = (
+        select(func.count(), func.count().filter(_racers.c.rank == 1))
+        .join(_races, _races.c.id == _racers.c.race_id)
+        .where(_racers.c.player_id == player_id, _races.c.status == "finished")
+    )
+    played, won = session.execute(statement).one()
+    return played, won

@@ -35,7 +35,6 @@ def app(database_url: str) -> FastAPI:
             migrate_on_start=False,
             race_countdown_seconds=0.2,
             race_computer_seconds=0.02,
-            race_tick_seconds=0.02,
             hint_placements=300,
         )
     )
@@ -142,6 +141,14 @@ def test_two_racers_race_one_deal_to_a_ranking_and_the_deal_is_revealed(
     public = client.get(f"/games/{mine['id']}").json()
     assert public["reveal"] == done["reveal"]
     assert client.get(f"/games/{theirs['id']}/placements").status_code == 200
+    # The account's figures count the race; a guest has no player page.
+    figures = client.get("/players/BOB/races").json()
+    bob_rank = next(r["rank"] for r in done["racers"] if r["name"] == "bob")
+    assert (figures["races_played"], figures["races_won"]) == (1, int(bob_rank == 1))
+    assert [(r["race_id"], r["rank"], r["racers"]) for r in figures["races"]] == [
+        (race_id, bob_rank, 2)
+    ]
+    assert client.get("/players/ana/races").json()["code"] == "player_not_found"
 
 
 def test_a_racers_game_is_sealed_from_everybody_else_until_the_race_ends(
