@@ -164,7 +164,6 @@ SITE_EVENTS = [
 ]
 RACE_EVENTS = [
     _event("joined", RacerEvent, True, "A racer joined the race's lobby."),
-    _event("left", RacerEvent, True, "A racer left the race's lobby."),
     _event("countdown", CountdownEvent, True, "The race starts at `starts_at`."),
     _event("progress", RacerEvent, True, "A racer placed a card."),
     _event("finished", RacerEvent, True, "A racer's game is over."),
@@ -262,7 +261,7 @@ async def watch_race(
     race_id: str, request: Request, events: Events, last_event_id: LastEventId = None
 ) -> Response:
     """A race's events, numbered from 1 (each event's `id`), from its opening: `joined`,
-    `left`, `countdown`, then a `progress` after each placement of a racer and a `finished`
+    `countdown`, then a `progress` after each placement of a racer and a `finished`
     when a racer's game ends (counts only, never a card), and `result` when the race is
     over; the stream closes after it. With `Last-Event-ID: n` only the events after `n` are
     sent, then the stream goes on live: no gap, nothing twice. Anyone may watch."""

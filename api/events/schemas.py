@@ -173,7 +173,7 @@ class GamesInProgress(ResponseModel):
 
 class RacerEvent(ResponseModel):
     """A racer as a race's stream shows it, counts only (never a card): `event: joined`,
-    `left`, `progress` (after each placement) and `finished` (its game is over; `rank` is
+    `progress` (after each placement) and `finished` (its game is over; `rank` is
     its place among the racers finished so far)."""
 
     model_config = ConfigDict(

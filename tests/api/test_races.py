@@ -168,6 +168,11 @@ def test_a_racers_game_is_sealed_from_everybody_else_until_the_race_ends(
     assert hint.status_code == 409 and hint.json()["code"] == "race_not_over"
     listed = client.get("/games", params={"status": "in_progress"}).json()["games"]
     assert game["id"] not in {g["game_id"] for g in listed}
+    # Over before the race: still sealed, no reveal, no analysis (its hindsight is the deal).
+    over = play_out(client, game, rng)
+    assert over["reveal"] is None and client.get(f"/games/{game['id']}").status_code == 403
+    analysis = client.post(f"/games/{game['id']}/analysis")
+    assert analysis.status_code == 409 and analysis.json()["code"] == "race_not_over"
     # What anyone sees of the race: counts only, no card, no secret.
     for auth in ({}, bo, ana):
         body = client.get(f"/races/{race_id}", headers=auth).json()
