@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi import APIRouter, Query, Response, status
 
 from api.core.accounts import PlayerRecord
 from api.core.errors import (
@@ -21,7 +21,7 @@ from api.core.errors import (
     ServiceUnavailable,
 )
 from api.core.openapi import header, problems
-from api.core.params import PageCursor, PageLimit, PlayerKeyDep
+from api.core.params import PageCursor, PageLimit, PlayerKeyDep, service
 from api.core.problems import json_response
 from api.ops.ratelimit import limited_by
 from api.players.schemas import (
@@ -36,13 +36,7 @@ from api.players.schemas import (
 from api.players.service import NO_STATS, PlayerService
 from api.players.store import PlayerStatsRecord
 
-
-async def _service(request: Request) -> PlayerService:
-    service: PlayerService = request.app.state.players
-    return service
-
-
-Players = Annotated[PlayerService, Depends(_service)]
+Players = Annotated[PlayerService, service("players")]
 
 router = APIRouter(prefix="/players", tags=["players"])
 
