@@ -46,7 +46,7 @@ from api.games.dealing import deal, store_dealt
 from api.games.records import DealtGame, LoadedGame, load_game
 from api.games.service import GameService
 from api.hints.pool import AdvicePool
-from api.players.service import find_player
+from api.players.service import find_player, race_counts
 from api.races import store
 from api.races.schemas import (
     PlayerRaceOut,
@@ -224,7 +224,7 @@ class RaceService:
         def read(session: Executor) -> PlayerRaces:
             player_id = find_player(session, name).id
             rows = store.player_races(session, player_id, 100)
-            played, won = store.player_race_counts(session, player_id)
+            played, won = race_counts(session, player_id)
             races = [PlayerRaceOut.model_validate(row) for row in rows]
             return PlayerRaces(races_played=played, races_won=won, races=races)
 

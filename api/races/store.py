@@ -163,14 +163,3 @@ def player_races(session: Executor, player_id: uuid.UUID, limit: int) -> list[di
         .limit(limit)
     )
     return [dict(row._mapping) for row in session.execute(statement)]
-
-
-def player_race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
-    """The player's races finished, and won (ranked first)."""
-    statement = (
-        select(func.count(), func.count().filter(_racers.c.rank == 1))
-        .join(_races, _races.c.id == _racers.c.race_id)
-        .where(_racers.c.player_id == player_id, _races.c.status == "finished")
-    )
-    played, won = session.execute(statement).one()
-    return played, won
