@@ -55,6 +55,9 @@ from api.pages.routes import install_web
 from api.players import routes as player_routes
 from api.players import service as players
 from api.players.service import PlayerService
+from api.races import routes as race_routes
+from api.races import service as races
+from api.races.service import RaceService
 from engine.player.advice import Budget
 
 log = logging.getLogger("foursquare.events")
@@ -87,6 +90,7 @@ def subscribe_features(hooks: GameHooks = HOOKS) -> None:
     players.subscribe(hooks)  # first: the ending locks are taken in this order everywhere
     leaderboards.subscribe(hooks)
     events.subscribe(hooks)
+    races.subscribe(hooks)  # last: a race's end follows its games' figures
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -131,11 +135,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         state.challenges = ChallengeService(database, challenge_secret, cursor_secret)
         state.analyses = AnalysisService(database, runner.wake if runner else None)
-        state.hints = HintService(
-            state.games,
-            pool,
-            Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms),
-        )
+        budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
+        state.hints = HintService(state.games, pool, budget)
+        state.races = RaceService(database, state.games, pool, challenge_secret, settings)
         state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
         # Never more streams than the open-file limit leaves room for (api/ops/files.py).
         files.raise_open_file_limit()
@@ -160,6 +162,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The hub's heartbeat also ends every stream when the server is told to stop, so
         # that clients reconnect to another replica.
         live = [asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit))]
+        if settings.race_worker:
+            live.append(asyncio.create_task(state.races.run()))
         if database.is_sqlite:
             # One process: its write transactions hand their changes to its own hub.
             database.write_sessions.configure(info={PUBLISHER: fanout.InProcess(hub)})
@@ -259,6 +263,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         challenge_routes.router,
         analysis_routes.router,
         event_routes.router,
+        race_routes.router,
+        race_routes.players_router,
     ):
         app.include_router(router)
     install_web(app)

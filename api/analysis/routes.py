@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response, status
+from fastapi import APIRouter, Response, status
 
 from api.analysis.schemas import AnalysisOut
 from api.analysis.service import AnalysisService
@@ -14,22 +14,19 @@ from api.core.errors import (
     Example,
     GameInProgress,
     GameNotFound,
+    RaceNotOver,
     RateLimited,
     ServiceUnavailable,
 )
 from api.core.openapi import header, problems
+from api.core.params import service
 from api.core.problems import json_response
 from api.ops.ratelimit import limited_by
 
 _NOT_FOUND = Example(GameNotFound.example_detail(), "/games/nope/analysis")
 
 
-async def _service(request: Request) -> AnalysisService:
-    service: AnalysisService = request.app.state.analyses
-    return service
-
-
-Analyses = Annotated[AnalysisService, Depends(_service)]
+Analyses = Annotated[AnalysisService, service("analyses")]
 
 router = APIRouter(prefix="/games", tags=["analysis"])
 
@@ -83,6 +80,7 @@ def _answer(analysis: AnalysisOut) -> Response:
             GameNotFound,
             GameInProgress,
             ChallengeDayOpen,
+            RaceNotOver,
             RateLimited,
             ServiceUnavailable,
             examples={GameNotFound: _NOT_FOUND},
@@ -118,6 +116,7 @@ async def request_analysis(game_id: str, analyses: Analyses) -> Response:
             AnalysisNotFound,
             GameInProgress,
             ChallengeDayOpen,
+            RaceNotOver,
             RateLimited,
             ServiceUnavailable,
             examples={GameNotFound: _NOT_FOUND},

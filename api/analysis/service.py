@@ -13,7 +13,7 @@ from api.analysis.store import AnalysisRecord
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.days import closes_at, is_sealed
-from api.core.errors import AnalysisNotFound, ChallengeDayOpen, GameInProgress
+from api.core.errors import AnalysisNotFound, ChallengeDayOpen, GameInProgress, RaceNotOver
 from api.core.ids import existing_game, parse_game_id
 from api.games import records as games
 from api.games.records import LoadedGame
@@ -33,6 +33,8 @@ def ensure_analysable(loaded: LoadedGame) -> None:
     if not loaded.game.is_over:
         raise GameInProgress("the game is still in progress: it can be analysed once it has ended")
     day = loaded.row.challenge_date
+    if loaded.row.sealed:
+        raise RaceNotOver("a race's game can be analysed once its race has ended")
     if is_sealed(day):
         assert day is not None
         raise ChallengeDayOpen(

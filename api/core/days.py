@@ -53,34 +53,47 @@ def is_closed(day: date) -> bool:
     return now() >= closes_at(day)
 
 
-def is_sealed(challenge_date: date | None) -> bool:
-    """Whether a game of ``challenge_date``'s challenge (None: an ordinary game) must still
-    hide its deck and keep its piles and history to its player."""
-    return challenge_date is not None and not is_closed(challenge_date)
+def is_sealed(challenge_date: date | None, sealed: bool = False) -> bool:
+    """Whether a game of ``challenge_date``'s challenge (None: an ordinary game), or a game
+    ``sealed`` by its race until the race ends, must still hide its deck and keep its piles
+    and history to its player."""
+    return sealed or (challenge_date is not None and not is_closed(challenge_date))
 
 
 @dataclass(frozen=True)
-class DailyDeal:
-    """One day's challenge deal: what every challenge game of ``day`` is dealt from."""
+class SharedDeal:
+    """A deal that several games share (a day's challenge, a race): each game is dealt from
+    its seed and salt, so all carry the same commitment."""
 
-    day: date
     seed: str  # the engine's shuffle seed (never shown)
-    salt: str  # revealed with the deck once the day closes
+    salt: str  # revealed with the deck once every game of it may be seen
     deck: tuple[str, ...]  # card codes, first drawn first
     commitment: str  # published from the start
 
 
-def daily_deal(secret: bytes, day: date) -> DailyDeal:
-    """The deal of ``day``: a pure function of the secret and the date, so every process and
-    replica sharing the secret deals the same one without talking to each other, and nobody
-    without the secret can compute a day's deal (HMAC-SHA-256 is a pseudorandom function of
-    its key). The seed and the salt come from distinct messages, so revealing the salt says
-    nothing about the seed of another day."""
-    stamp = day.isoformat()
-    seed = hmac.new(secret, f"daily:{stamp}".encode(), hashlib.sha256).hexdigest()
-    salt = hmac.new(secret, f"daily-salt:{stamp}".encode(), hashlib.sha256).hexdigest()[:32]
+@dataclass(frozen=True)
+class DailyDeal(SharedDeal):
+    """One day's challenge deal: what every challenge game of ``day`` is dealt from."""
+
+    day: date
+
+
+def shared_deal(secret: bytes, kind: str, name: str) -> SharedDeal:
+    """The deal called ``kind:name``: a pure function of the secret and the name, so every
+    process and replica sharing the secret deals the same one without talking to each
+    other, and nobody without the secret can compute it (HMAC-SHA-256 is a pseudorandom
+    function of its key). The seed and the salt come from distinct messages, so revealing
+    the salt says nothing about the seed of another deal."""
+    seed = hmac.new(secret, f"{kind}:{name}".encode(), hashlib.sha256).hexdigest()
+    salt = hmac.new(secret, f"{kind}-salt:{name}".encode(), hashlib.sha256).hexdigest()[:32]
     deck = tuple(card.code for card in Game.from_seed(seed).deck)
-    return DailyDeal(day, seed, salt, deck, deck_commitment(deck, salt))
+    return SharedDeal(seed, salt, deck, deck_commitment(deck, salt))
+
+
+def daily_deal(secret: bytes, day: date) -> DailyDeal:
+    """The deal of ``day``: :func:`shared_deal` named by the date."""
+    deal = shared_deal(secret, "daily", day.isoformat())
+    return DailyDeal(deal.seed, deal.salt, deal.deck, deal.commitment, day)
 
 
 def parse_day(raw: str) -> date:

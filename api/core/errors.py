@@ -410,3 +410,47 @@ class NotOnBoard(ApiError):
         "player's best game of that week board",
         f"/leaderboard/around/{_EXAMPLE_GAME_ID}",
     )
+
+
+_EXAMPLE_RACE_ID = "5d0c2b1e-8a7f-4c3b-9e2d-1f0a6b5c4d3e"
+
+
+class RaceNotFound(ApiError):
+    """No race has this id."""
+
+    status, code, title = 404, "race_not_found", "Race not found"
+    example = Example(f"no race has the id {_EXAMPLE_RACE_ID!r}", f"/races/{_EXAMPLE_RACE_ID}")
+
+
+class RaceNotOpen(ApiError):
+    """The race cannot do that now: it is no longer in its lobby (or it is full) for a join or
+    a start, or it has not finished for a rematch. Nothing was changed."""
+
+    status, code, title = 409, "race_not_open", "Race not open"
+    example = Example(
+        "the race has started: racers join it while it is in its lobby",
+        f"/races/{_EXAMPLE_RACE_ID}/racers",
+    )
+
+
+class RaceGamePrivate(ApiError):
+    """A race's game is its racer's only until the race ends: no other racer may see the
+    cards its player has drawn."""
+
+    status, code, title = 403, "race_game_private", "Race game private"
+    example = Example(
+        "this race game is visible to its racer only until the race ends; its racer sends "
+        "their racer token or key as 'Authorization: Bearer <token>'",
+        f"/games/{_EXAMPLE_GAME_ID}",
+    )
+
+
+class RaceNotOver(ApiError):
+    """A race's game is played without hints, and analysed only once its race has ended (the
+    game is left unchanged)."""
+
+    status, code, title = 409, "race_not_over", "Race not over"
+    example = Example(
+        "a race is played without hints; this game was not changed",
+        f"/games/{_EXAMPLE_GAME_ID}/hint",
+    )

@@ -33,6 +33,7 @@ class GameFacts:
     status: str
     score: int | None  # a won game's
     at: datetime  # when it was created, moved or ended
+    sealed: bool = False  # a race's game, its race not over
 
 
 Listener = Callable[[Session, GameFacts], None]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import TypeVar
 
-from api.core.errors import GameNotFound
+from api.core.errors import GameNotFound, RaceNotFound
 
 T = TypeVar("T")
 
@@ -16,6 +16,21 @@ def parse_game_id(raw: str) -> uuid.UUID:
         return uuid.UUID(raw)
     except (ValueError, AttributeError, TypeError):
         raise GameNotFound(f"there is no game {raw[:64]!r}") from None
+
+
+def parse_race_id(raw: str) -> uuid.UUID:
+    """A race id from a URL; anything that is not a UUID is a race that does not exist."""
+    try:
+        return uuid.UUID(raw)
+    except (ValueError, AttributeError, TypeError):
+        raise RaceNotFound(f"no race has the id {raw[:64]!r}") from None
+
+
+def existing_race(what: T | None, race_id: str | uuid.UUID) -> T:
+    """What was read of a race, or ``404 race_not_found`` if nothing was."""
+    if what is None:
+        raise RaceNotFound(f"no race has the id {str(race_id)[:64]!r}")
+    return what
 
 
 def existing_game(what: T | None, game_id: str | uuid.UUID) -> T:

@@ -107,6 +107,9 @@ class GameRow(Base):
     )
     # The UTC day whose daily challenge this game is (api.challenges.service); NULL otherwise.
     challenge_date: Mapped[date | None] = mapped_column(Date)
+    # A race's game until its race ends (api.races): its player's only, like a daily
+    # challenge game of an open day, so that no racer sees the cards another has drawn.
+    sealed: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class PlayerRow(Base):
@@ -368,3 +371,67 @@ class AnalysisRow(Base):
     requested_at: Mapped[datetime] = mapped_column(UTCDateTime)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class RaceRow(Base):
+    """A race (api.races): one shared deal for 2 to 8 racers. ``status`` is ``lobby``,
+    ``countdown`` (until ``starts_at``, when the racers' games are dealt), ``running`` (until
+    every game has ended or ``ends_at``) or ``finished``. ``events`` numbers its events
+    (``race_events``): the ``UPDATE`` that takes the next number also orders the race's
+    writers. ``computer_at`` is when the computer racer's next placement is due (NULL: none)."""
+
+    __tablename__ = "races"
+    __table_args__ = (Index("ix_races_status", "status"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    seats: Mapped[int] = mapped_column(SmallInteger)
+    time_limit: Mapped[int] = mapped_column(Integer)  # seconds from the start
+    status: Mapped[str] = mapped_column(String(16))
+    deck_commitment: Mapped[str] = mapped_column(String(64))
+    events: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    starts_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    computer_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    next_race_id: Mapped[uuid.UUID | None] = mapped_column(Uuid)
+
+
+class RacerRow(Base):
+    """A racer: an account (``player_id``), a guest (``token_hash``, the SHA-256 of the racer
+    token) or the computer; its game once the race has started, its rank once it is over."""
+
+    __tablename__ = "race_racers"
+    __table_args__ = (
+        Index("ix_race_racers_game_id", "game_id"),
+        Index("ix_race_racers_player_id", "player_id"),
+    )
+
+    race_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("races.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[uuid.UUID | None] = mapped_column(
+        Uuid, ForeignKey("players.id", ondelete="RESTRICT")
+    )
+    token_hash: Mapped[str | None] = mapped_column(String(64))
+    computer: Mapped[bool] = mapped_column(Boolean)
+    game_id: Mapped[uuid.UUID | None] = mapped_column(
+        Uuid, ForeignKey("games.id", ondelete="RESTRICT")
+    )
+    rank: Mapped[int | None] = mapped_column(SmallInteger)
+
+
+class RaceEventRow(Base):
+    """A race's events in order, as its stream sends them (``data``: the event's JSON), so
+    that a stream resumed with ``Last-Event-ID`` is sent exactly what it missed."""
+
+    __tablename__ = "race_events"
+
+    race_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("races.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[str] = mapped_column(Text)

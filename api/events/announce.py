@@ -24,7 +24,7 @@ from api.events import store
 
 PUBLISHER = "foursquare.events.publisher"  # the key of the publisher in Session.info
 
-Kind = Literal["game", "win", "listing", "challenge"]
+Kind = Literal["game", "win", "listing", "challenge", "race"]
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,10 @@ class Notice:
 
     @property
     def payload(self) -> str:
-        """``g:<game>:<placement number>``, ``w:<game>``, ``l:<game>`` or ``c:<YYYY-MM-DD>``."""
-        if self.kind == "game" and self.game_id is not None:
-            return f"g:{self.game_id.hex}:{self.number}"
+        """``g:<game>:<placement number>``, ``r:<race>:<event number>``, ``w:<game>``,
+        ``l:<game>`` or ``c:<YYYY-MM-DD>``."""
+        if self.kind in ("game", "race") and self.game_id is not None:
+            return f"{self.kind[0]}:{self.game_id.hex}:{self.number}"
         if self.kind == "win" and self.game_id is not None:
             return f"w:{self.game_id.hex}"
         if self.kind == "listing" and self.game_id is not None:
@@ -51,8 +52,9 @@ def parse_notice(payload: str) -> Notice | None:
     """The notice a payload names; None for anything else."""
     parts = payload.split(":")
     try:
-        if parts[0] == "g" and len(parts) == 3:
-            return Notice("game", uuid.UUID(hex=parts[1]), int(parts[2]))
+        if parts[0] in ("g", "r") and len(parts) == 3:
+            kind: Kind = "game" if parts[0] == "g" else "race"
+            return Notice(kind, uuid.UUID(hex=parts[1]), int(parts[2]))
         if parts[0] == "w" and len(parts) == 2:
             return Notice("win", uuid.UUID(hex=parts[1]))
         if parts[0] == "l" and len(parts) == 2:
@@ -94,6 +96,13 @@ def listing_changed(session: Session, game_id: uuid.UUID) -> None:
 def challenge_changed(session: Session, day: date) -> None:
     """A game of ``day``'s challenge was started or won: its counts changed."""
     announce(session, Notice("challenge", day=day))
+
+
+def race_event(session: Session, race_id: uuid.UUID, number: int, kind: str, data: str) -> None:
+    """Store a race's event ``number`` (numbered by the race, :mod:`api.races.store`) and
+    tell every process's watchers of the race."""
+    store.insert_race_event(session, race_id, store.RaceEvent(number, kind, data))
+    announce(session, Notice("race", race_id, number))
 
 
 def subscribe(hooks: GameHooks) -> None:

@@ -45,7 +45,7 @@ from api.core.errors import EventStreamsFull, TooManyEventStreams
 from api.core.models import PlacementRecord
 from api.events import store
 from api.events.announce import parse_notice
-from api.events.store import GameFeed, GameState, ListedGame, Win
+from api.events.store import GameFeed, GameState, ListedGame, RaceEvent, Win
 from api.leaderboards.service import ranks_of_win
 from api.ops import metrics
 
@@ -64,6 +64,7 @@ class Rendering(Protocol):
 
     def placement(self, placement: PlacementRecord) -> bytes: ...
     def end(self, game_id: uuid.UUID, state: GameState) -> bytes: ...
+    def race(self, event: RaceEvent) -> bytes: ...
     def win(self, win: Win, ranks: dict[str, int | None]) -> bytes: ...
     def best(self, board: str, win: Win) -> bytes: ...
     def challenge(self, day: date, played: int, won: int) -> bytes: ...
@@ -150,7 +151,8 @@ class Feed:
     """A watched game: its watchers, the last placement the hub read of it, and the first
     read its opening streams share (forgotten once the feed offers anything)."""
 
-    game_id: uuid.UUID
+    game_id: uuid.UUID  # or a race's (its events, numbered, in place of placements)
+    race: bool = False
     watchers: set[Watcher] = field(default_factory=set)
     last: int | None = None
     reading: bool = False
@@ -198,7 +200,7 @@ class EventHub:
 
     # ------------------------------------------------------------ streams and watchers
 
-    def watch(self, address: str, game_id: uuid.UUID | None) -> Watcher:
+    def watch(self, address: str, game_id: uuid.UUID | None, *, race: bool = False) -> Watcher:
         """A watcher of the game ``game_id`` (None: of the site) for a stream of ``address``,
         or ``503`` (this process is full) or ``429`` (this address holds its share), both
         with Retry-After. Its place is given back by :meth:`leave`."""
@@ -224,7 +226,7 @@ class EventHub:
         if game_id is not None:
             feed = self.feeds.get(game_id)
             if feed is None:
-                feed = self.feeds[game_id] = Feed(game_id)
+                feed = self.feeds[game_id] = Feed(game_id, race)
         watcher = Watcher(self.queue, address, feed)
         (self.site if feed is None else feed.watchers).add(watcher)
         if self._closed:
@@ -307,7 +309,7 @@ class EventHub:
         notice = parse_notice(payload)
         if notice is None:
             return
-        if notice.kind == "game" and notice.game_id is not None:
+        if notice.kind in ("game", "race") and notice.game_id is not None:
             feed = self.feeds.get(notice.game_id)
             if feed is not None:
                 if feed.last is None:
@@ -372,28 +374,46 @@ class EventHub:
         try:
             while True:
                 feed.again = False
-                got = await self._read_game(feed.game_id, feed.last or 0)
-                if got is None or not self._dispatch_game(feed, got) or not feed.again:
+                got = await self.read_items(feed.game_id, feed.race, feed.last or 0)
+                if got is None or not self._dispatch(feed, *got) or not feed.again:
                     return
         except READ_FAILED as error:
             log.warning("events: reading game %s failed: %s", feed.game_id, error)
         finally:
             feed.reading = False
 
-    def _dispatch_game(self, feed: Feed, got: GameFeed) -> bool:
-        """Offer what was read to the game's watchers; False once the game is over (its
-        feed is done)."""
+    async def read_items(
+        self, feed_id: uuid.UUID, race: bool, after: int
+    ) -> tuple[list[Item], bool] | None:
+        """What the database holds of a game's (or a race's) feed after number ``after``, as
+        its streams send it, and whether that is the end of it; None for no such game."""
+        if not race:
+            got = await self._read_game(feed_id, after)
+            return None if got is None else self.game_items(feed_id, got)
+        events = await self.database.read(partial(store.race_feed, race_id=feed_id, after=after))
+        if events is None:
+            return None
+        items = [Item(self.rendering.race(event), event.kind, event.number) for event in events]
+        return items, bool(events) and events[-1].kind == "result"
+
+    def game_items(self, game_id: uuid.UUID, got: GameFeed) -> tuple[list[Item], bool]:
+        """A game's placements as items, then its end (carrying the number of its last
+        placement) if it is over; and whether it is."""
         items = [
             Item(self.rendering.placement(placement), "placement", placement.number)
             for placement in got.placements
         ]
-        if got.placements:
-            feed.last = got.placements[-1].number
         over = got.game.status != "in_progress"
         if over:
-            end = self.rendering.end(feed.game_id, got.game)
+            end = self.rendering.end(game_id, got.game)
             items.append(Item(end, "end", got.game.placements_count))
+        return items, over
+
+    def _dispatch(self, feed: Feed, items: list[Item], over: bool) -> bool:
+        """Offer what was read to the feed's watchers; False once the game (or the race) is
+        over (its feed is done)."""
         if items:
+            feed.last = items[-1].number
             feed.opening = None  # a stream opening now must read what this offered
             _offer(feed.watchers, items)
         if over and self.feeds.get(feed.game_id) is feed:
@@ -437,7 +457,7 @@ class EventHub:
         except READ_FAILED as error:
             log.warning("events: reading game %s for the list failed: %s", game_id, error)
             return
-        if found is None or days.is_sealed(found.challenge_date):
+        if found is None or days.is_sealed(found.challenge_date, found.sealed):
             return  # a daily challenge game is its player's only until its day closes
         _offer(self.site, [Item(self.rendering.listing(found), "game")])
 

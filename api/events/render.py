@@ -19,7 +19,7 @@ from api.events.schemas import (
     WinEvent,
 )
 from api.events.service import InProgressPage
-from api.events.store import GameInProgress, GameState, ListedGame, Win
+from api.events.store import GameInProgress, GameState, ListedGame, RaceEvent, Win
 from api.games import records as games
 
 _BOARDS = {"all": "all_time", "day": "day", "week": "week"}
@@ -79,6 +79,10 @@ class Frames:
             reason=game.end_reason,  # type: ignore[arg-type]
         )
         return frame("game", out.model_dump_json().encode())
+
+    def race(self, event: RaceEvent) -> bytes:
+        # Stored as rendered by the races feature (api.events.schemas's race models).
+        return frame(event.kind, event.data.encode(), event.number)
 
     def reconnect(self, last_event_id: int | None) -> bytes:
         out = ReconnectEvent(last_event_id=last_event_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
+from fastapi import APIRouter, FastAPI, Header, Query, Request, Response
 from pydantic import BaseModel
 from sse_starlette import EventSourceResponse
 
@@ -16,20 +16,25 @@ from api.core.errors import (
     InvalidCursor,
     InvalidLastEventId,
     InvalidRequest,
+    RaceGamePrivate,
+    RaceNotFound,
     RateLimited,
     ServiceUnavailable,
     TooManyEventStreams,
 )
 from api.core.openapi import header, problems
-from api.core.params import PageCursor, PageLimit, TokenDep
+from api.core.params import PageCursor, PageLimit, TokenDep, service
 from api.core.problems import json_response
 from api.events import render
 from api.events.schemas import (
     BestEvent,
     ChallengeEvent,
+    CountdownEvent,
     GameEndEvent,
     GameListedEvent,
     GamesInProgress,
+    RaceResultEvent,
+    RacerEvent,
     ReconnectEvent,
     WinEvent,
 )
@@ -41,22 +46,21 @@ from api.ops.ratelimit import client_address, limited_by
 MAX_PLACEMENTS = 40
 
 
-async def _service(request: Request) -> EventService:
-    service: EventService = request.app.state.events
-    return service
-
-
-Events = Annotated[EventService, Depends(_service)]
+Events = Annotated[EventService, service("events")]
 
 LastEventId = Annotated[
     str | None,
     Header(
         alias="Last-Event-ID",
         description="The `id` of the last event received (a browser's EventSource sends it "
-        "when it reconnects): only the placements after it are sent. 0 to 40.",
-        pattern=r"^\s*[0-9]{1,2}\s*$",
+        "when it reconnects): only the events after it are sent. 0 to 40 for a game's "
+        "stream (its placements), to 999 for a race's.",
+        pattern=r"^\s*[0-9]{1,3}\s*$",
     ),
 ]
+
+# A race's events: a few in its lobby, then at most one per placement and end of each racer.
+MAX_RACE_EVENTS = 999
 
 router = APIRouter(tags=["live"])
 
@@ -129,6 +133,18 @@ _STREAM_BODY = {
     "description": "Server-sent events (HTML's text/event-stream), and a comment line "
     "`: ping` every `FOURSQUARE_EVENTS_HEARTBEAT_SECONDS` (15) while idle.",
 }
+
+
+def _streamed(description: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """A stream's ``200`` in the OpenAPI document: its headers and its kinds of event."""
+    content = {"schema": _STREAM_BODY, "itemSchema": {"oneOf": events}}
+    return {
+        "description": description,
+        "headers": _STREAM_HEADERS,
+        "content": {"text/event-stream": content},
+    }
+
+
 # Every stream answers these when it is refused.
 _STREAM_CAPS = (TooManyEventStreams, RateLimited, EventStreamsFull, ServiceUnavailable)
 GAME_EVENTS = [
@@ -153,7 +169,18 @@ SITE_EVENTS = [
     _event("game", GameListedEvent, False, "A game began or ended (no card)."),
     _event("reconnect", ReconnectEvent, False, "This watcher fell behind and is closed."),
 ]
+RACE_EVENTS = [
+    _event("joined", RacerEvent, True, "A racer joined the race's lobby."),
+    _event("countdown", CountdownEvent, True, "The race starts at `starts_at`."),
+    _event("progress", RacerEvent, True, "A racer placed a card."),
+    _event("finished", RacerEvent, True, "A racer's game is over."),
+    _event("result", RaceResultEvent, True, "The race is over; the stream closes after it."),
+    _event("reconnect", ReconnectEvent, False, "This watcher fell behind and is closed."),
+]
 EVENT_MODELS: tuple[type[BaseModel], ...] = (
+    RacerEvent,
+    CountdownEvent,
+    RaceResultEvent,
     PlacementOut,
     GameEndEvent,
     ReconnectEvent,
@@ -164,17 +191,17 @@ EVENT_MODELS: tuple[type[BaseModel], ...] = (
 )
 
 
-def _last_event_id(raw: str | None) -> int:
+def _last_event_id(raw: str | None, most: int = MAX_PLACEMENTS) -> int:
     if raw is None or not raw.strip():
         return 0
     try:
         number = int(raw.strip())
     except ValueError:
         number = -1
-    if not 0 <= number <= MAX_PLACEMENTS:
+    if not 0 <= number <= most:
         raise InvalidLastEventId(
-            f"Last-Event-ID {raw[:16]!r} is no placement number: send the id of the last event "
-            f"received, 0 to {MAX_PLACEMENTS}"
+            f"Last-Event-ID {raw[:16]!r} is no event number: send the id of the last event "
+            f"received, 0 to {most}"
         )
     return number
 
@@ -185,17 +212,10 @@ def _last_event_id(raw: str | None) -> int:
     summary="Watch a game",
     openapi_extra={"security": [{}]},
     responses={
-        200: {
-            "description": "The game's events.",
-            "headers": _STREAM_HEADERS,
-            "content": {
-                "text/event-stream": {
-                    "schema": _STREAM_BODY,
-                    "itemSchema": {"oneOf": GAME_EVENTS},
-                }
-            },
-        },
-        **problems(ChallengeGamePrivate, GameNotFound, InvalidLastEventId, *_STREAM_CAPS),
+        200: _streamed("The game's events.", GAME_EVENTS),
+        **problems(
+            ChallengeGamePrivate, RaceGamePrivate, GameNotFound, InvalidLastEventId, *_STREAM_CAPS
+        ),
     },
     dependencies=[limited_by("read")],
 )
@@ -219,20 +239,34 @@ async def watch_game(
 
 
 @router.get(
+    "/races/{race_id}/events",
+    response_class=EventStream,
+    summary="Watch a race",
+    tags=["races"],
+    responses={
+        200: _streamed("The race's events.", RACE_EVENTS),
+        **problems(RaceNotFound, InvalidLastEventId, *_STREAM_CAPS),
+    },
+    dependencies=[limited_by("read")],
+)
+async def watch_race(
+    race_id: str, request: Request, events: Events, last_event_id: LastEventId = None
+) -> Response:
+    """A race's events, numbered from 1 (each event's `id`), from its opening: `joined`,
+    `countdown`, then a `progress` after each placement of a racer and a `finished`
+    when a racer's game ends (counts only, never a card), and `result` when the race is
+    over; the stream closes after it. With `Last-Event-ID: n` only the events after `n` are
+    sent, then the stream goes on live: no gap, nothing twice. Anyone may watch."""
+    after = _last_event_id(last_event_id, MAX_RACE_EVENTS)
+    return _stream(request, await events.race_stream(race_id, after, _address(request)))
+
+
+@router.get(
     "/events",
     response_class=EventStream,
     summary="Watch the site",
     responses={
-        200: {
-            "description": "The site's events.",
-            "headers": _STREAM_HEADERS,
-            "content": {
-                "text/event-stream": {
-                    "schema": _STREAM_BODY,
-                    "itemSchema": {"oneOf": SITE_EVENTS},
-                }
-            },
-        },
+        200: _streamed("The site's events.", SITE_EVENTS),
         **problems(*_STREAM_CAPS),
     },
     dependencies=[limited_by("read")],

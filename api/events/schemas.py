@@ -169,3 +169,56 @@ class GamesInProgress(ResponseModel):
 
     games: list[GameInProgressOut]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null: last.")
+
+
+class RacerEvent(ResponseModel):
+    """A racer as a race's stream shows it, counts only (never a card): `event: joined`,
+    `progress` (after each placement) and `finished` (its game is over; `rank` is
+    its place among the racers finished so far)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "racer": 2,
+                    "name": "ana",
+                    "computer": False,
+                    "state": "in_progress",
+                    "placements": 12,
+                    "face_down": 2,
+                    "cards_left": 27,
+                    "score": None,
+                    "rank": None,
+                }
+            ]
+        }
+    )
+
+    racer: int = Field(description="The racer's number in the race, from 1 (the opener).")
+    name: str
+    computer: bool = Field(description="The computer player.")
+    state: Literal["waiting", "in_progress", "won", "lost"] = Field(
+        description="`waiting` until the race starts, then its game's status."
+    )
+    placements: int = Field(description="Placements made.")
+    face_down: int = Field(description="Piles with a face-down top card.")
+    cards_left: int = Field(description="Cards left in the stock.")
+    score: int | None = Field(description="A won game's score.")
+    rank: int | None = Field(description="Its place, once its game is over.")
+
+
+class CountdownEvent(ResponseModel):
+    """`event: countdown`: the race starts at `starts_at` (each racer's game is dealt then)
+    and its time runs out at `ends_at`."""
+
+    starts_at: datetime
+    ends_at: datetime
+
+
+class RaceResultEvent(ResponseModel):
+    """`event: result`: the race is over; its racers in their final order, and the deal's
+    reveal (check it against the race's `deck_commitment`). The stream closes after it."""
+
+    racers: list[RacerEvent]
+    deck: list[str] = Field(description="The deal's card codes, first drawn first.")
+    salt: str

@@ -14,11 +14,11 @@ from typing import Any, NamedTuple, cast
 
 import psycopg
 from psycopg import sql
-from sqlalchemy import Table, and_, bindparam, func, or_, select, tuple_
+from sqlalchemy import Table, and_, bindparam, func, insert, or_, select, tuple_
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
-from api.core.models import GameRow, PlacementRecord, PlacementRow, ScoreRow
+from api.core.models import GameRow, PlacementRecord, PlacementRow, RaceEventRow, RaceRow, ScoreRow
 
 # The one PostgreSQL channel every process listens on (one connection per process).
 CHANNEL = "foursquare_events"
@@ -26,6 +26,8 @@ CHANNEL = "foursquare_events"
 _games = cast(Table, GameRow.__table__)
 _placements = cast(Table, PlacementRow.__table__)
 _scores = cast(Table, ScoreRow.__table__)
+_races = cast(Table, RaceRow.__table__)
+_race_events = cast(Table, RaceEventRow.__table__)
 
 
 class GameState(NamedTuple):
@@ -36,6 +38,7 @@ class GameState(NamedTuple):
     score: int | None
     placements_count: int
     challenge_date: date | None
+    sealed: bool
 
 
 class GameFeed(NamedTuple):
@@ -54,6 +57,7 @@ _FEED = (
         _games.c.score,
         _games.c.placements_count,
         _games.c.challenge_date,
+        _games.c.sealed,
         *(_placements.c[name] for name in PlacementRecord._fields),
     )
     .select_from(
@@ -122,7 +126,9 @@ def _in_progress_statement(after: bool) -> Any:
             _games.c.status == "in_progress",
             # Untouched longer than the expiry: abandoned, whether or not the expiry ran yet.
             _games.c.updated_at >= bindparam("touched_since", type_=_games.c.updated_at.type),
-            # A daily challenge game is its player's only until its day closes.
+            # A daily challenge game is its player's only until its day closes, and a
+            # race's game until its race ends.
+            _games.c.sealed.is_(False),
             or_(
                 _games.c.challenge_date.is_(None),
                 _games.c.challenge_date < bindparam("today", type_=_games.c.challenge_date.type),
@@ -165,10 +171,15 @@ class ListedGame(NamedTuple):
     status: str
     end_reason: str | None
     challenge_date: date | None
+    sealed: bool
 
 
 _LISTED = select(
-    *_LISTED_COLUMNS, _games.c.status, _games.c.end_reason, _games.c.challenge_date
+    *_LISTED_COLUMNS,
+    _games.c.status,
+    _games.c.end_reason,
+    _games.c.challenge_date,
+    _games.c.sealed,
 ).where(_games.c.id == bindparam("id"))
 
 
@@ -236,3 +247,38 @@ async def notifications(conninfo: str) -> AsyncIterator[str]:
         yield ""  # listening: what was notified before this has to be read anew
         async for notification in connection.notifies():
             yield notification.payload
+
+
+class RaceEvent(NamedTuple):
+    """A race's event as stored: its number (its ``id`` on the stream), kind and JSON data."""
+
+    number: int
+    kind: str
+    data: str
+
+
+# The race and its events after :after, as game_feed reads a game: no row if there is no such
+# race, one row of NULLs if no event is after :after.
+_RACE_FEED = (
+    select(_race_events.c.number, _race_events.c.kind, _race_events.c.data)
+    .select_from(
+        _races.outerjoin(
+            _race_events,
+            and_(_race_events.c.race_id == _races.c.id, _race_events.c.number > bindparam("after")),
+        )
+    )
+    .where(_races.c.id == bindparam("id"))
+    .order_by(_race_events.c.number)
+)
+
+
+def race_feed(session: Executor, race_id: uuid.UUID, after: int) -> list[RaceEvent] | None:
+    """The race's events numbered above ``after``; None if there is no such race."""
+    rows = session.execute(_RACE_FEED, {"id": race_id, "after": after}).all()
+    if not rows:
+        return None
+    return [RaceEvent._make(row) for row in rows if row[0] is not None]
+
+
+def insert_race_event(session: Session, race_id: uuid.UUID, event: RaceEvent) -> None:
+    session.connection().execute(insert(_race_events), {"race_id": race_id, **event._asdict()})

@@ -3,15 +3,8 @@
 from __future__ import annotations
 
 from api.core import days
-from api.core.errors import (
-    ChallengeGamePrivate,
-    InvalidToken,
-    MissingToken,
-)
-from api.core.secrets import (
-    player_key_matches,
-    token_matches,
-)
+from api.core.errors import ChallengeGamePrivate, InvalidToken, MissingToken, RaceGamePrivate
+from api.core.secrets import player_key_matches, token_matches
 from api.games.store import GameRecord
 
 
@@ -38,11 +31,16 @@ def authorize_private_read(row: GameRecord, token: str | None) -> None:
     or history needs the game's token or its player's key (else ``403
     challenge_game_private``), so that nobody can follow the day's deal over a player's
     shoulder and play it knowing the cards to come."""
-    if not days.is_sealed(row.challenge_date):
+    if not days.is_sealed(row.challenge_date, row.sealed):
         return
     try:
         authorize(row, token)
     except (MissingToken, InvalidToken):
+        if row.sealed:
+            raise RaceGamePrivate(
+                "this race game is visible to its racer only until the race ends; its racer "
+                "sends their racer token or key as 'Authorization: Bearer <token>'"
+            ) from None
         assert row.challenge_date is not None
         closes = days.closes_at(row.challenge_date).isoformat()
         raise ChallengeGamePrivate(

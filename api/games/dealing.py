@@ -35,11 +35,12 @@ def deal(
     *,
     deck: Sequence[Card | str] | None = None,
     player_id: uuid.UUID | None = None,
-    challenge: days.DailyDeal | None = None,
+    challenge: days.SharedDeal | None = None,
 ) -> DealtGame:
     """Deal a game from a fresh secret seed, or from ``deck`` (tests and puzzles only: the
-    public API has no way to choose a deck), or the day's ``challenge`` deal (its seed and
-    salt, so its commitment is the day's), for ``player``; nothing is stored yet."""
+    public API has no way to choose a deck), or a shared ``challenge`` deal (the day's, or a
+    race's, sealed until the race ends: its seed and salt, so its commitment is the deal's),
+    for ``player``; nothing is stored yet."""
     if challenge is not None:
         seed: str | None = challenge.seed
         salt = challenge.salt
@@ -69,7 +70,8 @@ def deal(
         snapshot=snapshot.dumps(snapshot.take(game, salt, sealed=False)),
         snapshot_format=snapshot.FORMAT,
         player_id=player_id,
-        challenge_date=challenge.day if challenge is not None else None,
+        challenge_date=challenge.day if isinstance(challenge, days.DailyDeal) else None,
+        sealed=challenge is not None and not isinstance(challenge, days.DailyDeal),
     )
     return DealtGame(row, token)
 
@@ -105,6 +107,7 @@ def store_dealt(session: Session, dealt: DealtGame) -> GameCreated:
         challenge_date=row.challenge_date,
         snapshot_format=row.snapshot_format,
         snapshot=row.snapshot,
+        sealed=row.sealed,
     )
     return game_created(view, snapshot.loads(row.snapshot), dealt.token)
 

@@ -56,7 +56,7 @@ def plan_expiry(rows: Sequence[GameRecord], at: datetime) -> list[PlannedExpiry]
         if game.is_over:  # the status column and the state disagree: leave it for a person
             continue
         game.abandon()
-        sealed = days.is_sealed(row.challenge_date)
+        sealed = days.is_sealed(row.challenge_date, row.sealed)
         change = GameChange(
             state=encode(game),
             status=game.status.value,

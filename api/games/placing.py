@@ -96,7 +96,7 @@ def plan_placement(
         result = game.place(cell)
     except EngineError as exc:
         raise engine_error(exc) from None
-    sealed = days.is_sealed(row.challenge_date)
+    sealed = days.is_sealed(row.challenge_date, row.sealed)
     taken = snapshot.take(game, row.salt, sealed=sealed)
     return PlannedPlacement(
         row,

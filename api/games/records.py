@@ -176,6 +176,7 @@ def view_after(
         challenge_date=row.challenge_date,
         snapshot_format=None,
         snapshot=None,
+        sealed=row.sealed,
     )
 
 
@@ -188,6 +189,7 @@ def facts_of(
         player=row.player,
         player_id=row.player_id,
         challenge_date=row.challenge_date,
+        sealed=row.sealed,
         assisted=row.assisted,
         placements=placements,
         status=status,
@@ -204,5 +206,5 @@ def load_game(session: Executor, game_id: uuid.UUID) -> LoadedGame:
 
 def placements_of(session: Executor, game_id: uuid.UUID) -> list[PlacementRecord]:
     """A game's placements in order, or 404."""
-    placements, _ = existing_game(store.get_history(session, game_id), game_id)
+    placements, _, _ = existing_game(store.get_history(session, game_id), game_id)
     return placements

@@ -118,7 +118,7 @@ class GameService:
 
         found, rank = await self.database.read(read)
         view = existing_game(found, game_id)
-        sealed = days.is_sealed(view.challenge_date)
+        sealed = days.is_sealed(view.challenge_date, view.sealed)
         if sealed:
             row = await self.database.read(lambda s: store.get_game(s, game_uuid))
             authorize_private_read(existing_game(row, game_id), token)
@@ -147,8 +147,8 @@ class GameService:
         game_uuid = parse_game_id(game_id)
 
         def read(session: Executor) -> tuple[list[PlacementRecord], bool]:
-            placements, day = existing_game(store.get_history(session, game_uuid), game_id)
-            private = days.is_sealed(day)
+            placements, day, sealed = existing_game(store.get_history(session, game_uuid), game_id)
+            private = days.is_sealed(day, sealed)
             if private:
                 row = existing_game(store.get_game(session, game_uuid), game_id)
                 authorize_private_read(row, token)

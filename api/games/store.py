@@ -41,6 +41,7 @@ class GameRecord(NamedTuple):
     # key authorises the game's requests without another round trip.
     player_key_hash: str | None
     challenge_date: date | None  # the UTC day whose daily challenge this is
+    sealed: bool  # a race's game until its race ends
 
 
 class StoredView(NamedTuple):
@@ -59,6 +60,7 @@ class StoredView(NamedTuple):
     challenge_date: date | None
     snapshot_format: str | None
     snapshot: str | None
+    sealed: bool = False
 
 
 class NewGameRow(NamedTuple):
@@ -84,6 +86,7 @@ class NewGameRow(NamedTuple):
     snapshot_format: str
     player_id: uuid.UUID | None
     challenge_date: date | None
+    sealed: bool
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,11 @@ _VERSION = select(_games.c.version).where(_games.c.id == bindparam("id"))
 # A history in one statement, with the game's challenge day (whether it is private): no row
 # at all if the game does not exist, one row of NULLs and the day if it has no placements.
 _HISTORY = (
-    select(*(_placements.c[name] for name in PlacementRecord._fields), _games.c.challenge_date)
+    select(
+        *(_placements.c[name] for name in PlacementRecord._fields),
+        _games.c.challenge_date,
+        _games.c.sealed,
+    )
     .select_from(_games.outerjoin(_placements, _placements.c.game_id == _games.c.id))
     .where(_games.c.id == bindparam("id"))
     .order_by(_placements.c.number)
@@ -186,14 +193,14 @@ def get_version(session: Executor, game_id: uuid.UUID) -> int | None:
 
 def get_history(
     session: Executor, game_id: uuid.UUID
-) -> tuple[list[PlacementRecord], date | None] | None:
-    """The game's placements in order and its challenge day (None for an ordinary game), or
-    None if there is no such game."""
+) -> tuple[list[PlacementRecord], date | None, bool] | None:
+    """The game's placements in order, its challenge day (None for an ordinary game) and
+    whether its race seals it, or None if there is no such game."""
     rows = session.execute(_HISTORY, {"id": game_id}).all()
     if not rows:
         return None
-    history = [PlacementRecord._make(row[:-1]) for row in rows if row[0] is not None]
-    return history, rows[0][-1]
+    history = [PlacementRecord._make(row[:-2]) for row in rows if row[0] is not None]
+    return history, rows[0][-2], rows[0][-1]
 
 
 def games_untouched_since(session: Executor, cutoff: datetime, limit: int) -> list[GameRecord]:

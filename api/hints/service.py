@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.core.errors import ChallengeHintsRefused, GameIsOver
+from api.core.errors import ChallengeHintsRefused, GameIsOver, RaceNotOver
 from api.games.access import authorize
 from api.games.records import LoadedGame, position_out
 from api.games.service import GameService
@@ -18,6 +18,8 @@ def _question(loaded: LoadedGame) -> tuple[PublicView, int]:
     fixed by the game, so that the same state always gets the same advice."""
     if loaded.game.is_over:
         raise GameIsOver(f"the game is over ({loaded.game.status.value}); there is nothing to hint")
+    if loaded.row.sealed:
+        raise RaceNotOver("a race is played without hints; this game was not changed")
     if loaded.row.challenge_date is not None:
         # One deal for everybody, ranked on its own board: it is played unaided.
         raise ChallengeHintsRefused(

@@ -196,7 +196,7 @@ def test_placements_racing_expiries_either_land_or_are_refused_never_both(
             found = games_store.get_history(connection, uuid.UUID(game.id))
             stored = games_store.get_view(connection, uuid.UUID(game.id))
         assert row is not None and found is not None and stored is not None
-        history, _ = found
+        history, _, _ = found
         state = json.loads(row.state)
         assert len(history) == state["placed"] == landed[game.id]
         taken = snapshot.loads(stored.snapshot or "")

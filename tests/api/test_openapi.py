@@ -12,6 +12,13 @@ from fastapi.testclient import TestClient
 from api.core.errors import ApiError, PlacementRefused
 
 ROUTES = {
+    ("post", "/races"): {403, 409, 422, 503},
+    ("post", "/races/{race_id}/racers"): {403, 404, 409, 422, 503},
+    ("post", "/races/{race_id}/start"): {403, 404, 409, 503},
+    ("get", "/races/{race_id}"): {403, 404, 503},
+    ("post", "/races/{race_id}/rematch"): {403, 404, 409, 503},
+    ("get", "/races/{race_id}/events"): {404, 422, 503},
+    ("get", "/players/{name}/races"): {404, 503},
     ("post", "/games"): {401, 403, 409, 413, 422, 503},
     ("get", "/games/{game_id}"): {403, 404, 503},
     ("post", "/games/{game_id}/placements"): {401, 403, 404, 409, 413, 422, 503},
@@ -142,7 +149,11 @@ HEADERS = {
 AUTHENTICATED = {("post", "/games/{game_id}/placements"), ("get", "/games/{game_id}/hint")}
 PLAYER_AUTHENTICATED = {("post", "/players/{name}/key"), ("get", "/players/me")}
 # A player's key, or none.
+# A racer's credential (a guest's racer token or an account's key), or none for a read.
+RACER = {("post", "/races/{race_id}/start"), ("post", "/races/{race_id}/rematch")}
 PLAYER_OPTIONAL = {
+    ("post", "/races"),
+    ("post", "/races/{race_id}/racers"),
     ("post", "/games"),
     ("get", "/challenges/today"),
     ("get", "/challenges/{day}"),
@@ -207,6 +218,10 @@ def test_the_game_token_is_an_http_bearer_security_scheme(spec: dict[str, Any]) 
                 assert security == [{"GameToken": []}, {}], (method, path)
             elif (method, path) in PLAYER_AUTHENTICATED:
                 assert security == [{"PlayerKey": []}], (method, path)
+            elif (method, path) in RACER:
+                assert security == [{"RacerToken": []}], (method, path)
+            elif (method, path) == ("get", "/races/{race_id}"):
+                assert security == [{"RacerToken": []}, {}], (method, path)
             else:
                 assert security is None, (method, path)
 
