@@ -162,4 +162,4 @@ def player_races(session: Executor, player_id: uuid.UUID, limit: int) -> list[di
         .order_by(_races.c.created_at.desc(), _races.c.id)
         .limit(limit)
     )
-    return [dict(row._mapping) for row in session.execute(statement)]
+    return [dict(row) for row in session.execute(statement).mappings()]

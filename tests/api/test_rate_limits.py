@@ -42,6 +42,13 @@ LIMITED_ROUTES = {
     ("/challenges/{day}", "get"),
     ("/games/{game_id}/analysis", "post"),
     ("/games/{game_id}/analysis", "get"),
+    ("/races", "post"),
+    ("/races/{race_id}/racers", "post"),
+    ("/races/{race_id}/start", "post"),
+    ("/races/{race_id}", "get"),
+    ("/races/{race_id}/rematch", "post"),
+    ("/races/{race_id}/events", "get"),
+    ("/players/{name}/races", "get"),
 }
 
 
