@@ -161,10 +161,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         # The hub's heartbeat also ends every stream when the server is told to stop, so
         # that clients reconnect to another replica.
-        live = [
-            asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit)),
-            asyncio.create_task(state.races.run()),
-        ]
+        live = [asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit))]
+        if settings.race_worker:
+            live.append(asyncio.create_task(state.races.run()))
         if database.is_sqlite:
             # One process: its write transactions hand their changes to its own hub.
             database.write_sessions.configure(info={PUBLISHER: fanout.InProcess(hub)})

@@ -108,6 +108,11 @@ class Settings(BaseSettings):
     race_countdown_seconds: float = Field(
         default=5, ge=0, le=60, description="A race's countdown, from its start to its deal."
     )
+    race_worker: bool = Field(
+        default=True,
+        description="This server process looks after the races too (deals, time limits, the "
+        "computer's placements); any process may, each step is claimed once.",
+    )
     race_computer_seconds: float = Field(
         default=1.5, gt=0, le=60, description="The computer racer's pace: one placement this often."
     )

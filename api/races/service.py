@@ -348,6 +348,8 @@ def _game_ended(session: Session, facts: GameFacts) -> None:
     over = _ranking([racer for racer in racers if racer.status not in (None, "in_progress")])
     rank = next(place for place, racer in enumerate(over, 1) if racer.number == number)
     _event(session, race_id, "finished", _racer_out(over[rank - 1], rank))
+    if over[rank - 1].computer:  # nothing more for the ticker to play
+        store.change_race(session, race_id, "running", computer_at=None)
     if len(over) < len(racers) or race.status != "running":
         return
     for place, racer in enumerate(over, 1):

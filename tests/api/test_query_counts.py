@@ -13,10 +13,12 @@ from tests.support.statements import counting
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    """The app without its analysis runner. The runner looks for queued analyses as the app
+    """The app without its analysis runner or races ticker. Each looks for work as the app
     starts and then every few seconds, each time with a SELECT of its own on the same engine;
     on a slow machine one of those landed inside a counted request."""
-    return Settings(database_url=database_url, migrate_on_start=False, analysis_worker=False)
+    return Settings(
+        database_url=database_url, migrate_on_start=False, analysis_worker=False, race_worker=False
+    )
 
 
 def test_statements_per_request(

@@ -34,9 +34,11 @@ from tests.support.statements import counting
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    """The app without its analysis runner, whose own statements and engine calls would land
-    among a request's (see tests/api/test_query_counts.py)."""
-    return Settings(database_url=database_url, migrate_on_start=False, analysis_worker=False)
+    """The app without its analysis runner or races ticker, whose statements and engine
+    calls would land among a request's (see tests/api/test_query_counts.py)."""
+    return Settings(
+        database_url=database_url, migrate_on_start=False, analysis_worker=False, race_worker=False
+    )
 
 
 def counted(work: Counter[str], name: str, function: Callable[..., Any]) -> Callable[..., Any]:
