@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -199,12 +198,13 @@ def test_two_browsers_and_the_computer_race_to_a_ranking_and_a_rematch(
     second_game = play_out(second)
     expect(racer_line(first, 3)).to_have_attribute("data-state", second_game["status"])
     play_out(first)
+    for page in (first, second):
+        result = page.get_by_role("region", name=re.compile("won the race|You finished"))
+        expect(result).to_be_visible()
     race = httpx.get(f"{base}/races/{race_id}").json()
     assert race["status"] == "finished"
     ranked = [r["name"] if not r["computer"] else "the computer" for r in race["racers"]]
     for page in (first, second):
-        result = page.get_by_role("region", name=re.compile("won the race|You finished"))
-        expect(result).to_be_visible()
         rows = page.locator("#race-ranking-body tr")
         expect(rows).to_have_count(3)
         assert [rows.nth(i).locator("td").nth(1).inner_text() for i in range(3)] == ranked
@@ -260,12 +260,28 @@ def test_four_browser_racers_see_each_others_progress(racers: Any, race_server: 
     assert bars == [1, 1, 2, 1]
 
 
-def test_the_lobby_countdown_and_ranking_fit_a_phone(
-    racers: Any, race_server: Server, tmp_path: Path
+def test_an_account_races_the_computer_on_a_phone_and_its_page_counts_the_race(
+    racers: Any, race_server: Server
 ) -> None:
     base = race_server.base_url
+    name = f"Pho-{secrets.token_hex(3)}"
+    key = httpx.post(f"{base}/players", json={"name": name}).json()["key"]
     page = racers(PHONE, has_touch=True, is_mobile=True)
-    open_race(page, base, f"pho-{secrets.token_hex(3)}", computer=True)
+    page.goto(base + "/#/races")
+    page.evaluate(
+        "([name, key]) => localStorage.setItem('foursquare.account', JSON.stringify({name, key}))",
+        [name, key],
+    )
+    page.reload()
+    form = page.get_by_role("form", name="Open a race")
+    expect(form).to_contain_text(f"Racing as {name}.")
+    expect(form.get_by_label("Name in the race (optional)")).to_be_hidden()
+    form.get_by_label("Race the computer").check()
+    with page.expect_response(lambda r: r.url.endswith("/races")) as answer:
+        form.get_by_role("button", name="Open a race").click()
+    opened = answer.value.json()
+    assert opened["racer_token"] is None and opened["racers"][0]["name"] == name
+    expect(page.get_by_role("button", name="Start the race")).to_be_enabled()
     # The menu keeps to one line with its Races link.
     tops = page.locator("nav[aria-label=Main] li").evaluate_all(
         "items => items.map((item) => Math.round(item.getBoundingClientRect().top))"
@@ -274,6 +290,7 @@ def test_the_lobby_countdown_and_ranking_fit_a_phone(
     expect(page.get_by_role("link", name="Races")).to_have_attribute("aria-current", "page")
     assert_fits_and_reachable(page, "race lobby, phone")
     assert_accessible(page, "race lobby, phone")
+
     page.get_by_role("button", name="Start the race").click()
     expect(page.locator("#race-countdown")).to_be_visible()
     assert_fits_and_reachable(page, "race countdown, phone")
@@ -285,3 +302,16 @@ def test_the_lobby_countdown_and_ranking_fit_a_phone(
     expect(page.locator("#race-ranking-body tr")).to_have_count(2)
     assert_fits_and_reachable(page, "race result, phone")
     assert_accessible(page, "race result, phone")
+
+    # The account's page counts the race, and lists it with its place.
+    figures = httpx.get(f"{base}/players/{name}/races").json()
+    assert figures["races_played"] == 1
+    page.locator("#race-ranking-body").get_by_role("link", name=name).click()
+    expect(page.locator("#stat-races")).to_have_text("1")
+    expect(page.locator("#stat-races-won")).to_have_text(str(figures["races_won"]))
+    row = page.locator(f'#player-races-body tr[data-race-id="{opened["id"]}"]')
+    expect(row.locator("td").nth(1)).to_have_text("2")
+    expect(row.locator("td").nth(2)).to_have_text(f"{figures['races'][0]['rank']} of 2")
+    assert_accessible(page, "player page with races, phone")
+    row.get_by_role("link").click()
+    expect(page.locator("#race-result-title")).to_be_visible()

@@ -102,7 +102,7 @@ function racerItem(racer) {
   bar.setAttribute("aria-label", `${who}: ${plural(racer.placements, "card", "cards")} placed`);
   let counts;
   if (racer.state === "waiting") {
-    counts = stageOf(race.status) >= stageOf("running") ? "dealing…" : "ready";
+    counts = stageOf(race.status) >= stageOf("running") ? "no card placed yet" : "ready";
   } else if (racer.state === "in_progress") {
     counts =
       `${plural(racer.placements, "card", "cards")} placed · ${racer.cards_left} in the stock · ` +
@@ -125,6 +125,8 @@ function racerItem(racer) {
 }
 
 function renderRacers() {
+  // At the end the ranking says it all.
+  $("race-racers-box").hidden = race.status === "finished";
   $("race-racers").replaceChildren(...race.racers.map(racerItem));
   $("race-racers-heading").textContent = `Racers (${race.racers.length} of ${race.seats})`;
 }
@@ -256,6 +258,7 @@ function renderTable() {
   const shown = Boolean(game);
   $("race-own").hidden = !shown;
   $("race-hand").hidden = !shown;
+  $("race-table").classList.toggle("with-table", shown);
   if (!shown) return;
   const playing = game.status === "in_progress" && race.status === "running";
   $("race-own").dataset.version = String(game.version);
