@@ -197,6 +197,8 @@ def test_two_browsers_and_the_computer_race_to_a_ranking_and_a_rematch(
     # Both play to the end; each sees the other's end, and then the ranking.
     second_game = play_out(second)
     expect(racer_line(first, 3)).to_have_attribute("data-state", second_game["status"])
+    # Said to screen readers as well, in the race's log.
+    expect(first.locator("#race-news")).to_contain_text(f"{bob} finished: {second_game['status']}")
     play_out(first)
     for page in (first, second):
         result = page.get_by_role("region", name=re.compile("won the race|You finished"))

@@ -26,10 +26,12 @@ import { explainMove } from "./words.js";
 
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
 const STAGES = ["lobby", "countdown", "running", "finished"];
-// After the countdown, each racer's game is dealt by the server within a fraction of a second
-// (its ticker): until then `your_game` is null, and the race is read again this often.
+// Each racer's game is dealt by the server at the countdown's end, within a fraction of a
+// second (its ticker): until then `your_game` is null, and the race is read again this often
+// (once a second while the count runs), for this long after `starts_at` at most.
+const COUNTDOWN_POLL_MS = 1_000;
 const DEAL_POLL_MS = 300;
-const DEAL_POLL_TRIES = 60;
+const DEAL_WAIT_MS = 30_000;
 // Once the race is over, it is read again this often: a rematch another racer asked for is
 // not announced on the (closed) stream, only in the race's `next_race`.
 const REMATCH_POLL_MS = 2_000;
@@ -44,6 +46,7 @@ let before = null; // the piles before `lastPlacement`
 let busy = false;
 let stream = null;
 let timer = null; // the countdown's ticks, or the rematch's polls
+let dealChain = 0; // the reads for `your_game` going on: a new chain of them ends the older
 
 const stageOf = (status) => STAGES.indexOf(status);
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
@@ -131,11 +134,25 @@ function renderRacers() {
   $("race-racers-heading").textContent = `Racers (${race.racers.length} of ${race.seats})`;
 }
 
-/** A racer's news from the stream: their line takes it (a new racer is added). */
+const STATE_ORDER = { waiting: 0, in_progress: 1, won: 2, lost: 2 };
+
+/** A racer's news from the stream: their line takes it (a new racer is added), unless it is
+ * older than what the line shows (the stream replays a race from its first event, after the
+ * page has read the race as it is). Returns the line's state before, or null if unchanged. */
 function updateRacer(racer) {
   const index = race.racers.findIndex((r) => r.racer === racer.racer);
-  if (index === -1) race.racers = [...race.racers, racer];
-  else race.racers = race.racers.map((r, i) => (i === index ? racer : r));
+  if (index === -1) {
+    race.racers = [...race.racers, racer];
+    return "new";
+  }
+  const known = race.racers[index];
+  const newer =
+    racer.placements > known.placements ||
+    (racer.placements === known.placements &&
+      (STATE_ORDER[racer.state] ?? 0) >= (STATE_ORDER[known.state] ?? 0));
+  if (!newer) return null;
+  race.racers = race.racers.map((r, i) => (i === index ? racer : r));
+  return known.state;
 }
 
 /** The race moves on to `status` (never back: a replayed stream says old news first). */
@@ -350,25 +367,31 @@ async function loadGame(id) {
   }
 }
 
-/** The countdown is over: the server deals each racer's game within a moment; read the race
- * until `your_game` is there, then the game. */
-async function waitForDeal(id, tries = DEAL_POLL_TRIES) {
-  if (id !== raceId || race.you === null || game) return;
+/** From the countdown on, read the race until `your_game` is there (the server deals each
+ * racer's game at `starts_at`, within its ticker's half-second), then the game: once a second
+ * while the count runs, often once it is over. The count is drawn by this browser's clock,
+ * which may be off the server's: the table comes when the deal is there, whatever the count
+ * says. */
+async function waitForDeal(id, chain = ++dealChain, deadline = null) {
+  const current = () => id === raceId && chain === dealChain && !game;
+  if (!current() || race.you === null) return;
+  const until = deadline ?? Math.max(Date.parse(race.starts_at) || 0, Date.now()) + DEAL_WAIT_MS;
   let fresh;
   try {
     fresh = await api.getRace(id, credential);
   } catch (error) {
-    if (id === raceId) showError(error, { label: "Try again", run: () => waitForDeal(id) }, "race");
+    if (current()) showError(error, { label: "Try again", run: () => waitForDeal(id) }, "race");
     return;
   }
-  if (id !== raceId) return;
+  if (!current()) return;
   if (fresh.your_game) {
     race.your_game = fresh.your_game;
     advance(fresh.status);
     render();
     await loadGame(id);
-  } else if (tries > 1) {
-    setTimeout(() => waitForDeal(id, tries - 1), DEAL_POLL_MS);
+  } else if (Date.now() < until) {
+    const counting = race.status === "countdown" && secondsLeft() > 1;
+    setTimeout(() => waitForDeal(id, chain, until), counting ? COUNTDOWN_POLL_MS : DEAL_POLL_MS);
   }
 }
 
@@ -376,17 +399,17 @@ function startCountdown(id) {
   stopTimer();
   render();
   timer = setInterval(() => {
-    if (id !== raceId) return stopTimer();
-    if (race.status !== "countdown") return stopTimer();
+    if (id !== raceId || race.status !== "countdown") return stopTimer();
     if (secondsLeft() > 0) {
+      renderState();
       renderCountdown();
       return;
     }
     stopTimer();
     advance("running");
     render();
-    waitForDeal(id);
   }, 200);
+  waitForDeal(id);
   if (race.you !== null) $("race-countdown").focus();
 }
 
@@ -458,9 +481,14 @@ function follow(id, gen) {
       finished(racer) {
         if (id !== raceId) return;
         advance("running");
-        updateRacer(racer);
+        const was = updateRacer(racer);
         renderState();
         renderRacers();
+        if (was === "waiting" || was === "in_progress") {
+          const who = racer.racer === race.you ? "You" : racer.computer ? "The computer" : racer.name;
+          const news = `${who} finished: ${resultText(racer.state, null, racer.score)}.`;
+          $("race-news").append(element("p", { textContent: news }));
+        }
       },
       result(data) {
         if (id !== raceId) return;
@@ -495,6 +523,7 @@ async function showRace(id) {
   $("race-room").hidden = true;
   $("race-heading").textContent = "Race";
   $("race-live").textContent = "";
+  $("race-news").replaceChildren();
   const account = readAccount();
   credential = readRaceToken(id) || account?.key || null;
   let read;
