@@ -317,3 +317,25 @@ def test_an_account_races_the_computer_on_a_phone_and_its_page_counts_the_race(
     assert_accessible(page, "player page with races, phone")
     row.get_by_role("link").click()
     expect(page.locator("#race-result-title")).to_be_visible()
+
+
+@pytest.mark.provokes_errors
+def test_a_race_refusal_is_said_in_words(desktop: Page, server: Server) -> None:
+    page = desktop
+    # A race link cut short: no such race.
+    page.goto(f"{server.base_url}/#/races/00000000-0000-4000-8000-000000000000")
+    notice = page.get_by_role("alert")
+    expect(notice).to_contain_text("This race could not be found")
+    expect(notice).not_to_contain_text("404")
+    expect(notice).not_to_contain_text("race_not_found")
+    # Joining under a name already racing in it.
+    taken = f"ana-{secrets.token_hex(3)}"
+    opened = httpx.post(f"{server.base_url}/races", json={"player": taken}).json()
+    page.goto(f"{server.base_url}/#/races/{opened['id']}")
+    form = page.get_by_role("form", name="Join the race")
+    form.get_by_label("Name in the race").fill(taken)
+    form.get_by_role("button", name="Join the race").click()
+    expect(notice).to_contain_text("That name is taken in this race")
+    expect(notice).not_to_contain_text("409")
+    expect(form).to_be_visible()
+    assert_accessible(page, "race, a refusal")
