@@ -576,6 +576,14 @@ async function join(event) {
     advance(joined.status);
     render();
     $("race-waiting").focus();
+    // Joining the last seat starts the race: its `countdown` event may have come before this
+    // answer, when this page was no racer yet and had no game to wait for.
+    if (stageOf(race.status) >= stageOf("countdown")) {
+      race.starts_at = race.starts_at || joined.starts_at;
+      race.ends_at = race.ends_at || joined.ends_at;
+      if (race.status === "countdown" && timer === null) startCountdown(id);
+      else waitForDeal(id);
+    }
   } catch (error) {
     showError(error, null, "race");
   } finally {
