@@ -13,7 +13,7 @@
 // again) or the account's key.
 
 import * as api from "./api.js";
-import { enableArrowKeys, renderBoard, showFaceDown } from "./board.js";
+import { enableArrowKeys, redrawGrid, showFaceDown, showLastMove } from "./board.js";
 import { cardName, faceUpCard } from "./cards.js";
 import { $, element } from "./dom.js";
 import { currentGeneration, openStream } from "./events.js";
@@ -22,7 +22,6 @@ import { playerLink } from "./leaderboard.js";
 import { checkNameField } from "./names.js";
 import { onAccountChange, readAccount, readRaceToken, storage, writeRaceToken } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
-import { explainMove } from "./words.js";
 
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
 const STAGES = ["lobby", "countdown", "running", "finished"];
@@ -290,9 +289,7 @@ function renderTable() {
   $("race-stock").textContent = String(game.stock_count);
   showFaceDown($("race-face-down"), game.face_down_count);
   const board = $("race-board");
-  const focused = document.activeElement?.closest?.(".cell");
-  const focusAt = focused && board.contains(focused) ? { ...focused.dataset } : null;
-  renderBoard(board, {
+  redrawGrid(board, {
     piles: game.piles,
     legal: playing ? game.legal_placements : [],
     currentCard: game.current_card,
@@ -307,16 +304,7 @@ function renderTable() {
     "aria-label",
     playing ? `Your grid: choose where to place the ${cardName(game.current_card)}` : "Your grid",
   );
-  if (focusAt) {
-    const same = board.querySelector(`.cell[data-row="${focusAt.row}"][data-col="${focusAt.col}"] button`);
-    (same || board.querySelector("button"))?.focus();
-  }
-  const move = $("race-last-move");
-  move.replaceChildren();
-  if (lastPlacement && before) {
-    const { where, why } = explainMove(lastPlacement, before);
-    move.append(element("p", { textContent: where }), ...why.map((t) => element("p", { textContent: t })));
-  }
+  showLastMove($("race-last-move"), lastPlacement, before);
   $("race-own-end").hidden = game.status === "in_progress";
   if (game.status !== "in_progress") $("race-own-end").textContent = ownEndText();
 }
