@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
+from fastapi import APIRouter, FastAPI, Header, Query, Request, Response
 from pydantic import BaseModel
 from sse_starlette import EventSourceResponse
 
@@ -23,7 +23,7 @@ from api.core.errors import (
     TooManyEventStreams,
 )
 from api.core.openapi import header, problems
-from api.core.params import PageCursor, PageLimit, TokenDep
+from api.core.params import PageCursor, PageLimit, TokenDep, service
 from api.core.problems import json_response
 from api.events import render
 from api.events.schemas import (
@@ -46,12 +46,7 @@ from api.ops.ratelimit import client_address, limited_by
 MAX_PLACEMENTS = 40
 
 
-async def _service(request: Request) -> EventService:
-    service: EventService = request.app.state.events
-    return service
-
-
-Events = Annotated[EventService, Depends(_service)]
+Events = Annotated[EventService, service("events")]
 
 LastEventId = Annotated[
     str | None,

@@ -22,8 +22,8 @@ from api.core import days
 from api.core.clock import now, today
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database
-from api.core.errors import InvalidCursor, RaceNotFound
-from api.core.ids import existing_game, parse_game_id, parse_race_id
+from api.core.errors import InvalidCursor
+from api.core.ids import existing_game, existing_race, parse_game_id, parse_race_id
 from api.events import store
 from api.events.hub import EventHub, Item, Watcher
 from api.events.store import GameInProgress
@@ -89,9 +89,7 @@ class EventService:
         race_uuid = parse_race_id(race_id)
         watcher = self.hub.watch(address, race_uuid, race=True)
         try:
-            got = await self.hub.read_items(race_uuid, True, after)
-            if got is None:
-                raise RaceNotFound(f"no race has the id {race_id[:64]!r}")
+            got = existing_race(await self.hub.read_items(race_uuid, True, after), race_id)
         except BaseException:
             self.hub.leave(watcher)
             raise
