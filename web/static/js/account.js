@@ -177,6 +177,8 @@ function fillStats(player) {
     "stat-mean": number(s.mean_winning_score, 1),
     "stat-streak": String(s.current_streak),
     "stat-longest": String(s.longest_streak),
+    "stat-races": String(s.races_played),
+    "stat-races-won": String(s.races_won),
   };
   for (const [id, text] of Object.entries(figures)) $(id).textContent = text;
   $("player-since").textContent =
@@ -250,8 +252,8 @@ function raceRow(entry) {
   return labelCells(tr, ["Opened", "Racers", "Place", "Race"]);
 }
 
-/** The player's races: figures, and the list (left out, without a word, if unread: the
- * games above are the page's business). */
+/** The player's races, newest first (the list left out, without a word, if unread: the
+ * figures and games above are the page's business). */
 async function loadRaces(name) {
   let answer;
   try {
@@ -260,8 +262,6 @@ async function loadRaces(name) {
     return;
   }
   if (shownPlayer !== name) return;
-  $("stat-races").textContent = String(answer.races_played);
-  $("stat-races-won").textContent = String(answer.races_won);
   $("player-races-body").replaceChildren(...answer.races.map(raceRow));
   $("player-races-empty").hidden = answer.races.length > 0;
   $("player-races-table").hidden = answer.races.length === 0;
@@ -277,8 +277,6 @@ export async function showPlayer(name) {
   $("player-content").hidden = true;
   $("player-games-body").replaceChildren();
   $("player-races").hidden = true;
-  $("stat-races").textContent = "–";
-  $("stat-races-won").textContent = "–";
   $("player-stats").setAttribute("aria-busy", "true");
   try {
     const player = await api.getPlayer(name);
