@@ -246,7 +246,8 @@ function renderState() {
   if (race.status === "countdown") setState(`The race starts in ${plural(secondsLeft(), "second", "seconds")}.`);
   if (race.status === "running") {
     const done = race.racers.filter((r) => r.state === "won" || r.state === "lost").length;
-    setState(`Racing: ${done} of ${plural(count, "racer", "racers")} finished.`);
+    const watching = race.you === null ? " You are watching." : "";
+    setState(`Racing: ${done} of ${plural(count, "racer", "racers")} finished.${watching}`);
   }
   if (race.status === "finished") setState("The race is over.");
 }
