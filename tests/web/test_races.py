@@ -154,7 +154,7 @@ def test_two_browsers_and_the_computer_race_to_a_ranking_and_a_rematch(
     expect(first.locator("#race-copy-status")).to_contain_text("The link was copied")
     assert first.evaluate("() => navigator.clipboard.readText()") == link
     expect(racer_line(first, 1)).to_contain_text(ana)
-    expect(racer_line(first, 2)).to_contain_text("the computer")
+    expect(racer_line(first, 2)).to_contain_text("The computer")
     expect(first.get_by_role("form", name="Join the race")).to_be_hidden()
     assert_accessible(first, "race lobby, the opener")
 
@@ -203,7 +203,7 @@ def test_two_browsers_and_the_computer_race_to_a_ranking_and_a_rematch(
         expect(result).to_be_visible()
     race = httpx.get(f"{base}/races/{race_id}").json()
     assert race["status"] == "finished"
-    ranked = [r["name"] if not r["computer"] else "the computer" for r in race["racers"]]
+    ranked = [r["name"] if not r["computer"] else "The computer" for r in race["racers"]]
     for page in (first, second):
         rows = page.locator("#race-ranking-body tr")
         expect(rows).to_have_count(3)

@@ -97,7 +97,7 @@ async function openRace(event) {
 function racerItem(racer) {
   const mine = race.you === racer.racer;
   const name = element("span", { className: "racer-name" });
-  name.append(racer.computer ? "the computer" : racer.name);
+  name.append(racer.computer ? "The computer" : racer.name);
   if (mine) name.append(element("span", { className: "badge", textContent: "you" }));
   const bar = element("progress", { max: DECK_SIZE, value: racer.placements });
   const who = racer.computer ? "The computer" : racer.name;
@@ -217,7 +217,7 @@ function renderResult() {
   $("race-result-title").textContent = title;
   panel.classList.toggle("won", Boolean(mine && mine.rank === 1));
   const rows = race.racers.map((racer) => {
-    const name = racer.computer ? "the computer" : playerLink(racer.name);
+    const name = racer.computer ? "The computer" : playerLink(racer.name);
     const row = element(
       "tr",
       {},
