@@ -1,5 +1,7 @@
 """Re-take the web client's screenshots in docs/screenshots/: the home page on a desktop
-(1280 x 800) and on a phone (390 x 844), the table mid-game on both, and the end of a won game.
+(1280 x 800) and on a phone (390 x 844), the table mid-game on both, the end of a won game,
+and a race under way on a desktop (two racers and the computer; a race's deal is its own, so
+that picture changes from one run to the next).
 
     .venv/bin/python -m tests.web.screenshots
 
@@ -15,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from testkit.server import running_server
 from tests.api.conformance import won_vectors
@@ -38,6 +40,45 @@ def resume(page: Page, base: str, game_id: str, token: str, player: str) -> None
     expect(page.locator("#game")).to_be_visible()
 
 
+# A race starts a second after its start, and the computer places quickly (its settings).
+RACE_ENV = {"FOURSQUARE_RACE_COUNTDOWN_SECONDS": "1", "FOURSQUARE_RACE_COMPUTER_SECONDS": "0.5"}
+
+
+def place_first(page: Page) -> None:
+    """Place on the first legal cell of a race's own table, once the answer is drawn."""
+    version = page.locator("#race-own").get_attribute("data-version")
+    page.locator("#race-board button.place").first.click()
+    expect(page.locator("#race-own")).not_to_have_attribute("data-version", str(version))
+
+
+def race_picture(browser: Browser, base: str) -> None:
+    """Ada opens a race against the computer, Grace joins by its link, both place a few cards."""
+    contexts = [
+        browser.new_context(viewport=DESKTOP, reduced_motion="reduce")  # type: ignore[arg-type]
+        for _ in range(2)
+    ]
+    ada, grace = (context.new_page() for context in contexts)
+    ada.goto(base + "/#/races")
+    ada.get_by_label("Name in the race (optional)").fill("Ada")
+    ada.get_by_label("Race the computer").check()
+    ada.get_by_role("button", name="Open a race").click()
+    expect(ada.get_by_role("button", name="Start the race")).to_be_visible()
+    grace.goto(ada.url)
+    grace.get_by_label("Name in the race", exact=True).fill("Grace")
+    grace.get_by_role("button", name="Join the race").click()
+    expect(ada.locator("#race-racers li")).to_have_count(3)
+    ada.get_by_role("button", name="Start the race").click()
+    for page in (ada, grace):
+        expect(page.locator("#race-own")).to_have_attribute("data-status", "in_progress")
+    for page, placements in ((grace, 6), (ada, 4)):
+        for _ in range(placements):
+            if page.locator("#race-own").get_attribute("data-status") == "in_progress":
+                place_first(page)
+    ada.screenshot(path=OUT / "race-desktop.png")
+    for context in contexts:
+        context.close()
+
+
 def main() -> None:
     path = chromium_path()
     assert path, "chromium is not installed (apt-get install -y chromium)"
@@ -47,7 +88,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/screenshots.db"
         with (
-            running_server(url, extra_env=SERVER_ENV) as server,
+            running_server(url, extra_env={**SERVER_ENV, **RACE_ENV}) as server,
             httpx.Client(base_url=server.base_url, timeout=30) as api,
             sync_playwright() as driver,
         ):
@@ -83,9 +124,10 @@ def main() -> None:
                     expect(page.get_by_role("region", name="You won!")).to_be_visible()
                     page.screenshot(path=OUT / "won.png")
                 context.close()
+            race_picture(browser, server.base_url)
             browser.close()
     pictures = ("home-desktop.png", "home-phone.png", "table-desktop.png", "table-phone.png")
-    for picture in (*pictures, "won.png"):
+    for picture in (*pictures, "won.png", "race-desktop.png"):
         print(OUT / picture)
 
 

@@ -177,6 +177,8 @@ function fillStats(player) {
     "stat-mean": number(s.mean_winning_score, 1),
     "stat-streak": String(s.current_streak),
     "stat-longest": String(s.longest_streak),
+    "stat-races": String(s.races_played),
+    "stat-races-won": String(s.races_won),
   };
   for (const [id, text] of Object.entries(figures)) $(id).textContent = text;
   $("player-since").textContent =
@@ -238,6 +240,34 @@ const gamesPager = makePager(
   },
 );
 
+function raceRow(entry) {
+  const open = element("a", {
+    href: `#/races/${encodeURIComponent(entry.race_id)}`,
+    textContent: entry.status === "finished" ? "Result" : "Open",
+  });
+  open.setAttribute("aria-label", `${open.textContent} of the race opened ${timeText(entry.created_at)}`);
+  const place = entry.rank ? `${entry.rank} of ${entry.racers}` : entry.status === "finished" ? "–" : "racing";
+  const tr = tableRow([timeElement(entry.created_at), String(entry.racers), place, open]);
+  tr.dataset.raceId = entry.race_id;
+  return labelCells(tr, ["Opened", "Racers", "Place", "Race"]);
+}
+
+/** The player's races, newest first (the list left out, without a word, if unread: the
+ * figures and games above are the page's business). */
+async function loadRaces(name) {
+  let answer;
+  try {
+    answer = await api.getPlayerRaces(name);
+  } catch {
+    return;
+  }
+  if (shownPlayer !== name) return;
+  $("player-races-body").replaceChildren(...answer.races.map(raceRow));
+  $("player-races-empty").hidden = answer.races.length > 0;
+  $("player-races-table").hidden = answer.races.length === 0;
+  $("player-races").hidden = false;
+}
+
 /** The view became visible for player `name` (`#/players/{name}`). */
 export async function showPlayer(name) {
   shownPlayer = name;
@@ -246,6 +276,7 @@ export async function showPlayer(name) {
   // Nothing of the player shown before stays on the page while this one is read.
   $("player-content").hidden = true;
   $("player-games-body").replaceChildren();
+  $("player-races").hidden = true;
   $("player-stats").setAttribute("aria-busy", "true");
   try {
     const player = await api.getPlayer(name);
@@ -270,6 +301,7 @@ export async function showPlayer(name) {
     $("player-stats").removeAttribute("aria-busy");
   }
   gamesPager.reload();
+  loadRaces(name);
 }
 
 /** Wire the account and player views; called once. */

@@ -269,3 +269,40 @@ export function requestAnalysis(id) {
 export function getAnalysis(id) {
   return request("GET", `${gamePath(id)}/analysis`, { full: true });
 }
+
+const racePath = (id) => `/races/${encodeURIComponent(id)}`;
+
+/** POST /races: a new race in its lobby, this page its first racer: a guest's under `player`
+ * (its `racer_token` in the answer), or the account's with its `key`; `computer` races too. */
+export function openRace({ player = null, key = null, computer = false } = {}) {
+  const body = { computer };
+  if (player) body.player = player;
+  return request("POST", "/races", { body, headers: bearer(key) });
+}
+
+/** POST /races/{id}/racers: join a race in its lobby, as a guest or with the account's key. */
+export function joinRace(id, { player = null, key = null } = {}) {
+  const body = {};
+  if (player) body.player = player;
+  return request("POST", `${racePath(id)}/racers`, { body, headers: bearer(key) });
+}
+
+/** GET /races/{id}: the race (counts only); with a racer's credential, `you` and `your_game`. */
+export function getRace(id, credential = null) {
+  return request("GET", racePath(id), { headers: bearer(credential) });
+}
+
+/** POST /races/{id}/start: the opener starts the countdown. */
+export function startRace(id, credential) {
+  return request("POST", `${racePath(id)}/start`, { headers: bearer(credential) });
+}
+
+/** POST /races/{id}/rematch: the next race for the same racers (the same one for each). */
+export function rematchRace(id, credential) {
+  return request("POST", `${racePath(id)}/rematch`, { headers: bearer(credential) });
+}
+
+/** GET /players/{name}/races: their race figures and their last races. */
+export function getPlayerRaces(name) {
+  return request("GET", `${playerPath(name)}/races`);
+}

@@ -8,7 +8,7 @@
 import { cardBack, cardName, faceUpCard, topCard } from "./cards.js";
 import { element } from "./dom.js";
 import { FACE_DOWN_LIMIT, positionKey } from "./game.js";
-import { placeWords } from "./words.js";
+import { explainMove, placeWords } from "./words.js";
 
 function pileText(pile) {
   const top = topCard(pile);
@@ -146,6 +146,32 @@ export function renderBoard(container, options) {
     }
     container.append(rowElement);
   }
+}
+
+/** Draw a player's own grid (`renderBoard`'s options) with the keyboard focus kept on the
+ * same cell across the redraw (the button pressed is replaced), or on the grid's first
+ * button if that cell has none now. The play view's table and a race's draw theirs so. */
+export function redrawGrid(container, options) {
+  const focused = document.activeElement?.closest?.(".cell");
+  const focusAt = focused && container.contains(focused) ? { ...focused.dataset } : null;
+  renderBoard(container, options);
+  if (focusAt) {
+    const same = container.querySelector(
+      `.cell[data-row="${focusAt.row}"][data-col="${focusAt.col}"] button`,
+    );
+    (same || container.querySelector("button"))?.focus();
+  }
+  return focusAt !== null;
+}
+
+/** The last move's outcome in `box`: where the card went and why piles turned over, or not
+ * (nothing without the move and the piles it was chosen on). */
+export function showLastMove(box, placement, before) {
+  box.replaceChildren();
+  if (!placement || !before) return;
+  const { where, why } = explainMove(placement, before);
+  box.append(element("p", { className: "move-where", textContent: where }));
+  for (const sentence of why) box.append(element("p", { textContent: sentence }));
 }
 
 /** The face-down counter beside a grid (its `dd` in `.counters`): "3 / 4", its box marked

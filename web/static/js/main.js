@@ -4,7 +4,8 @@
 // #/account (register, or use a key), #/players/{name} (a player's page and games),
 // #/games/{id} (a game's replay, its deal's verification and its analysis; with ?analyse, the
 // analysis asked for at once; live while the game is played), #/rules (how to play, with the
-// rulebook's worked example), #/live (the games being played; #/live/{id} one followed).
+// rulebook's worked example), #/live (the games being played; #/live/{id} one followed),
+// #/races (open a race; #/races/{id} its lobby, countdown, tables and ranking).
 // Each navigation closes the event streams the view left behind opened (events.js).
 
 import { installAccount, showAccount, showPlayer } from "./account.js";
@@ -17,17 +18,30 @@ import { installLeaderboard, showLeaderboard } from "./leaderboard.js";
 import { installLive, showLive } from "./live.js";
 import { loadNameRule } from "./names.js";
 import { installPlay, showPlay } from "./play.js";
+import { installRaces, showRaces } from "./race.js";
 import { installReplay, showReplay } from "./replay.js";
 import { installRules, showRules } from "./rules.js";
 import { installNotice } from "./ui.js";
 
-const VIEWS = ["home", "play", "daily", "leaderboard", "live", "account", "player", "replay", "rules"];
+const VIEWS = [
+  "home",
+  "play",
+  "daily",
+  "leaderboard",
+  "live",
+  "race",
+  "account",
+  "player",
+  "replay",
+  "rules",
+];
 const TITLES = {
   home: "Foursquare: a card game for one",
   play: "Play · Foursquare",
   daily: "Daily challenge · Foursquare",
   leaderboard: "Leaderboard · Foursquare",
   live: "Live · Foursquare",
+  race: "Races · Foursquare",
   account: "Account · Foursquare",
   player: "Player · Foursquare",
   replay: "Game · Foursquare",
@@ -40,6 +54,7 @@ const LINKS = {
   daily: "daily",
   leaderboard: "leaderboard",
   live: "live",
+  race: "races",
   account: "account",
   rules: "rules",
 };
@@ -55,6 +70,9 @@ function parseRoute(hash) {
   }
   if (parts[0] === "live") {
     return { view: "live", id: parts[1] ? decodeURIComponent(parts[1]) : null, params };
+  }
+  if (parts[0] === "races") {
+    return { view: "race", id: parts[1] ? decodeURIComponent(parts[1]) : null, params };
   }
   if (parts[0] === "account") return { view: "account", params };
   if (parts[0] === "rules") return { view: "rules", params };
@@ -88,6 +106,7 @@ function route() {
   if (target.view === "daily") showDaily(target.day);
   if (target.view === "leaderboard") showLeaderboard(target.params);
   if (target.view === "live") showLive(target.id);
+  if (target.view === "race") showRaces(target.id);
   if (target.view === "account") showAccount();
   if (target.view === "player") showPlayer(target.name);
   if (target.view === "replay") showReplay(target.id, target.params.has("analyse"));
@@ -104,6 +123,7 @@ installPlay();
 installDaily();
 installLeaderboard();
 installLive();
+installRaces();
 installAccount();
 installReplay();
 installAnalysis();

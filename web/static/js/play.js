@@ -4,9 +4,9 @@
 // and token are kept in localStorage, so a reload picks the game up again.
 
 import * as api from "./api.js";
-import { enableArrowKeys, renderBoard, showFaceDown } from "./board.js";
+import { enableArrowKeys, redrawGrid, showFaceDown, showLastMove } from "./board.js";
 import { cardName, cardShort, faceUpCard } from "./cards.js";
-import { $, element } from "./dom.js";
+import { $ } from "./dom.js";
 import { percentText } from "./format.js";
 import { endReasonText, GRID_CELLS } from "./game.js";
 import { checkNameField } from "./names.js";
@@ -14,7 +14,7 @@ import { makeStanding } from "./standing.js";
 import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
 import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
 import { replayHistory } from "./verify.js";
-import { explainMove, moveWords, placeWords } from "./words.js";
+import { moveWords, placeWords } from "./words.js";
 
 const SAVED_PLAYER = "foursquare.player";
 const RULES_OFFER = "foursquare.rules-offer";
@@ -63,16 +63,6 @@ function renderRulesOffer(playing) {
     offer = game.id;
   }
   $("rules-offer").hidden = !(playing && offer === game.id);
-}
-
-/** The last move's outcome: where the card went and why piles turned over, or not. */
-function renderLastMove() {
-  const box = $("last-move");
-  box.replaceChildren();
-  if (!lastPlacement || !before) return;
-  const { where, why } = explainMove(lastPlacement, before);
-  box.append(element("p", { className: "move-where", textContent: where }));
-  for (const sentence of why) box.append(element("p", { textContent: sentence }));
 }
 
 /** Why the game ended, in plain words, naming the move that ended it when it is known. */
@@ -143,9 +133,7 @@ function render({ animate = false } = {}) {
 
   // Keep the keyboard focus on the grid across a redraw (the clicked button is replaced).
   const board = $("board");
-  const focused = document.activeElement?.closest?.(".cell");
-  const focusAt = focused && board.contains(focused) ? { ...focused.dataset } : null;
-  renderBoard(board, {
+  const hadFocus = redrawGrid(board, {
     piles: game.piles,
     legal: playing ? game.legal_placements : [],
     currentCard: game.current_card,
@@ -160,14 +148,8 @@ function render({ animate = false } = {}) {
     "aria-label",
     playing ? `Grid: choose where to place the ${cardName(game.current_card)}` : "Grid",
   );
-  if (focusAt) {
-    const same = board.querySelector(
-      `.cell[data-row="${focusAt.row}"][data-col="${focusAt.col}"] button`,
-    );
-    (same || board.querySelector("button"))?.focus();
-  }
 
-  renderLastMove();
+  showLastMove($("last-move"), lastPlacement, before);
   if (!hint) $("hint-text").textContent = "";
   $("hint-text").hidden = !playing || !hint;
 
@@ -187,7 +169,7 @@ function render({ animate = false } = {}) {
     analyse.href = `#/games/${encodeURIComponent(game.id)}${sealed ? "" : "?analyse"}`;
     $("end-board-link").hidden = !game.challenge_date;
     if (game.challenge_date) $("end-board-link").href = `#/daily/${game.challenge_date}`;
-    if (wasHidden && (focusAt || animate)) $("end-title").focus();
+    if (wasHidden && (hadFocus || animate)) $("end-title").focus();
   }
 }
 

@@ -1,9 +1,13 @@
 // What the page keeps in this browser's localStorage: the game being played (its id and
-// token) and the player's account (their name and secret key). Nothing else is kept, and
-// nothing is kept anywhere but here (no cookie: the key travels only in Authorization headers).
+// token), the player's account (their name and secret key) and a guest racer's credential
+// for each race it is in (its `racer_token`). Nothing else is kept, and nothing is kept
+// anywhere but here (no cookie: the key travels only in Authorization headers).
 
 const SAVED_GAME = "foursquare.game";
 const SAVED_ACCOUNT = "foursquare.account";
+const SAVED_RACES = "foursquare.races";
+// A guest racer's tokens, the latest races' only: a race is over in minutes.
+const RACES_KEPT = 20;
 
 export function storage() {
   try {
@@ -65,4 +69,20 @@ export function bearerFor(gameId) {
   const saved = readSavedGame();
   if (saved && saved.id === gameId && saved.token) return saved.token;
   return readAccount()?.key || null;
+}
+
+/** A guest racer's `racer_token` in race `raceId` (shown once by the API, when it opened or
+ * joined: kept so that a reload, and the rematch, find the racer again), or null. */
+export function readRaceToken(raceId) {
+  const kept = readJson(SAVED_RACES);
+  if (!Array.isArray(kept)) return null;
+  const entry = kept.find((e) => e && e.race === raceId && typeof e.token === "string");
+  return entry ? entry.token : null;
+}
+
+/** Keep a guest racer's token for race `raceId` (the newest first, the oldest forgotten). */
+export function writeRaceToken(raceId, token) {
+  const kept = readJson(SAVED_RACES);
+  const others = Array.isArray(kept) ? kept.filter((e) => e && e.race !== raceId) : [];
+  writeJson(SAVED_RACES, [{ race: raceId, token }, ...others].slice(0, RACES_KEPT));
 }

@@ -119,18 +119,50 @@ const WORDS = {
   ],
   event_streams_full: ["The server is busy", "Live updates will come back in a moment."],
   payload_too_large: ["That was too much to send", "Try again with less."],
+  race_not_found: [
+    "This race could not be found",
+    "The link may be mistyped, or cut short. Open a new race from the races page.",
+  ],
+  race_not_open: [
+    "This race cannot take that now",
+    "Racers join while it is in its lobby, it starts once, and a rematch waits for its end.",
+  ],
+  race_game_private: [
+    "This racer's game is private until the race ends",
+    "Each racer sees only the others' counts while they play; the games open at the end.",
+  ],
+  race_not_over: [
+    "Not while the race is on",
+    "Hints and analyses wait until every racer has finished.",
+  ],
   internal_error: [
     "Something went wrong on the server",
     "Try again; if it keeps happening, the site's operators can see what went wrong.",
   ],
 };
 
-/** A problem (an ApiProblem, or any error) in words: {title, detail}. */
-export function problemWords(problem) {
+// The same codes where a race answers them: a name is taken within the race, not by an
+// account; a credential refused is a racer's, not a game's.
+const WITHIN = {
+  race: {
+    name_taken: [
+      "That name is taken in this race",
+      "Another racer, or a registered player, has it: choose another name and join again.",
+    ],
+    invalid_token: [
+      "Only a racer of this race can do that",
+      "The race's opener starts it; a racer asks for its rematch, from the browser it joined in.",
+    ],
+  },
+};
+
+/** A problem (an ApiProblem, or any error) in words: {title, detail}; `within` ("race")
+ * names where it was answered, for the codes that mean something else there. */
+export function problemWords(problem, within = null) {
   if (problem?.name !== "ApiProblem") {
     return { title: "Something went wrong in this page", detail: "Reload the page and try again." };
   }
-  const words = WORDS[problem.code];
+  const words = WITHIN[within]?.[problem.code] || WORDS[problem.code];
   if (words) return { title: words[0], detail: words[1] };
   if (problem.status === 0) {
     return {
@@ -153,9 +185,9 @@ export function noticeMark() {
   return noticesShown;
 }
 
-function fillNotice(problem) {
+function fillNotice(problem, within = null) {
   noticesShown += 1;
-  const { title, detail } = problemWords(problem);
+  const { title, detail } = problemWords(problem, within);
   $("notice-title").textContent = title;
   $("notice-detail").textContent = detail;
   $("notice").hidden = false;
@@ -164,10 +196,11 @@ function fillNotice(problem) {
 let noticeAction = null;
 
 /** Show an error in words (`problemWords`): an ApiProblem, or any other error (logged).
- * `action` ({label, run}) adds a button to the notice, e.g. "Try again". */
-export function showError(error, action = null) {
+ * `action` ({label, run}) adds a button to the notice, e.g. "Try again"; `within` as for
+ * `problemWords`. */
+export function showError(error, action = null, within = null) {
   retryNoticeShown = false;
-  fillNotice(error);
+  fillNotice(error, within);
   $("notice").classList.remove("retrying");
   $("notice-retry").hidden = true;
   noticeAction = action;
