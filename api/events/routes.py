@@ -172,6 +172,7 @@ SITE_EVENTS = [
 RACE_EVENTS = [
     _event("joined", RacerEvent, True, "A racer joined the race's lobby."),
     _event("countdown", CountdownEvent, True, "The race starts at `starts_at`."),
+    _event("started", CountdownEvent, True, "The racers' games are dealt: `your_game` is there."),
     _event("progress", RacerEvent, True, "A racer placed a card."),
     _event("finished", RacerEvent, True, "A racer's game is over."),
     _event("result", RaceResultEvent, True, "The race is over; the stream closes after it."),

@@ -209,7 +209,8 @@ class RacerEvent(ResponseModel):
 
 class CountdownEvent(ResponseModel):
     """`event: countdown`: the race starts at `starts_at` (each racer's game is dealt then)
-    and its time runs out at `ends_at`."""
+    and its time runs out at `ends_at`. `event: started`, the same shape: the games are
+    dealt (`starts_at` is when), each racer's `your_game` is in `GET /races/{id}`."""
 
     starts_at: datetime
     ends_at: datetime

@@ -265,6 +265,10 @@ class RaceService:
             store.set_racer(session, race.id, racer.number, game_id=row.id)
         computer = now() + self.pace if any(racer.computer for racer in racers) else None
         store.change_race(session, race.id, "countdown", status="running", computer_at=computer)
+        # Racers' pages read `your_game` on this rather than asking until it is there.
+        assert race.starts_at is not None and race.ends_at is not None  # set by the start
+        started = CountdownEvent(starts_at=race.starts_at, ends_at=race.ends_at)
+        _event(session, race.id, "started", started)
 
     async def _time_up(self, race_id: uuid.UUID) -> None:
         """End the race's unfinished games as abandoned (lost), as the expiry ends any game:

@@ -281,7 +281,7 @@ def test_the_race_stream_tells_the_race_and_resumes_after_last_event_id(
     whole = events_of(client.get(f"/races/{race_id}/events").text)
     assert [number for number, _, _ in whole] == list(range(1, len(whole) + 1))
     kinds = [kind for _, kind, _ in whole]
-    assert kinds[:3] == ["joined", "joined", "countdown"] and kinds[-1] == "result"
+    assert kinds[:4] == ["joined", "joined", "countdown", "started"] and kinds[-1] == "result"
     assert kinds.count("finished") == 2 and "progress" in kinds
     result = whole[-1][2]
     assert [r["rank"] for r in result["racers"]] == [1, 2]

@@ -7,8 +7,8 @@
 // The end is the ranking, with a rematch for the same racers.
 //
 // Everything that moves comes from the race's stream (`/races/{id}/events`, events.js):
-// `joined`, `countdown`, `progress`, `finished`, `result`. The stream replays a race from its
-// first event, so a reload draws it as it is. The racer's credential is a guest's
+// `joined`, `countdown`, `started`, `progress`, `finished`, `result`. The stream replays a
+// race from its first event, so a reload draws it as it is. The racer's credential is a guest's
 // `racer_token` (kept per race in localStorage: a reload, and the rematch, find the racer
 // again) or the account's key.
 
@@ -26,10 +26,11 @@ import { clearNotice, noticeMark, showError } from "./ui.js";
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
 const STAGES = ["lobby", "countdown", "running", "finished"];
 // Each racer's game is dealt by the server at the countdown's end, within a fraction of a
-// second (its ticker): until then `your_game` is null, and the race is read again this often
-// (once a second while the count runs), for this long after `starts_at` at most.
-const COUNTDOWN_POLL_MS = 1_000;
-const DEAL_POLL_MS = 300;
+// second (its ticker), and the stream's `started` says so: the race is read then. Should
+// that event be missed (a stream reconnecting), the race is also read this often until
+// `your_game` is there (every 2 s while the count runs), for this long after `starts_at`.
+const COUNTDOWN_POLL_MS = 2_000;
+const DEAL_POLL_MS = 1_000;
 const DEAL_WAIT_MS = 30_000;
 // Once the race is over, it is read again this often: a rematch another racer asked for is
 // not announced on the (closed) stream, only in the race's `next_race`.
@@ -459,6 +460,12 @@ function follow(id, gen) {
           render();
           waitForDeal(id);
         }
+      },
+      started() {
+        if (id !== raceId || game) return;
+        advance("running");
+        render();
+        waitForDeal(id);
       },
       progress(racer) {
         if (id !== raceId) return;
