@@ -46,7 +46,6 @@ _JOIN_ERRORS = (
     InvalidToken,
     NameTaken,
     PlayerNameMismatch,
-    PlayerNotFound,
     InvalidRequest,
     RateLimited,
     ServiceUnavailable,

@@ -373,10 +373,9 @@ def _game_ended(session: Session, facts: GameFacts) -> None:
 
 def _locked(session: Session, race_id: uuid.UUID) -> tuple[RaceRecord, list[RacerRecord]]:
     """The race and its racers, its row held until the transaction ends (404 if none)."""
-    if not store.lock_race(session, race_id):
+    race = store.lock_race(session, race_id)
+    if race is None:
         raise RaceNotFound(f"no race has the id {str(race_id)!r}")
-    race = store.get_race(session, race_id)
-    assert race is not None
     return race, store.get_racers(session, race_id)
 
 

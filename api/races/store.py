@@ -89,11 +89,17 @@ def insert_racer(session: Session, race_id: uuid.UUID, racer: dict[str, Any]) ->
     session.connection().execute(insert(_racers), {"race_id": race_id, **racer})
 
 
-def lock_race(session: Session, race_id: uuid.UUID) -> bool:
-    """Hold the race's row until the transaction ends (a write that changes nothing); False
-    if there is no such race."""
-    statement = update(_races).where(_races.c.id == race_id).values(events=_races.c.events)
-    return session.connection().execute(statement).rowcount == 1
+def lock_race(session: Session, race_id: uuid.UUID) -> RaceRecord | None:
+    """The race, its row held until the transaction ends (by a write that changes nothing),
+    or None."""
+    statement = (
+        update(_races)
+        .where(_races.c.id == race_id)
+        .values(events=_races.c.events)
+        .returning(*(_races.c[name] for name in RaceRecord._fields))
+    )
+    row = session.connection().execute(statement).first()
+    return None if row is None else RaceRecord._make(row)
 
 
 def next_event(session: Session, race_id: uuid.UUID) -> int:
