@@ -51,7 +51,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import uvloop
+from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy.engine import make_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -75,6 +78,7 @@ GOAL_PROGRESS_P99_S = 0.25
 GOAL_PLACEMENT_RATIO = 1.3
 DEADLINE_S = 120.0  # for a race to be dealt, and for a stream to read its result
 TICK_S = 0.05  # the load generator's lateness probe
+PLACEMENT_ROUTE = {"method": "POST", "route": "/games/{game_id}/placements"}
 
 
 @dataclass
@@ -112,6 +116,19 @@ class Phase:
     cpu: dict[str, float] = field(default_factory=dict)  # who -> cores
     seconds: float = 0.0
     load: str = ""  # /proc/loadavg at its end
+    # The replicas' own placement durations (their histogram, from the request's arrival in
+    # the app to its response's end): upper bound -> count, and the sum of seconds.
+    served: Counter[float] = field(default_factory=Counter)
+    served_s: float = 0.0
+
+    def served_within(self, fraction: float) -> str:
+        """The histogram's bound under which ``fraction`` of the phase's placements were
+        answered by the replicas."""
+        total = self.served[float("inf")]
+        for bound in sorted(self.served):
+            if self.served[bound] >= fraction * total:
+                return f"<= {ms(bound)}" if bound != float("inf") else "> 10 s"
+        return "?"
 
     def delivery(self, kind: str, onlookers: bool | None = None) -> list[float]:
         """Seconds from each placement's 201 to each other reader's reading of its ``kind``
@@ -264,25 +281,61 @@ class Run:
             await asyncio.sleep(TICK_S)
             lateness.append(time.perf_counter() - before - TICK_S)
 
+    def postgres_backends(self) -> list[int]:
+        """The PostgreSQL server processes serving this run's database (their process title
+        names it: "postgres: USER DATABASE HOST(PORT) STATE")."""
+        database = make_url(self.replicas[0].database_url).database
+        found = []
+        for process in psutil.process_iter(["cmdline"]):
+            title = " ".join(process.info["cmdline"] or [])
+            if title.startswith("postgres: ") and f" {database} " in title:
+                found.append(process.pid)
+        return found
+
     def cpu_now(self) -> dict[str, float]:
         replicas = [pid for r in self.replicas if r.process for pid in process_tree(r.process.pid)]
         proxy = [self.proxy.process.pid] if self.proxy.process else []
         return {
             "replicas": cpu_seconds(replicas),
+            "postgres": cpu_seconds(self.postgres_backends()),
             "haproxy": cpu_seconds(proxy),
             "load generator": time.process_time(),
             "wall": time.perf_counter(),
         }
 
+    async def served(self) -> tuple[Counter[float], float]:
+        """Both replicas' placement histogram: the cumulative count under each bound, and the
+        sum of the seconds."""
+        counts: Counter[float] = Counter()
+        total = 0.0
+        for replica in self.replicas:
+            text = (await self.http.get(f"{replica.base_url}/metrics")).text
+            for family in text_string_to_metric_families(text):
+                if family.name != "foursquare_http_request_duration_seconds":
+                    continue
+                for sample in family.samples:
+                    if any(sample.labels.get(k) != v for k, v in PLACEMENT_ROUTE.items()):
+                        continue
+                    if sample.name.endswith("_bucket"):
+                        counts[float(sample.labels["le"])] += int(sample.value)
+                    elif sample.name.endswith("_sum"):
+                        total += sample.value
+        return counts, total
+
     async def phase(self, name: str, races: int, pace: float, watched: bool) -> Phase:
         phase = Phase(name)
         stop = asyncio.Event()
         prober = asyncio.create_task(self.probe(phase.lateness_s, stop))
+        served_before, served_s_before = await self.served()
         before = self.cpu_now()
         results = await asyncio.gather(
             *(self.race(phase, i, pace, watched) for i in range(races)), return_exceptions=True
         )
         after = self.cpu_now()
+        served_after, phase.served_s = await self.served()
+        phase.served.update(served_after)
+        phase.served.subtract(served_before)
+        phase.served_s -= served_s_before
         stop.set()
         await prober
         for result in results:
@@ -387,6 +440,14 @@ def report(
     print(row("", "p50 / p95 / p99", "goal"))
     for phase, words in ((unwatched, "unwatched races (no stream open)"), (watched, "watched")):
         print(row(f"placements, {words}: {len(phase.placements_s)}", spread(phase.placements_s)))
+        count = phase.served[float("inf")]
+        print(
+            row(
+                "  in the replicas: mean, p50 / p99 bucket",
+                f"{ms(phase.served_s / max(count, 1))}, "
+                f"{phase.served_within(0.5)} / {phase.served_within(0.99)}",
+            )
+        )
     print(
         row(
             "  p99 watched / p99 unwatched",
@@ -427,11 +488,12 @@ def report(
         cpu = phase.cpu
         print(
             row(
-                f"CPU, {phase.name} (cores: replicas/haproxy/this)",
-                f"{cpu['replicas']:.2f} / {cpu['haproxy']:.2f} / {cpu['load generator']:.2f}",
+                f"CPU, {phase.name} (cores: replicas/pg/haproxy/this)",
+                f"{cpu['replicas']:.2f} / {cpu['postgres']:.2f} / {cpu['haproxy']:.2f}"
+                f" / {cpu['load generator']:.2f}",
             )
         )
-        print(row("  this process's loop late, p99 / max", spread_two(phase.lateness_s)))
+        print(row("  this process's loop late, p50 / p99 / max", lateness(phase.lateness_s)))
         print(row("  /proc/loadavg at its end", phase.load))
     for problem in problems[:20]:
         print(f"  ! {problem}")
@@ -448,14 +510,16 @@ def report(
         "progress_p99_ms": progress_p99 * 1000,
         "progress_events": len(progress),
         "generator_cores": watched.cpu["load generator"],
+        "generator_late_p99_ms": percentile(watched.lateness_s, 0.99) * 1000,
         "loadavg": watched.load,
         "problems": len(problems),
     }
     print("summary " + json.dumps(summary))
 
 
-def spread_two(values: list[float]) -> str:
-    return f"{ms(percentile(values, 0.99))} / {ms(max(values, default=float('nan')))}"
+def lateness(values: list[float]) -> str:
+    worst = max(values, default=float("nan"))
+    return f"{ms(percentile(values, 0.5))} / {ms(percentile(values, 0.99))} / {ms(worst)}"
 
 
 # ---------------------------------------------------------------- main

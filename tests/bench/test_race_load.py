@@ -37,4 +37,4 @@ def test_race_load_delivers_every_racers_progress_and_prints_its_figures() -> No
     assert all(math.isfinite(summary[figure]) for figure in figures), summary
     assert "p99 <= 250.0 ms" in out and "<= 1.3 x" in out
     assert "each racer's progress, in order, none missed" in out
-    assert "/proc/loadavg" in out and "cores: replicas/haproxy/this" in out
+    assert "/proc/loadavg" in out and "cores: replicas/pg/haproxy/this" in out
