@@ -214,6 +214,22 @@ class Run:
             await asyncio.sleep(0.25)
         game_id = race["your_game"]["id"]
         state = await self.expect(200, "GET", f"/games/{game_id}", token=racer.token)
+        await self.place(phase, racer, game_id, state, pace)
+
+    async def player(self, phase: Phase, index: int, pace: float) -> None:
+        """A player of a plain game (no race) at the racers' pace."""
+        body = {"player": f"{phase.name[:6]}-{index}"}
+        created = await self.expect(201, "POST", "/games", body)
+        player = Racer("", index, created["token"])
+        phase.racers.append(player)
+        await self.place(phase, player, created["id"], created, pace)
+
+    async def place(
+        self, phase: Phase, racer: Racer, game_id: str, state: dict[str, Any], pace: float
+    ) -> None:
+        """Place at random legal cells every ``pace`` seconds, the first within ``pace``
+        seconds, until the game ends (a late answer delays the next placement rather than
+        bunching two)."""
         await asyncio.sleep(self.rng.uniform(0, pace))
         next_at = time.perf_counter()
         while state["status"] == "in_progress":
@@ -292,12 +308,16 @@ class Run:
                 found.append(process.pid)
         return found
 
+    def postgres_cpu(self) -> dict[int, float]:
+        """The CPU seconds of each of this run's PostgreSQL server processes (a connection
+        the pools close takes its CPU with it: a lower bound)."""
+        return {pid: cpu_seconds([pid]) for pid in self.postgres_backends()}
+
     def cpu_now(self) -> dict[str, float]:
         replicas = [pid for r in self.replicas if r.process for pid in process_tree(r.process.pid)]
         proxy = [self.proxy.process.pid] if self.proxy.process else []
         return {
             "replicas": cpu_seconds(replicas),
-            "postgres": cpu_seconds(self.postgres_backends()),
             "haproxy": cpu_seconds(proxy),
             "load generator": time.process_time(),
             "wall": time.perf_counter(),
@@ -322,16 +342,21 @@ class Run:
                         total += sample.value
         return counts, total
 
-    async def phase(self, name: str, races: int, pace: float, watched: bool) -> Phase:
+    async def phase(
+        self, name: str, races: int, pace: float, watched: bool, games: bool = False
+    ) -> Phase:
         phase = Phase(name)
         stop = asyncio.Event()
         prober = asyncio.create_task(self.probe(phase.lateness_s, stop))
         served_before, served_s_before = await self.served()
-        before = self.cpu_now()
-        results = await asyncio.gather(
-            *(self.race(phase, i, pace, watched) for i in range(races)), return_exceptions=True
+        before, postgres_before = self.cpu_now(), self.postgres_cpu()
+        players = (
+            [self.player(phase, i, pace) for i in range(races * self.args.racers)]
+            if games
+            else [self.race(phase, i, pace, watched) for i in range(races)]
         )
-        after = self.cpu_now()
+        results = await asyncio.gather(*players, return_exceptions=True)
+        after, postgres_after = self.cpu_now(), self.postgres_cpu()
         served_after, phase.served_s = await self.served()
         phase.served.update(served_after)
         phase.served.subtract(served_before)
@@ -348,8 +373,11 @@ class Run:
             for who in after
             if who != "wall"
         }
+        postgres = sum(cpu - postgres_before.get(pid, 0.0) for pid, cpu in postgres_after.items())
+        phase.cpu["postgres"] = postgres / max(phase.seconds, 1e-9)
         phase.load = load_average()
-        print(f"  {name}: {races} races in {phase.seconds:.1f} s, loadavg {phase.load}", flush=True)
+        what = f"{races * self.args.racers} games" if games else f"{races} races"
+        print(f"  {name}: {what} in {phase.seconds:.1f} s, loadavg {phase.load}", flush=True)
         return phase
 
     async def run(self) -> list[Phase]:
@@ -360,6 +388,9 @@ class Run:
                 await self.phase("warm-up", args.warm_up, 0.0, False)
             phases.append(await self.phase("unwatched", args.races, args.pace, False))
             phases.append(await self.phase("watched", args.races, args.pace, True))
+            if args.games:
+                games = await self.phase("games", args.races, args.pace, False, games=True)
+                phases.append(games)
             return phases
         finally:
             await self.http.aclose()
@@ -425,7 +456,7 @@ def row(name: str, value: str, goal: str = "", verdict: str = "") -> str:
 def report(
     args: argparse.Namespace, phases: list[Phase], problems: list[str], errors: Counter[str]
 ) -> None:
-    unwatched, watched = phases
+    unwatched, watched = phases[:2]
     quiet_p99 = percentile(unwatched.placements_s, 0.99)
     loud_p99 = percentile(watched.placements_s, 0.99)
     ratio = loud_p99 / quiet_p99
@@ -438,7 +469,9 @@ def report(
         "behind HAProxy"
     )
     print(row("", "p50 / p95 / p99", "goal"))
-    for phase, words in ((unwatched, "unwatched races (no stream open)"), (watched, "watched")):
+    named = {"unwatched": "unwatched races (no stream open)", "games": "plain games, no race"}
+    for phase in phases:
+        words = named.get(phase.name, phase.name)
         print(row(f"placements, {words}: {len(phase.placements_s)}", spread(phase.placements_s)))
         count = phase.served[float("inf")]
         print(
@@ -493,6 +526,8 @@ def report(
                 f" / {cpu['load generator']:.2f}",
             )
         )
+        each = cpu["replicas"] * phase.seconds / max(1, len(phase.placements_s))
+        print(row("  replicas' CPU per placement", ms(each)))
         print(row("  this process's loop late, p50 / p99 / max", lateness(phase.lateness_s)))
         print(row("  /proc/loadavg at its end", phase.load))
     for problem in problems[:20]:
@@ -538,6 +573,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--warm-up", type=int, default=4, help="races played flat out first, not measured"
+    )
+    parser.add_argument(
+        "--games",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="last, as many plain games (no race) at the same pace, for reference",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)
