@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response, status
+from fastapi import APIRouter, Response, status
 
 from api.analysis.schemas import AnalysisOut
 from api.analysis.service import AnalysisService
@@ -19,18 +19,14 @@ from api.core.errors import (
     ServiceUnavailable,
 )
 from api.core.openapi import header, problems
+from api.core.params import service
 from api.core.problems import json_response
 from api.ops.ratelimit import limited_by
 
 _NOT_FOUND = Example(GameNotFound.example_detail(), "/games/nope/analysis")
 
 
-async def _service(request: Request) -> AnalysisService:
-    service: AnalysisService = request.app.state.analyses
-    return service
-
-
-Analyses = Annotated[AnalysisService, Depends(_service)]
+Analyses = Annotated[AnalysisService, service("analyses")]
 
 router = APIRouter(prefix="/games", tags=["analysis"])
 

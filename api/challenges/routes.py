@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Request, Response
+from fastapi import APIRouter, Path, Response
 
 from api.challenges.schemas import DailyChallenge
 from api.challenges.service import ChallengeDay, ChallengeService
@@ -18,18 +18,12 @@ from api.core.errors import (
     ServiceUnavailable,
 )
 from api.core.openapi import problems
-from api.core.params import PlayerKeyDep
+from api.core.params import PlayerKeyDep, service
 from api.core.problems import json_response
 from api.core.schemas import DeckReveal
 from api.ops.ratelimit import limited_by
 
-
-async def _service(request: Request) -> ChallengeService:
-    service: ChallengeService = request.app.state.challenges
-    return service
-
-
-Challenges = Annotated[ChallengeService, Depends(_service)]
+Challenges = Annotated[ChallengeService, service("challenges")]
 
 router = APIRouter(prefix="/challenges", tags=["daily challenge"])
 

@@ -26,6 +26,13 @@ def parse_race_id(raw: str) -> uuid.UUID:
         raise RaceNotFound(f"no race has the id {raw[:64]!r}") from None
 
 
+def existing_race(what: T | None, race_id: str | uuid.UUID) -> T:
+    """What was read of a race, or ``404 race_not_found`` if nothing was."""
+    if what is None:
+        raise RaceNotFound(f"no race has the id {str(race_id)[:64]!r}")
+    return what
+
+
 def existing_game(what: T | None, game_id: str | uuid.UUID) -> T:
     """What was read of a game, or ``404 game_not_found`` if nothing was."""
     if what is None:

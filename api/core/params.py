@@ -24,6 +24,16 @@ PageCursor = Annotated[
 ]
 
 
+def service(name: str) -> Any:
+    """The dependency that hands a route the app's ``state.<name>``: a feature's service,
+    made once in the app's lifespan (``Annotated[GameService, service("games")]``)."""
+
+    async def dependency(request: Request) -> Any:
+        return getattr(request.app.state, name)
+
+    return Depends(dependency)
+
+
 class BearerSecret(HTTPBearer):
     """A bearer credential as its secret string (None when absent or not a bearer): FastAPI's
     ``HTTPBearer``, so the OpenAPI document declares the security scheme ("Authorize" in

@@ -374,52 +374,51 @@ class EventHub:
         try:
             while True:
                 feed.again = False
-                if feed.race:
-                    events = await self.database.read(
-                        partial(store.race_feed, race_id=feed.game_id, after=feed.last or 0)
-                    )
-                    going = events is not None and self._dispatch_race(feed, events)
-                else:
-                    got = await self._read_game(feed.game_id, feed.last or 0)
-                    going = got is not None and self._dispatch_game(feed, got)
-                if not going or not feed.again:
+                got = await self.read_items(feed.game_id, feed.race, feed.last or 0)
+                if got is None or not self._dispatch(feed, *got) or not feed.again:
                     return
         except READ_FAILED as error:
             log.warning("events: reading game %s failed: %s", feed.game_id, error)
         finally:
             feed.reading = False
 
-    def _dispatch_game(self, feed: Feed, got: GameFeed) -> bool:
-        """Offer what was read to the game's watchers; False once the game is over (its
-        feed is done)."""
+    async def read_items(
+        self, feed_id: uuid.UUID, race: bool, after: int
+    ) -> tuple[list[Item], bool] | None:
+        """What the database holds of a game's (or a race's) feed after number ``after``, as
+        its streams send it, and whether that is the end of it; None for no such game."""
+        if not race:
+            got = await self._read_game(feed_id, after)
+            return None if got is None else self.game_items(feed_id, got)
+        events = await self.database.read(partial(store.race_feed, race_id=feed_id, after=after))
+        if events is None:
+            return None
+        items = [Item(self.rendering.race(event), event.kind, event.number) for event in events]
+        return items, bool(events) and events[-1].kind == "result"
+
+    def game_items(self, game_id: uuid.UUID, got: GameFeed) -> tuple[list[Item], bool]:
+        """A game's placements as items, then its end (carrying the number of its last
+        placement) if it is over; and whether it is."""
         items = [
             Item(self.rendering.placement(placement), "placement", placement.number)
             for placement in got.placements
         ]
-        if got.placements:
-            feed.last = got.placements[-1].number
         over = got.game.status != "in_progress"
         if over:
-            end = self.rendering.end(feed.game_id, got.game)
+            end = self.rendering.end(game_id, got.game)
             items.append(Item(end, "end", got.game.placements_count))
+        return items, over
+
+    def _dispatch(self, feed: Feed, items: list[Item], over: bool) -> bool:
+        """Offer what was read to the feed's watchers; False once the game (or the race) is
+        over (its feed is done)."""
         if items:
+            feed.last = items[-1].number
             feed.opening = None  # a stream opening now must read what this offered
             _offer(feed.watchers, items)
         if over and self.feeds.get(feed.game_id) is feed:
             del self.feeds[feed.game_id]
         return not over
-
-    def _dispatch_race(self, feed: Feed, events: list[RaceEvent]) -> bool:
-        """Offer a race's new events to its watchers, each rendered once; False once its
-        ``result`` is out (its feed is done)."""
-        if events:
-            feed.last = events[-1].number
-            _offer(feed.watchers, [Item(self.rendering.race(e), e.kind, e.number) for e in events])
-        if events and events[-1].kind == "result":
-            if self.feeds.get(feed.game_id) is feed:
-                del self.feeds[feed.game_id]
-            return False
-        return True
 
     async def _read_win(self, game_id: uuid.UUID) -> None:
         if game_id in self._wins_sent:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
+from fastapi import APIRouter, FastAPI, Header, Query, Request, Response
 from pydantic import BaseModel
 from sse_starlette import EventSourceResponse
 
@@ -23,7 +23,7 @@ from api.core.errors import (
     TooManyEventStreams,
 )
 from api.core.openapi import header, problems
-from api.core.params import PageCursor, PageLimit, TokenDep
+from api.core.params import PageCursor, PageLimit, TokenDep, service
 from api.core.problems import json_response
 from api.events import render
 from api.events.schemas import (
@@ -46,12 +46,7 @@ from api.ops.ratelimit import client_address, limited_by
 MAX_PLACEMENTS = 40
 
 
-async def _service(request: Request) -> EventService:
-    service: EventService = request.app.state.events
-    return service
-
-
-Events = Annotated[EventService, Depends(_service)]
+Events = Annotated[EventService, service("events")]
 
 LastEventId = Annotated[
     str | None,
@@ -138,6 +133,18 @@ _STREAM_BODY = {
     "description": "Server-sent events (HTML's text/event-stream), and a comment line "
     "`: ping` every `FOURSQUARE_EVENTS_HEARTBEAT_SECONDS` (15) while idle.",
 }
+
+
+def _streamed(description: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """A stream's ``200`` in the OpenAPI document: its headers and its kinds of event."""
+    content = {"schema": _STREAM_BODY, "itemSchema": {"oneOf": events}}
+    return {
+        "description": description,
+        "headers": _STREAM_HEADERS,
+        "content": {"text/event-stream": content},
+    }
+
+
 # Every stream answers these when it is refused.
 _STREAM_CAPS = (TooManyEventStreams, RateLimited, EventStreamsFull, ServiceUnavailable)
 GAME_EVENTS = [
@@ -205,16 +212,7 @@ def _last_event_id(raw: str | None, most: int = MAX_PLACEMENTS) -> int:
     summary="Watch a game",
     openapi_extra={"security": [{}]},
     responses={
-        200: {
-            "description": "The game's events.",
-            "headers": _STREAM_HEADERS,
-            "content": {
-                "text/event-stream": {
-                    "schema": _STREAM_BODY,
-                    "itemSchema": {"oneOf": GAME_EVENTS},
-                }
-            },
-        },
+        200: _streamed("The game's events.", GAME_EVENTS),
         **problems(
             ChallengeGamePrivate, RaceGamePrivate, GameNotFound, InvalidLastEventId, *_STREAM_CAPS
         ),
@@ -246,13 +244,7 @@ async def watch_game(
     summary="Watch a race",
     tags=["races"],
     responses={
-        200: {
-            "description": "The race's events.",
-            "headers": _STREAM_HEADERS,
-            "content": {
-                "text/event-stream": {"schema": _STREAM_BODY, "itemSchema": {"oneOf": RACE_EVENTS}}
-            },
-        },
+        200: _streamed("The race's events.", RACE_EVENTS),
         **problems(RaceNotFound, InvalidLastEventId, *_STREAM_CAPS),
     },
     dependencies=[limited_by("read")],
@@ -274,16 +266,7 @@ async def watch_race(
     response_class=EventStream,
     summary="Watch the site",
     responses={
-        200: {
-            "description": "The site's events.",
-            "headers": _STREAM_HEADERS,
-            "content": {
-                "text/event-stream": {
-                    "schema": _STREAM_BODY,
-                    "itemSchema": {"oneOf": SITE_EVENTS},
-                }
-            },
-        },
+        200: _streamed("The site's events.", SITE_EVENTS),
         **problems(*_STREAM_CAPS),
     },
     dependencies=[limited_by("read")],

@@ -17,17 +17,16 @@ import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import partial
 
 from api.core import days
 from api.core.clock import now, today
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database
-from api.core.errors import InvalidCursor, RaceNotFound
-from api.core.ids import existing_game, parse_game_id, parse_race_id
+from api.core.errors import InvalidCursor
+from api.core.ids import existing_game, existing_race, parse_game_id, parse_race_id
 from api.events import store
-from api.events.hub import EventHub, Watcher
-from api.events.store import GameFeed, GameInProgress, RaceEvent
+from api.events.hub import EventHub, Item, Watcher
+from api.events.store import GameInProgress
 from api.games.service import GameService
 from api.ops import metrics
 
@@ -76,60 +75,11 @@ class EventService:
         except BaseException:
             self.hub.leave(watcher)
             raise
-        events = self._game_events(game_uuid, watcher, got, after)
+        events = self._events(watcher, *self.hub.game_items(game_uuid, got), after)
         # A stream never iterated (a HEAD, a client gone before the first byte) never runs
         # its ``finally``: its place and its watcher are given back when it is collected.
         weakref.finalize(events, self.hub.leave, watcher)
         return events
-
-    async def _game_events(
-        self, game_id: uuid.UUID, watcher: Watcher, got: GameFeed, after: int
-    ) -> AsyncIterator[bytes]:
-        rendering = self.hub.rendering
-        last = after
-        try:
-            while True:
-                # What the database holds after `last`: first the catch-up, then whatever
-                # a gap in what the hub offered calls for.
-                for placement in got.placements:
-                    yield _sent(rendering.placement(placement), "placement")
-                    last = placement.number
-                if got.game.status != "in_progress":
-                    yield _sent(rendering.end(game_id, got.game), "end")
-                    return
-                gap = False
-                while not gap:
-                    items = await watcher.take()
-                    if watcher.dropped:
-                        yield _sent(rendering.reconnect(last), "reconnect")
-                        return
-                    if watcher.closing:
-                        return
-                    for item in items:
-                        if item.kind == "ping":
-                            yield item.frame
-                        elif item.kind == "placement":
-                            if item.number <= last:
-                                continue  # read in the catch-up already
-                            if item.number > last + 1:
-                                gap = True
-                                break
-                            yield _sent(item.frame, item.kind)
-                            last = item.number
-                        elif item.number > last:  # an end past a placement not sent yet
-                            gap = True
-                            break
-                        else:
-                            yield _sent(item.frame, item.kind)
-                            return
-                got = existing_game(
-                    await self.database.read(partial(store.game_feed, game_id=game_id, after=last)),
-                    game_id,
-                )
-        finally:
-            self.hub.leave(watcher)
-
-    # ------------------------------------------------------------ a race's stream
 
     async def race_stream(self, race_id: str, after: int, address: str) -> AsyncIterator[bytes]:
         """A race's events after number ``after``, then as they come, to its ``result``;
@@ -139,30 +89,33 @@ class EventService:
         race_uuid = parse_race_id(race_id)
         watcher = self.hub.watch(address, race_uuid, race=True)
         try:
-            got = await self.database.read(partial(store.race_feed, race_id=race_uuid, after=after))
-            if got is None:
-                raise RaceNotFound(f"no race has the id {race_id[:64]!r}")
+            got = existing_race(await self.hub.read_items(race_uuid, True, after), race_id)
         except BaseException:
             self.hub.leave(watcher)
             raise
         assert watcher.feed is not None
-        if watcher.feed.last is None and got:
-            watcher.feed.last = got[-1].number
-        events = self._race_events(race_uuid, watcher, got, after)
+        if watcher.feed.last is None and got[0]:
+            watcher.feed.last = got[0][-1].number
+        events = self._events(watcher, *got, after)
         weakref.finalize(events, self.hub.leave, watcher)
         return events
 
-    async def _race_events(
-        self, race_id: uuid.UUID, watcher: Watcher, got: list[RaceEvent], last: int
+    async def _events(
+        self, watcher: Watcher, got: list[Item], over: bool, last: int
     ) -> AsyncIterator[bytes]:
+        """A game's or a race's stream: the items read after ``last``, then the hub's. An
+        ``end`` carries the number of the game's last placement, any other item its own."""
+        feed = watcher.feed
+        assert feed is not None
         try:
             while True:
-                for event in got:  # from the database: the catch-up, or after a gap
-                    if event.number > last:
-                        yield _sent(self.hub.rendering.race(event), event.kind)
-                        last = event.number
-                        if event.kind == "result":
-                            return
+                # What the database holds after `last`: first the catch-up, then whatever
+                # a gap in what the hub offered calls for.
+                for item in got:
+                    yield _sent(item.frame, item.kind)
+                    last = item.number
+                if over:
+                    return
                 gap = False
                 while not gap:
                     items = await watcher.take()
@@ -172,19 +125,23 @@ class EventService:
                     if watcher.closing:
                         return
                     for item in items:
+                        expected = last if item.kind == "end" else last + 1
                         if item.kind == "ping":
                             yield item.frame
-                        elif item.number > last + 1:
+                        elif item.number < expected:
+                            continue  # read in the catch-up already
+                        elif item.number > expected:
                             gap = True
                             break
-                        elif item.number == last + 1:
+                        else:
                             yield _sent(item.frame, item.kind)
                             last = item.number
-                            if item.kind == "result":
+                            if item.kind in ("end", "result"):
                                 return
-                read = partial(store.race_feed, race_id=race_id, after=last)
-                found: list[RaceEvent] | None = await self.database.read(read)
-                got = found or []
+                read = await self.hub.read_items(feed.game_id, feed.race, last)
+                if read is None:
+                    return  # deleted meanwhile
+                got, over = read
         finally:
             self.hub.leave(watcher)
 

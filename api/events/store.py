@@ -18,14 +18,7 @@ from sqlalchemy import Table, and_, bindparam, func, insert, or_, select, tuple_
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
-from api.core.models import (
-    GameRow,
-    PlacementRecord,
-    PlacementRow,
-    RaceEventRow,
-    RaceRow,
-    ScoreRow,
-)
+from api.core.models import GameRow, PlacementRecord, PlacementRow, RaceEventRow, RaceRow, ScoreRow
 
 # The one PostgreSQL channel every process listens on (one connection per process).
 CHANNEL = "foursquare_events"

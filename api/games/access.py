@@ -3,16 +3,8 @@
 from __future__ import annotations
 
 from api.core import days
-from api.core.errors import (
-    ChallengeGamePrivate,
-    InvalidToken,
-    MissingToken,
-    RaceGamePrivate,
-)
-from api.core.secrets import (
-    player_key_matches,
-    token_matches,
-)
+from api.core.errors import ChallengeGamePrivate, InvalidToken, MissingToken, RaceGamePrivate
+from api.core.secrets import player_key_matches, token_matches
 from api.games.store import GameRecord
 
 

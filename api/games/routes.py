@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Request, Response, status
+from fastapi import APIRouter, Body, Response, status
 
 from api.core.errors import (
     ChallengeAlreadyPlayed,
@@ -38,6 +38,7 @@ from api.core.params import (
     PlacementKey,
     PlayerKeyDep,
     TokenDep,
+    service,
 )
 from api.core.problems import json_response
 from api.games import etags
@@ -54,13 +55,7 @@ from api.games.service import GameService
 from api.idempotency.service import Answer
 from api.ops.ratelimit import limited_by
 
-
-async def _service(request: Request) -> GameService:
-    service: GameService = request.app.state.games
-    return service
-
-
-Games = Annotated[GameService, Depends(_service)]
+Games = Annotated[GameService, service("games")]
 
 # Reads of a game and of its history take their parameters without dependency solving.
 router = APIRouter(prefix="/games", tags=["games"], route_class=DirectRoute)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Response
 
 from api.core.errors import (
     ChallengeHintsRefused,
@@ -19,7 +19,7 @@ from api.core.errors import (
     VersionConflict,
 )
 from api.core.openapi import header, problems
-from api.core.params import TokenDep
+from api.core.params import TokenDep, service
 from api.core.problems import json_response
 from api.games import etags
 from api.hints.schemas import Hint
@@ -31,12 +31,7 @@ router = APIRouter(prefix="/games", tags=["games"])
 _ETAG_HEADER = {"ETag": header('The game\'s version after the hint, e.g. `"v4"`.')}
 
 
-async def _service(request: Request) -> HintService:
-    service: HintService = request.app.state.hints
-    return service
-
-
-Hints = Annotated[HintService, Depends(_service)]
+Hints = Annotated[HintService, service("hints")]
 
 
 @router.get(

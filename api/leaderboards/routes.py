@@ -22,19 +22,13 @@ from api.core.errors import (
     ServiceUnavailable,
 )
 from api.core.openapi import problems
-from api.core.params import DirectRoute, PageCursor, PageLimit
+from api.core.params import DirectRoute, PageCursor, PageLimit, service
 from api.core.problems import json_response
 from api.leaderboards.schemas import Around, Leaderboard, PeriodName
 from api.leaderboards.service import LeaderboardService, Page, leaderboard_out, listing_of
 from api.ops.ratelimit import limited_by
 
-
-async def _service(request: Request) -> LeaderboardService:
-    service: LeaderboardService = request.app.state.leaderboards
-    return service
-
-
-Leaderboards = Annotated[LeaderboardService, Depends(_service)]
+Leaderboards = Annotated[LeaderboardService, service("leaderboards")]
 
 
 class ChallengeBoards(Protocol):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi import APIRouter, Query, Response, status
 
-from api.core.accounts import PlayerRecord
 from api.core.errors import (
     Example,
     InvalidCursor,
@@ -21,7 +20,7 @@ from api.core.errors import (
     ServiceUnavailable,
 )
 from api.core.openapi import header, problems
-from api.core.params import PageCursor, PageLimit, PlayerKeyDep
+from api.core.params import PageCursor, PageLimit, PlayerKeyDep, service
 from api.core.problems import json_response
 from api.ops.ratelimit import limited_by
 from api.players.schemas import (
@@ -33,21 +32,15 @@ from api.players.schemas import (
     PlayerOut,
     PlayerStatsOut,
 )
-from api.players.service import NO_STATS, PlayerService
+from api.players.service import NO_STATS, PlayerService, Profile
 from api.players.store import PlayerStatsRecord
 
-
-async def _service(request: Request) -> PlayerService:
-    service: PlayerService = request.app.state.players
-    return service
-
-
-Players = Annotated[PlayerService, Depends(_service)]
+Players = Annotated[PlayerService, service("players")]
 
 router = APIRouter(prefix="/players", tags=["players"])
 
 
-def _stats_out(stats: PlayerStatsRecord) -> PlayerStatsOut:
+def _stats_out(stats: PlayerStatsRecord, races: tuple[int, int] = (0, 0)) -> PlayerStatsOut:
     finished = stats.games_won + stats.games_lost
     return PlayerStatsOut(
         games_played=stats.games_played,
@@ -60,11 +53,14 @@ def _stats_out(stats: PlayerStatsRecord) -> PlayerStatsOut:
         current_streak=stats.current_streak,
         longest_streak=stats.longest_streak,
         last_played_at=stats.last_played_at,
+        races_played=races[0],
+        races_won=races[1],
     )
 
 
-def _player_out(player: PlayerRecord, stats: PlayerStatsRecord) -> PlayerOut:
-    return PlayerOut(name=player.name, created_at=player.created_at, stats=_stats_out(stats))
+def _player_out(found: Profile) -> PlayerOut:
+    stats = _stats_out(found.stats, found.races)
+    return PlayerOut(name=found.player.name, created_at=found.player.created_at, stats=stats)
 
 
 @router.post(
@@ -114,7 +110,7 @@ async def read_own_player(players: Players, key: PlayerKeyDep) -> Response:
     `GET /players/{name}`): how a client checks a key, and learns its account's name, without
     changing anything. `me` is no player's name (names have 3 to 24 characters)."""
     found = await players.own_profile(key)
-    return json_response(_player_out(found.player, found.stats))
+    return json_response(_player_out(found))
 
 
 @router.get(
@@ -130,7 +126,7 @@ async def read_player(name: str, players: Players) -> Response:
     same transaction as the game that starts or ends, so they always equal a count of the
     player's games. The name matches in any case or width."""
     found = await players.profile(name)
-    return json_response(_player_out(found.player, found.stats))
+    return json_response(_player_out(found))
 
 
 @router.post(

@@ -29,6 +29,8 @@ _PLAYER_EXAMPLE: dict[str, Any] = {
         "current_streak": 2,
         "longest_streak": 4,
         "last_played_at": "2026-11-30T09:12:44.000000Z",
+        "races_played": 3,
+        "races_won": 1,
     },
 }
 _PLAYER_KEY_EXAMPLE = (
@@ -72,6 +74,8 @@ class PlayerStatsOut(ResponseModel):
     last_played_at: datetime | None = Field(
         description="When one of their games last started or ended."
     )
+    races_played: int = Field(description="Races finished (`GET /players/{name}/races`).")
+    races_won: int = Field(description="Races finished first.")
 
 
 class PlayerOut(ResponseModel):

@@ -53,6 +53,7 @@ class Registered:
 class Profile:
     player: PlayerRecord
     stats: PlayerStatsRecord
+    races: tuple[int, int]  # finished, won
 
 
 @dataclass(frozen=True)
@@ -168,10 +169,16 @@ def _rotate_key(session: Session, name: str, key: str | None) -> Registered:
     return Registered(player._replace(key_hash=hash_token(fresh)), fresh)
 
 
+def race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
+    """The player's races finished and won, as their page shows them (the races feature's
+    list of a player's races shows them too)."""
+    return store.player_race_counts(session, player_id)
+
+
 def _profile_of(session: Executor, player: PlayerRecord) -> Profile:
     stats = store.get_player_stats(session, player.id)
     assert stats is not None  # made with the player, removed only with it
-    return Profile(player, stats)
+    return Profile(player, stats, race_counts(session, player.id))
 
 
 def _encode_cursor(

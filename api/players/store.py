@@ -7,13 +7,13 @@ import uuid
 from datetime import date, datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Select, Table, bindparam, case, insert, select, tuple_, update
+from sqlalchemy import Select, Table, bindparam, case, func, insert, select, tuple_, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import BindParameter, Case
 
 from api.core.accounts import PlayerRecord
 from api.core.database import Executor
-from api.core.models import GameRow, PlayerRow, PlayerStatsRow
+from api.core.models import GameRow, PlayerRow, PlayerStatsRow, RaceRow, RacerRow
 
 
 class PlayerStatsRecord(NamedTuple):
@@ -48,6 +48,8 @@ PlayerGamesKey = tuple[datetime, uuid.UUID]  # (created_at, id), newest first
 _games = cast(Table, GameRow.__table__)
 _players = cast(Table, PlayerRow.__table__)
 _stats = cast(Table, PlayerStatsRow.__table__)
+_races = cast(Table, RaceRow.__table__)
+_racers = cast(Table, RacerRow.__table__)
 
 
 def insert_player(session: Session, player: PlayerRecord) -> None:
@@ -206,3 +208,15 @@ def player_games(
         parameters["created_at"], parameters["game_id"] = after
     statement = _player_games_statement(status is not None, after is not None)
     return [PlayerGameRecord(*row) for row in session.execute(statement, parameters)]
+
+
+def player_race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
+    """The player's races finished, and won (ranked first): their page's figures, read from
+    the races' tables (by ``ix_race_racers_player_id``)."""
+    statement = (
+        select(func.count(), func.count().filter(_racers.c.rank == 1))
+        .join(_races, _races.c.id == _racers.c.race_id)
+        .where(_racers.c.player_id == player_id, _races.c.status == "finished")
+    )
+    played, won = session.execute(statement).one()
+    return played, won

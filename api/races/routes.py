@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Request, Response, status
+from fastapi import APIRouter, Body, Depends, Response, status
 
 from api.core.errors import (
     InvalidRequest,
@@ -20,19 +20,13 @@ from api.core.errors import (
     ServiceUnavailable,
 )
 from api.core.openapi import header, problems
-from api.core.params import BearerSecret, PlayerKeyDep
+from api.core.params import BearerSecret, PlayerKeyDep, service
 from api.core.problems import json_response
 from api.ops.ratelimit import limited_by
 from api.races.schemas import PlayerRaces, RaceCreate, RaceCreated, RaceOut, RacerIn
 from api.races.service import RaceService
 
-
-async def _service(request: Request) -> RaceService:
-    service: RaceService = request.app.state.races
-    return service
-
-
-Races = Annotated[RaceService, Depends(_service)]
+Races = Annotated[RaceService, service("races")]
 racer = BearerSecret(
     scheme_name="RacerToken",
     description="A guest racer's `racer_token`, or a registered racer's `key`.",

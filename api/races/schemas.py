@@ -32,11 +32,7 @@ class RacerIn(RequestModel):
 class RaceCreate(RacerIn):
     """A new race: its opener (its first racer) and its rules."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [{"player": "ana", "computer": True, "seats": 4, "time_limit": 300}]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana", "computer": True}]})
 
     computer: bool = Field(default=False, description="The computer player races too.")
     seats: int = Field(default=4, ge=2, le=8, description="Racers at most, the computer included.")
@@ -57,29 +53,6 @@ class YourGame(ResponseModel):
 
 class RaceOut(ResponseModel):
     """A race as anyone may see it (counts only), and the asker's own racer and game."""
-
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "id": "5d0c2b1e-8a7f-4c3b-9e2d-1f0a6b5c4d3e",
-                    "status": "running",
-                    "seats": 2,
-                    "time_limit": 300,
-                    "deck_commitment": "9f2c" + "0" * 60,
-                    "created_at": "2026-12-03T10:00:00Z",
-                    "starts_at": "2026-12-03T10:01:05Z",
-                    "ends_at": "2026-12-03T10:06:05Z",
-                    "finished_at": None,
-                    "next_race": None,
-                    "racers": [RacerEvent.model_json_schema()["examples"][0]],
-                    "you": 2,
-                    "your_game": {"id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80", "token": "…"},
-                    "reveal": None,
-                }
-            ]
-        }
-    )
 
     id: uuid.UUID
     status: RaceStatus

@@ -8,7 +8,7 @@ placement's transaction) write the race's ``progress`` and ``finished`` events a
 last game ends, rank the racers, unseal the games and write the ``result``. A race out of
 time has its unfinished games ended as abandoned by the games' expiry, whose hooks end it.
 
-Every write to a race first takes its row (:func:`api.races.store.lock_race`), so joins,
+Every write to a race first takes its row (:func:`api.races.store.get_race`, locked), so joins,
 ends and the numbering of its events take turns across processes. The ticker's work is
 claimed in the database (a guarded ``UPDATE``), so each replica may run it and each thing
 is done once: the deal, the end, each of the computer's placements.
@@ -32,9 +32,9 @@ from api.core.accounts import authenticate, identify
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.days import shared_deal
-from api.core.errors import ApiError, InvalidToken, NameTaken, RaceNotFound, RaceNotOpen
+from api.core.errors import ApiError, InvalidToken, NameTaken, RaceNotOpen
 from api.core.hooks import GameFacts, GameHooks
-from api.core.ids import parse_race_id
+from api.core.ids import existing_race, parse_race_id
 from api.core.names import name_key
 from api.core.schemas import DeckReveal
 from api.core.secrets import hash_token, new_token, player_key_owner, token_matches
@@ -46,7 +46,7 @@ from api.games.dealing import deal, store_dealt
 from api.games.records import DealtGame, LoadedGame, load_game
 from api.games.service import GameService
 from api.hints.pool import AdvicePool
-from api.players.service import find_player
+from api.players.service import find_player, race_counts
 from api.races import store
 from api.races.schemas import (
     PlayerRaceOut,
@@ -197,9 +197,7 @@ class RaceService:
         def read(
             session: Executor,
         ) -> tuple[RaceRecord, list[RacerRecord], RacerRecord | None, DeckReveal | None]:
-            race = store.get_race(session, race_uuid)
-            if race is None:
-                raise RaceNotFound(f"no race has the id {race_id[:64]!r}")
+            race = existing_race(store.get_race(session, race_uuid), race_id)
             racers = store.get_racers(session, race_uuid)
             reveal = _reveal(session, racers) if race.status == "finished" else None
             return race, racers, _you(session, racers, credential), reveal
@@ -226,8 +224,8 @@ class RaceService:
         def read(session: Executor) -> PlayerRaces:
             player_id = find_player(session, name).id
             rows = store.player_races(session, player_id, 100)
-            played, won = store.player_race_counts(session, player_id)
-            races = [PlayerRaceOut.model_validate(row._asdict()) for row in rows]
+            played, won = race_counts(session, player_id)
+            races = [PlayerRaceOut.model_validate(row) for row in rows]
             return PlayerRaces(races_played=played, races_won=won, races=races)
 
         return await self.database.read(read)
@@ -301,19 +299,13 @@ class RaceService:
         loaded = await self.games.load(str(mine.game_id))
         if loaded.game.is_over:
             return
-        view = loaded.game.public_view()
-        advice = await self.pool.advise(
-            view, seed=loaded.row.id.int & 0xFFFFFFFF, budget=self.budget
-        )
+        seed = loaded.row.id.int & 0xFFFFFFFF  # as a hint's: the same state, the same advice
+        advice = await self.pool.advise(loaded.game.public_view(), seed=seed, budget=self.budget)
         cell = (advice.placement.row, advice.placement.col)
+        token = self._computer_token(race.id)
+        etag = etags.etag(loaded.row.version)
         try:
-            await self.games.place(
-                str(mine.game_id),
-                self._computer_token(race.id),
-                cell,
-                etags.etag(loaded.row.version),
-                None,
-            )
+            await self.games.place(str(mine.game_id), token, cell, etag, None)
         except ApiError as refused:  # the race ended meanwhile
             log.info("the computer's placement in race %s was refused: %s", race.id, refused.detail)
 
@@ -373,9 +365,7 @@ def _game_ended(session: Session, facts: GameFacts) -> None:
 
 def _locked(session: Session, race_id: uuid.UUID) -> tuple[RaceRecord, list[RacerRecord]]:
     """The race and its racers, its row held until the transaction ends (404 if none)."""
-    race = store.lock_race(session, race_id)
-    if race is None:
-        raise RaceNotFound(f"no race has the id {str(race_id)!r}")
+    race = existing_race(store.get_race(session, race_id, lock=True), race_id)
     return race, store.get_racers(session, race_id)
 
 

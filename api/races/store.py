@@ -65,8 +65,11 @@ _RACERS = (
 )
 
 
-def get_race(session: Executor, race_id: uuid.UUID) -> RaceRecord | None:
-    row = session.execute(_RACE.where(_races.c.id == race_id)).first()
+def get_race(session: Executor, race_id: uuid.UUID, *, lock: bool = False) -> RaceRecord | None:
+    """The race, or None; with ``lock``, its row held until the transaction ends (SQLite's
+    write transactions take the whole database at their ``BEGIN IMMEDIATE``)."""
+    statement = _RACE.where(_races.c.id == race_id)
+    row = session.execute(statement.with_for_update() if lock else statement).first()
     return None if row is None else RaceRecord._make(row)
 
 
@@ -89,19 +92,6 @@ def insert_racer(session: Session, race_id: uuid.UUID, racer: dict[str, Any]) ->
     session.connection().execute(insert(_racers), {"race_id": race_id, **racer})
 
 
-def lock_race(session: Session, race_id: uuid.UUID) -> RaceRecord | None:
-    """The race, its row held until the transaction ends (by a write that changes nothing),
-    or None."""
-    statement = (
-        update(_races)
-        .where(_races.c.id == race_id)
-        .values(events=_races.c.events)
-        .returning(*(_races.c[name] for name in RaceRecord._fields))
-    )
-    row = session.connection().execute(statement).first()
-    return None if row is None else RaceRecord._make(row)
-
-
 def next_event(session: Session, race_id: uuid.UUID) -> int:
     """The number of the race's next event. The ``UPDATE`` holds the race's row until the
     transaction ends: the writers of one race (joins, placements, its end) take turns, so
@@ -119,20 +109,19 @@ def next_event(session: Session, race_id: uuid.UUID) -> int:
 def change_race(session: Session, race_id: uuid.UUID, was: str, **values: Any) -> bool:
     """Write ``values`` if the race is still in status ``was``; whether it was (of two processes
     starting or ending a race at once, one does it)."""
-    statement = update(_races).where(_races.c.id == race_id, _races.c.status == was)
-    return session.connection().execute(statement.values(**values)).rowcount == 1
+    return _change(session, race_id, _races.c.status == was, values)
 
 
 def claim_computer(
-    session: Session, race_id: uuid.UUID, due: datetime, following: datetime | None
+    session: Session, race_id: uuid.UUID, due: datetime, following: datetime
 ) -> bool:
     """Take the computer's placement due at ``due`` (and set the next one's time): of the
     processes that saw it due, exactly one gets it."""
-    statement = (
-        update(_races)
-        .where(_races.c.id == race_id, _races.c.computer_at == due)
-        .values(computer_at=following)
-    )
+    return _change(session, race_id, _races.c.computer_at == due, {"computer_at": following})
+
+
+def _change(session: Session, race_id: uuid.UUID, guard: Any, values: dict[str, Any]) -> bool:
+    statement = update(_races).where(_races.c.id == race_id, guard).values(**values)
     return session.connection().execute(statement).rowcount == 1
 
 
@@ -155,34 +144,22 @@ def unseal(session: Session, game_ids: list[uuid.UUID]) -> None:
     session.connection().execute(statement)
 
 
-class PlayerRace(NamedTuple):
-    race_id: uuid.UUID
-    status: str
-    created_at: datetime
-    racers: int
-    rank: int | None
-
-
-def player_races(session: Executor, player_id: uuid.UUID, limit: int) -> list[PlayerRace]:
-    """A player's races, newest first (by ``ix_race_racers_player_id``)."""
+def player_races(session: Executor, player_id: uuid.UUID, limit: int) -> list[dict[str, Any]]:
+    """A player's races, newest first (by ``ix_race_racers_player_id``): ``race_id``,
+    ``status``, ``created_at``, ``racers`` (how many) and the player's ``rank``."""
     everyone = _racers.alias("everyone")
     count = select(func.count()).where(everyone.c.race_id == _races.c.id).scalar_subquery()
     statement = (
-        select(_races.c.id, _races.c.status, _races.c.created_at, count, _racers.c.rank)
+        select(
+            _races.c.id.label("race_id"),
+            _races.c.status,
+            _races.c.created_at,
+            count.label("racers"),
+            _racers.c.rank,
+        )
         .join(_racers, _racers.c.race_id == _races.c.id)
         .where(_racers.c.player_id == player_id)
         .order_by(_races.c.created_at.desc(), _races.c.id)
         .limit(limit)
     )
-    return [PlayerRace._make(row) for row in session.execute(statement)]
-
-
-def player_race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
-    """The player's races finished, and won (ranked first)."""
-    statement = (
-        select(func.count(), func.count().filter(_racers.c.rank == 1))
-        .join(_races, _races.c.id == _racers.c.race_id)
-        .where(_racers.c.player_id == player_id, _races.c.status == "finished")
-    )
-    played, won = session.execute(statement).one()
-    return played, won
+    return [dict(row._mapping) for row in session.execute(statement)]

@@ -59,6 +59,8 @@ def recount(games: list[dict[str, Any]]) -> dict[str, Any]:
         "current_streak": current,
         "longest_streak": longest,
         "last_played_at": max(moments, key=datetime.fromisoformat) if moments else None,
+        "races_played": 0,  # these players race no one
+        "races_won": 0,
     }
 
 

@@ -63,6 +63,8 @@ def test_registration_shows_the_key_once_and_the_page_shows_no_secret(client: Te
         "current_streak": 0,
         "longest_streak": 0,
         "last_played_at": None,
+        "races_played": 0,
+        "races_won": 0,
     }
 
 

@@ -148,6 +148,10 @@ def test_two_racers_race_one_deal_to_a_ranking_and_the_deal_is_revealed(
     assert [(r["race_id"], r["rank"], r["racers"]) for r in figures["races"]] == [
         (race_id, bob_rank, 2)
     ]
+    # The player's page counts it too, as it counts their games.
+    stats = client.get("/players/bob").json()["stats"]
+    assert (stats["races_played"], stats["races_won"]) == (1, int(bob_rank == 1))
+    assert client.get("/players/me", headers=bo).json()["stats"]["races_played"] == 1
     assert client.get("/players/ana/races").json()["code"] == "player_not_found"
 
 
