@@ -2,14 +2,16 @@
 watched by their racers and by onlookers, on two replicas behind HAProxy.
 
     .venv/bin/python bench/race_load.py [--races 50] [--racers 4] [--watchers 4]
-        [--pace 2] [--countdown 2] [--warm-up 4] [--postgres-url URL] [--proxy-config PATH]
+        [--pace 2] [--countdown 2] [--warm-up 4] [--no-games] [--postgres-url URL]
+        [--proxy-config PATH]
 
 A fresh PostgreSQL database (created, migrated, dropped afterwards), two ``foursquare serve``
 replicas on it (one worker each) and HAProxy in front, run with ``deploy/haproxy.cfg`` as
-shipped (``bench/live.py``). Every request goes through the proxy. Three phases, each of
-``--races`` races (``--warm-up`` for the first) opened at once, each of ``--racers`` guests (one
-opens it, the others join, the last join starts it), every racer placing one card at a random
-legal cell every ``--pace`` seconds from the deal to its game's end:
+shipped (``bench/live.py``; ``--proxy-config`` runs another). Every request goes through the
+proxy. Each phase opens its ``--races`` races (``--warm-up`` for the first) at once, each of
+``--racers`` guests (one opens it, the others join, the last join starts it), every racer
+placing one card at a random legal cell every ``--pace`` seconds from the deal to its game's
+end:
 
     warm-up     placing as fast as answered; nothing measured
     unwatched   races nobody watches: no race stream open at all (each placement still writes
@@ -18,6 +20,8 @@ legal cell every ``--pace`` seconds from the deal to its game's end:
                 and so do ``--watchers`` onlookers per race: placement latency, and the time
                 from each placement's answer (its 201, as its racer's client read it) to each
                 other racer's and onlooker's reading of its ``progress`` event
+    games       (unless ``--no-games``) as many plain games, no race, at the same pace: the
+                placement latency and CPU of a game that is not a race's, for reference
 
 The racers of a race start together (at the race's ``starts_at``, when it is dealt), but each
 places its first card at a random moment within its first ``--pace`` seconds, as people do
@@ -27,7 +31,8 @@ the next one rather than bunching two).
 Everything runs in this one process, on uvloop: the racers' requests and every stream (httpx).
 The event loop's own lateness is measured (a timer every 50 ms: how late it fired) and shown
 with this process's CPU use and ``/proc/loadavg``, so that a reader can tell a slow server from
-a slow load generator; the replicas' and the proxy's CPU are shown beside it.
+a slow load generator; the replicas', PostgreSQL's and the proxy's CPU are shown beside it, and
+the replicas' own placement durations (their request duration histogram).
 
 The exit status is 1 if any stream missed, doubled or reordered an event (its ids 1, 2, ...
 to its ``result``; each racer's ``progress`` numbered 1 to its last placement but one, then its
