@@ -46,7 +46,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import gc
 import json
 import multiprocessing
 import random
@@ -57,7 +56,6 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -69,7 +67,15 @@ import uvloop
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import DEFAULT_POSTGRES_ADMIN_URL
-from testkit.databases import postgres_unavailable_reason, throwaway_database
+from bench.live import (
+    http_client,
+    percentile,
+    quiet_collector,
+    replicas_behind_proxy,
+    sse_events,
+    stream_limits,
+)
+from testkit.databases import postgres_unavailable_reason
 from testkit.processes import cpu_seconds, kill_group, process_tree, rss_bytes
 from testkit.proxy import Proxy
 from testkit.server import Server
@@ -85,38 +91,6 @@ GOAL_RSS_PER_1000_MIB = 50.0
 # 409 "request in progress" until then.)
 RETRY_FOR_S = 150.0
 RETRYABLE = {409, 502, 503, 504}
-
-
-# ---------------------------------------------------------------- server-sent events
-
-
-@dataclass
-class Event:
-    name: str
-    id: str | None
-    data: str
-
-
-async def sse_events(response: httpx.Response) -> AsyncIterator[Event]:
-    """The events of a ``text/event-stream`` answer, as the HTML standard parses them: fields
-    up to a blank line; comments (``: ping``) skipped; ``event`` defaults to "message"."""
-    name, event_id, data = "", None, list[str]()
-    async for line in response.aiter_lines():
-        if line == "":
-            if data or name:
-                yield Event(name or "message", event_id, "\n".join(data))
-            name, event_id, data = "", None, list[str]()
-            continue
-        if line.startswith(":"):
-            continue
-        key, _, value = line.partition(":")
-        value = value.removeprefix(" ")
-        if key == "event":
-            name = value
-        elif key == "data":
-            data.append(value)
-        elif key == "id":
-            event_id = value
 
 
 # ---------------------------------------------------------------- what was played and seen
@@ -221,23 +195,6 @@ class Results:
                 elif number in acked[seen.game_id]:
                     times.append(received - acked[seen.game_id][number])
         return times
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
-def http_client(base_url: str) -> httpx.AsyncClient:
-    """A client that opens a connection per request (the proxy closes each after its answer)
-    and never caps how many are open."""
-    return httpx.AsyncClient(
-        base_url=base_url,
-        timeout=httpx.Timeout(30.0),
-        limits=httpx.Limits(max_connections=None, max_keepalive_connections=0),
-    )
 
 
 # ---------------------------------------------------------------- the watchers' process
@@ -383,13 +340,7 @@ def watchers_main(base_url: str, share: list[int], inbox: Any, outbox: Any, seed
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     # uvloop (the replicas' own loop): the same client and the same reads, for less CPU than
     # on asyncio's own loop; on a small machine, what this process takes the replicas lack.
-    # The collector's full passes (over a thousand streams' objects) held every stream of
-    # this process up for 100 ms and more, which showed as delivery latency: what is loaded
-    # by now is out of its sight, the old generation (what survived two collections) is not
-    # collected during a run, whose process is short, and the young one less often.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 10, 1_000_000)
+    quiet_collector()
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         runner.run(Watchers(base_url, share, inbox, outbox, seed).run())
 
@@ -829,36 +780,19 @@ def main(argv: list[str] | None = None) -> int:
     if reason is not None:
         print(f"skipped: {reason}")
         return 2
-    # Every stream comes from this one address: the per-address cap is for the public.
     env = {
-        "FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT": str(max(20, args.streams + 100)),
-        "FOURSQUARE_EVENTS_MAX_STREAMS": str(max(2000, args.streams + 100)),
+        **stream_limits(args.streams),
         "FOURSQUARE_IDEMPOTENCY_STALE_SECONDS": str(args.stale_claim_seconds),
     }
-    with throwaway_database("postgresql", args.postgres_url) as url:
-        replicas = [Server(url, extra_env=env, migrate_on_start=False) for _ in range(2)]
-        proxy = Proxy(replicas)
+    with replicas_behind_proxy(args.postgres_url, env) as (proxy, replicas):
+        run = Run(args, proxy, replicas)
+        run.watcher_process.start()
         try:
-            for replica in replicas:
-                replica.start()
-            proxy.start()
-            print(
-                f"replicas on ports {replicas[0].port}, {replicas[1].port}; HAProxy on {proxy.port}"
-            )
-            run = Run(args, proxy, replicas)
-            run.watcher_process.start()
-            try:
-                results = asyncio.run(run.run())
-            finally:
-                run.watcher_process.join(timeout=30)
-                if run.watcher_process.is_alive():
-                    run.watcher_process.terminate()
+            results = asyncio.run(run.run())
         finally:
-            proxy.stop()
-            logs = [replica.stop() for replica in replicas]
-        for number, log in enumerate(logs, start=1):
-            if log.strip():
-                print(f"--- replica {number} log (end) ---\n{log[-3000:]}", file=sys.stderr)
+            run.watcher_process.join(timeout=30)
+            if run.watcher_process.is_alive():
+                run.watcher_process.terminate()
     problems = check(results)
     report(args, results, problems)
     return 1 if problems or results.unfinished_games else 0
