@@ -58,7 +58,7 @@ async def _follow(url: str) -> list[dict[str, Any]]:
 def test_two_racers_and_the_computer_race_across_two_replicas(
     servers: list[Server], entry: Proxy
 ) -> None:
-    async def scenario() -> None:
+    async def scenario() -> str:
         rng = random.Random(9)
         async with httpx.AsyncClient(base_url=entry.base_url, timeout=30) as client:
             body = {"player": "ana", "computer": True, "seats": 3}
@@ -97,5 +97,18 @@ def test_two_racers_and_the_computer_race_across_two_replicas(
         progress = [e for e in events if e["event"] == "progress" and e["data"]["computer"]]
         assert len(progress) == computer["placements"] - 1 > 0  # one per placement made
         assert events[-1]["data"]["racers"] == done["racers"]
+        return race_id
 
-    asyncio.run(scenario())
+    race_id = asyncio.run(scenario())
+    # The race's stream went to the proxy's backend for streams (deploy/haproxy.cfg: no
+    # buffering of small writes, long timeouts), as a game's does: its line is logged once
+    # the stream has ended.
+    deadline = time.monotonic() + DEADLINE
+    while not (lines := _logged(entry, f"/races/{race_id}/events")):
+        assert time.monotonic() < deadline, "the race's stream is not in the proxy's log"
+        time.sleep(0.1)
+    assert all(" api streams/" in line for line in lines), lines
+
+
+def _logged(proxy: Proxy, path: str) -> list[str]:
+    return [line for line in proxy.log.read_text().splitlines() if f" {path} " in line]
