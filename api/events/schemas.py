@@ -182,6 +182,7 @@ class RacerEvent(ResponseModel):
                 {
                     "racer": 2,
                     "name": "ana",
+                    "registered": True,
                     "computer": False,
                     "state": "in_progress",
                     "placements": 12,
@@ -189,6 +190,7 @@ class RacerEvent(ResponseModel):
                     "cards_left": 27,
                     "score": None,
                     "rank": None,
+                    "game_id": None,
                 }
             ]
         }
@@ -196,6 +198,9 @@ class RacerEvent(ResponseModel):
 
     racer: int = Field(description="The racer's number in the race, from 1 (the opener).")
     name: str
+    registered: bool = Field(
+        description="An account races (its player has a page, `GET /players/{name}`)."
+    )
     computer: bool = Field(description="The computer player.")
     state: Literal["waiting", "in_progress", "won", "lost"] = Field(
         description="`waiting` until the race starts, then its game's status."
@@ -205,6 +210,10 @@ class RacerEvent(ResponseModel):
     cards_left: int = Field(description="Cards left in the stock.")
     score: int | None = Field(description="A won game's score.")
     rank: int | None = Field(description="Its place, once its game is over.")
+    game_id: uuid.UUID | None = Field(
+        description="Its game, once the race is over (public from then on: its replay); null "
+        "before."
+    )
 
 
 class CountdownEvent(ResponseModel):

@@ -208,9 +208,11 @@ class RaceService:
         mine = None
         if you and you.game_id and credential and race.status in ("running", "finished"):
             mine = YourGame(id=you.game_id, token=credential)
+        over = race.status == "finished"
+        out = [_racer_out(racer, over=over) for racer in racers]
         return RaceOut.model_validate(
             race._asdict()
-            | {"next_race": race.next_race_id, "racers": [_racer_out(r) for r in racers]}
+            | {"next_race": race.next_race_id, "racers": out}
             | {"you": you.number if you else None, "your_game": mine, "reveal": reveal}
         )
 
@@ -357,7 +359,7 @@ def _game_ended(session: Session, facts: GameFacts) -> None:
     reveal = _reveal(session, racers)
     assert reveal is not None
     result = RaceResultEvent(
-        racers=[_racer_out(racer, place) for place, racer in enumerate(over, 1)],
+        racers=[_racer_out(racer, place, True) for place, racer in enumerate(over, 1)],
         deck=reveal.deck,
         salt=reveal.salt,
     )
@@ -413,11 +415,14 @@ def _reveal(session: Executor, racers: list[RacerRecord]) -> DeckReveal | None:
     return DeckReveal(deck=[card.code for card in loaded.game.deck], salt=loaded.row.salt)
 
 
-def _racer_out(racer: RacerRecord, rank: int | None = None) -> RacerEvent:
+def _racer_out(racer: RacerRecord, rank: int | None = None, over: bool = False) -> RacerEvent:
+    """``over``: the race is over, its games public (until then a racer's game id is its
+    racer's only, in ``your_game``)."""
     taken = snapshot.loads(racer.snapshot) if racer.snapshot else None
     return RacerEvent(
         racer=racer.number,
         name=racer.name,
+        registered=racer.player_id is not None,
         computer=racer.computer,
         state=racer.status or "waiting",  # type: ignore[arg-type]
         placements=racer.placements_count or 0,
@@ -425,4 +430,5 @@ def _racer_out(racer: RacerRecord, rank: int | None = None) -> RacerEvent:
         cards_left=taken.stock_count if taken else DECK_SIZE,
         score=racer.score,
         rank=rank or racer.rank,
+        game_id=racer.game_id if over else None,
     )

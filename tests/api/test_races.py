@@ -126,6 +126,8 @@ def test_two_racers_race_one_deal_to_a_ranking_and_the_deal_is_revealed(
         ana_row["state"] == end_a["status"] and ana_row["placements"] == end_a["placements_count"]
     )
     assert progress["status"] == "running" and not set(card_codes(progress))
+    # Until the race is over, nobody learns another racer's game from the race.
+    assert [r["game_id"] for r in progress["racers"]] == [None, None]
     end_b = play_out(client, theirs, rng)
     done = wait_for(lambda: race_of(client, race_id), lambda r: r["status"] == "finished")
     ends = {"ana": end_a, "bob": end_b}
@@ -137,7 +139,10 @@ def test_two_racers_race_one_deal_to_a_ranking_and_the_deal_is_revealed(
     assert [r["name"] for r in done["racers"]] == sorted(ends, key=key)
     assert [r["rank"] for r in done["racers"]] == [1, 2]
     assert commitment_of(done["reveal"]) == race["deck_commitment"]
-    # Over: every racer's game is public, with the deal's reveal.
+    # Over: each racer names its game (a guest's ana, an account's bob).
+    games = {r["name"]: (r["game_id"], r["registered"]) for r in done["racers"]}
+    assert games == {"ana": (mine["id"], False), "bob": (theirs["id"], True)}
+    # Every racer's game is public, with the deal's reveal.
     public = client.get(f"/games/{mine['id']}").json()
     assert public["reveal"] == done["reveal"]
     assert client.get(f"/games/{theirs['id']}/placements").status_code == 200

@@ -63,7 +63,7 @@ def test_two_racers_and_the_computer_race_across_two_replicas(
         async with httpx.AsyncClient(base_url=entry.base_url, timeout=30) as client:
             body = {"player": "ana", "computer": True, "seats": 3}
             opened = (await client.post("/races", json=body)).json()
-            race_id = opened["id"]
+            race_id: str = opened["id"]
             watcher = asyncio.create_task(_follow(f"{entry.base_url}/races/{race_id}/events"))
             joined = (await client.post(f"/races/{race_id}/racers", json={"player": "bob"})).json()
             tokens = [opened["racer_token"], joined["racer_token"]]  # full: it starts itself

@@ -209,6 +209,10 @@ def test_two_browsers_and_the_computer_race_to_a_ranking_and_a_rematch(
         expect(rows).to_have_count(3)
         assert [rows.nth(i).locator("td").nth(1).inner_text() for i in range(3)] == ranked
         expect(rows.first.locator("td").first).to_have_text("1st")
+        # Each racer's replay, public now that the race is over.
+        for i, racer in enumerate(race["racers"]):
+            replay = rows.nth(i).get_by_role("link", name=re.compile("^Replay "))
+            expect(replay).to_have_attribute("href", f"#/games/{racer['game_id']}")
     mine = next(r for r in race["racers"] if r["name"] == ana)
     places = {1: "You won the race!", 2: "You finished 2nd", 3: "You finished 3rd"}
     expect(first.locator("#race-result-title")).to_have_text(places[mine["rank"]])

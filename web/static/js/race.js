@@ -218,7 +218,14 @@ function renderResult() {
   $("race-result-title").textContent = title;
   panel.classList.toggle("won", Boolean(mine && mine.rank === 1));
   const rows = race.racers.map((racer) => {
-    const name = racer.computer ? "The computer" : playerLink(racer.name);
+    const name = racer.computer ? "The computer" : playerLink(racer.name, racer.registered);
+    // Once the race is over every racer's game is public: its replay.
+    let replay = "";
+    if (racer.game_id) {
+      const whose = racer.racer === race.you ? "your game" : `the game of ${racer.computer ? "the computer" : racer.name}`;
+      replay = element("a", { href: `#/games/${encodeURIComponent(racer.game_id)}`, textContent: "Replay" });
+      replay.setAttribute("aria-label", `Replay ${whose}`);
+    }
     const row = element(
       "tr",
       {},
@@ -226,6 +233,7 @@ function renderResult() {
       element("td", {}, name),
       element("td", { textContent: resultText(racer.state, null, racer.score) }),
       element("td", { textContent: String(racer.placements) }),
+      element("td", {}, replay),
     );
     row.dataset.racer = String(racer.racer);
     return row;
