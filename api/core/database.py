@@ -65,10 +65,26 @@ T = TypeVar("T")
 Executor = Session | Connection
 
 
+_AFTER_COMMIT = "foursquare.after_commit"  # the key of a transaction's actions in Session.info
+
+
 def after_commit(session: Session, action: Callable[[], None]) -> None:
     """Run ``action`` once ``session``'s transaction has committed, and never if it rolls
-    back: the metrics count what was stored, not what was attempted."""
-    event.listen(session, "after_commit", lambda _session: action(), once=True)
+    back: the metrics count what was stored, not what was attempted. The actions wait in the
+    session's ``info``, run by one listener of every session: a listener of its own for each
+    action cost a placement more than its statement's execution did on SQLite."""
+    session.info.setdefault(_AFTER_COMMIT, []).append(action)
+
+
+@event.listens_for(Session, "after_commit")
+def _committed(session: Session) -> None:
+    for action in session.info.pop(_AFTER_COMMIT, ()):
+        action()
+
+
+@event.listens_for(Session, "after_rollback")
+def _rolled_back(session: Session) -> None:
+    session.info.pop(_AFTER_COMMIT, None)
 
 
 @dataclass(frozen=True)

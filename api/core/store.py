@@ -45,11 +45,7 @@ def notify(session: Session, channel: str, payload: str) -> None:
     it (:func:`carry_notifications`: a placement's own statement, so that its notification
     costs no round trip of its own), or else is sent by one statement just before the
     commit. ``NOTIFY`` is transactional either way: delivered only if the commit is."""
-    pending: list[tuple[str, str]] | None = session.info.get(_PENDING)
-    if pending is None:
-        pending = session.info[_PENDING] = []
-        event.listen(session, "before_commit", _send_pending, once=True)
-    pending.append((channel, payload))
+    session.info.setdefault(_PENDING, []).append((channel, payload))
 
 
 def carry_notifications(session: Session) -> tuple[int, dict[str, str]]:
@@ -74,10 +70,17 @@ def notify_columns(count: int) -> tuple[ColumnElement[Any], ...]:
     )
 
 
+@event.listens_for(Session, "before_commit")
 def _send_pending(session: Session) -> None:
-    count, parameters = carry_notifications(session)
-    if count:
-        session.connection().execute(_notify_statement(count), parameters)
+    if _PENDING in session.info:
+        count, parameters = carry_notifications(session)
+        if count:
+            session.connection().execute(_notify_statement(count), parameters)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_pending(session: Session) -> None:
+    session.info.pop(_PENDING, None)
 
 
 @functools.cache
