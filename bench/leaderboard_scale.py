@@ -212,11 +212,11 @@ def _leaderboard_statements(database_url: str, paths: list[str]) -> list[tuple[s
     statements: list[tuple[str, Any]] = []
     with TestClient(app) as client:
         database = app.state.database
-        # PostgreSQL's requests go through the asyncio engine, whose events are its sync_engine's.
+        # PostgreSQL's requests read through an asyncio engine, whose events are its sync_engine's.
         engine = (
             database.read_engine
-            if database.async_engine is None
-            else database.async_engine.sync_engine
+            if database.async_read_engine is None
+            else database.async_read_engine.sync_engine
         )
         event.listen(engine, "before_cursor_execute", capture)
         try:

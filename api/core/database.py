@@ -11,13 +11,18 @@ names: the tools keep psycopg's synchronous engine). Each unit of work runs in o
 (:func:`sqlalchemy.util.greenlet_spawn`, what every ``AsyncConnection`` method is built on):
 the store functions run as they are, their statements awaited on the loop, and the connection
 is checked out, used and returned in that one greenlet rather than in three
-(``connect``, ``run_sync``, ``close``), each of which maps and unmaps a stack. Measured with
+(``connect``, ``run_sync``, ``close``), each of which maps and unmaps a stack. Reads and
+writes have an engine (and a pool) each: the reads' connections are made in autocommit once,
+when they are opened, where a read on a connection of the writes' pool would switch it to
+autocommit and back at each checkout (SQLAlchemy's connection characteristics, set and reset
+every time: a third of a ``SELECT 1``'s instructions). Measured with
 ``bench/request_cost.py``, asyncpg costs a sixth fewer instructions per read than psycopg's
 async connection, and the one greenlet another twelfth. Writes take turns: at most
 ``concurrent_writes`` write transactions run at once and the others wait, first come first
 served, for an ``anyio.CapacityLimiter``; no thread is involved, so the writes no longer take
 the GIL from the loop (measured at 32 clients, a thread per write made five times the context
-switches and half again the CPU per placement).
+switches and half again the CPU per placement), and their pool holds as many connections as
+may write at once.
 
 A unit of work, once started, runs to its end even if its request is cancelled (a client gone):
 a transaction is never left half-way on a connection returned to the pool, and a write whose
@@ -60,10 +65,26 @@ T = TypeVar("T")
 Executor = Session | Connection
 
 
+_AFTER_COMMIT = "foursquare.after_commit"  # the key of a transaction's actions in Session.info
+
+
 def after_commit(session: Session, action: Callable[[], None]) -> None:
     """Run ``action`` once ``session``'s transaction has committed, and never if it rolls
-    back: the metrics count what was stored, not what was attempted."""
-    event.listen(session, "after_commit", lambda _session: action(), once=True)
+    back: the metrics count what was stored, not what was attempted. The actions wait in the
+    session's ``info``, run by one listener of every session: a listener of its own for each
+    action cost a placement more than its statement's execution did on SQLite."""
+    session.info.setdefault(_AFTER_COMMIT, []).append(action)
+
+
+@event.listens_for(Session, "after_commit")
+def _committed(session: Session) -> None:
+    for action in session.info.pop(_AFTER_COMMIT, ()):
+        action()
+
+
+@event.listens_for(Session, "after_rollback")
+def _rolled_back(session: Session) -> None:
+    session.info.pop(_AFTER_COMMIT, None)
 
 
 @dataclass(frozen=True)
@@ -75,22 +96,20 @@ class Database:
     write_engine: Engine
     write_sessions: sessionmaker[Session]
     concurrent_writes: int
-    # PostgreSQL: the requests' reads and writes, on the event loop (None on SQLite).
+    # PostgreSQL: the requests' writes and reads, on the event loop (None on SQLite).
     async_engine: AsyncEngine | None = None
+    async_read_engine: AsyncEngine | None = None
     _write_turns: CapacityLimiter = field(init=False, repr=False)
-    # The asyncio engine's synchronous facade, run inside a greenlet: reads in autocommit,
+    # The asyncio engines' synchronous facades, run inside a greenlet: reads in autocommit,
     # writes in sessions of their own.
     _loop_reads: Engine | None = field(init=False, repr=False, default=None)
     _loop_sessions: sessionmaker[Session] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_write_turns", CapacityLimiter(self.concurrent_writes))
-        if self.async_engine is not None:
-            facade = self.async_engine.sync_engine
-            # Reads emit no BEGIN/COMMIT: a request reads one game or one page per statement.
-            reads = facade.execution_options(isolation_level="AUTOCOMMIT")
-            object.__setattr__(self, "_loop_reads", reads)
-            sessions = sessionmaker(facade, expire_on_commit=False)
+        if self.async_engine is not None and self.async_read_engine is not None:
+            object.__setattr__(self, "_loop_reads", self.async_read_engine.sync_engine)
+            sessions = sessionmaker(self.async_engine.sync_engine, expire_on_commit=False)
             object.__setattr__(self, "_loop_sessions", sessions)
 
     @property
@@ -151,8 +170,9 @@ class Database:
 
     async def close(self) -> None:
         """Close every pool (the app's lifespan, on the loop its async reads ran on)."""
-        if self.async_engine is not None:
-            await self.async_engine.dispose()
+        for engine in (self.async_engine, self.async_read_engine):
+            if engine is not None:
+                await engine.dispose()
         self.dispose()
 
 
@@ -241,6 +261,23 @@ def _sqlite_engine(url: str, settings: Settings, *, immediate: bool, pool_size: 
     return engine
 
 
+def _loop_engine(
+    url: str, settings: Settings, size: int, overflow: int, isolation_level: str | None = None
+) -> AsyncEngine:
+    """An asyncio engine with the asyncpg dialect, whatever driver ``url`` names."""
+    engine = create_async_engine(
+        make_url(url).set(drivername="postgresql+asyncpg"),
+        hide_parameters=True,  # errors and logs must never show a stored deck
+        pool_size=size,
+        max_overflow=overflow,
+        pool_timeout=settings.db_pool_timeout,
+        pool_recycle=1800,
+        **({"isolation_level": isolation_level} if isolation_level else {}),
+    )
+    event.listen(engine.sync_engine, "handle_error", _transient_as_operational)
+    return engine
+
+
 def psycopg_conninfo(url: str) -> str:
     """A SQLAlchemy ``postgresql+psycopg://`` URL as psycopg's own connection string (for
     tools and tests that talk to the server directly)."""
@@ -256,7 +293,7 @@ def create_database(settings: Settings) -> Database:
         )
         write_engine = _sqlite_engine(url, settings, immediate=True, pool_size=1)
         concurrent_writes = 1
-        async_engine = None
+        async_engine = async_read_engine = None
     else:
         write_engine = create_engine(
             url,
@@ -273,15 +310,12 @@ def create_database(settings: Settings) -> Database:
         # for one SELECT.
         read_engine = write_engine.execution_options(isolation_level="AUTOCOMMIT")
         concurrent_writes = min(settings.db_write_concurrency, settings.db_pool_size)
-        async_engine = create_async_engine(
-            make_url(url).set(drivername="postgresql+asyncpg"),
-            hide_parameters=True,
-            pool_size=settings.db_pool_size,
-            max_overflow=settings.db_max_overflow,
-            pool_timeout=settings.db_pool_timeout,
-            pool_recycle=1800,
+        # The writes' pool: one connection for each write that may run at once.
+        async_engine = _loop_engine(url, settings, concurrent_writes, 0)
+        # Reads emit no BEGIN/COMMIT: a request reads one game or one page per statement.
+        async_read_engine = _loop_engine(
+            url, settings, settings.db_pool_size, settings.db_max_overflow, "AUTOCOMMIT"
         )
-        event.listen(async_engine.sync_engine, "handle_error", _transient_as_operational)
     return Database(
         url=url,
         read_engine=read_engine,
@@ -289,4 +323,5 @@ def create_database(settings: Settings) -> Database:
         write_sessions=sessionmaker(write_engine, expire_on_commit=False),
         concurrent_writes=concurrent_writes,
         async_engine=async_engine,
+        async_read_engine=async_read_engine,
     )

@@ -4,18 +4,24 @@ routes their parameters without FastAPI's dependency solving."""
 
 from __future__ import annotations
 
+import collections.abc
+import copy
 import dataclasses
 import functools
 import inspect
 import re
+import typing
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Depends, Header, Query, Request, Response
+from fastapi import Depends, Header, Query, Request, Response, params
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPBearer
-from pydantic import AfterValidator, StringConstraints, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, StringConstraints, WithJsonSchema
+
+if TYPE_CHECKING:
+    from fastapi._compat import ModelField  # the type of a Dependant's parameters
 
 # The two parameters of every paged listing (the leaderboards, a player's games).
 PageLimit = Annotated[int, Query(ge=1, le=100, description="Entries per page.")]
@@ -125,10 +131,13 @@ class DirectRoute(APIRoute):
     - When every other parameter is a path parameter or a header, both plain strings (a
       header optional), which no value can fail, the arguments are taken straight from the
       request and the endpoint called with them.
-    - Otherwise (a body, a constrained header, a query) FastAPI's own handler reads and
-      validates them, for the route without its dependencies: the dependencies then run
-      once the parameters are valid, just before the endpoint (a request refused as invalid
-      is not counted by the rate limits, nor its credential looked at).
+    - Otherwise (a JSON body, a constrained header, a query) each parameter is validated by
+      its own FastAPI field, as FastAPI would, and the endpoint called with them; a request
+      whose parameters are not all valid (or not of a kind read this way) is handed to
+      FastAPI's own handler, for the route without its dependencies, which refuses it with
+      its usual ``422``. Either way the dependencies run once the parameters are valid,
+      just before the endpoint (a request refused as invalid is not counted by the rate
+      limits, nor its credential looked at).
 
     Any other route, or any request while the app has ``dependency_overrides``, is handled
     by FastAPI as usual.
@@ -136,8 +145,11 @@ class DirectRoute(APIRoute):
     Why: ``solve_dependencies`` walks every dependency level for path, query, header and
     cookie parameters alike; for ``GET /games/{id}`` (a rate limit, the service, the bearer
     credential, the path and one header: sixteen passes) that was a fifth of the request's
-    instructions (``bench/request_cost.py``). The route, and so its OpenAPI operation, is
-    FastAPI's own, built from the same signature: only the handling is shorter."""
+    instructions (``bench/request_cost.py``); for ``GET /leaderboard``'s seven query
+    parameters, FastAPI's reading of them (each field's kind looked up again on every
+    request) cost more than the cached page it answers. The route, and so its OpenAPI
+    operation, is FastAPI's own, built from the same signature: only the handling is
+    shorter."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         solved = super().get_route_handler()
@@ -154,11 +166,17 @@ class DirectRoute(APIRoute):
         plain = _plain_parameters(dependant)
         if plain is None:
             checked = self._checked_handler(route, steps)
+            fields = _ValidatedFields.of(dependant)
 
             async def handle_checked(request: Request) -> Response:
                 if overrides is not None and getattr(overrides, "dependency_overrides", None):
                     return await solved(request)
-                return await checked(request)
+                values = None if fields is None else await fields.values_of(request)
+                if values is None:
+                    return await checked(request)
+                values.update(await _run_steps(steps, request))
+                response: Response = await endpoint(**values)
+                return response
 
             return handle_checked
         path, headers = plain
@@ -259,6 +277,113 @@ def _plain_parameters(
     path = [(field.name, field.alias) for field in dependant.path_params]
     headers = [(field.name, field.alias) for field in dependant.header_params]
     return path, headers
+
+
+_IMMUTABLE_DEFAULTS = (type(None), bool, int, float, str, bytes)
+_SEQUENCES = (list, set, frozenset, tuple, collections.abc.Sequence, collections.abc.Set)
+
+
+@dataclasses.dataclass(frozen=True)
+class _ValidatedFields:
+    """A route's path, query, header and JSON body parameters, each validated by its own
+    FastAPI field (its type adapter, as FastAPI validates it), without the machinery around
+    it: what a request whose parameters are all valid gets from FastAPI, in one pass.
+    :meth:`values_of` gives None for any request it does not take as valid (an invalid
+    value, a missing one that is required, a body that is not JSON); FastAPI's own handler
+    then reads that request, and refuses it with its own ``422``."""
+
+    path: list[tuple[str, str]]
+    query: list[tuple[ModelField, str]]
+    headers: list[tuple[ModelField, str]]
+    body: ModelField | None
+
+    @classmethod
+    def of(cls, dependant: Dependant) -> _ValidatedFields | None:
+        """The route's fields, or None if any is of a kind FastAPI reads otherwise (a
+        cookie, a sequence, a parameter model, an alias choice, a form, an embedded or
+        second body field, a path parameter that is not a plain string)."""
+        if dependant.cookie_params or len(dependant.body_params) > 1:
+            return None
+        for field in dependant.path_params:
+            info = field.field_info
+            if info.metadata or info.annotation is not str:
+                return None
+        scalars = [*dependant.query_params, *dependant.header_params]
+        if not all(_scalar(field) for field in scalars):
+            return None
+        body = dependant.body_params[0] if dependant.body_params else None
+        if body is not None:
+            info = body.field_info
+            if not isinstance(info, params.Body) or isinstance(info, params.Form) or info.embed:
+                return None
+        return cls(
+            [(field.name, field.alias) for field in dependant.path_params],
+            [(field, field.alias) for field in dependant.query_params],
+            [(field, field.alias) for field in dependant.header_params],
+            body,
+        )
+
+    async def values_of(self, request: Request) -> dict[str, Any] | None:
+        values: dict[str, Any] = {}
+        path_params = request.path_params
+        for name, alias in self.path:
+            values[name] = path_params[alias]
+        for fields, sent, where in (
+            (self.query, request.query_params, "query"),
+            (self.headers, request.headers, "header"),
+        ):
+            for field, key in fields:
+                raw = sent.get(key)
+                if raw is None:
+                    if not _default_of(field, values):
+                        return None
+                    continue
+                value, errors = field.validate(raw, values, loc=(where, key))
+                if errors:
+                    return None
+                values[field.name] = value
+        if self.body is not None:
+            raw_body = await request.body()
+            if not raw_body:
+                return values if _default_of(self.body, values) else None
+            media_type = request.headers.get("content-type", "").partition(";")[0].strip()
+            if media_type.lower() != "application/json":
+                return None
+            try:
+                sent_body = await request.json()
+            except Exception:  # not JSON, or nested too deep: FastAPI refuses it its way
+                return None
+            value, errors = self.body.validate(sent_body, values, loc=("body",))
+            if errors:
+                return None
+            values[self.body.name] = value
+        return values
+
+
+def _scalar(field: ModelField) -> bool:
+    """A query or header parameter that FastAPI reads as one value, by its alias."""
+    info = field.field_info
+    return info.validation_alias in (None, field.alias) and _one_value(info.annotation)
+
+
+def _one_value(annotation: Any) -> bool:
+    """No sequence (but a string) and no model anywhere in ``annotation``."""
+    origin = typing.get_origin(annotation) or annotation
+    many = isinstance(origin, type) and issubclass(origin, (*_SEQUENCES, BaseModel))
+    if many and origin not in (str, bytes):
+        return False
+    return all(_one_value(arg) for arg in typing.get_args(annotation))
+
+
+def _default_of(field: ModelField, values: dict[str, Any]) -> bool:
+    """Put an absent parameter's default in ``values`` as FastAPI does; False if it is
+    required (or its default is validated: left to FastAPI)."""
+    info = field.field_info
+    if info.is_required() or info.validate_default:
+        return False
+    default = field.default
+    values[field.name] = default if type(default) in _IMMUTABLE_DEFAULTS else copy.deepcopy(default)
+    return True
 
 
 def _special(dependant: Dependant) -> bool:

@@ -5,7 +5,8 @@ A notification carries ids only (a game and its placement number, a won game, a 
 or ended for the site's list of games being played, a challenge's day); the watchers' hubs read
 what changed from the database (:mod:`api.events.hub`). How it travels depends on the database
 (:mod:`api.events.fanout`): on PostgreSQL a ``NOTIFY``, queued in the transaction and delivered
-only if it commits, from every session (the command-line tools' too, so that every replica
+only if it commits (carried by a placement's own statement, :func:`api.core.store.notify`),
+from every session (the command-line tools' too, so that every replica
 hears of what a tool did); on SQLite the publisher the app puts in its write sessions'
 ``info``, which hands it to this process's own hub once it has committed.
 """
@@ -19,6 +20,7 @@ from typing import Literal, Protocol
 
 from sqlalchemy.orm import Session
 
+from api.core import store as core_store
 from api.core.hooks import GameFacts, GameHooks
 from api.events import store
 
@@ -76,7 +78,7 @@ def announce(session: Session, notice: Notice) -> None:
     if publisher is not None:
         publisher.announce(session, notice.payload)
     elif session.connection().dialect.name == "postgresql":
-        store.notify(session, notice.payload)
+        core_store.notify(session, store.CHANNEL, notice.payload)
 
 
 def game_moved(session: Session, game_id: uuid.UUID, number: int) -> None:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, cast
 
 import psycopg
 from psycopg import sql
-from sqlalchemy import Table, and_, bindparam, func, insert, or_, select, tuple_
+from sqlalchemy import Table, and_, bindparam, insert, or_, select, tuple_
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
@@ -228,15 +228,6 @@ def wins_since(session: Executor, since: datetime, limit: int) -> list[uuid.UUID
     days = sorted({since.astimezone(UTC).date(), datetime.now(UTC).date()})
     rows = session.execute(_WINS_SINCE, {"days": days, "since": since, "limit": limit})
     return [row[0] for row in rows]
-
-
-_NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("payload")))
-
-
-def notify(session: Session, payload: str) -> None:
-    """PostgreSQL: queue a notification on :data:`CHANNEL` in the session's transaction. It
-    is delivered to every listener when (and only if) the transaction commits."""
-    session.connection().execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
 
 
 async def notifications(conninfo: str) -> AsyncIterator[str]:

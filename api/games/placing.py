@@ -153,6 +153,9 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacementCreate
         status_after=result.status.value,
         created_at=at,
     )
+    # Announced before it is stored, so that PostgreSQL's NOTIFY rides on the storing
+    # statement (api.core.store.notify): a placement that is refused rolls it back.
+    HOOKS.announce(HOOKS.moved, session, facts)
     if not store.move_game(session, row.id, row.version, change, placement):
         if plan.if_match is not None:
             current = store.get_version(session, row.id)
@@ -160,9 +163,9 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacementCreate
         raise VersionConflict(
             "another change to this game was made at the same time; reload and retry"
         )
+    HOOKS.announce(HOOKS.stored, session, facts)
     status = result.status.value
     after_commit(session, lambda: metrics.card_placed(status))
-    HOOKS.announce(HOOKS.moved, session, facts)
     rank = None
     if ends:
         HOOKS.announce(HOOKS.ended, session, facts)

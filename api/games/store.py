@@ -18,6 +18,7 @@ from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.dml import ReturningInsert, Update
 
+from api.core import store as core_store
 from api.core.database import Executor
 from api.core.models import GameRow, PlacementRecord, PlacementRow, PlayerRow
 
@@ -271,16 +272,18 @@ def store_snapshot(
 
 
 @functools.cache
-def _move_statement(columns: tuple[str, ...]) -> ReturningInsert[tuple[int]]:
+def _move_statement(columns: tuple[str, ...], notifications: int) -> ReturningInsert[Any]:
     """PostgreSQL: the guarded UPDATE of a game and the INSERT of its placement as one
-    statement; the placement is inserted (and returned) only if the update matched."""
+    statement; the placement is inserted (and returned) only if the update matched, and the
+    transaction's waiting notifications sent with it (:func:`api.core.store.notify`), by
+    the ``pg_notify`` columns it returns, only then."""
     moved = _update_statement(columns, True).returning(_games.c.id).cte("moved")
     names = list(PlacementRecord._fields)
     values = (bindparam(f"placement_{name}", type_=_placements.c[name].type) for name in names)
     return (
         insert(_placements)
         .from_select(["game_id", *names], select(moved.c.id, *values))
-        .returning(_placements.c.number)
+        .returning(_placements.c.number, *core_store.notify_columns(notifications))
     )
 
 
@@ -293,7 +296,8 @@ def move_game(
 ) -> bool:
     """Store a placement: the game's ``change`` if it is still at ``version`` (see
     :func:`change_game`) and the placement's row; False, and nothing stored, if the game had
-    moved on. One round trip on PostgreSQL, two elsewhere."""
+    moved on. One round trip on PostgreSQL (with the notifications waiting in the transaction,
+    such as the placement's own), two elsewhere."""
     connection = session.connection()
     if connection.dialect.name != "postgresql":
         if not change_game(session, game_id, version, change):
@@ -302,7 +306,9 @@ def move_game(
         return True
     columns, parameters = _update_parameters(game_id, version, asdict(change))
     parameters |= {f"placement_{name}": value for name, value in placement._asdict().items()}
-    return connection.execute(_move_statement(columns), parameters).first() is not None
+    notifications, notify_parameters = core_store.carry_notifications(session)
+    statement = _move_statement(columns, notifications)
+    return connection.execute(statement, parameters | notify_parameters).first() is not None
 
 
 def insert_game(session: Session, game: NewGameRow) -> None:

@@ -51,8 +51,8 @@ def database_files(database: Database, settings: Settings) -> int:
     if database.is_sqlite:
         # The reads' pool, and the one connection that writes.
         return FILES_PER_CONNECTION["sqlite"] * (per_pool + 1)
-    # The synchronous and the asynchronous pools, and the LISTEN connection.
-    return FILES_PER_CONNECTION["postgresql"] * (2 * per_pool + 1)
+    # The synchronous pool, the requests' reads' and writes' pools, and the LISTEN connection.
+    return FILES_PER_CONNECTION["postgresql"] * (2 * per_pool + database.concurrent_writes + 1)
 
 
 @dataclass(frozen=True)

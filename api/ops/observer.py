@@ -175,11 +175,13 @@ class RequestObserver:
 
 def _pools(database: Database) -> dict[str, QueuePool]:
     read, write = database.read_engine.pool, database.write_engine.pool
-    # PostgreSQL: the tools' reads and writes share one pool, the requests' have the asyncio
-    # engine's; SQLite: a pool each for reads and writes.
+    # PostgreSQL: the tools' reads and writes share one pool, the requests' reads and writes
+    # have the asyncio engines'; SQLite: a pool each for reads and writes.
     pools = {"main": read} if read is write else {"read": read, "write": write}
+    if database.async_read_engine is not None:
+        pools["requests"] = database.async_read_engine.pool
     if database.async_engine is not None:
-        pools["requests"] = database.async_engine.pool
+        pools["request_writes"] = database.async_engine.pool
     return {name: pool for name, pool in pools.items() if isinstance(pool, QueuePool)}
 
 

@@ -321,11 +321,11 @@ class RaceService:
 
 def subscribe(hooks: GameHooks) -> None:
     """Write a race's events as its games move and end, and end it with its last game."""
-    hooks.moved.append(_game_moved)
+    hooks.stored.append(_game_stored)  # a progress event counts the placement just stored
     hooks.ended.append(_game_ended)
 
 
-def _game_moved(session: Session, facts: GameFacts) -> None:
+def _game_stored(session: Session, facts: GameFacts) -> None:
     # An end is the ``ended`` hook's: an expiry ends several games before any ``ended``, and
     # taking the race's row between two of them could wait on a placement in a loop.
     if not facts.sealed or facts.status != "in_progress":

@@ -288,6 +288,12 @@ def test_the_race_stream_tells_the_race_and_resumes_after_last_event_id(
     kinds = [kind for _, kind, _ in whole]
     assert kinds[:4] == ["joined", "joined", "countdown", "started"] and kinds[-1] == "result"
     assert kinds.count("finished") == 2 and "progress" in kinds
+    # Each progress counts the placement just made: 1, 2, ... for each racer.
+    for number in (1, 2):
+        counts = [
+            d["placements"] for _, kind, d in whole if kind == "progress" and d["racer"] == number
+        ]
+        assert counts == list(range(1, len(counts) + 1)), counts
     result = whole[-1][2]
     assert [r["rank"] for r in result["racers"]] == [1, 2]
     assert commitment_of(result) == race_of(client, race_id)["deck_commitment"]

@@ -62,10 +62,12 @@ class Statements:
 def engines_of(database: Database) -> list[Engine]:
     """The engines a request may use, each pool once. On PostgreSQL the read engine is the
     write engine with other options (one pool, one set of event listeners); the requests'
-    reads and writes go through the asyncio engine, whose statements its synchronous facade sees."""
+    reads and writes go through the asyncio engines, whose statements their synchronous facades
+    see."""
     candidates = [database.read_engine, database.write_engine]
-    if database.async_engine is not None:
-        candidates.append(database.async_engine.sync_engine)
+    for loop_engine in (database.async_read_engine, database.async_engine):
+        if loop_engine is not None:
+            candidates.append(loop_engine.sync_engine)
     return list({engine.pool: engine for engine in candidates}.values())
 
 
