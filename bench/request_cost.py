@@ -171,8 +171,13 @@ async def run(
 ) -> None:
     """Start the app on a new database, send ``WARMUP + requests`` requests of ``kind``."""
     with throwaway_database(backend, admin_url) as url:
+        # The races' ticker is off: it polls twice a second, like the analysis worker, and
+        # no race is run here (its polls would count in whatever request they fall into).
         settings = Settings(
-            database_url=url, migrate_on_start=False, analysis_worker=analysis_worker
+            database_url=url,
+            migrate_on_start=False,
+            analysis_worker=analysis_worker,
+            race_worker=False,
         )
         if request_log:
             # As the deployed service logs: a JSON line per request, to stderr.
