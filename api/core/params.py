@@ -12,7 +12,7 @@ import inspect
 import re
 import typing
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Query, Request, Response, params
 from fastapi.dependencies.models import Dependant
@@ -20,8 +20,9 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPBearer
 from pydantic import AfterValidator, BaseModel, StringConstraints, WithJsonSchema
 
-if TYPE_CHECKING:
-    from fastapi._compat import ModelField  # the type of a Dependant's parameters
+# FastAPI's field of a Dependant's parameter (``Dependant.query_params`` and the like): its
+# class lives in a private module, so it is typed by what the code uses of it, not imported.
+ModelField = Any
 
 # The two parameters of every paged listing (the leaderboards, a player's games).
 PageLimit = Annotated[int, Query(ge=1, le=100, description="Entries per page.")]
