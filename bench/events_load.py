@@ -49,7 +49,6 @@ import dataclasses
 import json
 import multiprocessing
 import random
-import signal
 import statistics
 import sys
 import threading
@@ -76,7 +75,7 @@ from bench.live import (
     stream_limits,
 )
 from testkit.databases import postgres_unavailable_reason
-from testkit.processes import cpu_seconds, kill_group, process_tree, rss_bytes
+from testkit.processes import cpu_seconds, kill_group, process_tree, rss_bytes, unwind_on_sigterm
 from testkit.proxy import Proxy
 from testkit.server import Server
 
@@ -337,7 +336,7 @@ class Watchers:
 
 def watchers_main(base_url: str, share: list[int], inbox: Any, outbox: Any, seed: int) -> None:
     """The watchers' process."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    unwind_on_sigterm()
     # uvloop (the replicas' own loop): the same client and the same reads, for less CPU than
     # on asyncio's own loop; on a small machine, what this process takes the replicas lack.
     quiet_collector()
@@ -773,9 +772,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    # SIGTERM (a timeout, a test giving up) unwinds like an error: the replicas and the proxy
-    # are stopped and the database dropped, not left behind.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    unwind_on_sigterm()  # the replicas and the proxy stopped, the database dropped
     reason = postgres_unavailable_reason(args.postgres_url)
     if reason is not None:
         print(f"skipped: {reason}")

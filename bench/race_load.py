@@ -46,7 +46,6 @@ import argparse
 import asyncio
 import json
 import random
-import signal
 import sys
 import time
 from collections import Counter
@@ -74,7 +73,7 @@ from bench.live import (
     stream_limits,
 )
 from testkit.databases import postgres_unavailable_reason
-from testkit.processes import cpu_seconds, process_tree
+from testkit.processes import cpu_seconds, process_tree, unwind_on_sigterm
 from testkit.proxy import CONFIG, Proxy
 from testkit.server import Server
 
@@ -598,9 +597,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    # SIGTERM (a timeout, a test giving up) unwinds like an error: the replicas and the proxy
-    # are stopped and the database dropped, not left behind.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    unwind_on_sigterm()  # the replicas and the proxy stopped, the database dropped
     reason = postgres_unavailable_reason(args.postgres_url)
     if reason is not None:
         print(f"skipped: {reason}")
