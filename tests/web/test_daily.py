@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from datetime import timedelta
 
 import httpx
@@ -97,6 +98,10 @@ def test_play_the_daily_challenge_and_see_the_board(
     page.goto(f"{base}/#/")
     daily = page.get_by_role("region", name="Today's challenge")
     expect(daily).to_contain_text(f"You played it: won with a score of {score}.")
+    # The daily page's read of the day is held until the refusal below has been shown: a load
+    # that ends after a button's error (and the board read it starts) must not hide it.
+    held: list[Route] = []
+    page.route("**/challenges/today", lambda route: held.append(route))
     daily.get_by_role("link", name="See your attempt").click()
     expect(attempt).to_be_visible()
     # A second attempt asked all the same (another tab): the API's 409 is said in words, and
@@ -105,6 +110,17 @@ def test_play_the_daily_challenge_and_see_the_board(
     notice = page.get_by_role("alert")
     expect(notice).to_contain_text("You have played today's challenge already")
     expect(notice).not_to_contain_text("409")
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the daily page never read the day"
+    with page.expect_response(lambda r: "/leaderboard?" in r.url and "challenge=" in r.url):
+        for route in held:
+            route.continue_()
+    page.unroute("**/challenges/today")
+    # The board's answer handled (its table no longer busy): the refusal is still shown.
+    expect(page.locator("#daily-board-table")).not_to_have_attribute("aria-busy", "true")
+    expect(notice).to_be_visible()
     notice.get_by_role("button", name="Open your game").click()
     expect(page).to_have_url(re.compile(f"#/games/{created['id']}$"))
     expect(page.locator("#replay-summary")).to_contain_text(f"the daily challenge of {today}")

@@ -11,7 +11,7 @@ import { labelCells, makePager, tableRow } from "./pager.js";
 import { checkNameField } from "./names.js";
 import { openAccountGame } from "./play.js";
 import { onAccountChange, readAccount, writeAccount } from "./storage.js";
-import { clearNotice, confirmDialog, showError } from "./ui.js";
+import { clearNotice, confirmDialog, noticeMark, showError } from "./ui.js";
 
 let busy = false;
 
@@ -270,6 +270,7 @@ async function loadRaces(name) {
 
 /** The view became visible for player `name` (`#/players/{name}`). */
 export async function showPlayer(name) {
+  const mark = noticeMark();
   shownPlayer = name;
   $("player-heading").textContent = `Player ${name}`;
   $("player-since").textContent = "Loading…";
@@ -281,7 +282,7 @@ export async function showPlayer(name) {
   try {
     const player = await api.getPlayer(name);
     if (shownPlayer !== name) return;
-    clearNotice();
+    clearNotice(mark);
     $("player-heading").textContent = `Player ${player.name}`;
     fillStats(player);
     $("player-content").hidden = false;
@@ -300,7 +301,7 @@ export async function showPlayer(name) {
   } finally {
     $("player-stats").removeAttribute("aria-busy");
   }
-  gamesPager.reload();
+  gamesPager.reload(mark);
   loadRaces(name);
 }
 

@@ -176,7 +176,7 @@ export async function showDaily(day = "today") {
   }
   render();
   $("daily-content").hidden = false;
-  board.reload();
+  board.reload(mark);
   // A closed day's counts are final: nothing to follow.
   if (!challenge.closed) openStream(SITE_EVENTS_URL, { challenge: counted }, { gen });
 }

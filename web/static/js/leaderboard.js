@@ -11,6 +11,7 @@ import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
 import { timeElement } from "./format.js";
 import { isPlayerName } from "./names.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
+import { noticeMark } from "./ui.js";
 
 const DEFAULT_LIMIT = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -245,7 +246,7 @@ function changed() {
   const { period, date } = windowOf(board.choice, board.date);
   const hash = boardHash({ ...board, period, date });
   history.replaceState(null, "", hash);
-  pager.reload();
+  pager.reload(noticeMark());
 }
 
 /** Wire the view's controls; called once. */
@@ -309,6 +310,6 @@ export function showLeaderboard(params) {
   $("leaderboard-news").textContent = "";
   freshGames = new Set();
   announcedWin = null;
-  pager.reload();
+  pager.reload(noticeMark());
   listen(currentGeneration());
 }

@@ -241,7 +241,7 @@ async function showWatch(id) {
 
 /** Wire the view's controls; called once. */
 export function installLive() {
-  $("live-refresh").addEventListener("click", () => pager.reload());
+  $("live-refresh").addEventListener("click", () => pager.reload(noticeMark()));
   $("live-resume").addEventListener("click", () => {
     if (watchedId === null) return;
     $("live-resume").hidden = true;
@@ -262,7 +262,7 @@ export function showLive(id = null) {
   $("live-heading").textContent = "Live";
   $("live-watch").hidden = true;
   $("live-list").hidden = false;
-  pager.reload();
+  pager.reload(noticeMark());
   listTimer = setInterval(refreshList, LIST_REFRESH_MS);
   openStream(SITE_EVENTS_URL, { game: listEvent }, { gen: currentGeneration() });
 }

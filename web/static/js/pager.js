@@ -3,7 +3,7 @@
 // when there is more than one page; and the rows of such tables.
 
 import { $, element } from "./dom.js";
-import { clearNotice, noticeMark, showError } from "./ui.js";
+import { clearNotice, showError } from "./ui.js";
 
 /**
  * ids: {table, body, empty, first, previous, next, page} (element ids); fetchPage(cursor)
@@ -16,6 +16,10 @@ export function makePager(ids, fetchPage) {
   let nextCursor = null;
   let loading = false;
   let generation = 0; // a newer reload wins over an older answer
+  // The notice this pager's failed read showed ("Try again"), hidden once a read succeeds. A
+  // read hides no other notice unless its page passes the mark of its own load (`reload`): a
+  // table re-read on news must not hide the error of a button pressed meanwhile.
+  let ownNotice = null;
 
   function setButtons() {
     // One page (or none): no pager at all. Hidden only once an answer says so, so that a
@@ -26,23 +30,24 @@ export function makePager(ids, fetchPage) {
     $(ids.next).disabled = loading || !nextCursor;
   }
 
-  async function load() {
+  async function load(mark = null) {
     const mine = ++generation;
-    const mark = noticeMark();
     loading = true;
     setButtons();
     $(ids.table).setAttribute("aria-busy", "true");
     try {
       const answer = await fetchPage(cursors[page]);
       if (mine !== generation) return;
-      clearNotice(mark);
+      if (mark !== null) clearNotice(mark);
+      else if (ownNotice !== null) clearNotice(ownNotice);
+      ownNotice = null;
       nextCursor = answer.next_cursor;
       $(ids.body).replaceChildren(...answer.rows);
       $(ids.empty).hidden = answer.rows.length > 0 || page > 0;
       $(ids.page).textContent = `Page ${page + 1}`;
     } catch (error) {
       if (mine !== generation) return;
-      showError(error, { label: "Try again", run: load });
+      ownNotice = showError(error, { label: "Try again", run: () => load() });
     } finally {
       if (mine === generation) {
         loading = false;
@@ -72,12 +77,14 @@ export function makePager(ids, fetchPage) {
     refresh() {
       return load();
     },
-    reload() {
+    /** Read page one. `mark` (`noticeMark()` when the page's load began): notices shown
+     * before it are stale, hidden when the read succeeds. */
+    reload(mark = null) {
       cursors = [null];
       page = 0;
       nextCursor = null;
       $(ids.body).replaceChildren();
-      return load();
+      return load(mark);
     },
   };
 }

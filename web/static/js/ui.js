@@ -197,7 +197,7 @@ let noticeAction = null;
 
 /** Show an error in words (`problemWords`): an ApiProblem, or any other error (logged).
  * `action` ({label, run}) adds a button to the notice, e.g. "Try again"; `within` as for
- * `problemWords`. */
+ * `problemWords`. Returns the notice's mark: `clearNotice(it)` hides this notice only. */
 export function showError(error, action = null, within = null) {
   retryNoticeShown = false;
   fillNotice(error, within);
@@ -207,6 +207,7 @@ export function showError(error, action = null, within = null) {
   $("notice-action").hidden = !action;
   if (action) $("notice-action").textContent = action.label;
   if (!(error && error.name === "ApiProblem")) console.error(error);
+  return noticesShown;
 }
 
 /** Hide the notice; with `mark` (from `noticeMark`), only if no notice was shown since. */
