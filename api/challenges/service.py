@@ -28,7 +28,7 @@ from api.core.errors import (
     InvalidCursor,
 )
 from api.games.dealing import challenge_game_of
-from api.leaderboards.service import Page, RankedScore, ScoreRecord
+from api.leaderboards.service import BoardEntry, Page, RankedScore
 
 SECRET_NAME = "challenge"
 _CURSOR_KIND = "challenge_board"
@@ -97,8 +97,15 @@ class ChallengeService:
         entries = [
             RankedScore(
                 rank + i,
-                ScoreRecord(
-                    row.game_id, row.player, row.score, -row.score, row.finished_at, row.assisted
+                # Registered: the daily challenge is played with an account only.
+                BoardEntry(
+                    row.game_id,
+                    row.player,
+                    row.score,
+                    -row.score,
+                    row.finished_at,
+                    row.assisted,
+                    registered=True,
                 ),
             )
             for i, row in enumerate(rows[:limit], start=1)

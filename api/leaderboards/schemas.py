@@ -18,6 +18,10 @@ class LeaderboardEntry(ResponseModel):
     game_id: uuid.UUID
     finished_at: datetime
     assisted: bool = Field(description="The player asked for hints in this game.")
+    registered: bool = Field(
+        description="The game was played with an account, which `GET /players/{name}` shows; "
+        "false for a guest's game (guests have no player page)."
+    )
 
 
 PeriodName = Literal["all", "day", "week"]
@@ -60,6 +64,7 @@ class Leaderboard(ResponseModel):
                             "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
                             "finished_at": "2026-11-29T16:31:02.000000Z",
                             "assisted": False,
+                            "registered": True,
                         }
                     ],
                     "next_cursor": "eyJzIjotMjEsImYiOiIyMDI2LTExLTI5VDE2OjMxOjAyIn0",
@@ -108,6 +113,7 @@ class Around(ResponseModel):
                             "game_id": "5f0c1e9a-8d7b-4c2e-a1f3-9b8e7d6c5a40",
                             "finished_at": "2026-11-29T09:12:40.000000Z",
                             "assisted": False,
+                            "registered": True,
                         },
                         {
                             "rank": 42,
@@ -116,6 +122,7 @@ class Around(ResponseModel):
                             "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
                             "finished_at": "2026-11-29T16:31:02.000000Z",
                             "assisted": False,
+                            "registered": True,
                         },
                         {
                             "rank": 43,
@@ -124,6 +131,7 @@ class Around(ResponseModel):
                             "game_id": "c3d2e1f0-a9b8-4c7d-8e6f-5a4b3c2d1e00",
                             "finished_at": "2026-11-28T20:05:11.000000Z",
                             "assisted": False,
+                            "registered": True,
                         },
                     ],
                     "period": "all",

@@ -29,8 +29,8 @@ from api.core.names import name_skeleton
 from api.leaderboards import store
 from api.leaderboards.cache import PageCache
 from api.leaderboards.schemas import Around, Leaderboard, LeaderboardEntry
-from api.leaderboards.store import LeaderboardKey, Listing
-from api.leaderboards.store import ScoreRecord as ScoreRecord  # an entry, as other features see it
+from api.leaderboards.store import BoardEntry as BoardEntry  # an entry, as other features see it
+from api.leaderboards.store import LeaderboardKey, Listing, ScoreRecord
 
 _MAX_SCORE = 24  # 40 cards, at least 16 placed to win
 _MAX_RANK = 2**62
@@ -41,7 +41,7 @@ _LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 @dataclass(frozen=True)
 class RankedScore:
     rank: int
-    score: ScoreRecord
+    score: BoardEntry
 
 
 class Window(NamedTuple):
@@ -72,7 +72,7 @@ class Page:
     assisted_left_out: int | None = None  # None: assisted games are on it (or none are played)
 
 
-def entry_out(rank: int, score: ScoreRecord) -> LeaderboardEntry:
+def entry_out(rank: int, score: BoardEntry) -> LeaderboardEntry:
     return LeaderboardEntry(
         rank=rank,
         player=score.player,
@@ -80,6 +80,7 @@ def entry_out(rank: int, score: ScoreRecord) -> LeaderboardEntry:
         game_id=score.game_id,
         finished_at=score.finished_at,
         assisted=score.assisted,
+        registered=score.registered,
     )
 
 
@@ -123,18 +124,15 @@ def _record_win(session: Session, game: GameFacts) -> None:
 def rank_of_game(session: Executor, game_id: uuid.UUID, assisted: bool) -> int | None:
     """A won game's rank on the all-time board it is on (every game's, if it was assisted;
     the default board's otherwise); None if it is on none."""
-    ranked = store.rank_of(session, game_id, "all", False, assisted)
-    return ranked[0] if ranked else None
+    return store.rank_of(session, game_id, "all", False, assisted)
 
 
 def ranks_of_win(session: Executor, game_id: uuid.UUID, assisted: bool) -> dict[str, int | None]:
     """A won game's rank on each board that holds it (``all``, ``day``, ``week``; with
     assisted games if it was assisted, as :func:`rank_of_game`)."""
-    ranks: dict[str, int | None] = {}
-    for period in store.PERIODS:
-        ranked = store.rank_of(session, game_id, period, False, assisted)
-        ranks[period] = ranked[0] if ranked else None
-    return ranks
+    return {
+        period: store.rank_of(session, game_id, period, False, assisted) for period in store.PERIODS
+    }
 
 
 def listing_of(period: str, day: date | None, per_player: bool, include_assisted: bool) -> Listing:
@@ -181,7 +179,7 @@ class LeaderboardService:
         secret = self.cursor_secret
         after, rank = _decode_cursor(secret, cursor, listing) if cursor else (None, 0)
 
-        def read(session: Executor) -> tuple[list[ScoreRecord], int | None]:
+        def read(session: Executor) -> tuple[list[BoardEntry], int | None]:
             rows = store.leaderboard(session, listing, after, limit + 1)
             if listing.with_assisted:
                 return rows, None
@@ -212,7 +210,7 @@ class LeaderboardService:
         game_uuid = parse_game_id(game_id)
 
         def read(session: Executor) -> Around:
-            found = store.rank_of(session, game_uuid, period, per_player, include_assisted)
+            found = store.entry_of(session, game_uuid, period, per_player, include_assisted)
             if found is None:
                 summary = store.game_summary(session, game_uuid)
                 if summary is None:

@@ -62,6 +62,19 @@ class ScoreRecord(NamedTuple):
     assisted: bool
 
 
+class BoardEntry(NamedTuple):
+    """A won game as a board lists it: its ``scores`` row's fields, and whether an account
+    played it (``games.player_id``): a guest's name has no player page to link to."""
+
+    game_id: uuid.UUID
+    player: str
+    score: int
+    sort_score: int
+    finished_at: datetime
+    assisted: bool
+    registered: bool
+
+
 LeaderboardKey = tuple[int, datetime, uuid.UUID]  # (sort_score, finished_at, game_id)
 
 games = cast(Table, GameRow.__table__)
@@ -221,6 +234,13 @@ def _board_filter(period: str, per_player: bool, with_assisted: bool) -> list[Co
     return where
 
 
+def _entry_columns(table: FromClause) -> list[ColumnElement[Any]]:
+    """A :class:`BoardEntry`'s columns, ``table`` (``scores`` or ``leaderboard_bests``)
+    joined to ``games`` on its ``game_id``."""
+    registered = games.c.player_id.is_not(None).label("registered")
+    return [*(table.c[name] for name in ScoreRecord._fields), registered]
+
+
 def _key(table: FromClause) -> Tuple:
     return tuple_(table.c.sort_score, table.c.finished_at, table.c.game_id)
 
@@ -228,13 +248,16 @@ def _key(table: FromClause) -> Tuple:
 @functools.cache
 def _leaderboard_statement(
     period: str, per_player: bool, with_assisted: bool, after: bool, descending: bool
-) -> Select[uuid.UUID, str, int, int, datetime, bool]:
+) -> Select[uuid.UUID, str, int, int, datetime, bool, bool]:
     """One range scan of the board's index: ``ix_scores_leaderboard`` (or
     ``..._by_assistance`` for the default listing), ``ix_scores_day``, ``ix_scores_week`` or
-    ``ix_leaderboard_bests_board``."""
+    ``ix_leaderboard_bests_board``; each entry's game is then read by its key, for
+    ``registered``."""
     table = bests if per_player else scores
-    statement = select(*(table.c[name] for name in ScoreRecord._fields)).where(
-        *_board_filter(period, per_player, with_assisted)
+    statement = (
+        select(*_entry_columns(table))
+        .select_from(table.join(games, games.c.id == table.c.game_id))
+        .where(*_board_filter(period, per_player, with_assisted))
     )
     columns = (table.c.sort_score, table.c.finished_at, table.c.game_id)
     if after:
@@ -250,7 +273,7 @@ def leaderboard(
     after: LeaderboardKey | None,
     limit: int,
     descending: bool = False,
-) -> list[ScoreRecord]:
+) -> list[BoardEntry]:
     """Won games of ``board`` in leaderboard order (or, ``descending``, the reverse), after
     the key ``after`` (exclusive)."""
     parameters: dict[str, Any] = {"limit": limit, "starts_on": board.starts_on or ALL_TIME}
@@ -259,7 +282,7 @@ def leaderboard(
     statement = _leaderboard_statement(
         board.period, board.per_player, board.with_assisted, after is not None, descending
     )
-    return [ScoreRecord._make(row) for row in session.execute(statement, parameters)]
+    return [BoardEntry._make(row) for row in session.execute(statement, parameters)]
 
 
 @functools.cache
@@ -307,9 +330,11 @@ def assisted_left_out(session: Executor, board: Listing) -> int:
 
 
 @functools.cache
-def _rank_statement(period: str, per_player: bool, with_assisted: bool) -> Select[*tuple[Any, ...]]:
-    """The game's rank on its board of ``period``, its board's first day and its entry;
-    no row if the game is not on that board.
+def _rank_statement(
+    period: str, per_player: bool, with_assisted: bool, entry: bool
+) -> Select[*tuple[Any, ...]]:
+    """The game's rank on its board of ``period``, its board's first day and (``entry``)
+    its entry, which reads its game too; no row if the game is not on that board.
 
     On a board of every game, the rank is the wins with a better score (and, on a week's
     board, those of its score on earlier days of the week) counted by ``leaderboard_totals``
@@ -329,13 +354,12 @@ def _rank_statement(period: str, per_player: bool, with_assisted: bool) -> Selec
             )
             .scalar_subquery()
         )
-        return select(
-            above + 1, mine.c.starts_on, *(mine.c[name] for name in ScoreRecord._fields)
-        ).where(
+        mine_rank = select(above + 1, mine.c.starts_on).where(
             mine.c.game_id == bindparam("id"),
             mine.c.board == period,
             mine.c.with_assisted == with_assisted,
         )
+        return _with_entry(mine_rank, mine) if entry else mine_rank
     game = scores.alias("game")
     if period == "all":
         wins = totals.c.wins if with_assisted else totals.c.wins_unassisted
@@ -358,26 +382,39 @@ def _rank_statement(period: str, per_player: bool, with_assisted: bool) -> Selec
     statement: Select[*tuple[Any, ...]] = select(
         func.coalesce(before.scalar_subquery(), 0) + ordinal,
         game.c.week if period == "week" else game.c.day,  # ignored for ``all``
-        *(game.c[name] for name in ScoreRecord._fields),
     ).where(game.c.game_id == bindparam("id"))
     if not with_assisted:
         # Bound, as in _board_filter: the rank reads cheaper so.
         statement = statement.where(game.c.assisted == bindparam("assisted", False))
-    return statement
+    return _with_entry(statement, game) if entry else statement
+
+
+def _with_entry(statement: Select[*tuple[Any, ...]], table: FromClause) -> Select[*tuple[Any, ...]]:
+    return statement.add_columns(*_entry_columns(table)).select_from(
+        table.join(games, games.c.id == table.c.game_id)
+    )
 
 
 def rank_of(
     session: Executor, game_id: uuid.UUID, period: str, per_player: bool, with_assisted: bool
-) -> tuple[int, date | None, ScoreRecord] | None:
-    """A won game's rank on its board of ``period``, the board's first day and its entry;
-    None if it is not on that board (not won, assisted on a board without hints, or not its
-    player's best there)."""
-    statement = _rank_statement(period, per_player, with_assisted)
+) -> int | None:
+    """A won game's rank on its board of ``period``; None if it is not on that board (not
+    won, assisted on a board without hints, or not its player's best there)."""
+    statement = _rank_statement(period, per_player, with_assisted, entry=False)
+    rank = session.execute(statement, {"id": game_id}).scalar()
+    return None if rank is None else int(rank)
+
+
+def entry_of(
+    session: Executor, game_id: uuid.UUID, period: str, per_player: bool, with_assisted: bool
+) -> tuple[int, date | None, BoardEntry] | None:
+    """As :func:`rank_of`, with the board's first day and the game's entry."""
+    statement = _rank_statement(period, per_player, with_assisted, entry=True)
     row = session.execute(statement, {"id": game_id}).first()
     if row is None:
         return None
     starts_on = None if period == "all" else row[1]
-    return int(row[0]), starts_on, ScoreRecord(*row[2:])
+    return int(row[0]), starts_on, BoardEntry(*row[2:])
 
 
 def game_summary(session: Executor, game_id: uuid.UUID) -> Row[str, bool] | None:

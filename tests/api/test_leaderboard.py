@@ -32,6 +32,7 @@ def record_win(
     finished_at: datetime,
     player: str = "p",
     assisted: bool = False,
+    player_id: uuid.UUID | None = None,
 ) -> str:
     """Store a won game as a real win leaves it: its row, then the win recorded on the boards
     by the repository (scores row, counters, each player's best). ``finished_at`` must come
@@ -42,6 +43,7 @@ def record_win(
             GameRow(
                 id=game_id,
                 player=player,
+                player_id=player_id,
                 token_hash="0" * 64,
                 seed=None,
                 salt="0" * 32,
@@ -147,6 +149,22 @@ def test_ties_go_to_the_earlier_finish(client: TestClient, database: Database) -
     best = record_win(database, 12, T0 + timedelta(hours=1), "best")
     entries = client.get("/leaderboard").json()["entries"]
     assert [(e["rank"], e["game_id"]) for e in entries] == [(1, best), (2, early), (3, late)]
+
+
+def test_an_entry_says_whether_an_account_played_it(client: TestClient, database: Database) -> None:
+    """A guest's name has no player page: every board says which entries have one."""
+    assert client.post("/players", json={"name": "ana"}).status_code == 201
+    with database.transaction() as session:
+        ana_id = session.execute(text("SELECT id FROM players WHERE name = 'ana'")).scalar_one()
+    ana = record_win(database, 12, T0, "ana", player_id=uuid.UUID(str(ana_id)))
+    guest = record_win(database, 10, T0 + timedelta(minutes=1), "guest")
+    expected = [(ana, True), (guest, False)]
+    for params in ({}, {"per_player": "best"}, {"period": "day", "date": "2026-01-01"}):
+        entries = client.get("/leaderboard", params=params).json()["entries"]
+        assert [(e["game_id"], e["registered"]) for e in entries] == expected, params
+    for params in ({}, {"per_player": "best"}, {"period": "week", "date": "2026-01-01"}):
+        around = client.get(f"/leaderboard/around/{guest}", params=params).json()
+        assert [(e["game_id"], e["registered"]) for e in around["entries"]] == expected, params
 
 
 def test_paging_neither_skips_nor_repeats_while_new_wins_arrive(

@@ -122,7 +122,7 @@ def test_existing_wins_are_numbered_in_leaderboard_order(empty_url: str) -> None
                                 ranked = leaderboards_store.rank_of(
                                     connection, uuid.UUID(won.id), period, per_player, assisted
                                 )
-                                assert ranked is not None and ranked[0] == place
+                                assert ranked == place
             keys = connection.execute(text("SELECT player_key FROM scores")).scalars().all()
             assert set(keys) == {name_key(w.player) for w in wins}
     finally:

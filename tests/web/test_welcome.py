@@ -170,6 +170,11 @@ def test_the_home_page_starts_a_game_in_one_press_and_shows_the_site(
         "links => links.map((link) => link.getAttribute('href'))"
     )
     assert links == [f"#/games/{entry['game_id']}" for entry in today]
+    # An account's name links to its page; a guest's (best-today's) is no link.
+    expect(best.locator("li a[href^='#/players/']")).to_have_count(
+        sum(entry["registered"] for entry in today)
+    )
+    expect(best.get_by_role("link", name="best-today", exact=True)).to_have_count(0)
     # The menu fits one line, at every size.
     tops = page.locator("nav[aria-label=Main] li").evaluate_all(
         "items => items.map((item) => Math.round(item.getBoundingClientRect().top))"

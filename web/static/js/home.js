@@ -73,7 +73,7 @@ async function loadBest() {
       textContent: `score ${entry.score}`,
     });
     replay.setAttribute("aria-label", `Replay the game of ${entry.player}, score ${entry.score}`);
-    return element("li", {}, playerLink(entry.player), " · ", replay);
+    return element("li", {}, playerLink(entry.player, entry.registered), " · ", replay);
   });
   $("home-best-list").replaceChildren(...rows);
   const left = answer.assisted_left_out || 0;

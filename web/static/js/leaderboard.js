@@ -9,7 +9,6 @@ import * as api from "./api.js";
 import { $, element } from "./dom.js";
 import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
 import { timeElement } from "./format.js";
-import { isPlayerName } from "./names.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
 import { noticeMark } from "./ui.js";
 
@@ -69,12 +68,10 @@ export function windowText(answer) {
   return "All time";
 }
 
-/** A player's name as a link to their page (`#/players/{name}`), or as text for a guest:
- * `registered` as the API says it (the games being played), else (a board's entries) a
- * link for any name an account can have (names.js: the API's own rule). */
-export function playerLink(name, registered = null) {
-  const linked = registered === null ? isPlayerName(name) : registered;
-  if (!linked) return document.createTextNode(name);
+/** A player's name as a link to their page (`#/players/{name}`), or as text for a guest
+ * (`registered` false, as the API says it): guests have no page. */
+export function playerLink(name, registered) {
+  if (!registered) return document.createTextNode(name);
   return element("a", { href: `#/players/${encodeURIComponent(name)}`, textContent: name });
 }
 
@@ -91,7 +88,7 @@ export function leaderboardRow(entry) {
   open.setAttribute("aria-label", `Replay the game of ${entry.player}, rank ${entry.rank}`);
   const tr = tableRow([
     String(entry.rank),
-    playerLink(entry.player),
+    playerLink(entry.player, entry.registered),
     String(entry.score),
     timeElement(entry.finished_at),
     open,

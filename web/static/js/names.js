@@ -26,12 +26,6 @@ export function loadNameRule() {
   return loading;
 }
 
-/** Whether `name` is one the rule allows (an account's name has to be; so has a guest's).
- * Before the rule is read, every name is taken as allowed. */
-export function isPlayerName(name) {
-  return rule === null || rule.pattern.test(name.normalize("NFKC"));
-}
-
 /** What is wrong with `name`, in words, or "" (an empty name is the caller's concern). */
 export function nameProblem(name) {
   if (rule === null || name === "" || rule.pattern.test(name)) return "";
