@@ -10,7 +10,8 @@
 - SQLite (one process): handed to the process's own hub once the transaction has committed.
 
 A listener that loses its connection connects again (after a pause growing to a few seconds)
-and has every watched game read again, since notifications sent meanwhile are lost.
+and has every watched game read again, since notifications sent meanwhile are lost; the site's
+streams are sent the games begun or ended since the loss.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from api.core import clock
 from api.core.database import after_commit
 from api.events import store
 from api.events.hub import EventHub
@@ -51,9 +54,10 @@ async def listen(hub: EventHub, conninfo: str) -> None:
     """PostgreSQL: hand every notification to the hub, on one connection, while the hub has
     watchers, for ever."""
     failures = 0
+    lost_at: datetime | None = None  # when the connection was lost, until listening again
     while True:
         await hub.watched.wait()
-        relay = asyncio.create_task(_relay(hub, conninfo))
+        relay = asyncio.create_task(_relay(hub, conninfo, lost_at))
         unwatched = asyncio.create_task(hub.unwatched.wait())
         try:
             await asyncio.wait((relay, unwatched), return_when=asyncio.FIRST_COMPLETED)
@@ -63,16 +67,18 @@ async def listen(hub: EventHub, conninfo: str) -> None:
             await asyncio.gather(relay, unwatched, return_exceptions=True)
         if relay.cancelled():  # no watcher left: it stopped listening on purpose
             failures = 0
+            lost_at = None
             continue
         if relay.result():  # the connection was lost after listening: a short pause first
             failures = 0
+            lost_at = clock.now()
         await asyncio.sleep(_PAUSES[min(failures, len(_PAUSES) - 1)])
         failures += 1
 
 
-async def _relay(hub: EventHub, conninfo: str) -> bool:
+async def _relay(hub: EventHub, conninfo: str, lost_at: datetime | None) -> bool:
     """Listen and hand the hub each notification until the connection is lost; whether it
-    was listening by then."""
+    was listening by then. ``lost_at``: when the last connection was lost."""
     listening = False
     try:
         async for payload in store.notifications(conninfo):
@@ -80,7 +86,7 @@ async def _relay(hub: EventHub, conninfo: str) -> bool:
                 hub.receive(payload)
             else:
                 listening = True
-                hub.resync()
+                hub.resync(lost_at)
     except Exception as error:
         log.warning("events: PostgreSQL listener lost (%s); listening again", error)
     return listening

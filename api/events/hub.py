@@ -40,7 +40,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from api.challenges.service import counts as challenge_counts
 from api.core import clock, days
-from api.core.database import Database
+from api.core.database import Database, Executor
 from api.core.errors import EventStreamsFull, TooManyEventStreams
 from api.core.models import PlacementRecord
 from api.events import store
@@ -57,6 +57,7 @@ RETRY_AFTER_SECONDS = 5
 FULL_LOG_SECONDS = 60.0
 # A database read that failed is logged and left to the next heartbeat's re-read.
 READ_FAILED = (DBAPIError, PoolTimeoutError)
+_NOTIFY_LAG = timedelta(seconds=5)  # a notification sent this long before a loss may be lost
 
 
 class Rendering(Protocol):
@@ -318,18 +319,18 @@ class EventHub:
         elif notice.kind == "win" and notice.game_id is not None and self.site:
             self._spawn(self._read_win(notice.game_id))
         elif notice.kind == "listing" and notice.game_id is not None and self.site:
-            self._spawn(self._read_listing(notice.game_id))
+            self._spawn(self._read_listings(partial(store.listed_game, game_id=notice.game_id)))
         elif notice.kind == "challenge" and notice.day is not None and self.site:
             self._spawn(self._read_challenge(notice.day))
 
-    def resync(self) -> None:
-        """Read every watched game again, and the recent wins and today's challenge if the
-        site is watched (a notification may have been lost)."""
+    def resync(self, lost_at: datetime | None = None) -> None:
+        """Read every watched game, and the site's recent wins and challenge counts, again (a
+        notification may be lost); and the games changed since ``lost_at``, the listener's loss."""
         for feed in list(self.feeds.values()):
             if feed.last is not None:
                 self._refresh(feed)
         if self.site:
-            self._spawn(self._recover_site())
+            self._spawn(self._recover_site(lost_at))
 
     def ping(self) -> None:
         """A keep-alive comment to every idle stream, so that proxies keep it open: the
@@ -339,7 +340,10 @@ class EventHub:
             if not watcher.items:
                 watcher.offer(self._ping)
 
-    async def _recover_site(self) -> None:
+    async def _recover_site(self, lost_at: datetime | None = None) -> None:
+        if lost_at is not None:  # games that moved are sent too: a list shows them as they are
+            since = lost_at - _NOTIFY_LAG
+            await self._read_listings(partial(store.listed_since, since=since, limit=100))
         now = clock.now()
         window = timedelta(seconds=2 * self.heartbeat + 10)  # commits lag their finish a bit
         since = max(self._site_since, now - window)
@@ -449,17 +453,17 @@ class EventHub:
             ]
         _offer(self.site, items)
 
-    async def _read_listing(self, game_id: uuid.UUID) -> None:
-        # Not re-read at the heartbeat: a lost one is made good by the list's next read,
-        # which its clients make when they reconnect and every so often (docs/api.md).
+    async def _read_listings(self, read: Callable[[Executor], list[ListedGame]]) -> None:
+        # Not re-read at the heartbeat: a lost one is made good by the list's own re-reads
+        # (docs/api.md), and after PostgreSQL's listener lost its connection (_recover_site).
         try:
-            found = await self.database.read(partial(store.listed_game, game_id=game_id))
+            found = await self.database.read(read)
         except READ_FAILED as error:
-            log.warning("events: reading game %s for the list failed: %s", game_id, error)
+            log.warning("events: reading games for the list failed: %s", error)
             return
-        if found is None or days.is_sealed(found.challenge_date, found.sealed):
-            return  # a daily challenge game is its player's only until its day closes
-        _offer(self.site, [Item(self.rendering.listing(found), "game")])
+        # A daily challenge game is its player's only until its day closes (a race's, its race).
+        shown = [game for game in found if not days.is_sealed(game.challenge_date, game.sealed)]
+        _offer(self.site, [Item(self.rendering.listing(game), "game") for game in shown])
 
     async def _read_challenge(self, day: date, send: bool = True) -> None:
         try:

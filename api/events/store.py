@@ -10,15 +10,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast, get_args
 
 import psycopg
 from psycopg import sql
-from sqlalchemy import Table, and_, bindparam, insert, or_, select, tuple_
+from sqlalchemy import Row, Table, and_, bindparam, insert, or_, select, tuple_
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
 from api.core.models import GameRow, PlacementRecord, PlacementRow, RaceEventRow, RaceRow, ScoreRow
+from api.core.schemas import StatusName
 
 # The one PostgreSQL channel every process listens on (one connection per process).
 CHANNEL = "foursquare_events"
@@ -174,21 +175,40 @@ class ListedGame(NamedTuple):
     sealed: bool
 
 
-_LISTED = select(
+_LISTED_GAMES = select(
     *_LISTED_COLUMNS,
     _games.c.status,
     _games.c.end_reason,
     _games.c.challenge_date,
     _games.c.sealed,
-).where(_games.c.id == bindparam("id"))
+)
+_LISTED = _LISTED_GAMES.where(_games.c.id == bindparam("id"))
+# Every status named, so that the range scans are ix_games_status_updated_at's.
+_LISTED_SINCE = (
+    _LISTED_GAMES.where(
+        _games.c.status.in_(get_args(StatusName)),
+        _games.c.updated_at >= bindparam("since", type_=_games.c.updated_at.type),
+    )
+    .order_by(_games.c.updated_at, _games.c.id)
+    .limit(bindparam("limit"))
+)
 
 
-def listed_game(session: Executor, game_id: uuid.UUID) -> ListedGame | None:
-    row = session.execute(_LISTED, {"id": game_id}).first()
-    if row is None:
-        return None
+def _listed(row: Row[Any]) -> ListedGame:
     size = len(GameInProgress._fields)
     return ListedGame(GameInProgress._make(row[:size]), *row[size:])
+
+
+def listed_game(session: Executor, game_id: uuid.UUID) -> list[ListedGame]:
+    """The game (none if there is no such game), as :func:`listed_since` answers."""
+    return [_listed(row) for row in session.execute(_LISTED, {"id": game_id})]
+
+
+def listed_since(session: Executor, since: datetime, limit: int) -> list[ListedGame]:
+    """The games changed (begun, moved or ended) at or after ``since``, first changed
+    first, at most ``limit``."""
+    rows = session.execute(_LISTED_SINCE, {"since": since, "limit": limit})
+    return [_listed(row) for row in rows]
 
 
 class Win(NamedTuple):

@@ -14,8 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
+from psycopg import sql
+from sqlalchemy.engine import make_url
 
+from api.core.database import psycopg_conninfo
+from testkit.databases import ADMIN_URL
 from testkit.server import Server, running_server
 
 pytestmark = pytest.mark.slow
@@ -132,3 +137,69 @@ def test_the_list_leaves_out_games_untouched_longer_than_the_expiry(server: Serv
             time.sleep(0.5)
         # Still in progress (the expiry has not run): only the list leaves it out.
         assert client.get(f"/games/{created['id']}").json()["status"] == "in_progress"
+
+
+def _listeners(admin: psycopg.Connection[Any], database: str) -> int:
+    row = admin.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND query LIKE 'LISTEN %%'",
+        (database,),
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+def test_games_begun_and_ended_while_the_listener_was_lost_are_sent_once_it_listens_again(
+    server: Server, database_url: str
+) -> None:
+    """PostgreSQL: a NOTIFY sent while a replica's listener is disconnected is lost. Once it
+    listens again, the site's streams are sent the games begun or ended meanwhile."""
+    database = make_url(database_url).database
+    assert database is not None
+    allow = sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS {}")
+
+    async def run() -> None:
+        got: list[dict[str, Any]] = []
+        opened = asyncio.Event()
+        reader = asyncio.create_task(site_events(server.base_url + "/events", got, opened))
+        await asyncio.wait_for(opened.wait(), DEADLINE)
+        with psycopg.connect(psycopg_conninfo(ADMIN_URL), autocommit=True) as admin:
+            async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
+                # Listening, and the server's pools hold connections (new ones are refused
+                # below): a game announced as usual, and one to end during the outage.
+                ending = (await client.post("/games", json={"player": "ends-unheard"})).json()
+                await wait_for(got, ending["id"], "in_progress")
+                assert _listeners(admin, database) == 1
+                admin.execute(allow.format(sql.Identifier(database), sql.SQL("false")))
+                try:
+                    admin.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        " WHERE datname = %s AND query LIKE 'LISTEN %%'",
+                        (database,),
+                    )
+                    deadline = time.monotonic() + DEADLINE
+                    while _listeners(admin, database):
+                        assert time.monotonic() < deadline, "the listener was not ended"
+                        await asyncio.sleep(0.05)
+                    # Unheard: a game begins, another ends.
+                    begun = await client.post("/games", json={"player": "begins-unheard"})
+                    assert begun.status_code == 201, begun.text
+                    auth = {"Authorization": f"Bearer {ending['token']}"}
+                    rng = random.Random(37)
+                    state = ending
+                    while state["status"] == "in_progress":
+                        cell = rng.choice(state["legal_placements"])
+                        answer = await client.post(
+                            f"/games/{ending['id']}/placements", json=cell, headers=auth
+                        )
+                        assert answer.status_code == 201, answer.text
+                        state = answer.json()["game"]
+                    await asyncio.sleep(1)  # the listener tries, and fails, to connect again
+                    assert not [e for e in got if e["game_id"] == begun.json()["id"]]
+                finally:
+                    admin.execute(allow.format(sql.Identifier(database), sql.SQL("true")))
+                # Listening again: both are sent.
+                await wait_for(got, begun.json()["id"], "in_progress")
+                await wait_for(got, ending["id"], state["status"])
+        reader.cancel()
+
+    asyncio.run(run())
