@@ -168,6 +168,11 @@ def test_games_begun_and_ended_while_the_listener_was_lost_are_sent_once_it_list
                 # below): a game announced as usual, and one to end during the outage.
                 ending = (await client.post("/games", json={"player": "ends-unheard"})).json()
                 await wait_for(got, ending["id"], "in_progress")
+                # Several requests at once: each pool holds more than one connection, so that
+                # the server's own background work does not leave a request needing a new one.
+                warm = [client.get(f"/games/{ending['id']}") for _ in range(4)]
+                warm += [client.post("/games", json={"player": "warm"}) for _ in range(4)]
+                assert all(r.status_code < 300 for r in await asyncio.gather(*warm))
                 assert _listeners(admin, database) == 1
                 admin.execute(allow.format(sql.Identifier(database), sql.SQL("false")))
                 try:
