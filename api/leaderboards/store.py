@@ -234,13 +234,6 @@ def _board_filter(period: str, per_player: bool, with_assisted: bool) -> list[Co
     return where
 
 
-def _entry_columns(table: FromClause) -> list[ColumnElement[Any]]:
-    """A :class:`BoardEntry`'s columns, ``table`` (``scores`` or ``leaderboard_bests``)
-    joined to ``games`` on its ``game_id``."""
-    registered = games.c.player_id.is_not(None).label("registered")
-    return [*(table.c[name] for name in ScoreRecord._fields), registered]
-
-
 def _key(table: FromClause) -> Tuple:
     return tuple_(table.c.sort_score, table.c.finished_at, table.c.game_id)
 
@@ -254,10 +247,8 @@ def _leaderboard_statement(
     ``ix_leaderboard_bests_board``; each entry's game is then read by its key, for
     ``registered``."""
     table = bests if per_player else scores
-    statement = (
-        select(*_entry_columns(table))
-        .select_from(table.join(games, games.c.id == table.c.game_id))
-        .where(*_board_filter(period, per_player, with_assisted))
+    statement = _with_entry(select(), table).where(
+        *_board_filter(period, per_player, with_assisted)
     )
     columns = (table.c.sort_score, table.c.finished_at, table.c.game_id)
     if after:
@@ -390,9 +381,12 @@ def _rank_statement(
 
 
 def _with_entry(statement: Select[*tuple[Any, ...]], table: FromClause) -> Select[*tuple[Any, ...]]:
-    return statement.add_columns(*_entry_columns(table)).select_from(
-        table.join(games, games.c.id == table.c.game_id)
-    )
+    """``statement`` with a :class:`BoardEntry`'s columns added: ``table``'s (``scores`` or
+    ``leaderboard_bests``), joined to ``games`` on its ``game_id`` for ``registered``."""
+    registered = games.c.player_id.is_not(None).label("registered")
+    return statement.add_columns(
+        *(table.c[name] for name in ScoreRecord._fields), registered
+    ).select_from(table.join(games, games.c.id == table.c.game_id))
 
 
 def rank_of(

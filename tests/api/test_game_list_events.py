@@ -63,6 +63,19 @@ async def wait_for(got: list[dict[str, Any]], game_id: str, status: str) -> dict
     raise AssertionError(f"no `game` event {status} for {game_id} in {DEADLINE} s: {got}")
 
 
+async def play_out(client: httpx.AsyncClient, game: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Place random legal cards in ``game`` (its creation's answer) until it ends; its end."""
+    auth = {"Authorization": f"Bearer {game['token']}"}
+    rng = random.Random(seed)
+    state = game
+    while state["status"] == "in_progress":
+        cell = rng.choice(state["legal_placements"])
+        answer = await client.post(f"/games/{game['id']}/placements", json=cell, headers=auth)
+        assert answer.status_code == 201, answer.text
+        state = answer.json()["game"]
+    return state
+
+
 def no_card(data: Any) -> bool:
     if isinstance(data, dict):
         return "card" not in data and "cards" not in data and all(map(no_card, data.values()))
@@ -102,16 +115,7 @@ def test_games_beginning_and_ending_are_announced_without_a_card_challenges_left
             )
             assert (await wait_for(got, own.json()["id"], "in_progress"))["registered"] is True
             # Played out: its end is announced, with the list's figures and why it ended.
-            auth = {"Authorization": f"Bearer {created['token']}"}
-            rng = random.Random(35)
-            state = created
-            while state["status"] == "in_progress":
-                cell = rng.choice(state["legal_placements"])
-                answer = await client.post(
-                    f"/games/{created['id']}/placements", json=cell, headers=auth
-                )
-                assert answer.status_code == 201, answer.text
-                state = answer.json()["game"]
+            state = await play_out(client, created, seed=35)
             ended = await wait_for(got, created["id"], state["status"])
             assert ended["cards_placed"] == state["placements_count"]
             assert ended["reason"] == state["end_reason"]
@@ -139,11 +143,12 @@ def test_the_list_leaves_out_games_untouched_longer_than_the_expiry(server: Serv
         assert client.get(f"/games/{created['id']}").json()["status"] == "in_progress"
 
 
+# The backends of a database's listeners (one per server process while it has watchers).
+LISTENERS = "FROM pg_stat_activity WHERE datname = %s AND query LIKE 'LISTEN %%'"
+
+
 def _listeners(admin: psycopg.Connection[Any], database: str) -> int:
-    row = admin.execute(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND query LIKE 'LISTEN %%'",
-        (database,),
-    ).fetchone()
+    row = admin.execute(f"SELECT count(*) {LISTENERS}", (database,)).fetchone()
     return int(row[0]) if row else 0
 
 
@@ -176,11 +181,7 @@ def test_games_begun_and_ended_while_the_listener_was_lost_are_sent_once_it_list
                 assert _listeners(admin, database) == 1
                 admin.execute(allow.format(sql.Identifier(database), sql.SQL("false")))
                 try:
-                    admin.execute(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                        " WHERE datname = %s AND query LIKE 'LISTEN %%'",
-                        (database,),
-                    )
+                    admin.execute(f"SELECT pg_terminate_backend(pid) {LISTENERS}", (database,))
                     deadline = time.monotonic() + DEADLINE
                     while _listeners(admin, database):
                         assert time.monotonic() < deadline, "the listener was not ended"
@@ -188,16 +189,7 @@ def test_games_begun_and_ended_while_the_listener_was_lost_are_sent_once_it_list
                     # Unheard: a game begins, another ends.
                     begun = await client.post("/games", json={"player": "begins-unheard"})
                     assert begun.status_code == 201, begun.text
-                    auth = {"Authorization": f"Bearer {ending['token']}"}
-                    rng = random.Random(37)
-                    state = ending
-                    while state["status"] == "in_progress":
-                        cell = rng.choice(state["legal_placements"])
-                        answer = await client.post(
-                            f"/games/{ending['id']}/placements", json=cell, headers=auth
-                        )
-                        assert answer.status_code == 201, answer.text
-                        state = answer.json()["game"]
+                    state = await play_out(client, ending, seed=37)
                     await asyncio.sleep(1)  # the listener tries, and fails, to connect again
                     assert not [e for e in got if e["game_id"] == begun.json()["id"]]
                 finally:
