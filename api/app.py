@@ -15,49 +15,29 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from sse_starlette.sse import AppStatus
 
-from api.analysis import routes as analysis_routes
-from api.analysis.runner import AnalysisRunner
-from api.analysis.service import AnalysisService
-from api.challenges import routes as challenge_routes
-from api.challenges.service import SECRET_NAME as CHALLENGE_SECRET
-from api.challenges.service import ChallengeService
+from api import analysis, challenges, events, games, hints, leaderboards, players, races
+from api.analysis import AnalysisRunner, AnalysisService
+from api.challenges import ChallengeService
 from api.core import cursors, migrate
-from api.core.database import Database, create_database, psycopg_conninfo
-from api.core.hooks import HOOKS, GameHooks
+from api.core.database import Database, create_database
 from api.core.openapi import install_openapi
 from api.core.problems import install_error_handlers
 from api.core.settings import Settings
 from api.core.store import service_secret
-from api.events import announce as events
-from api.events import fanout
-from api.events import render as event_frames
-from api.events import routes as event_routes
-from api.events.announce import PUBLISHER
-from api.events.hub import EventHub
-from api.events.service import EventService
-from api.games import expiry
-from api.games import routes as game_routes
-from api.games.service import GameService
-from api.hints import routes as hint_routes
-from api.hints.pool import AdvicePool
-from api.hints.service import HintService
-from api.idempotency.service import IdempotentRequests
-from api.leaderboards import routes as leaderboard_routes
-from api.leaderboards import service as leaderboards
-from api.leaderboards.service import LeaderboardService
+from api.events import EventHub, EventService
+from api.games import HOOKS, GameHooks, GameService
+from api.hints import AdvicePool, HintService
+from api.idempotency import IdempotentRequests
+from api.leaderboards import LeaderboardService
 from api.ops import files, health, metrics
 from api.ops.logs import configure_logging
 from api.ops.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
 from api.ops.observer import install_observability, observing
 from api.ops.ratelimit import RateLimiter, RateLimitHeaders
 from api.ops.readiness import ReadinessCheck
-from api.pages.routes import install_web
-from api.players import routes as player_routes
-from api.players import service as players
-from api.players.service import PlayerService
-from api.races import routes as race_routes
-from api.races import service as races
-from api.races.service import RaceService
+from api.pages import install_web
+from api.players import PlayerService
+from api.races import RaceService
 from engine.player.advice import Budget
 
 log = logging.getLogger("foursquare.events")
@@ -115,7 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.challenge_secret.get_secret_value() if settings.challenge_secret else None
         )
         challenge_secret = await database.read(
-            lambda session: service_secret(session, CHALLENGE_SECRET, challenge_configured)
+            lambda session: service_secret(session, challenges.SECRET_NAME, challenge_configured)
         )
         # Every server process claims and computes analyses unless told not to.
         runner = AnalysisRunner(database, settings) if settings.analysis_worker else None
@@ -137,7 +117,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state.analyses = AnalysisService(database, runner.wake if runner else None)
         budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
         state.hints = HintService(state.games, pool, budget)
-        state.races = RaceService(database, state.games, pool, challenge_secret, settings)
         state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
         # Never more streams than the open-file limit leaves room for (api/ops/files.py).
         files.raise_open_file_limit()
@@ -146,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.event_streams_limit(capacity.streams)
         hub = EventHub(
             database,
-            event_frames.FRAMES,
+            events.FRAMES,
             queue=settings.events_queue,
             max_streams=capacity.streams,
             max_per_client=settings.events_max_streams_per_client,
@@ -159,21 +138,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             cursor_secret,
             untouched_for=timedelta(hours=settings.abandon_after_hours),
         )
+        state.races = RaceService(
+            database, state.games, state.events, pool, challenge_secret, settings
+        )
         # The hub's heartbeat also ends every stream when the server is told to stop, so
         # that clients reconnect to another replica.
         live = [asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit))]
         if settings.race_worker:
             live.append(asyncio.create_task(state.races.run()))
-        if database.is_sqlite:
-            # One process: its write transactions hand their changes to its own hub.
-            database.write_sessions.configure(info={PUBLISHER: fanout.InProcess(hub)})
-        else:
-            # Writes NOTIFY every replica; one LISTEN connection per process hears them.
-            conninfo = psycopg_conninfo(database.url)
-            live.append(asyncio.create_task(fanout.listen(hub, conninfo)))
+        # Every process's committed changes reach this hub (api.events.fanout).
+        disconnect = events.connect(hub, database)
         expiring = (
             asyncio.create_task(
-                expiry.expire_periodically(
+                games.expire_periodically(
                     database,
                     timedelta(minutes=settings.expire_every_minutes),
                     timedelta(hours=settings.abandon_after_hours),
@@ -194,7 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 expiring.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await expiring  # a round in progress finishes its batch first
-            database.write_sessions.configure(info={})  # this app announces nothing more
+            disconnect()  # this app hears and announces nothing more
             hub.close()
             for task in live:
                 task.cancel()
@@ -255,21 +232,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_age=600,
         )
     for router in (
-        game_routes.router,
-        hint_routes.router,
-        leaderboard_routes.router,
-        player_routes.router,
+        games.router,
+        hints.router,
+        leaderboards.router,
+        players.router,
         health.router,
-        challenge_routes.router,
-        analysis_routes.router,
-        event_routes.router,
-        race_routes.router,
-        race_routes.players_router,
+        challenges.router,
+        analysis.router,
+        events.router,
+        races.router,
+        races.players_router,
     ):
         app.include_router(router)
     install_web(app)
     install_openapi(app)
-    event_routes.install_event_schemas(app)
+    events.install_event_schemas(app)
+    events.install_event_schemas(app, races.EVENT_MODELS)
     install_observability(app, settings)
     return app
 

@@ -94,7 +94,7 @@ def _migrate(args: argparse.Namespace) -> int:
 def _prune_keys(args: argparse.Namespace) -> int:
     from datetime import timedelta
 
-    from api.idempotency.service import IdempotentRequests
+    from api.idempotency import IdempotentRequests
 
     with _database(_settings(args.database_url)) as database:
         deleted = IdempotentRequests(database).purge(timedelta(hours=args.hours))
@@ -106,12 +106,12 @@ def _expire(args: argparse.Namespace) -> int:
     from datetime import timedelta
 
     from api.app import subscribe_features
-    from api.games import expiry
+    from api.games import expire_untouched
 
     subscribe_features()  # an abandoned game is a loss in its player's stats
     settings = _settings(args.database_url, abandon_after_hours=args.hours)
     with _database(settings) as database:
-        ended = expiry.expire_untouched(database, timedelta(hours=settings.abandon_after_hours))
+        ended = expire_untouched(database, timedelta(hours=settings.abandon_after_hours))
     print(
         f"ended {ended} games in progress untouched for {settings.abandon_after_hours:g} hours "
         "or of a closed daily challenge (abandoned)"
@@ -122,7 +122,7 @@ def _expire(args: argparse.Namespace) -> int:
 def _check_leaderboard(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from api.leaderboards.check import counters_drift, repair_counters
+    from api.leaderboards import counters_drift, repair_counters
 
     check = repair_counters if args.repair else counters_drift
     try:

@@ -24,8 +24,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 from api.app import create_app, subscribe_features  # noqa: E402
 from api.core.database import Database  # noqa: E402
 from api.core.settings import Settings  # noqa: E402
-from api.games.dealing import start_game  # noqa: E402
 from testkit import databases  # noqa: E402
+from testkit.games import start_game  # noqa: E402
 from tests.support import examples  # noqa: E402
 
 # Tests that store games without an app (start_game, place_in) keep the players' stats and the

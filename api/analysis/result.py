@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from api.analysis.schemas import AnalysisResult
-from api.games.records import card_out, position_out
+from api.core.schemas import CardOut, PositionOut
 from engine.analysis import PlacementReview, Review
 from engine.grid import Position
 from engine.player.advice import Estimate
@@ -81,7 +81,7 @@ def dumps(
 
 def _estimate_out(stored: dict[str, Any]) -> dict[str, Any]:
     return {
-        "placement": position_out(stored["cell"]),
+        "placement": PositionOut.of(stored["cell"]),
         "win_probability": stored["win_probability"],
         "expected_score": stored["expected_score"],
     }
@@ -94,12 +94,12 @@ def loads(text: str) -> AnalysisResult:
         # Format 1 is the response's shape; only its cards are rendered again, from their
         # codes, so that they follow the card model as it is now.
         for placement in data["placements"]:
-            placement["card"] = card_out(placement["card"]["code"])
+            placement["card"] = CardOut.of(placement["card"]["code"])
         return AnalysisResult.model_validate(data)
     data["placements"] = [
         {
             **review,
-            "card": card_out(review["card"]),
+            "card": CardOut.of(review["card"]),
             "played": _estimate_out(review["played"]),
             "best": _estimate_out(review["best"]),
         }
@@ -107,5 +107,5 @@ def loads(text: str) -> AnalysisResult:
     ]
     optimum = data["optimum"]
     if optimum is not None:
-        optimum["line"] = [position_out(cell) for cell in optimum["line"]]
+        optimum["line"] = [PositionOut.of(cell) for cell in optimum["line"]]
     return AnalysisResult.model_validate(data)

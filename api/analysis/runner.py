@@ -56,8 +56,8 @@ from api.analysis.store import AnalysisRecord
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.settings import Settings
-from api.games import records as games
-from api.hints.pool import WORKER_NICENESS, exit_with_parent
+from api.games import GameService
+from api.ops.workers import WORKER_NICENESS, exit_with_parent
 from engine.analysis import (
     PlacementReview,
     at_least_played,
@@ -80,7 +80,7 @@ ANALYSIS_NICENESS = WORKER_NICENESS + 5
 def _start_worker(parent: int) -> None:
     """Analysis worker start-up: a lower CPU priority than hints, no SIGINT (the server stops
     its pool in order), and an exit as soon as the server process is gone (a step may take
-    minutes; :func:`api.hints.pool.exit_with_parent`)."""
+    minutes; :func:`api.ops.workers.exit_with_parent`)."""
     os.nice(ANALYSIS_NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     exit_with_parent(parent)
@@ -192,9 +192,9 @@ class AnalysisRunner:
                     logger.warning("renewing the claim on the analysis of %s failed", game_id)
 
         def read(session: Executor) -> tuple[Game, list[tuple[int, int]]]:
-            placements = games.placements_of(session, game_id)
+            placements = GameService.history_in(session, game_id)
             positions = [(placement.row, placement.col) for placement in placements]
-            return games.load_game(session, game_id).game, positions
+            return GameService.load_in(session, game_id).game, positions
 
         def release() -> Awaitable[bool]:
             """The job back to the queue, so that another process (or this one) takes it at

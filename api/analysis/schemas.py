@@ -11,8 +11,7 @@ from pydantic import (
     Field,
 )
 
-from api.core.schemas import ResponseModel, StatusName
-from api.games.schemas import CardOut, PositionOut
+from api.core.schemas import CardOut, PositionOut, ResponseModel, StatusName
 
 AnalysisState = Literal["queued", "running", "done", "failed"]
 LabelName = Literal["best", "good", "inaccuracy", "mistake", "blunder"]

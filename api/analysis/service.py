@@ -15,8 +15,7 @@ from api.core.database import Database, Executor
 from api.core.days import closes_at, is_sealed
 from api.core.errors import AnalysisNotFound, ChallengeDayOpen, GameInProgress, RaceNotOver
 from api.core.ids import existing_game, parse_game_id
-from api.games import records as games
-from api.games.records import LoadedGame
+from api.games import GameService, LoadedGame
 
 
 def ensure_analysable(loaded: LoadedGame) -> None:
@@ -56,7 +55,7 @@ class AnalysisService:
         at once for a job it queued."""
         game_uuid = parse_game_id(game_id)
         loaded: LoadedGame = await self.database.read(
-            lambda session: games.load_game(session, game_uuid)
+            lambda session: GameService.load_in(session, game_uuid)
         )
         ensure_analysable(loaded)
         total = loaded.game.placements_count
@@ -77,7 +76,7 @@ class AnalysisService:
         game_uuid = parse_game_id(game_id)
 
         def read(session: Executor) -> tuple[LoadedGame, AnalysisRecord | None]:
-            return games.load_game(session, game_uuid), store.get_analysis(session, game_uuid)
+            return GameService.load_in(session, game_uuid), store.get_analysis(session, game_uuid)
 
         loaded, record = await self.database.read(read)
         ensure_analysable(loaded)

@@ -11,7 +11,7 @@ from pydantic import (
 )
 
 from api.core.schemas import DeckReveal, ResponseModel
-from api.games.schemas import GAME_EXAMPLE
+from api.games import GAME_EXAMPLE
 
 Day = date  # (a field named ``date`` cannot be annotated with the name it shadows)
 

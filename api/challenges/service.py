@@ -27,8 +27,8 @@ from api.core.days import DailyDeal, daily_deal, is_closed, parse_day
 from api.core.errors import (
     InvalidCursor,
 )
-from api.games.dealing import challenge_game_of
-from api.leaderboards.service import BoardEntry, Page, RankedScore
+from api.games import GameService
+from api.leaderboards import BoardEntry, Page, RankedScore
 
 SECRET_NAME = "challenge"
 _CURSOR_KIND = "challenge_board"
@@ -78,7 +78,7 @@ class ChallengeService:
             yours = None
             if key is not None:
                 player = authenticate(session, key)
-                yours = challenge_game_of(session, player.id, day)
+                yours = GameService.challenge_game_of(session, player.id, day)
             played, won = store.challenge_counts(session, day)
             deal = daily_deal(self.challenge_secret, day)
             return ChallengeDay(day, yours, deal, played, won, is_closed(day))

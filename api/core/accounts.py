@@ -36,10 +36,15 @@ class PlayerRecord(NamedTuple):
 
 @dataclass(frozen=True)
 class Identity:
-    """Who a new game is for: an account (``player_id``) or a guest."""
+    """Who a new game is for: an account (``player_id``), a guest, or the computer player
+    (:data:`COMPUTER`: never a person, and a name no person may take)."""
 
     name: str
     player_id: uuid.UUID | None
+    computer: bool = False
+
+
+COMPUTER = Identity("computer", None, computer=True)
 
 
 _PLAYER_COLUMNS = tuple(_players.c[name] for name in PlayerRecord._fields)

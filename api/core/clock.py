@@ -3,16 +3,16 @@
 
 Leaderboard windows (a UTC day, an ISO week) and the daily challenge turn on the date, and tests
 must cross those boundaries without waiting for midnight, so the clock can be replaced for the
-duration of a ``with`` block (:func:`frozen`, :func:`using`). It is process-wide on purpose: the
-app under ``TestClient`` runs its handlers in other threads of the same process, and they must
-all see the same time. Production code never replaces it.
+duration of a ``with`` block (:func:`using`; the tests' ``testkit.clock.frozen``). It is
+process-wide on purpose: the app under ``TestClient`` runs its handlers in other threads of the
+same process, and they must all see the same time. Production code never replaces it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 
 Clock = Callable[[], datetime]
 
@@ -43,29 +43,3 @@ def using(clock: Clock) -> Iterator[None]:
         yield
     finally:
         _clock = previous
-
-
-class FrozenClock:
-    """A clock that stands still until moved: ``clock.set(t)`` or ``clock.advance(delta)``."""
-
-    def __init__(self, at: datetime) -> None:
-        self.set(at)
-
-    def set(self, at: datetime) -> None:
-        if at.tzinfo is None:
-            raise ValueError("the clock needs an aware datetime")
-        self.at = at.astimezone(UTC)
-
-    def advance(self, **delta: float) -> None:
-        self.at += timedelta(**delta)
-
-    def __call__(self) -> datetime:
-        return self.at
-
-
-@contextmanager
-def frozen(at: datetime) -> Iterator[FrozenClock]:
-    """Stop the clock at ``at`` inside the block; move it with the yielded :class:`FrozenClock`."""
-    clock = FrozenClock(at)
-    with using(clock):
-        yield clock

@@ -311,6 +311,18 @@ class ChallengeClosed(ApiError):
     )
 
 
+class TimeUp(ApiError):
+    """A game with a time limit (a race's) takes no placement once its time is up: the
+    placement was not stored."""
+
+    status, code, title = 409, "time_up", "Time up"
+    example = Example(
+        "this game's time was up at 2026-12-01T12:05:00+00:00 (its race's end): it takes no "
+        "more placements",
+        f"/games/{_EXAMPLE_GAME_ID}/placements",
+    )
+
+
 class ChallengeGamePrivate(ApiError):
     """A daily challenge game whose day has not closed is its player's only until then: read
     it with its token or its player's key."""

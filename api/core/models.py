@@ -110,6 +110,12 @@ class GameRow(Base):
     # A race's game until its race ends (api.races): its player's only, like a daily
     # challenge game of an open day, so that no racer sees the cards another has drawn.
     sealed: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    # The computer player's game (a race's computer racer): never a person's, so on no
+    # leaderboard and in no player's figures (migration 0016).
+    computer: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    # The moment after which the game takes no placement (a race's end): checked by the
+    # placement's own guarded UPDATE, so no placement is stored after it (migration 0016).
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class PlayerRow(Base):
@@ -394,6 +400,8 @@ class RaceRow(Base):
     ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     computer_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The computer racer's level (api.races: beginner, good or best), if it races.
+    computer_level: Mapped[str | None] = mapped_column(String(16))
     next_race_id: Mapped[uuid.UUID | None] = mapped_column(Uuid)
 
 

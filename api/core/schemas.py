@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import uuid
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
 )
+
+from engine import CARDS
+
+
+def _whole_number(value: object) -> object:
+    """JSON Schema's ``integer`` admits ``1.0``; so do we (but not ``1.5``, ``"1"`` or ``true``)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# An integer as JSON gives it, strictly: no string, no boolean, no fraction.
+WholeNumber = Annotated[int, Field(strict=True), BeforeValidator(_whole_number)]
 
 # A game's status and why it ended, as every feature names them.
 StatusName = Literal["in_progress", "won", "lost"]
@@ -26,6 +40,41 @@ class RequestModel(BaseModel):
     """A request body: unknown fields are refused, not ignored."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+SuitName = Literal["clubs", "diamonds", "hearts", "spades"]
+
+# Every card as a response value, built once (a game's answer holds dozens).
+CARD_VALUES: dict[str, dict[str, Any]] = {
+    card.code: {"rank": card.rank, "suit": card.suit.label, "code": card.code} for card in CARDS
+}
+
+
+class CardOut(ResponseModel):
+    """A card. Suits never matter for the rules."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"rank": 6, "suit": "diamonds", "code": "6D"}]}
+    )
+
+    rank: int = Field(ge=1, le=10, description="1 (Ace) to 10.")
+    suit: SuitName
+    code: str = Field(description="Rank (A, 2..10) then suit (C, D, H, S).", examples=["6D"])
+
+    @classmethod
+    def of(cls, code: str) -> CardOut:
+        return cls.model_validate(CARD_VALUES[code])
+
+
+class PositionOut(ResponseModel):
+    """A place on the grid, relative to the first pile at (0, 0); rows grow downward."""
+
+    row: int
+    col: int
+
+    @classmethod
+    def of(cls, cell: tuple[int, int]) -> PositionOut:
+        return cls(row=cell[0], col=cell[1])
 
 
 class DeckReveal(ResponseModel):

@@ -21,12 +21,12 @@ from typing import Literal, Protocol
 from sqlalchemy.orm import Session
 
 from api.core import store as core_store
-from api.core.hooks import GameFacts, GameHooks
 from api.events import store
+from api.games import GameFacts, GameHooks
 
 PUBLISHER = "foursquare.events.publisher"  # the key of the publisher in Session.info
 
-Kind = Literal["game", "win", "listing", "challenge", "race"]
+Kind = Literal["game", "win", "listing", "challenge", "topic"]
 
 
 @dataclass(frozen=True)
@@ -38,10 +38,12 @@ class Notice:
 
     @property
     def payload(self) -> str:
-        """``g:<game>:<placement number>``, ``r:<race>:<event number>``, ``w:<game>``,
-        ``l:<game>`` or ``c:<YYYY-MM-DD>``."""
-        if self.kind in ("game", "race") and self.game_id is not None:
-            return f"{self.kind[0]}:{self.game_id.hex}:{self.number}"
+        """``g:<game>:<placement number>``, ``t:<topic>``, ``w:<game>``, ``l:<game>`` or
+        ``c:<YYYY-MM-DD>``."""
+        if self.kind == "game" and self.game_id is not None:
+            return f"g:{self.game_id.hex}:{self.number}"
+        if self.kind == "topic" and self.game_id is not None:
+            return f"t:{self.game_id.hex}"
         if self.kind == "win" and self.game_id is not None:
             return f"w:{self.game_id.hex}"
         if self.kind == "listing" and self.game_id is not None:
@@ -54,9 +56,10 @@ def parse_notice(payload: str) -> Notice | None:
     """The notice a payload names; None for anything else."""
     parts = payload.split(":")
     try:
-        if parts[0] in ("g", "r") and len(parts) == 3:
-            kind: Kind = "game" if parts[0] == "g" else "race"
-            return Notice(kind, uuid.UUID(hex=parts[1]), int(parts[2]))
+        if parts[0] == "g" and len(parts) == 3:
+            return Notice("game", uuid.UUID(hex=parts[1]), int(parts[2]))
+        if parts[0] == "t" and len(parts) == 2:
+            return Notice("topic", uuid.UUID(hex=parts[1]))
         if parts[0] == "w" and len(parts) == 2:
             return Notice("win", uuid.UUID(hex=parts[1]))
         if parts[0] == "l" and len(parts) == 2:
@@ -100,20 +103,21 @@ def challenge_changed(session: Session, day: date) -> None:
     announce(session, Notice("challenge", day=day))
 
 
-def race_event(session: Session, race_id: uuid.UUID, number: int, kind: str, data: str) -> None:
-    """Store a race's event ``number`` (numbered by the race, :mod:`api.races.store`) and
-    tell every process's watchers of the race."""
-    store.insert_race_event(session, race_id, store.RaceEvent(number, kind, data))
-    announce(session, Notice("race", race_id, number))
+def topic_changed(session: Session, key: uuid.UUID) -> None:
+    """A feature's stream ``key`` (a :class:`api.events.hub.Topic`'s) changed: its watchers'
+    hubs read it again once the transaction has committed."""
+    announce(session, Notice("topic", key))
 
 
 def subscribe(hooks: GameHooks) -> None:
     """Tell the watchers of every process of each placement, end and win, of each game that
     begins or ends (the site's list of games being played), and of each change to a daily
-    challenge's counts (a game of it started or won)."""
+    challenge's counts (a game of it started or won). A sealed game's win is told when it is
+    revealed, and the computer's games win nothing."""
     hooks.created.append(_game_created)
     hooks.moved.append(_game_moved)
     hooks.ended.append(_game_ended)
+    hooks.revealed.append(_game_revealed)
 
 
 def _game_created(session: Session, game: GameFacts) -> None:
@@ -129,7 +133,12 @@ def _game_moved(session: Session, game: GameFacts) -> None:
 
 def _game_ended(session: Session, game: GameFacts) -> None:
     listing_changed(session, game.game_id)
-    if game.score is not None:
+    if not game.sealed:
+        _game_revealed(session, game)
+
+
+def _game_revealed(session: Session, game: GameFacts) -> None:
+    if game.score is not None and not game.computer:
         win_recorded(session, game.game_id)
         if game.challenge_date is not None:
             challenge_changed(session, game.challenge_date)  # one more won

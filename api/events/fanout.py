@@ -19,13 +19,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import datetime
 
 from sqlalchemy.orm import Session
 
 from api.core import clock
-from api.core.database import after_commit
+from api.core.database import Database, after_commit, psycopg_conninfo
 from api.events import store
+from api.events.announce import PUBLISHER
 from api.events.hub import EventHub
 
 log = logging.getLogger("foursquare.events")
@@ -90,3 +92,18 @@ async def _relay(hub: EventHub, conninfo: str, lost_at: datetime | None) -> bool
     except Exception as error:
         log.warning("events: PostgreSQL listener lost (%s); listening again", error)
     return listening
+
+
+def connect(hub: EventHub, database: Database) -> Callable[[], None]:
+    """Hand every committed change to ``hub`` (and every other process's): on SQLite this
+    process's write sessions publish to it; on PostgreSQL one listener task (``LISTEN``) hears
+    every process's ``NOTIFY``. Returns what disconnects it."""
+    if database.is_sqlite:
+        database.write_sessions.configure(info={PUBLISHER: InProcess(hub)})
+        return lambda: database.write_sessions.configure(info={})
+    task = asyncio.create_task(listen(hub, psycopg_conninfo(database.url)))
+
+    def disconnect() -> None:
+        task.cancel()
+
+    return disconnect

@@ -38,15 +38,16 @@ from typing import Any, Protocol
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
-from api.challenges.service import counts as challenge_counts
+from api.challenges import counts as challenge_counts
 from api.core import clock, days
 from api.core.database import Database, Executor
 from api.core.errors import EventStreamsFull, TooManyEventStreams
 from api.core.models import PlacementRecord
 from api.events import store
 from api.events.announce import parse_notice
-from api.events.store import GameFeed, GameState, ListedGame, RaceEvent, Win
-from api.leaderboards.service import ranks_of_win
+from api.events.store import GameFeed, GameState, ListedGame, Win
+from api.events.watchers import Item, Reading, Topic, Watcher, offer_all
+from api.leaderboards import ranks_of_win
 from api.ops import metrics
 
 log = logging.getLogger("foursquare.events")
@@ -65,78 +66,13 @@ class Rendering(Protocol):
 
     def placement(self, placement: PlacementRecord) -> bytes: ...
     def end(self, game_id: uuid.UUID, state: GameState) -> bytes: ...
-    def race(self, event: RaceEvent) -> bytes: ...
     def win(self, win: Win, ranks: dict[str, int | None]) -> bytes: ...
     def best(self, board: str, win: Win) -> bytes: ...
     def challenge(self, day: date, played: int, won: int) -> bytes: ...
     def listing(self, game: ListedGame) -> bytes: ...
     def reconnect(self, last_event_id: int | None) -> bytes: ...
+    def event(self, kind: str, data: bytes, event_id: str) -> bytes: ...
     def ping(self) -> bytes: ...
-
-
-@dataclass(frozen=True)
-class Item:
-    """One event for a watcher: its frame, and the placement number it carries (an ``end``,
-    the game's last: its stream must have sent every placement before it)."""
-
-    frame: bytes
-    kind: str
-    number: int = 0
-
-
-class Watcher:
-    """One stream: its place among the process's streams, and its queue, bounded (a watcher
-    that lets it fill is dropped, not waited for).
-
-    A plain list and a future made only while the stream waits: a process holds thousands
-    of watchers, and an ``asyncio.Event`` with a ``deque`` costs several times as much."""
-
-    __slots__ = ("_waiting", "address", "capacity", "closing", "dropped", "feed", "items", "left")
-
-    def __init__(self, capacity: int, address: str, feed: Feed | None) -> None:
-        self.capacity = capacity
-        self.address = address
-        self.feed = feed  # None: the site's stream
-        self.items: list[Item] = []
-        self.dropped = False  # too slow: tell it to reconnect
-        self.closing = False  # the process is shutting down
-        self.left = False  # its place is given back (once, whichever way its stream ends)
-        self._waiting: asyncio.Future[None] | None = None
-
-    def offer(self, item: Item) -> bool:
-        """Queue ``item``; False (and the watcher is dropped) if its queue is full."""
-        if self.dropped or self.closing:
-            return False
-        if len(self.items) >= self.capacity:
-            self.dropped = True
-            self.items.clear()
-            self._wake()
-            metrics.watcher_dropped()
-            return False
-        self.items.append(item)
-        self._wake()
-        return True
-
-    def close(self) -> None:
-        self.closing = True
-        self._wake()
-
-    def _wake(self) -> None:
-        if self._waiting is not None and not self._waiting.done():
-            self._waiting.set_result(None)
-
-    async def take(self) -> list[Item]:
-        """Every item queued, once there is one (empty once dropped or closing)."""
-        if not self.items and not self.dropped and not self.closing:
-            self._waiting = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiting
-            finally:
-                self._waiting = None
-        if self.dropped or self.closing:
-            return []
-        items, self.items = self.items, []
-        return items
 
 
 @dataclass
@@ -147,13 +83,15 @@ class Opening:
     read: asyncio.Task[GameFeed | None]
 
 
-@dataclass
+@dataclass(eq=False)
 class Feed:
     """A watched game: its watchers, the last placement the hub read of it, and the first
-    read its opening streams share (forgotten once the feed offers anything)."""
+    read its opening streams share (forgotten once the feed offers anything); or a watched
+    topic (``topic``), read whole."""
 
-    game_id: uuid.UUID  # or a race's (its events, numbered, in place of placements)
-    race: bool = False
+    game_id: uuid.UUID  # or a topic's key
+    topic: Topic | None = None
+    listens: frozenset[uuid.UUID] = frozenset()
     watchers: set[Watcher] = field(default_factory=set)
     last: int | None = None
     reading: bool = False
@@ -181,6 +119,7 @@ class EventHub:
         self.max_per_client = max_per_client
         self.heartbeat = heartbeat
         self.feeds: dict[uuid.UUID, Feed] = {}
+        self.listening: dict[uuid.UUID, set[Feed]] = {}  # a game's id: the topics it changes
         self.site: set[Watcher] = set()
         self.streams = 0
         self.per_client: Counter[str] = Counter()
@@ -201,8 +140,9 @@ class EventHub:
 
     # ------------------------------------------------------------ streams and watchers
 
-    def watch(self, address: str, game_id: uuid.UUID | None, *, race: bool = False) -> Watcher:
-        """A watcher of the game ``game_id`` (None: of the site) for a stream of ``address``,
+    def watch(self, address: str, game_id: uuid.UUID | None, topic: Topic | None = None) -> Watcher:
+        """A watcher of the game ``game_id`` (None: of the site; or of the ``topic`` keyed so)
+        for a stream of ``address``,
         or ``503`` (this process is full) or ``429`` (this address holds its share), both
         with Retry-After. Its place is given back by :meth:`leave`."""
         if self.streams >= self.max_streams:
@@ -227,7 +167,7 @@ class EventHub:
         if game_id is not None:
             feed = self.feeds.get(game_id)
             if feed is None:
-                feed = self.feeds[game_id] = Feed(game_id, race)
+                feed = self.feeds[game_id] = Feed(game_id, topic)
         watcher = Watcher(self.queue, address, feed)
         (self.site if feed is None else feed.watchers).add(watcher)
         if self._closed:
@@ -264,6 +204,7 @@ class EventHub:
             feed.watchers.discard(watcher)
             if not feed.watchers and self.feeds.get(feed.game_id) is feed:
                 del self.feeds[feed.game_id]
+                self._listen(feed, frozenset())
         metrics.event_stream_closed("site" if feed is None else "game")
 
     async def first_read(self, watcher: Watcher, after: int) -> GameFeed | None:
@@ -310,12 +251,14 @@ class EventHub:
         notice = parse_notice(payload)
         if notice is None:
             return
-        if notice.kind in ("game", "race") and notice.game_id is not None:
+        if notice.kind in ("game", "topic") and notice.game_id is not None:
             feed = self.feeds.get(notice.game_id)
             if feed is not None:
-                if feed.last is None:
+                if feed.last is None and feed.topic is None:
                     feed.last = max(0, notice.number - 1)
                 self._refresh(feed)
+            for topic in list(self.listening.get(notice.game_id, ())):
+                self._refresh(topic)
         elif notice.kind == "win" and notice.game_id is not None and self.site:
             self._spawn(self._read_win(notice.game_id))
         elif notice.kind == "listing" and notice.game_id is not None and self.site:
@@ -327,7 +270,7 @@ class EventHub:
         """Read every watched game, and the site's recent wins and challenge counts, again (a
         notification may be lost); and the games changed since ``lost_at``, the listener's loss."""
         for feed in list(self.feeds.values()):
-            if feed.last is not None:
+            if feed.last is not None or feed.topic is not None:
                 self._refresh(feed)
         if self.site:
             self._spawn(self._recover_site(lost_at))
@@ -378,7 +321,13 @@ class EventHub:
         try:
             while True:
                 feed.again = False
-                got = await self.read_items(feed.game_id, feed.race, feed.last or 0)
+                if feed.topic is not None:
+                    reading = await self.read_topic(feed)
+                    offer_all(feed.watchers, [Item(b"", "reading", reading=reading)])
+                    if not feed.again:
+                        return
+                    continue
+                got = await self.read_items(feed.game_id, feed.last or 0)
                 if got is None or not self._dispatch(feed, *got) or not feed.again:
                     return
         except READ_FAILED as error:
@@ -386,19 +335,29 @@ class EventHub:
         finally:
             feed.reading = False
 
-    async def read_items(
-        self, feed_id: uuid.UUID, race: bool, after: int
-    ) -> tuple[list[Item], bool] | None:
-        """What the database holds of a game's (or a race's) feed after number ``after``, as
-        its streams send it, and whether that is the end of it; None for no such game."""
-        if not race:
-            got = await self._read_game(feed_id, after)
-            return None if got is None else self.game_items(feed_id, got)
-        events = await self.database.read(partial(store.race_feed, race_id=feed_id, after=after))
-        if events is None:
-            return None
-        items = [Item(self.rendering.race(event), event.kind, event.number) for event in events]
-        return items, bool(events) and events[-1].kind == "result"
+    async def read_items(self, game_id: uuid.UUID, after: int) -> tuple[list[Item], bool] | None:
+        """What the database holds of a game's feed after number ``after``, as its streams
+        send it, and whether that is the end of it; None for no such game."""
+        got = await self._read_game(game_id, after)
+        return None if got is None else self.game_items(game_id, got)
+
+    async def read_topic(self, feed: Feed) -> Reading:
+        """The topic's reading; from now on a move of any game it listens to reads it again."""
+        assert feed.topic is not None
+        reading = await feed.topic.read(feed.game_id)
+        if self.feeds.get(feed.game_id) is feed:
+            self._listen(feed, reading.listens)
+        return reading
+
+    def _listen(self, feed: Feed, listens: frozenset[uuid.UUID]) -> None:
+        for game_id in feed.listens - listens:
+            topics = self.listening.get(game_id, set())
+            topics.discard(feed)
+            if not topics:
+                self.listening.pop(game_id, None)
+        for game_id in listens - feed.listens:
+            self.listening.setdefault(game_id, set()).add(feed)
+        feed.listens = listens
 
     def game_items(self, game_id: uuid.UUID, got: GameFeed) -> tuple[list[Item], bool]:
         """A game's placements as items, then its end (carrying the number of its last
@@ -414,12 +373,12 @@ class EventHub:
         return items, over
 
     def _dispatch(self, feed: Feed, items: list[Item], over: bool) -> bool:
-        """Offer what was read to the feed's watchers; False once the game (or the race) is
-        over (its feed is done)."""
+        """Offer what was read to the feed's watchers; False once the game is over (its feed
+        is done)."""
         if items:
             feed.last = items[-1].number
             feed.opening = None  # a stream opening now must read what this offered
-            _offer(feed.watchers, items)
+            offer_all(feed.watchers, items)
         if over and self.feeds.get(feed.game_id) is feed:
             del self.feeds[feed.game_id]
         return not over
@@ -451,7 +410,7 @@ class EventHub:
                 for board, rank in ranks.items()
                 if rank == 1
             ]
-        _offer(self.site, items)
+        offer_all(self.site, items)
 
     async def _read_listings(self, read: Callable[[Executor], list[ListedGame]]) -> None:
         # Not re-read at the heartbeat: a lost one is made good by the list's own re-reads
@@ -463,7 +422,7 @@ class EventHub:
             return
         # A daily challenge game is its player's only until its day closes (a race's, its race).
         shown = [game for game in found if not days.is_sealed(game.challenge_date, game.sealed)]
-        _offer(self.site, [Item(self.rendering.listing(game), "game") for game in shown])
+        offer_all(self.site, [Item(self.rendering.listing(game), "game") for game in shown])
 
     async def _read_challenge(self, day: date, send: bool = True) -> None:
         try:
@@ -475,7 +434,7 @@ class EventHub:
             return  # a notification repeated, or two read as one
         self._challenge_sent = {day: counts}
         if send:
-            _offer(self.site, [Item(self.rendering.challenge(day, *counts), "challenge")])
+            offer_all(self.site, [Item(self.rendering.challenge(day, *counts), "challenge")])
 
     # ------------------------------------------------------------ the process's life
 
@@ -509,12 +468,3 @@ class EventHub:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-
-def _offer(watchers: set[Watcher], items: list[Item]) -> None:
-    """Offer ``items`` to each of ``watchers``; one whose queue fills is dropped from them."""
-    for watcher in list(watchers):
-        for item in items:
-            if not watcher.offer(item):
-                watchers.discard(watcher)
-                break

@@ -19,13 +19,13 @@ from api.events.schemas import (
     WinEvent,
 )
 from api.events.service import InProgressPage
-from api.events.store import GameInProgress, GameState, ListedGame, RaceEvent, Win
-from api.games import records as games
+from api.events.store import GameInProgress, GameState, ListedGame, Win
+from api.games import placement_out
 
 _BOARDS = {"all": "all_time", "day": "day", "week": "week"}
 
 
-def frame(event: str, data: bytes, event_id: int | None = None) -> bytes:
+def frame(event: str, data: bytes, event_id: int | str | None = None) -> bytes:
     """One event in the text/event-stream format (the data is one line of JSON)."""
     head = f"event: {event}\r\n" + (f"id: {event_id}\r\n" if event_id is not None else "")
     return head.encode() + b"data: " + data + b"\r\n\r\n"
@@ -36,7 +36,7 @@ class Frames:
 
     def placement(self, placement: PlacementRecord) -> bytes:
         # What GET /games/{id}/placements lists, rendered by the same function.
-        data = games.placement_out(placement).model_dump_json().encode()
+        data = placement_out(placement).model_dump_json().encode()
         return frame("placement", data, placement.number)
 
     def end(self, game_id: uuid.UUID, state: GameState) -> bytes:
@@ -80,9 +80,9 @@ class Frames:
         )
         return frame("game", out.model_dump_json().encode())
 
-    def race(self, event: RaceEvent) -> bytes:
-        # Stored as rendered by the races feature (api.events.schemas's race models).
-        return frame(event.kind, event.data.encode(), event.number)
+    def event(self, kind: str, data: bytes, event_id: str) -> bytes:
+        # A topic's event (a race's), its data rendered by the feature that publishes it.
+        return frame(kind, data, event_id)
 
     def reconnect(self, last_event_id: int | None) -> bytes:
         out = ReconnectEvent(last_event_id=last_event_id)

@@ -17,7 +17,6 @@ from api.core.errors import (
     InvalidLastEventId,
     InvalidRequest,
     RaceGamePrivate,
-    RaceNotFound,
     RateLimited,
     ServiceUnavailable,
     TooManyEventStreams,
@@ -29,17 +28,14 @@ from api.events import render
 from api.events.schemas import (
     BestEvent,
     ChallengeEvent,
-    CountdownEvent,
     GameEndEvent,
     GameListedEvent,
     GamesInProgress,
-    RaceResultEvent,
-    RacerEvent,
     ReconnectEvent,
     WinEvent,
 )
 from api.events.service import EventService
-from api.games.schemas import PlacementOut
+from api.games import PlacementOut
 from api.ops.middleware import HEAD_SCOPE_KEY
 from api.ops.ratelimit import client_address, limited_by
 
@@ -53,14 +49,11 @@ LastEventId = Annotated[
     Header(
         alias="Last-Event-ID",
         description="The `id` of the last event received (a browser's EventSource sends it "
-        "when it reconnects): only the events after it are sent. 0 to 40 for a game's "
-        "stream (its placements), to 999 for a race's.",
+        "when it reconnects): only the events after it are sent, 0 to 40 (a game's "
+        "placements).",
         pattern=r"^\s*[0-9]{1,3}\s*$",
     ),
 ]
-
-# A race's events: a few in its lobby, then at most one per placement and end of each racer.
-MAX_RACE_EVENTS = 999
 
 router = APIRouter(tags=["live"])
 
@@ -75,7 +68,7 @@ class EventStream(EventSourceResponse):
 _HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-def _stream(request: Request, events: Any) -> Response:
+def stream_of(request: Request, events: Any) -> Response:
     if request.scope.get(HEAD_SCOPE_KEY):
         # The stream's headers alone: a HEAD never opens it (the unread stream gives its
         # place back when it is collected, see EventService.game_stream).
@@ -95,7 +88,7 @@ def _stream(request: Request, events: Any) -> Response:
     )
 
 
-def _address(request: Request) -> str:
+def client_of(request: Request) -> str:
     client = request.scope.get("client")
     return client_address(
         client[0] if client else None,
@@ -104,7 +97,9 @@ def _address(request: Request) -> str:
     )
 
 
-def _event(name: str, model: type[BaseModel], with_id: bool, about: str) -> dict[str, Any]:
+def event_kind(
+    name: str, model: type[BaseModel], with_id: bool, about: str, id_about: str = ""
+) -> dict[str, Any]:
     """One kind of event in an OpenAPI 3.2 ``itemSchema``: its name, id and JSON data."""
     properties: dict[str, Any] = {
         "event": {"const": name},
@@ -115,7 +110,7 @@ def _event(name: str, model: type[BaseModel], with_id: bool, about: str) -> dict
         },
     }
     if with_id:
-        properties["id"] = {"type": "string", "description": "The placement's number."}
+        properties["id"] = {"type": "string", "description": id_about or "The placement's number."}
     return {
         "type": "object",
         "description": about,
@@ -135,7 +130,7 @@ _STREAM_BODY = {
 }
 
 
-def _streamed(description: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+def streamed(description: str, events: list[dict[str, Any]]) -> dict[str, Any]:
     """A stream's ``200`` in the OpenAPI document: its headers and its kinds of event."""
     content = {"schema": _STREAM_BODY, "itemSchema": {"oneOf": events}}
     return {
@@ -146,16 +141,16 @@ def _streamed(description: str, events: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 # Every stream answers these when it is refused.
-_STREAM_CAPS = (TooManyEventStreams, RateLimited, EventStreamsFull, ServiceUnavailable)
+STREAM_REFUSALS = (TooManyEventStreams, RateLimited, EventStreamsFull, ServiceUnavailable)
 GAME_EVENTS = [
-    _event(
+    event_kind(
         "placement",
         PlacementOut,
         True,
         "A placement as it is stored: what `GET /games/{id}/placements` lists.",
     ),
-    _event("end", GameEndEvent, False, "The game is over; the stream closes after it."),
-    _event(
+    event_kind("end", GameEndEvent, False, "The game is over; the stream closes after it."),
+    event_kind(
         "reconnect",
         ReconnectEvent,
         False,
@@ -163,25 +158,13 @@ GAME_EVENTS = [
     ),
 ]
 SITE_EVENTS = [
-    _event("win", WinEvent, False, "A win was recorded."),
-    _event("best", BestEvent, False, "A win took rank 1 on a board."),
-    _event("challenge", ChallengeEvent, False, "A daily challenge's counts changed."),
-    _event("game", GameListedEvent, False, "A game began or ended (no card)."),
-    _event("reconnect", ReconnectEvent, False, "This watcher fell behind and is closed."),
-]
-RACE_EVENTS = [
-    _event("joined", RacerEvent, True, "A racer joined the race's lobby."),
-    _event("countdown", CountdownEvent, True, "The race starts at `starts_at`."),
-    _event("started", CountdownEvent, True, "The racers' games are dealt: `your_game` is there."),
-    _event("progress", RacerEvent, True, "A racer placed a card."),
-    _event("finished", RacerEvent, True, "A racer's game is over."),
-    _event("result", RaceResultEvent, True, "The race is over; the stream closes after it."),
-    _event("reconnect", ReconnectEvent, False, "This watcher fell behind and is closed."),
+    event_kind("win", WinEvent, False, "A win was recorded."),
+    event_kind("best", BestEvent, False, "A win took rank 1 on a board."),
+    event_kind("challenge", ChallengeEvent, False, "A daily challenge's counts changed."),
+    event_kind("game", GameListedEvent, False, "A game began or ended (no card)."),
+    event_kind("reconnect", ReconnectEvent, False, "This watcher fell behind and is closed."),
 ]
 EVENT_MODELS: tuple[type[BaseModel], ...] = (
-    RacerEvent,
-    CountdownEvent,
-    RaceResultEvent,
     PlacementOut,
     GameEndEvent,
     ReconnectEvent,
@@ -213,9 +196,13 @@ def _last_event_id(raw: str | None, most: int = MAX_PLACEMENTS) -> int:
     summary="Watch a game",
     openapi_extra={"security": [{}]},
     responses={
-        200: _streamed("The game's events.", GAME_EVENTS),
+        200: streamed("The game's events.", GAME_EVENTS),
         **problems(
-            ChallengeGamePrivate, RaceGamePrivate, GameNotFound, InvalidLastEventId, *_STREAM_CAPS
+            ChallengeGamePrivate,
+            RaceGamePrivate,
+            GameNotFound,
+            InvalidLastEventId,
+            *STREAM_REFUSALS,
         ),
     },
     dependencies=[limited_by("read")],
@@ -235,31 +222,8 @@ async def watch_game(
     up gets `event: reconnect` and is closed. Reading rules are `GET /games/{id}`'s: a daily
     challenge game is its player's only (their token or key) until its day closes."""
     after = _last_event_id(last_event_id)
-    stream = await events.game_stream(game_id, token, after, _address(request))
-    return _stream(request, stream)
-
-
-@router.get(
-    "/races/{race_id}/events",
-    response_class=EventStream,
-    summary="Watch a race",
-    tags=["races"],
-    responses={
-        200: _streamed("The race's events.", RACE_EVENTS),
-        **problems(RaceNotFound, InvalidLastEventId, *_STREAM_CAPS),
-    },
-    dependencies=[limited_by("read")],
-)
-async def watch_race(
-    race_id: str, request: Request, events: Events, last_event_id: LastEventId = None
-) -> Response:
-    """A race's events, numbered from 1 (each event's `id`), from its opening: `joined`,
-    `countdown`, then a `progress` after each placement of a racer and a `finished`
-    when a racer's game ends (counts only, never a card), and `result` when the race is
-    over; the stream closes after it. With `Last-Event-ID: n` only the events after `n` are
-    sent, then the stream goes on live: no gap, nothing twice. Anyone may watch."""
-    after = _last_event_id(last_event_id, MAX_RACE_EVENTS)
-    return _stream(request, await events.race_stream(race_id, after, _address(request)))
+    stream = await events.game_stream(game_id, token, after, client_of(request))
+    return stream_of(request, stream)
 
 
 @router.get(
@@ -267,8 +231,8 @@ async def watch_race(
     response_class=EventStream,
     summary="Watch the site",
     responses={
-        200: _streamed("The site's events.", SITE_EVENTS),
-        **problems(*_STREAM_CAPS),
+        200: streamed("The site's events.", SITE_EVENTS),
+        **problems(*STREAM_REFUSALS),
     },
     dependencies=[limited_by("read")],
 )
@@ -280,7 +244,7 @@ async def watch_site(request: Request, events: Events) -> Response:
     when a game begins or ends (guests' games included, no card; daily challenge games once
     their day has closed only), for the list of games being played. These events have no id:
     a client that reconnects reads the leaderboard, the challenge and the list again."""
-    return _stream(request, events.site_stream(_address(request)))
+    return stream_of(request, events.site_stream(client_of(request)))
 
 
 @router.get(
@@ -309,9 +273,10 @@ async def list_games(
     return json_response(render.games_in_progress(page))
 
 
-def install_event_schemas(app: FastAPI) -> None:
-    """Put the events' data models in the OpenAPI document's components, which the streams'
-    ``itemSchema`` refers to (FastAPI adds only the models of JSON responses)."""
+def install_event_schemas(app: FastAPI, models: tuple[type[BaseModel], ...] = EVENT_MODELS) -> None:
+    """Put the data models of streams' events (``models``: this feature's by default) in the
+    OpenAPI document's components, which the streams' ``itemSchema`` refers to (FastAPI adds
+    only the models of JSON responses)."""
     from pydantic.json_schema import models_json_schema
 
     build = app.openapi
@@ -319,9 +284,9 @@ def install_event_schemas(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         document = build()
         schemas = document.setdefault("components", {}).setdefault("schemas", {})
-        if not all(model.__name__ in schemas for model in EVENT_MODELS):
+        if not all(model.__name__ in schemas for model in models):
             _, definitions = models_json_schema(
-                [(model, "serialization") for model in EVENT_MODELS],
+                [(model, "serialization") for model in models],
                 ref_template="#/components/schemas/{model}",
             )
             for name, schema in definitions.get("$defs", {}).items():

@@ -23,11 +23,12 @@ from api.core.clock import now, today
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database
 from api.core.errors import InvalidCursor
-from api.core.ids import existing_game, existing_race, parse_game_id, parse_race_id
+from api.core.ids import existing_game, parse_game_id
 from api.events import store
-from api.events.hub import EventHub, Item, Watcher
+from api.events.hub import EventHub
 from api.events.store import GameInProgress
-from api.games.service import GameService
+from api.events.watchers import Item, Reading, Topic, Watcher
+from api.games import GameService
 from api.ops import metrics
 
 _CURSOR_KIND = "in_progress"
@@ -81,29 +82,53 @@ class EventService:
         weakref.finalize(events, self.hub.leave, watcher)
         return events
 
-    async def race_stream(self, race_id: str, after: int, address: str) -> AsyncIterator[bytes]:
-        """A race's events after number ``after``, then as they come, to its ``result``;
-        ``404 race_not_found``, and a game's stream's caps. The same hub and the same
-        promise as a game's stream: subscribed before the catch-up read, so no gap and
-        nothing twice."""
-        race_uuid = parse_race_id(race_id)
-        watcher = self.hub.watch(address, race_uuid, race=True)
+    async def topic_stream(
+        self, key: uuid.UUID, topic: Topic, position: str | None, address: str
+    ) -> AsyncIterator[bytes]:
+        """A feature's stream (``topic``, keyed ``key``): what a watcher at ``position`` lacks,
+        then what changes, until the topic says it is done; the stream caps as a game's. The
+        topic's read raises its own errors (its 404). Subscribed before the first read, so
+        no change is missed; each change is sent as what the watcher's position lacks, so
+        nothing is sent twice."""
+        watcher = self.hub.watch(address, key, topic)
         try:
-            got = existing_race(await self.hub.read_items(race_uuid, True, after), race_id)
+            assert watcher.feed is not None
+            reading = await self.hub.read_topic(watcher.feed)
         except BaseException:
             self.hub.leave(watcher)
             raise
-        assert watcher.feed is not None
-        if watcher.feed.last is None and got[0]:
-            watcher.feed.last = got[0][-1].number
-        events = self._events(watcher, *got, after)
+        events = self._topic_events(watcher, reading, position)
         weakref.finalize(events, self.hub.leave, watcher)
         return events
+
+    async def _topic_events(
+        self, watcher: Watcher, reading: Reading, position: str | None
+    ) -> AsyncIterator[bytes]:
+        try:
+            while True:
+                sent, position, done = reading.after(position)
+                for kind, event_id, data in sent:
+                    yield _sent(self.hub.rendering.event(kind, data, event_id), kind)
+                if done:
+                    return
+                items = await watcher.take()
+                if watcher.dropped:
+                    yield _sent(self.hub.rendering.reconnect(None), "reconnect")
+                    return
+                if watcher.closing:
+                    return
+                for item in items:
+                    if item.reading is not None:
+                        reading = item.reading  # the latest says all
+                    elif item.kind == "ping":
+                        yield item.frame
+        finally:
+            self.hub.leave(watcher)
 
     async def _events(
         self, watcher: Watcher, got: list[Item], over: bool, last: int
     ) -> AsyncIterator[bytes]:
-        """A game's or a race's stream: the items read after ``last``, then the hub's. An
+        """A game's stream: the items read after ``last``, then the hub's. An
         ``end`` carries the number of the game's last placement, any other item its own."""
         feed = watcher.feed
         assert feed is not None
@@ -136,9 +161,9 @@ class EventService:
                         else:
                             yield _sent(item.frame, item.kind)
                             last = item.number
-                            if item.kind in ("end", "result"):
+                            if item.kind == "end":
                                 return
-                read = await self.hub.read_items(feed.game_id, feed.race, last)
+                read = await self.hub.read_items(feed.game_id, last)
                 if read is None:
                     return  # deleted meanwhile
                 got, over = read

@@ -14,11 +14,10 @@ from typing import Any, NamedTuple, cast, get_args
 
 import psycopg
 from psycopg import sql
-from sqlalchemy import Row, Table, and_, bindparam, insert, or_, select, tuple_
-from sqlalchemy.orm import Session
+from sqlalchemy import Row, Table, and_, bindparam, or_, select, tuple_
 
 from api.core.database import Executor
-from api.core.models import GameRow, PlacementRecord, PlacementRow, RaceEventRow, RaceRow, ScoreRow
+from api.core.models import GameRow, PlacementRecord, PlacementRow, ScoreRow
 from api.core.schemas import StatusName
 
 # The one PostgreSQL channel every process listens on (one connection per process).
@@ -27,8 +26,6 @@ CHANNEL = "foursquare_events"
 _games = cast(Table, GameRow.__table__)
 _placements = cast(Table, PlacementRow.__table__)
 _scores = cast(Table, ScoreRow.__table__)
-_races = cast(Table, RaceRow.__table__)
-_race_events = cast(Table, RaceEventRow.__table__)
 
 
 class GameState(NamedTuple):
@@ -258,38 +255,3 @@ async def notifications(conninfo: str) -> AsyncIterator[str]:
         yield ""  # listening: what was notified before this has to be read anew
         async for notification in connection.notifies():
             yield notification.payload
-
-
-class RaceEvent(NamedTuple):
-    """A race's event as stored: its number (its ``id`` on the stream), kind and JSON data."""
-
-    number: int
-    kind: str
-    data: str
-
-
-# The race and its events after :after, as game_feed reads a game: no row if there is no such
-# race, one row of NULLs if no event is after :after.
-_RACE_FEED = (
-    select(_race_events.c.number, _race_events.c.kind, _race_events.c.data)
-    .select_from(
-        _races.outerjoin(
-            _race_events,
-            and_(_race_events.c.race_id == _races.c.id, _race_events.c.number > bindparam("after")),
-        )
-    )
-    .where(_races.c.id == bindparam("id"))
-    .order_by(_race_events.c.number)
-)
-
-
-def race_feed(session: Executor, race_id: uuid.UUID, after: int) -> list[RaceEvent] | None:
-    """The race's events numbered above ``after``; None if there is no such race."""
-    rows = session.execute(_RACE_FEED, {"id": race_id, "after": after}).all()
-    if not rows:
-        return None
-    return [RaceEvent._make(row) for row in rows if row[0] is not None]
-
-
-def insert_race_event(session: Session, race_id: uuid.UUID, event: RaceEvent) -> None:
-    session.connection().execute(insert(_race_events), {"race_id": race_id, **event._asdict()})

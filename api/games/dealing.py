@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -14,7 +14,6 @@ from api.core.accounts import Identity
 from api.core.clock import now, today
 from api.core.database import Executor, after_commit
 from api.core.errors import ChallengeAlreadyPlayed, PlayerKeyRequired
-from api.core.hooks import HOOKS
 from api.core.secrets import (
     deck_commitment,
     hash_token,
@@ -23,6 +22,7 @@ from api.core.secrets import (
     new_token,
 )
 from api.games import snapshot, store
+from api.games.hooks import HOOKS
 from api.games.records import DealtGame, encode, facts_of, game_created
 from api.games.schemas import GameCreated
 from api.games.store import NewGameRow, StoredView
@@ -31,29 +31,33 @@ from engine import Card, Game
 
 
 def deal(
-    player: str,
+    player: Identity,
     *,
     deck: Sequence[Card | str] | None = None,
-    player_id: uuid.UUID | None = None,
-    challenge: days.SharedDeal | None = None,
+    shared: days.SharedDeal | None = None,
+    deadline: datetime | None = None,
+    token_hash: str | None = None,
 ) -> DealtGame:
-    """Deal a game from a fresh secret seed, or from ``deck`` (tests and puzzles only: the
-    public API has no way to choose a deck), or a shared ``challenge`` deal (the day's, or a
-    race's, sealed until the race ends: its seed and salt, so its commitment is the deal's),
-    for ``player``; nothing is stored yet."""
-    if challenge is not None:
-        seed: str | None = challenge.seed
-        salt = challenge.salt
+    """Deal ``player`` a game: from a fresh secret seed, from ``deck`` (tests and puzzles
+    only: the public API has no way to choose a deck), or from a ``shared`` deal (the day's
+    challenge; or a race's, sealed until the race reveals it: its seed and salt, so its
+    commitment is the deal's). ``deadline``: no placement after it. ``token_hash``: the
+    credential that plays it, if not a new token of its own (a race's racer token). Nothing is
+    stored yet."""
+    if shared is not None:
+        seed: str | None = shared.seed
+        salt = shared.salt
     else:
         seed = None if deck is not None else new_seed()
         salt = new_salt()
     game = Game(deck) if deck is not None else Game.from_seed(seed)  # type: ignore[arg-type]
     token = new_token()
     created = now()
+    daily = shared if isinstance(shared, days.DailyDeal) else None
     row = NewGameRow(
         id=uuid.uuid4(),
-        player=player,
-        token_hash=hash_token(token),
+        player=player.name,
+        token_hash=token_hash or hash_token(token),
         seed=seed,
         salt=salt,
         deck_commitment=deck_commitment([card.code for card in game.deck], salt),
@@ -69,9 +73,11 @@ def deal(
         finished_at=None,
         snapshot=snapshot.dumps(snapshot.take(game, salt, sealed=False)),
         snapshot_format=snapshot.FORMAT,
-        player_id=player_id,
-        challenge_date=challenge.day if isinstance(challenge, days.DailyDeal) else None,
-        sealed=challenge is not None and not isinstance(challenge, days.DailyDeal),
+        player_id=player.player_id,
+        challenge_date=daily.day if daily is not None else None,
+        sealed=shared is not None and daily is None,
+        computer=player.computer,
+        deadline=deadline,
     )
     return DealtGame(row, token)
 
@@ -94,21 +100,7 @@ def store_dealt(session: Session, dealt: DealtGame) -> GameCreated:
     facts = facts_of(row, 0, row.status, None, row.created_at)
     HOOKS.announce(HOOKS.created, session, facts)
     after_commit(session, metrics.game_created)
-    view = StoredView(
-        id=row.id,
-        player=row.player,
-        version=row.version,
-        status=row.status,
-        assisted=row.assisted,
-        deck_commitment=row.deck_commitment,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        finished_at=row.finished_at,
-        challenge_date=row.challenge_date,
-        snapshot_format=row.snapshot_format,
-        snapshot=row.snapshot,
-        sealed=row.sealed,
-    )
+    view = StoredView._make(getattr(row, name) for name in StoredView._fields)
     return game_created(view, snapshot.loads(row.snapshot), dealt.token)
 
 
@@ -159,17 +151,8 @@ def already_played(day: date, game_id: uuid.UUID | None) -> ChallengeAlreadyPlay
     return ChallengeAlreadyPlayed(detail, game_id=str(game_id))
 
 
-def start_game(
-    session: Session,
-    player: str,
-    *,
-    deck: Sequence[Card | str] | None = None,
-    player_id: uuid.UUID | None = None,
-) -> GameCreated:
-    """Deal a game and store it in ``session``'s transaction (tools and tests: the public
-    API's creations go through :meth:`GameService.create`)."""
-    return store_dealt(session, deal(player, deck=deck, player_id=player_id))
-
-
 def for_identity(dealt: DealtGame, who: Identity) -> DealtGame:
-    return DealtGame(dealt.row._replace(player=who.name, player_id=who.player_id), dealt.token)
+    """A game dealt before its player was known (a creation deals outside its write
+    transaction, which then finds who it is for)."""
+    row = dealt.row._replace(player=who.name, player_id=who.player_id, computer=who.computer)
+    return DealtGame(row, dealt.token)

@@ -29,8 +29,8 @@ from sqlalchemy.orm import Session
 from api.core import days
 from api.core.clock import now, today
 from api.core.database import Database
-from api.core.hooks import HOOKS, GameFacts
 from api.games import snapshot, store
+from api.games.hooks import HOOKS, GameFacts
 from api.games.records import decode, encode, facts_of
 from api.games.store import GameChange, GameRecord
 

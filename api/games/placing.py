@@ -9,7 +9,6 @@ boards, live events: :mod:`api.core.hooks`) in the same transaction.
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TypeVar
@@ -22,19 +21,19 @@ from api.core.database import after_commit
 from api.core.errors import (
     ChallengeClosed,
     PreconditionFailed,
+    TimeUp,
     VersionConflict,
     engine_error,
 )
-from api.core.hooks import HOOKS
-from api.core.ids import existing_game, parse_game_id
 from api.core.models import PlacementRecord
 from api.games import etags, snapshot, store
 from api.games.access import authorize
+from api.games.hooks import HOOKS
 from api.games.records import decode, encode, facts_of, game_out, placement_out, view_after
 from api.games.schemas import PlacementCreated
 from api.games.snapshot import GameSnapshot
 from api.games.store import GameChange, GameRecord
-from api.idempotency.service import (
+from api.idempotency import (
     credential_digest,
     fingerprint,
 )
@@ -92,6 +91,8 @@ def plan_placement(
             f"{days.closes_at(row.challenge_date).isoformat()}: its games take no more "
             "placements"
         )
+    if row.deadline is not None and not game.is_over and now() >= row.deadline:
+        raise _time_up(row.deadline)
     try:
         result = game.place(cell)
     except EngineError as exc:
@@ -106,6 +107,13 @@ def plan_placement(
         snapshot.dumps(taken),
         snapshot.format_of(game, sealed=sealed),
         if_match,
+    )
+
+
+def _time_up(deadline: datetime) -> TimeUp:
+    return TimeUp(
+        f"this game's time was up at {deadline.isoformat()} (its race's end): it takes no "
+        "more placements"
     )
 
 
@@ -157,6 +165,8 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacementCreate
     # statement (api.core.store.notify): a placement that is refused rolls it back.
     HOOKS.announce(HOOKS.moved, session, facts)
     if not store.move_game(session, row.id, row.version, change, placement):
+        if row.deadline is not None and at >= row.deadline:
+            raise _time_up(row.deadline)
         if plan.if_match is not None:
             current = store.get_version(session, row.id)
             raise _refuse_if_match(plan.if_match, current or row.version)
@@ -175,17 +185,3 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacementCreate
         placement=placement_out(placement),
         game=game_out(view_after(row, plan.snapshot, change), plan.snapshot, rank),
     )
-
-
-def place_in(
-    session: Session,
-    game_id: uuid.UUID | str,
-    token: str | None,
-    cell: tuple[int, int],
-    if_match: str | None = None,
-) -> PlacementCreated:
-    """Read, play and store a placement in ``session``'s transaction (tools and tests: the
-    public API's placements go through :meth:`GameService.place`)."""
-    game_uuid = game_id if isinstance(game_id, uuid.UUID) else parse_game_id(game_id)
-    row = existing_game(store.get_game(session, game_uuid), game_id)
-    return store_placement(session, plan_placement(row, token, cell, if_match))

@@ -8,17 +8,18 @@ import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from api.core.database import Executor
-from api.core.hooks import GameFacts
 from api.core.ids import existing_game
 from api.core.models import PlacementRecord
+from api.core.schemas import CARD_VALUES
 from api.games import store
-from api.games.schemas import CardOut, GameCreated, GameOut, PlacementOut, PositionOut
+from api.games.hooks import GameFacts
+from api.games.schemas import GameCreated, GameOut, PlacementOut
 from api.games.snapshot import GameSnapshot
 from api.games.store import GameChange, GameRecord, NewGameRow, StoredView
-from engine import CARDS, Game
+from engine import Game
 from engine.cards import DECK_SIZE
 
 
@@ -44,6 +45,22 @@ class LoadedGame:
 
     row: GameRecord
     game: Game
+
+
+class GameSummary(NamedTuple):
+    """A game's counts as anyone may see them while it is sealed (a race's progress): never
+    a card."""
+
+    id: uuid.UUID
+    status: str
+    score: int | None
+    placements: int
+    face_down: int
+    stock: int
+    finished_at: datetime | None
+    assisted: bool
+    sealed: bool  # a race's game, its race not over: its player's only
+    computer: bool
 
 
 @dataclass(frozen=True)
@@ -76,10 +93,7 @@ def decode(row: GameRecord) -> Game:
     return Game.from_dict(json.loads(row.state))
 
 
-# Every card as a response value, built once.
-_CARDS: dict[str, dict[str, Any]] = {
-    card.code: {"rank": card.rank, "suit": card.suit.label, "code": card.code} for card in CARDS
-}
+_CARDS = CARD_VALUES
 
 
 def game_out(view: StoredView, taken: GameSnapshot, rank: int | None = None) -> GameOut:
@@ -98,36 +112,26 @@ def game_created(view: StoredView, taken: GameSnapshot, token: str) -> GameCreat
 
 
 def _game_values(view: StoredView, taken: GameSnapshot, rank: int | None) -> dict[str, Any]:
-    return {
-        "id": view.id,
-        "player": view.player,
-        "status": taken.status,
-        "end_reason": taken.end_reason,
-        "score": taken.score,
-        "current_card": _CARDS[taken.current_card] if taken.current_card else None,
-        "stock_count": taken.stock_count,
-        "face_down_count": taken.face_down_count,
-        "placements_count": taken.placements_count,
-        "piles": [
-            {
-                "row": pile.row,
-                "col": pile.col,
-                "cards": [_CARDS[code] for code in pile.cards],
-                "face_up": pile.face_up,
-            }
-            for pile in taken.piles
-        ],
-        "legal_placements": [{"row": row, "col": col} for row, col in taken.legal_placements],
-        "version": view.version,
-        "assisted": view.assisted,
-        "deck_commitment": view.deck_commitment,
-        "reveal": {"deck": taken.reveal.deck, "salt": taken.reveal.salt} if taken.reveal else None,
-        "created_at": view.created_at,
-        "updated_at": view.updated_at,
-        "finished_at": view.finished_at,
-        "challenge_date": view.challenge_date,
-        "rank": rank,
-    }
+    """The response's values: the view's public columns and the snapshot's fields by name
+    (the model leaves out the storage columns), cards and cells as response values. A public
+    column or a snapshot field is shown once the response model names it."""
+    values = view._asdict() | dict(taken)
+    values["current_card"] = _CARDS[taken.current_card] if taken.current_card else None
+    values["piles"] = [
+        {
+            "row": pile.row,
+            "col": pile.col,
+            "cards": [_CARDS[code] for code in pile.cards],
+            "face_up": pile.face_up,
+        }
+        for pile in taken.piles
+    ]
+    values["legal_placements"] = [{"row": row, "col": col} for row, col in taken.legal_placements]
+    values["reveal"] = (
+        {"deck": taken.reveal.deck, "salt": taken.reveal.salt} if taken.reveal else None
+    )
+    values["rank"] = rank
+    return values
 
 
 def placement_out(placement: PlacementRecord) -> PlacementOut:
@@ -151,32 +155,18 @@ def stock_after(number: int, status_after: str) -> int:
     return DECK_SIZE - number - (1 if status_after == "in_progress" else 0)
 
 
-def card_out(code: str) -> CardOut:
-    return CardOut.model_validate(_CARDS[code])
-
-
-def position_out(cell: tuple[int, int]) -> PositionOut:
-    return PositionOut(row=cell[0], col=cell[1])
-
-
 def view_after(
     row: GameRecord, taken: GameSnapshot, change: GameChange | None = None
 ) -> StoredView:
     """The public columns of ``row`` after ``change`` (or as dealt)."""
-    return StoredView(
-        id=row.id,
-        player=row.player,
-        version=row.version + (1 if change is not None else 0),
+    view = StoredView._make(getattr(row, name, None) for name in StoredView._fields)
+    if change is None:
+        return view._replace(status=taken.status)
+    return view._replace(
+        version=row.version + 1,
         status=taken.status,
-        assisted=row.assisted,
-        deck_commitment=row.deck_commitment,
-        created_at=row.created_at,
-        updated_at=change.updated_at if change is not None else row.updated_at,
-        finished_at=change.finished_at if change is not None else row.finished_at,
-        challenge_date=row.challenge_date,
-        snapshot_format=None,
-        snapshot=None,
-        sealed=row.sealed,
+        updated_at=change.updated_at,
+        finished_at=change.finished_at,
     )
 
 
@@ -190,6 +180,7 @@ def facts_of(
         player_id=row.player_id,
         challenge_date=row.challenge_date,
         sealed=row.sealed,
+        computer=row.computer,
         assisted=row.assisted,
         placements=placements,
         status=status,

@@ -52,7 +52,7 @@ from api.games.schemas import (
     PlacementIn,
 )
 from api.games.service import GameService
-from api.idempotency.service import Answer
+from api.idempotency import Answer
 from api.ops.ratelimit import limited_by
 
 Games = Annotated[GameService, service("games")]

@@ -7,7 +7,6 @@ from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
@@ -15,56 +14,28 @@ from pydantic import (
 
 from api.core.names import NAME_PATTERN, NAME_RULE
 from api.core.schemas import (
+    CardOut,
     DeckReveal,
     EndReasonName,
+    PositionOut,
     RequestModel,
     ResponseModel,
     StatusName,
+    WholeNumber,
 )
 from engine.grid import WINDOW_RADIUS
 
 # A guest's name follows the accounts' rule (api.core.names: why ASCII).
 PLAYER_NAME_PATTERN = NAME_PATTERN
 
-SuitName = Literal["clubs", "diamonds", "hearts", "spades"]
-
-
-def _whole_number(value: object) -> object:
-    """JSON Schema's ``integer`` admits ``1.0``; so do we (but not ``1.5``, ``"1"`` or ``true``)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
 Coordinate = Annotated[
-    int,
+    WholeNumber,
     Field(
-        strict=True,
         ge=-WINDOW_RADIUS,
         le=WINDOW_RADIUS,
         description="Relative to the first pile at (0, 0); no placement can ever use more than 3.",
     ),
-    BeforeValidator(_whole_number),
 ]
-
-_CARD_EXAMPLE: dict[str, Any] = {"rank": 6, "suit": "diamonds", "code": "6D"}
-
-
-class CardOut(ResponseModel):
-    """A card. Suits never matter for the rules."""
-
-    model_config = ConfigDict(json_schema_extra={"examples": [_CARD_EXAMPLE]})
-
-    rank: int = Field(ge=1, le=10, description="1 (Ace) to 10.")
-    suit: SuitName
-    code: str = Field(description="Rank (A, 2..10) then suit (C, D, H, S).", examples=["6D"])
-
-
-class PositionOut(ResponseModel):
-    """A place on the grid, relative to the first pile at (0, 0); rows grow downward."""
-
-    row: int
-    col: int
 
 
 class PileOut(ResponseModel):
@@ -126,6 +97,7 @@ GAME_EXAMPLE: dict[str, Any] = {
     "updated_at": "2026-11-29T16:20:09.000000Z",
     "finished_at": None,
     "challenge_date": None,
+    "computer": False,
 }
 
 
@@ -169,6 +141,10 @@ class GameOut(ResponseModel):
     challenge_date: date | None = Field(
         description="The UTC day whose daily challenge this game is (see `GET "
         "/challenges/{date}`); null for an ordinary game."
+    )
+    computer: bool = Field(
+        default=False,
+        description="The computer player's game (a race's computer racer): on no leaderboard.",
     )
     rank: int | None = Field(
         default=None,

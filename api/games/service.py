@@ -15,41 +15,55 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Callable
+from datetime import date, datetime
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from api.core import days
-from api.core.accounts import PlayerRecord, authenticate, identify, identify_account
+from api.core.accounts import Identity, PlayerRecord, authenticate, identify, identify_account
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.errors import (
     MissingToken,
     VersionConflict,
 )
-from api.core.hooks import HOOKS
 from api.core.ids import existing_game, parse_game_id
 from api.core.models import PlacementRecord
 from api.core.secrets import (
     player_key_owner,
 )
 from api.games import etags, snapshot, store
-from api.games.access import authorize_private_read
-from api.games.dealing import deal, for_identity, require_key, store_dealt, todays_deal
+from api.games.access import authorize, authorize_private_read
+from api.games.dealing import (
+    challenge_game_of,
+    deal,
+    for_identity,
+    require_key,
+    store_dealt,
+    todays_deal,
+)
+from api.games.expiry import plan_expiry, store_expiry
+from api.games.hooks import HOOKS
 from api.games.placing import placement_fingerprint, plan_placement, store_placement
 from api.games.records import (
     GameRead,
+    GameSummary,
     History,
     LoadedGame,
     NewGameRequest,
     decode,
+    facts_of,
     game_out,
     load_game,
+    placements_of,
+    stock_after,
 )
+from api.games.schemas import GameCreated
 from api.games.snapshot import GameSnapshot
 from api.games.store import StoredView
-from api.idempotency.service import Answer, IdempotentRequests, fingerprint
+from api.idempotency import Answer, IdempotentRequests, fingerprint
 
 
 class GameService:
@@ -78,7 +92,7 @@ class GameService:
         async def prepare(account: PlayerRecord | None) -> Callable[[Session], Answer]:
             # Dealt before taking a turn to write: the write transaction only stores.
             daily = todays_deal(self.challenge_secret) if request.daily else None
-            dealt = deal(request.requested or "anonymous", challenge=daily)
+            dealt = deal(Identity(request.requested or "anonymous", None), shared=daily)
 
             def write(session: Session) -> Answer:
                 who = (
@@ -198,10 +212,16 @@ class GameService:
 
     # ------------------------------------------------------------ for hints and analyses
 
-    async def load(self, game_id: str) -> LoadedGame:
-        """A game as stored and its engine state, or 404."""
+    async def load(
+        self, game_id: str, token: str | None = None, *, player: bool = False
+    ) -> LoadedGame:
+        """A game as stored and its engine state, or 404; ``player``: for its player only
+        (``token``: the game's token or its player's key, else 401 or 403)."""
         game_uuid = parse_game_id(game_id)
-        return await self.database.read(lambda session: load_game(session, game_uuid))
+        loaded = await self.database.read(lambda session: load_game(session, game_uuid))
+        if player:
+            authorize(loaded.row, token)
+        return loaded
 
     async def mark_assisted(self, loaded: LoadedGame) -> int:
         """Mark a game assisted (a hint was given), bumping its version, if it is still at
@@ -218,6 +238,88 @@ class GameService:
         ):
             raise VersionConflict("the game changed while the hint was computed; ask again")
         return row.version + 1
+
+    # ------------------------------------------------------------ in another feature's work
+
+    @staticmethod
+    def start(
+        session: Session,
+        player: Identity,
+        *,
+        shared: days.SharedDeal | None = None,
+        deadline: datetime | None = None,
+        token_hash: str | None = None,
+    ) -> GameCreated:
+        """Deal ``player`` (an account, a guest or :data:`api.core.accounts.COMPUTER`) a game
+        and store it in ``session``'s transaction: a fresh deal, or a ``shared`` one (the
+        day's challenge, or a race's, sealed until :meth:`reveal`). ``deadline``: no
+        placement is stored after it. ``token_hash``: the credential that plays it, if not a
+        token of its own. The one way a game is made (``POST /games`` stores its deal the
+        same way)."""
+        dealt = deal(player, shared=shared, deadline=deadline, token_hash=token_hash)
+        return store_dealt(session, dealt)
+
+    @staticmethod
+    def end(session: Session, game_ids: list[uuid.UUID]) -> int:
+        """End the games of ``game_ids`` still in progress as lost (abandoned), as the expiry
+        ends games left untouched: a race's time limit. How many were ended."""
+        rows = [row for game_id in game_ids if (row := store.get_game(session, game_id))]
+        return store_expiry(session, plan_expiry(rows, now()))
+
+    @staticmethod
+    def reveal(session: Session, game_ids: list[uuid.UUID]) -> None:
+        """Make sealed games public (their race is over) and tell the subscribers of
+        :attr:`api.games.hooks.GameHooks.revealed`, each with the game as it ended, by score
+        (so that the locks of the boards' counts of each score are taken in one order)."""
+        rows = [row for game_id in game_ids if (row := store.get_game(session, game_id))]
+        store.unseal(session, [row.id for row in rows])
+        revealed = []
+        for row in rows:
+            game = decode(row)
+            at = row.finished_at or now()
+            status, score = game.status.value, game.score
+            revealed.append(
+                facts_of(row._replace(sealed=False), game.placements_count, status, score, at)
+            )
+        for facts in sorted(revealed, key=lambda facts: (facts.score or -1, facts.game_id)):
+            HOOKS.announce(HOOKS.revealed, session, facts)
+
+    @staticmethod
+    def summaries(session: Executor, game_ids: list[uuid.UUID]) -> dict[uuid.UUID, GameSummary]:
+        """The counts of each game of ``game_ids`` (never a card), by id."""
+        found = {}
+        for row in store.get_counts(session, game_ids):
+            face_down = snapshot.loads(row.snapshot).face_down_count if row.snapshot else 0
+            stock = stock_after(row.placements_count, row.status)
+            found[row.id] = GameSummary(
+                row.id,
+                row.status,
+                row.score,
+                row.placements_count,
+                face_down,
+                stock,
+                row.finished_at,
+                row.assisted,
+                row.sealed,
+                row.computer,
+            )
+        return found
+
+    @staticmethod
+    def challenge_game_of(session: Executor, player_id: uuid.UUID, day: date) -> uuid.UUID | None:
+        """The player's game of ``day``'s daily challenge, if they started one."""
+        return challenge_game_of(session, player_id, day)
+
+    @staticmethod
+    def load_in(session: Executor, game_id: uuid.UUID) -> LoadedGame:
+        """A game as stored and its engine state, read in ``session`` (with what the caller
+        reads beside it), or 404."""
+        return load_game(session, game_id)
+
+    @staticmethod
+    def history_in(session: Executor, game_id: uuid.UUID) -> list[PlacementRecord]:
+        """A game's placements in order, read in ``session``, or 404."""
+        return placements_of(session, game_id)
 
 
 def _creation_fingerprint(request: NewGameRequest) -> str:

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.dml import ReturningInsert, Update
 
@@ -43,6 +43,8 @@ class GameRecord(NamedTuple):
     player_key_hash: str | None
     challenge_date: date | None  # the UTC day whose daily challenge this is
     sealed: bool  # a race's game until its race ends
+    computer: bool  # the computer player's game
+    deadline: datetime | None  # no placement is stored after it
 
 
 class StoredView(NamedTuple):
@@ -62,6 +64,7 @@ class StoredView(NamedTuple):
     snapshot_format: str | None
     snapshot: str | None
     sealed: bool = False
+    computer: bool = False
 
 
 class NewGameRow(NamedTuple):
@@ -88,6 +91,8 @@ class NewGameRow(NamedTuple):
     player_id: uuid.UUID | None
     challenge_date: date | None
     sealed: bool
+    computer: bool = False
+    deadline: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -220,16 +225,19 @@ def challenge_games_in_progress_before(
 
 
 @functools.cache
-def _update_statement(columns: tuple[str, ...], bump: bool) -> Update:
-    """``UPDATE games SET <columns> [, version = :v + 1] WHERE id = :id AND version = :v``."""
+def _update_statement(columns: tuple[str, ...], bump: bool, timed: bool = False) -> Update:
+    """``UPDATE games SET <columns> [, version = :v + 1] WHERE id = :id AND version = :v``;
+    ``timed``: and the game's deadline, if it has one, is after the change's ``updated_at``."""
     values: dict[str, Any] = {_column(name): bindparam(f"new_{name}") for name in columns}
     if bump:
         values["version"] = bindparam("new_version")
-    return (
-        update(_games)
-        .where(_games.c.id == bindparam("key_id"), _games.c.version == bindparam("key_version"))
-        .values(**values)
+    statement = update(_games).where(
+        _games.c.id == bindparam("key_id"), _games.c.version == bindparam("key_version")
     )
+    if timed:
+        in_time = _games.c.deadline > bindparam("new_updated_at", type_=_games.c.deadline.type)
+        statement = statement.where(or_(_games.c.deadline.is_(None), in_time))
+    return statement.values(**values)
 
 
 def _update_parameters(
@@ -277,7 +285,7 @@ def _move_statement(columns: tuple[str, ...], notifications: int) -> ReturningIn
     statement; the placement is inserted (and returned) only if the update matched, and the
     transaction's waiting notifications sent with it (:func:`api.core.store.notify`), by
     the ``pg_notify`` columns it returns, only then."""
-    moved = _update_statement(columns, True).returning(_games.c.id).cte("moved")
+    moved = _update_statement(columns, True, True).returning(_games.c.id).cte("moved")
     names = list(PlacementRecord._fields)
     values = (bindparam(f"placement_{name}", type_=_placements.c[name].type) for name in names)
     return (
@@ -295,20 +303,51 @@ def move_game(
     placement: PlacementRecord,
 ) -> bool:
     """Store a placement: the game's ``change`` if it is still at ``version`` (see
-    :func:`change_game`) and the placement's row; False, and nothing stored, if the game had
-    moved on. One round trip on PostgreSQL (with the notifications waiting in the transaction,
-    such as the placement's own), two elsewhere."""
+    :func:`change_game`) and its deadline, if any, is after the change, and the placement's
+    row; False, and nothing stored, if the game had moved on or its time was up. One round
+    trip on PostgreSQL (with the notifications waiting in the transaction, such as the
+    placement's own), two elsewhere."""
     connection = session.connection()
+    columns, parameters = _update_parameters(game_id, version, asdict(change))
     if connection.dialect.name != "postgresql":
-        if not change_game(session, game_id, version, change):
+        moved = connection.execute(_update_statement(columns, True, True), parameters)
+        if moved.rowcount != 1:
             return False
         insert_placement(session, game_id, placement)
         return True
-    columns, parameters = _update_parameters(game_id, version, asdict(change))
     parameters |= {f"placement_{name}": value for name, value in placement._asdict().items()}
     notifications, notify_parameters = core_store.carry_notifications(session)
     statement = _move_statement(columns, notifications)
     return connection.execute(statement, parameters | notify_parameters).first() is not None
+
+
+class CountsRow(NamedTuple):
+    id: uuid.UUID
+    status: str
+    score: int | None
+    placements_count: int
+    finished_at: datetime | None
+    assisted: bool
+    sealed: bool
+    computer: bool
+    snapshot: str | None
+
+
+_COUNTS = select(*(_games.c[_column(name)] for name in CountsRow._fields)).where(
+    _games.c.id.in_(bindparam("ids", expanding=True))
+)
+
+
+def get_counts(session: Executor, game_ids: list[uuid.UUID]) -> list[CountsRow]:
+    """The games' public columns and stored snapshot, in no order."""
+    return [CountsRow._make(row) for row in session.execute(_COUNTS, {"ids": game_ids})]
+
+
+def unseal(session: Session, game_ids: list[uuid.UUID]) -> None:
+    """The games are public from now on (a finished game's next read makes its snapshot
+    again, with its reveal)."""
+    statement = update(_games).where(_games.c.id.in_(game_ids)).values(sealed=False)
+    session.connection().execute(statement)
 
 
 def insert_game(session: Session, game: NewGameRow) -> None:

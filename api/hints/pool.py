@@ -28,58 +28,18 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-import signal
-import threading
-import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
+from typing import TypeVar
 
 from api.core.errors import HintsBusy
+from api.ops.workers import start_worker
 from engine.game import PublicView
-from engine.player.advice import Advice, Budget, Policy, advise
+from engine.player.advice import Advice, Budget, Policy, advise, choose
 
-# How much lower a worker's CPU priority is than the server's. Out of the GIL is not enough on
-# a small machine: a worker busy for 100 ms still takes a core the server's requests then
-# wait for. At +10 the kernel gives the server process ~10 times the worker's share whenever
-# both want the same core, so a hint waits for placements, not the other way round.
-WORKER_NICENESS = 10
-# How often a worker checks that the server process that started it is still there.
-PARENT_CHECK_SECONDS = 0.5
-
-
-def exit_with_parent(parent: int) -> None:
-    """Make this worker process exit as soon as ``parent`` (the pid of the process that
-    spawned it, passed along: by the time a worker starts its parent may be gone already) has
-    died.
-
-    A server process killed with SIGKILL (or dying with its gunicorn master) cannot stop its
-    pools, and a worker busy with a minutes-long analysis step, and multiprocessing's
-    ``resource_tracker`` (which waits for every holder of its pipe), then lived on as orphans.
-    A daemon thread compares ``os.getppid()`` with ``parent`` (an orphan is re-parented, so
-    the value changes) and ends the process with ``os._exit``: nothing of the
-    job is worth keeping, its analysis claim goes stale and another process takes it over.
-    Why polling and not ``prctl(PR_SET_PDEATHSIG)``: no maintained package offers prctl
-    (python-prctl was last released in 2020), and the signal fires when the parent *thread*
-    that spawned the worker ends, which in a pool is not the process's lifetime; a thread that
-    wakes twice a second costs nothing and needs no library (psutil would add nothing to
-    ``os.getppid``).
-    """
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
-def _start_worker(parent: int) -> None:
-    """Worker start-up: a lower CPU priority (see ``WORKER_NICENESS``), no SIGINT (Ctrl-C in
-    a terminal reaches the whole process group; the server stops its pool in order), and an
-    exit as soon as the server process is gone (:func:`exit_with_parent`)."""
-    os.nice(WORKER_NICENESS)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    exit_with_parent(parent)
+T = TypeVar("T")
 
 
 class AdvicePool:
@@ -104,7 +64,7 @@ class AdvicePool:
         return ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=self._context,
-            initializer=_start_worker,
+            initializer=start_worker,
             initargs=(os.getpid(),),
         )
 
@@ -116,6 +76,19 @@ class AdvicePool:
         :class:`HintsBusy` when the pool is full, or when a worker died (the pool is then
         replaced, so the next hint works).
         """
+        return await self._run(partial(advise, view, policy=Policy.BEST, seed=seed, budget=budget))
+
+    async def choose(
+        self, view: PublicView, *, seed: int, policy: Policy, budget: Budget
+    ) -> tuple[int, int]:
+        """The cell ``policy`` plays in ``view`` (``choose``: the placement alone, without the
+        estimates a hint shows), in a worker, as :meth:`advise`."""
+        position, _ = await self._run(
+            partial(choose, view, policy=policy, seed=seed, budget=budget)
+        )
+        return position.row, position.col
+
+    async def _run(self, job: Callable[[], T]) -> T:
         if self.outstanding >= self.limit:
             raise HintsBusy(
                 f"all {self.workers} hint workers are busy and {self.limit - self.workers} "
@@ -125,9 +98,7 @@ class AdvicePool:
         executor = self._executor
         try:
             # A broken executor refuses the job at once; one whose worker dies fails it later.
-            future: Future[Advice] = executor.submit(
-                advise, view, policy=Policy.BEST, seed=seed, budget=budget
-            )
+            future: Future[T] = executor.submit(job)
             self.outstanding += 1
             # Counted until the job itself ends, not the request: a request that gives up (its
             # client went away) leaves its job running in a worker, and that job still fills it.

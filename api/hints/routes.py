@@ -21,7 +21,7 @@ from api.core.errors import (
 from api.core.openapi import header, problems
 from api.core.params import TokenDep, service
 from api.core.problems import json_response
-from api.games import etags
+from api.games import etag
 from api.hints.schemas import Hint
 from api.hints.service import HintService
 from api.ops.ratelimit import limited_by
@@ -62,4 +62,4 @@ async def hint(game_id: str, hints: Hints, token: TokenDep) -> Response:
     asked for a hint is marked `assisted` (its version goes up once) and its win is left off
     the default leaderboard."""
     given, version = await hints.hint(game_id, token)
-    return json_response(given, headers={"ETag": etags.etag(version)})
+    return json_response(given, headers={"ETag": etag(version)})

@@ -7,8 +7,7 @@ from pydantic import (
     Field,
 )
 
-from api.core.schemas import ResponseModel
-from api.games.schemas import PositionOut
+from api.core.schemas import PositionOut, ResponseModel
 
 
 class HintOption(ResponseModel):

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from api.core.errors import ChallengeHintsRefused, GameIsOver, RaceNotOver
-from api.games.access import authorize
-from api.games.records import LoadedGame, position_out
-from api.games.service import GameService
+from api.core.schemas import PositionOut
+from api.games import GameService, LoadedGame
 from api.hints.pool import AdvicePool
 from api.hints.schemas import Hint, HintOption
 from api.ops import metrics
 from engine.game import PublicView
-from engine.player.advice import Advice, Budget, Estimate, Policy, advise
+from engine.player.advice import Advice, Budget, Estimate
 
 
-def _question(loaded: LoadedGame) -> tuple[PublicView, int]:
+def question(loaded: LoadedGame) -> tuple[PublicView, int]:
     """What the computer player is told: the public view (never the stock's order) and a seed
     fixed by the game, so that the same state always gets the same advice."""
     if loaded.game.is_over:
@@ -28,14 +27,6 @@ def _question(loaded: LoadedGame) -> tuple[PublicView, int]:
     return loaded.game.public_view(), loaded.row.id.int & 0xFFFFFFFF
 
 
-def compute_hint(loaded: LoadedGame, budget: Budget) -> Advice:
-    """The computer player's advice, computed in this process (what the pool's workers
-    compute)."""
-    view, seed = _question(loaded)
-    with metrics.timing_hint():
-        return advise(view, policy=Policy.BEST, seed=seed, budget=budget)
-
-
 class HintService:
     """Hints, computed in the worker processes of an :class:`AdvicePool`."""
 
@@ -47,9 +38,8 @@ class HintService:
     async def hint(self, game_id: str, token: str | None) -> tuple[Hint, int]:
         """Advice for the game's current card (the game's token or its player's key), and the
         game's version once it is marked assisted (once)."""
-        loaded = await self.games.load(game_id)
-        authorize(loaded.row, token)
-        view, seed = _question(loaded)
+        loaded = await self.games.load(game_id, token, player=True)
+        view, seed = question(loaded)
         with metrics.timing_hint():  # its time in the pool, waiting included
             advice = await self.pool.advise(view, seed=seed, budget=self.budget)
         version = await self.games.mark_assisted(loaded)
@@ -58,7 +48,7 @@ class HintService:
 
 def _option(estimate: Estimate) -> HintOption:
     return HintOption(
-        placement=position_out((estimate.position.row, estimate.position.col)),
+        placement=PositionOut.of((estimate.position.row, estimate.position.col)),
         win_probability=estimate.win_probability,
         expected_score=estimate.expected_score,
     )

@@ -18,6 +18,7 @@ from api.core.errors import (
     InvalidRequest,
     InvalidWindow,
     NotOnBoard,
+    RaceGamePrivate,
     RateLimited,
     ServiceUnavailable,
 )
@@ -140,6 +141,7 @@ async def read_leaderboard(
     summary="A game's place on the leaderboard",
     responses=problems(
         GameNotFound,
+        RaceGamePrivate,
         NotOnBoard,
         InvalidRequest,
         RateLimited,

@@ -22,10 +22,10 @@ from sqlalchemy.orm import Session
 from api.core import clock
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import GameNotFound, InvalidCursor, InvalidWindow, NotOnBoard
-from api.core.hooks import GameFacts, GameHooks
+from api.core.errors import GameNotFound, InvalidCursor, InvalidWindow, NotOnBoard, RaceGamePrivate
 from api.core.ids import parse_game_id
 from api.core.names import name_skeleton
+from api.games import GameFacts, GameHooks, GameService
 from api.leaderboards import store
 from api.leaderboards.cache import PageCache
 from api.leaderboards.schemas import Around, Leaderboard, LeaderboardEntry
@@ -101,24 +101,46 @@ def leaderboard_out(page: Page) -> Leaderboard:
 
 def subscribe(hooks: GameHooks) -> None:
     """Put each won game on every board in the transaction that ends it, its finish stamped
-    after the last win of its score (ties rank in finish order), and give a won game's rank."""
+    after the last win of its score (ties rank in finish order), and give a won game's rank.
+    A race's game is put on the boards when its race reveals it; the computer's never."""
     hooks.ending.append(_hold_finish_order)
     hooks.ended.append(_record_win)
+    hooks.revealed.append(_record_revealed_win)
     hooks.rank = rank_of_game
+
+
+def _on_boards(game: GameFacts) -> bool:
+    return game.score is not None and not game.computer
 
 
 def _hold_finish_order(session: Session, game: GameFacts) -> datetime | None:
     # Locks the count of wins of this score until the transaction ends (see
     # api.leaderboards.store.last_win_of_score): the end is stamped after the latest of them.
-    return None if game.score is None else store.last_win_of_score(session, game.score)
+    if not _on_boards(game) or game.sealed:
+        return None
+    assert game.score is not None
+    return store.last_win_of_score(session, game.score)
 
 
 def _record_win(session: Session, game: GameFacts) -> None:
-    if game.score is not None:
-        record = ScoreRecord(
-            game.game_id, game.player, game.score, -game.score, game.at, game.assisted
-        )
-        store.record_win(session, record, name_skeleton(game.player))
+    if _on_boards(game) and not game.sealed:
+        _record(session, game, game.at)
+
+
+def _record_revealed_win(session: Session, game: GameFacts) -> None:
+    """A race's won game, public now: on the boards at its finish, or just after the last win
+    of its score recorded since (ties rank in the order they are counted)."""
+    if _on_boards(game):
+        assert game.score is not None
+        last = store.last_win_of_score(session, game.score)
+        at = game.at if last is None or game.at > last else last + timedelta(microseconds=1)
+        _record(session, game, at)
+
+
+def _record(session: Session, game: GameFacts, at: datetime) -> None:
+    assert game.score is not None
+    record = ScoreRecord(game.game_id, game.player, game.score, -game.score, at, game.assisted)
+    store.record_win(session, record, name_skeleton(game.player))
 
 
 def rank_of_game(session: Executor, game_id: uuid.UUID, assisted: bool) -> int | None:
@@ -212,10 +234,17 @@ class LeaderboardService:
         def read(session: Executor) -> Around:
             found = store.entry_of(session, game_uuid, period, per_player, include_assisted)
             if found is None:
-                summary = store.game_summary(session, game_uuid)
+                summary = GameService.summaries(session, [game_uuid]).get(game_uuid)
                 if summary is None:
                     raise GameNotFound(f"there is no game {game_id[:64]!r}")
-                if summary.status != "won":
+                if summary.sealed:
+                    raise RaceGamePrivate(
+                        "this race game is its racer's only until the race ends: it is on a "
+                        "board once the race is over"
+                    )
+                if summary.computer:
+                    why = "it is the computer's: the computer is on no board"
+                elif summary.status != "won":
                     why = f"it is {summary.status.replace('_', ' ')}: only won games are ranked"
                 elif summary.assisted and not include_assisted:
                     why = "its player asked for hints: send include_assisted=true"

@@ -23,7 +23,6 @@ from typing import Any, NamedTuple, cast
 from sqlalchemy import (
     ColumnElement,
     FromClause,
-    Row,
     Select,
     Table,
     and_,
@@ -85,7 +84,6 @@ bests = cast(Table, LeaderboardBestRow.__table__)
 revision = cast(Table, LeaderboardRevisionRow.__table__)
 _REVISION = select(revision.c.revision).where(revision.c.id == 1)
 _INSERT_SCORE = insert(scores)
-_SUMMARY = select(games.c.status, games.c.assisted).where(games.c.id == bindparam("id"))
 
 ALL_TIME = date(2000, 1, 1)  # ``leaderboard_bests.starts_on`` of the all-time boards
 PERIODS = ("all", "day", "week")
@@ -409,11 +407,6 @@ def entry_of(
         return None
     starts_on = None if period == "all" else row[1]
     return int(row[0]), starts_on, BoardEntry(*row[2:])
-
-
-def game_summary(session: Executor, game_id: uuid.UUID) -> Row[str, bool] | None:
-    """Why a game may be on no board: its ``status`` and whether it was ``assisted``."""
-    return session.execute(_SUMMARY, {"id": game_id}).first()
 
 
 def leaderboard_revision(session: Executor) -> int:

@@ -26,7 +26,6 @@ from api.core.errors import (
     NameTaken,
     PlayerNotFound,
 )
-from api.core.hooks import GameFacts, GameHooks
 from api.core.names import (
     ACCOUNT_NAME,
     RESERVED_NAMES,
@@ -36,6 +35,7 @@ from api.core.names import (
     name_skeleton,
 )
 from api.core.secrets import hash_token, new_player_key, player_key_matches
+from api.games import GameFacts, GameHooks
 from api.players import store
 from api.players.store import PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
 

@@ -177,8 +177,9 @@ def count_game_finished(
 @functools.cache
 def _player_games_statement(by_status: bool, after: bool) -> Select[Any]:
     """One range scan of ``ix_games_player_games`` from the newest game down."""
+    # A race's game is its racer's only until the race ends: no id of it is listed before.
     statement = select(*(_games.c[name] for name in PlayerGameRecord._fields)).where(
-        _games.c.player_id == bindparam("player")
+        _games.c.player_id == bindparam("player"), _games.c.sealed.is_(False)
     )
     if by_status:
         statement = statement.where(_games.c.status == bindparam("status"))

@@ -1,0 +1,7 @@
+"""Races: one shared deal played at once by several racers, and the computer at a level."""
+
+from api.races.routes import EVENT_MODELS, players_router, router
+from api.races.service import RaceService
+from api.races.ticker import subscribe
+
+__all__ = ["EVENT_MODELS", "RaceService", "players_router", "router", "subscribe"]

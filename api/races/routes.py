@@ -1,14 +1,14 @@
-"""Races: open, join, start, read and rematch. A race's games are played through
-`POST /games/{id}/placements`, and its events stream from `GET /races/{id}/events`
-(:mod:`api.events.routes`)."""
+"""Races: open, join, leave, start, read, watch and rematch. A race's games are played
+through `POST /games/{id}/placements`."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Response, status
+from fastapi import APIRouter, Body, Depends, Header, Request, Response, status
 
 from api.core.errors import (
+    InvalidLastEventId,
     InvalidRequest,
     InvalidToken,
     NameTaken,
@@ -22,9 +22,21 @@ from api.core.errors import (
 from api.core.openapi import header, problems
 from api.core.params import BearerSecret, PlayerKeyDep, service
 from api.core.problems import json_response
+from api.events import STREAM_REFUSALS, EventStream, client_of, event_kind, stream_of, streamed
 from api.ops.ratelimit import limited_by
-from api.races.schemas import PlayerRaces, RaceCreate, RaceCreated, RaceOut, RacerIn
+from api.races.schemas import (
+    CountdownEvent,
+    PlayerRaces,
+    RaceCreate,
+    RaceCreated,
+    RaceOut,
+    RaceResultEvent,
+    RacerEvent,
+    RacerIn,
+    RematchEvent,
+)
 from api.races.service import RaceService
+from api.races.stream import POSITION
 
 Races = Annotated[RaceService, service("races")]
 racer = BearerSecret(
@@ -33,6 +45,16 @@ racer = BearerSecret(
     auto_error=False,
 )
 RacerDep = Annotated[str | None, Depends(racer)]
+RaceEventId = Annotated[
+    str | None,
+    Header(
+        alias="Last-Event-ID",
+        description="The `id` of the last event received (a browser's EventSource sends it "
+        "when it reconnects): the stream sends what came after it.",
+        pattern=rf"^\s*({POSITION.pattern})?\s*$",
+        max_length=64,
+    ),
+]
 
 router = APIRouter(prefix="/races", tags=["races"])
 _CREATED: dict[int | str, dict[str, Any]] = {201: {"headers": {"Location": header("/races/{id}")}}}
@@ -159,3 +181,54 @@ async def list_player_races(name: str, races: Races) -> Response:
     (`races_won`, ranked first), and their last 100 races, newest first, with their rank in
     each finished one. The name matches in any case or width."""
     return json_response(await races.of_player(name))
+
+
+@router.post(
+    "/{race_id}/leave",
+    response_model=RaceOut,
+    summary="Leave a race's lobby",
+    responses=problems(RaceNotFound, RaceNotOpen, InvalidToken, RateLimited, ServiceUnavailable),
+    dependencies=[limited_by("create")],
+)
+async def leave_race(race_id: str, races: Races, credential: RacerDep) -> Response:
+    """Leaves a race in its lobby (a racer's credential; `409 race_not_open` once it has
+    started). If the opener leaves, the next racer to have joined may start it; if the last
+    person leaves, the race is `closed`. Its stream tells the others with `event: left`."""
+    return json_response(await races.leave(race_id, credential))
+
+
+_ID = "Where the stream stands after this event; send it back as `Last-Event-ID`."
+RACE_EVENTS = [
+    event_kind("joined", RacerEvent, True, "A racer joined the race's lobby.", _ID),
+    event_kind("left", RacerEvent, True, "A racer left the race's lobby.", _ID),
+    event_kind("countdown", CountdownEvent, True, "The race starts at `starts_at`.", _ID),
+    event_kind("started", CountdownEvent, True, "The games are dealt: `your_game` is there.", _ID),
+    event_kind("progress", RacerEvent, True, "A racer's counts after its placements.", _ID),
+    event_kind("finished", RacerEvent, True, "A racer's game is over.", _ID),
+    event_kind("result", RaceResultEvent, True, "The race is over: its ranking.", _ID),
+    event_kind("rematch", RematchEvent, True, "The next race; the stream closes after it.", _ID),
+]
+EVENT_MODELS = (RacerEvent, CountdownEvent, RaceResultEvent, RematchEvent)
+
+
+@router.get(
+    "/{race_id}/events",
+    response_class=EventStream,
+    summary="Watch a race",
+    responses={
+        200: streamed("The race's events.", RACE_EVENTS),
+        **problems(RaceNotFound, InvalidLastEventId, *STREAM_REFUSALS),
+    },
+    dependencies=[limited_by("read")],
+)
+async def watch_race(
+    race_id: str, request: Request, races: Races, last_event_id: RaceEventId = None
+) -> Response:
+    """A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
+    `started` when the games are dealt, a racer's `progress` as it places and `finished`
+    when its game is over (counts only, never a card), `result` when the race is over, and
+    `rematch` when a racer opens the next race; the stream closes after it. Each event's
+    `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
+    (each racer's counts as they are now), then the stream goes on live. Anyone may watch."""
+    stream = await races.stream(race_id, last_event_id, client_of(request))
+    return stream_of(request, stream)

@@ -1,5 +1,5 @@
-"""The races' request and response models. A racer's counts are the race stream's
-:class:`api.events.schemas.RacerEvent`: one shape for a racer wherever it is shown."""
+"""The races' request and response models, and their stream's events: one shape for a racer
+(:class:`RacerEvent`) wherever it is shown."""
 
 from __future__ import annotations
 
@@ -10,34 +10,49 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, StringConstraints
 
 from api.core.names import NAME_PATTERN, NAME_RULE
-from api.core.schemas import DeckReveal, RequestModel, ResponseModel
-from api.events.schemas import RacerEvent
+from api.core.schemas import DeckReveal, RequestModel, ResponseModel, WholeNumber
 
-RaceStatus = Literal["lobby", "countdown", "running", "finished"]
+# A race whose lobby every person left is ``closed``.
+RaceStatus = Literal["lobby", "countdown", "running", "finished", "closed"]
 RacerName = Annotated[str, StringConstraints(min_length=3, max_length=24, pattern=NAME_PATTERN)]
+# The computer racer's levels (api.races.service.LEVELS: what each plays like).
+Level = Literal["beginner", "good", "best"]
 
 
 class RacerIn(RequestModel):
     """Who joins. The body may be omitted (an account's key names its player)."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]})
+    model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]}, strict=True)
 
     player: RacerName | None = Field(
         default=None,
         description=f"{NAME_RULE}; the same rule and `409 name_taken` checks as `POST /games` "
-        "(omitted: the key's account, or a guest called `anonymous`). Unique in the race.",
+        "(omitted: the key's account, or a guest called `anonymous`). No two racers of a race "
+        "have names that look alike.",
     )
 
 
 class RaceCreate(RacerIn):
-    """A new race: its opener (its first racer) and its rules."""
+    """A new race: its opener (its first racer) and its rules. Values are taken as JSON
+    gives them: `true`, not `"yes"`; `8`, not `"8"`."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana", "computer": True}]})
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"player": "ana", "computer": True, "level": "good"}]},
+        strict=True,
+    )
 
     computer: bool = Field(default=False, description="The computer player races too.")
-    seats: int = Field(default=4, ge=2, le=8, description="Racers at most, the computer included.")
-    time_limit: int = Field(
-        default=300, ge=30, le=3600, description="Seconds from the start; unfinished games lose."
+    level: Level = Field(
+        default="best",
+        description="The computer racer's level: `beginner` (one step ahead, the placement "
+        "that leaves the fewest face-down piles), `good` (the hint's search with a small "
+        "budget) or `best` (the hint's search: a hint's strength).",
+    )
+    seats: Annotated[WholeNumber, Field(ge=2, le=8)] = Field(
+        default=4, description="Racers at most, the computer included."
+    )
+    time_limit: Annotated[WholeNumber, Field(ge=30, le=3600)] = Field(
+        default=300, description="Seconds from the start; unfinished games lose."
     )
 
 
@@ -51,6 +66,77 @@ class YourGame(ResponseModel):
     )
 
 
+class RacerEvent(ResponseModel):
+    """A racer as a race's stream shows it, counts only (never a card): `event: joined`
+    and `left` (in the lobby), `progress` (after its placements) and `finished` (its game is
+    over; its `rank` comes with the race's `result`)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "racer": 2,
+                    "name": "ana",
+                    "registered": True,
+                    "computer": False,
+                    "state": "in_progress",
+                    "placements": 12,
+                    "face_down": 2,
+                    "cards_left": 27,
+                    "score": None,
+                    "rank": None,
+                    "game_id": None,
+                }
+            ]
+        }
+    )
+
+    racer: int = Field(description="The racer's number in the race, from 1 (the opener).")
+    name: str
+    registered: bool = Field(
+        description="An account races (its player has a page, `GET /players/{name}`)."
+    )
+    computer: bool = Field(description="The computer player.")
+    state: Literal["waiting", "in_progress", "won", "lost"] = Field(
+        description="`waiting` until the race starts, then its game's status."
+    )
+    placements: int = Field(description="Placements made.")
+    face_down: int = Field(description="Piles with a face-down top card.")
+    cards_left: int = Field(description="Cards left in the stock.")
+    score: int | None = Field(description="A won game's score.")
+    rank: int | None = Field(description="Its place, once the race is over.")
+    game_id: uuid.UUID | None = Field(
+        description="Its game, once the race is over (public from then on: its replay); null "
+        "before."
+    )
+
+
+class CountdownEvent(ResponseModel):
+    """`event: countdown`: the race starts at `starts_at` (each racer's game is dealt then)
+    and its time runs out at `ends_at`. `event: started`, the same shape: the games are
+    dealt (`starts_at` is when), each racer's `your_game` is in `GET /races/{id}`."""
+
+    starts_at: datetime
+    ends_at: datetime
+
+
+class RaceResultEvent(ResponseModel):
+    """`event: result`: the race is over; its racers in their final order, and the deal's
+    reveal (check it against the race's `deck_commitment`). The stream stays open for a
+    `rematch`."""
+
+    racers: list[RacerEvent]
+    deck: list[str] = Field(description="The deal's card codes, first drawn first.")
+    salt: str
+
+
+class RematchEvent(ResponseModel):
+    """`event: rematch`: a racer opened the next race for the same racers; they are in its
+    lobby with the same credentials. The stream closes after it."""
+
+    next_race: uuid.UUID
+
+
 class RaceOut(ResponseModel):
     """A race as anyone may see it (counts only), and the asker's own racer and game."""
 
@@ -58,6 +144,7 @@ class RaceOut(ResponseModel):
     status: RaceStatus
     seats: int
     time_limit: int = Field(description="Seconds from the start.")
+    level: Level | None = Field(description="The computer racer's level, if it races.")
     deck_commitment: str = Field(
         description="`sha256(salt + ':' + deck)` of the shared deal, as a game's; its deck and "
         "salt are in `reveal` once the race is over."

@@ -1,5 +1,6 @@
-"""The SQL of races and their racers. Functions take the caller's session or connection and
-never commit; a race's events are stored by :mod:`api.events.announce`, numbered here."""
+"""The SQL of races, their racers and their rare events. Functions take the caller's session
+or connection and never commit. A racer's game is the games feature's: its counts are read
+through :class:`api.games.GameService`, never from the games' table here."""
 
 from __future__ import annotations
 
@@ -7,15 +8,15 @@ import uuid
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
-from api.core.models import GameRow, RaceRow, RacerRow
+from api.core.models import RaceEventRow, RaceRow, RacerRow
 
 _races = cast(Table, RaceRow.__table__)
 _racers = cast(Table, RacerRow.__table__)
-_games = cast(Table, GameRow.__table__)
+_events = cast(Table, RaceEventRow.__table__)
 
 
 class RaceRecord(NamedTuple):
@@ -31,11 +32,10 @@ class RaceRecord(NamedTuple):
     finished_at: datetime | None = None
     computer_at: datetime | None = None
     next_race_id: uuid.UUID | None = None
+    computer_level: str | None = None
 
 
 class RacerRecord(NamedTuple):
-    """A racer and, once the race has started, its game's public columns."""
-
     number: int
     name: str
     player_id: uuid.UUID | None
@@ -43,26 +43,19 @@ class RacerRecord(NamedTuple):
     computer: bool
     game_id: uuid.UUID | None
     rank: int | None
-    status: str | None
-    score: int | None
-    placements_count: int | None
-    finished_at: datetime | None
-    snapshot: str | None  # the game's stored snapshot (counts are read from it)
+
+
+class RaceEvent(NamedTuple):
+    """One of a race's rare events as stored: its number, kind and JSON data."""
+
+    number: int
+    kind: str
+    data: str
 
 
 _RACE = select(*(_races.c[name] for name in RaceRecord._fields))
-_RACERS = (
-    select(
-        *(_racers.c[name] for name in RacerRecord._fields[:7]),
-        _games.c.status,
-        _games.c.score,
-        _games.c.placements_count,
-        _games.c.finished_at,
-        _games.c.public_json,
-    )
-    .select_from(_racers.outerjoin(_games, _games.c.id == _racers.c.game_id))
-    .order_by(_racers.c.number)
-)
+_RACERS = select(*(_racers.c[name] for name in RacerRecord._fields)).order_by(_racers.c.number)
+_EVENTS = select(_events.c.number, _events.c.kind, _events.c.data).order_by(_events.c.number)
 
 
 def get_race(session: Executor, race_id: uuid.UUID, *, lock: bool = False) -> RaceRecord | None:
@@ -76,6 +69,12 @@ def get_race(session: Executor, race_id: uuid.UUID, *, lock: bool = False) -> Ra
 def get_racers(session: Executor, race_id: uuid.UUID) -> list[RacerRecord]:
     rows = session.execute(_RACERS.where(_racers.c.race_id == race_id))
     return [RacerRecord._make(row) for row in rows]
+
+
+def get_events(session: Executor, race_id: uuid.UUID) -> list[RaceEvent]:
+    """Every rare event of the race, in order (a race has a few dozen at most)."""
+    rows = session.execute(_EVENTS.where(_events.c.race_id == race_id))
+    return [RaceEvent._make(row) for row in rows]
 
 
 def races_not_finished(session: Executor) -> list[RaceRecord]:
@@ -92,17 +91,25 @@ def insert_racer(session: Session, race_id: uuid.UUID, racer: dict[str, Any]) ->
     session.connection().execute(insert(_racers), {"race_id": race_id, **racer})
 
 
-def next_event(session: Session, race_id: uuid.UUID) -> int:
-    """The number of the race's next event. The ``UPDATE`` holds the race's row until the
-    transaction ends: the writers of one race (joins, placements, its end) take turns, so
-    its events are numbered without a gap and its end is decided once."""
+def delete_racer(session: Session, race_id: uuid.UUID, number: int) -> None:
+    statement = delete(_racers).where(_racers.c.race_id == race_id, _racers.c.number == number)
+    session.connection().execute(statement)
+
+
+def insert_event(session: Session, race_id: uuid.UUID, kind: str, data: str) -> int:
+    """Store the race's next rare event; its number. The ``UPDATE`` that takes the number
+    holds the race's row until the transaction ends: the writers of a race's rare events
+    (joins, leaves, its start and its end) take turns, so they are numbered without a gap."""
     statement = (
         update(_races)
         .where(_races.c.id == race_id)
         .values(events=_races.c.events + 1)
         .returning(_races.c.events)
     )
-    number: int = session.connection().execute(statement).scalar_one()
+    connection = session.connection()
+    number: int = connection.execute(statement).scalar_one()
+    values = {"race_id": race_id, "number": number, "kind": kind, "data": data}
+    connection.execute(insert(_events), values)
     return number
 
 
@@ -130,20 +137,6 @@ def set_racer(session: Session, race_id: uuid.UUID, number: int, **values: Any) 
     session.connection().execute(statement.values(**values))
 
 
-def race_of_game(session: Executor, game_id: uuid.UUID) -> tuple[uuid.UUID, int] | None:
-    """The race and racer number of a race's game."""
-    statement = select(_racers.c.race_id, _racers.c.number).where(_racers.c.game_id == game_id)
-    row = session.execute(statement).first()
-    return None if row is None else (row[0], row[1])
-
-
-def unseal(session: Session, game_ids: list[uuid.UUID]) -> None:
-    """The race is over: its games are public now (a finished game's next read makes its
-    snapshot again, with its reveal, as a daily challenge game's after its day)."""
-    statement = update(_games).where(_games.c.id.in_(game_ids)).values(sealed=False)
-    session.connection().execute(statement)
-
-
 def player_races(session: Executor, player_id: uuid.UUID, limit: int) -> list[dict[str, Any]]:
     """A player's races, newest first (by ``ix_race_racers_player_id``): ``race_id``,
     ``status``, ``created_at``, ``racers`` (how many) and the player's ``rank``."""
@@ -163,3 +156,10 @@ def player_races(session: Executor, player_id: uuid.UUID, limit: int) -> list[di
         .limit(limit)
     )
     return [dict(row) for row in session.execute(statement).mappings()]
+
+
+def race_of_game(session: Executor, game_id: uuid.UUID) -> uuid.UUID | None:
+    """The race whose game this is (by ``ix_race_racers_game_id``)."""
+    statement = select(_racers.c.race_id).where(_racers.c.game_id == game_id)
+    found: uuid.UUID | None = session.execute(statement).scalar()
+    return found

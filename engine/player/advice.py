@@ -27,10 +27,12 @@ from engine.player.search import DEFAULT_MODEL, Searcher
 __all__ = [
     "DEFAULT_BUDGETS",
     "DEFAULT_PLACEMENTS",
+    "LEVELS",
     "WIN_WEIGHT",
     "Advice",
     "Budget",
     "Estimate",
+    "Level",
     "Policy",
     "advise",
     "choose",
@@ -88,6 +90,31 @@ DEFAULT_BUDGETS: dict[Policy, Budget] = {
     Policy.RANDOM: Budget(placements=4_000),
     Policy.GREEDY: Budget(placements=20_000),
     Policy.BEST: Budget(placements=DEFAULT_PLACEMENTS),
+}
+
+
+class Level(StrEnum):
+    """How strongly the computer plays as a racer: each level is a policy at an effort.
+
+    * ``beginner``: ``greedy``, one step ahead (the placement that leaves the fewest face-down
+      piles), with no look at the cards to come.
+    * ``good``: ``best``'s search on a small budget (:data:`GOOD_PLACEMENTS` per decision).
+    * ``best``: ``best`` at its default effort: the strength of a hint.
+    """
+
+    BEGINNER = "beginner"
+    GOOD = "good"
+    BEST = "best"
+
+
+# The ``good`` level's effort per decision: it wins about five deals in six (``foursquare
+# simulate --level good``), where ``best`` wins nearly all.
+GOOD_PLACEMENTS = 100
+
+LEVELS: dict[Level, tuple[Policy, Budget]] = {
+    Level.BEGINNER: (Policy.GREEDY, DEFAULT_BUDGETS[Policy.GREEDY]),
+    Level.GOOD: (Policy.BEST, Budget(placements=GOOD_PLACEMENTS)),
+    Level.BEST: (Policy.BEST, DEFAULT_BUDGETS[Policy.BEST]),
 }
 
 

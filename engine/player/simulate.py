@@ -1,6 +1,7 @@
 """Play many deals with a computer player and report how strong it is.
 
     python -m engine.player.simulate --games 1000 --policy best --seed 0
+    python -m engine.player.simulate --games 200 --level good --no-optimum
 
 Deal ``i`` is :meth:`Game.from_seed` of ``seed + i``; the policy decides from
 ``game.public_view()`` alone. The report gives the win rate with a 95% Wilson confidence
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from engine.game import Game
-from engine.player.advice import DEFAULT_BUDGETS, Budget, Policy, choose
+from engine.player.advice import DEFAULT_BUDGETS, LEVELS, Budget, Level, Policy, choose
 from engine.solver import DEFAULT_NODES, solve
 
 __all__ = [
@@ -205,6 +206,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--policy", choices=[p.value for p in Policy], default=Policy.BEST.value, help="(best)"
     )
     parser.add_argument(
+        "--level",
+        choices=[level.value for level in Level],
+        default=None,
+        help="a race computer's level: its policy and effort (overrides --policy)",
+    )
+    parser.add_argument(
         "--player-seed", type=int, default=0, help="seed of the player's own draws (0)"
     )
     parser.add_argument(
@@ -256,6 +263,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     policy = Policy(args.policy)
     default = DEFAULT_BUDGETS[policy]
+    if args.level is not None:
+        policy, default = LEVELS[Level(args.level)]
     if args.budget_placements is None and args.budget_ms is None:
         budget = default
     else:

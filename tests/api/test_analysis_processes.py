@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from api.analysis import store as analysis_store
 from api.core.clock import now
-from api.games.dealing import deal, store_dealt
+from testkit.games import start_game
 from testkit.server import Server, running_server
 
 DEADLINE = 240.0  # seconds: generous, the machine is shared
@@ -151,7 +151,7 @@ def test_two_claimers_at_once_never_get_the_same_job(engine: Engine, database_ur
 
 
 def _stored_game(session: Session) -> uuid.UUID:
-    return store_dealt(session, deal("claimer")).id
+    return start_game(session, "claimer").id
 
 
 def test_a_job_held_by_a_killed_process_is_finished_by_another(

@@ -20,13 +20,13 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from api.app import create_app
-from api.core import clock
 from api.core.database import Database
 from api.core.days import DAY_PATTERN, FIRST_DAY, daily_deal
 from api.core.settings import Settings
 from api.games import expiry
 from engine import Game, replay
 from engine.player.advice import Budget, Policy, advise
+from testkit import clock as fake_clock
 from tests.api.test_hidden_information import card_codes, keys
 
 SECRET = "challenge-test-secret"
@@ -44,8 +44,8 @@ def app(database_url: str) -> FastAPI:
 
 
 @pytest.fixture
-def frozen() -> Iterator[clock.FrozenClock]:
-    with clock.frozen(MORNING) as frozen_clock:
+def frozen() -> Iterator[fake_clock.FrozenClock]:
+    with fake_clock.frozen(MORNING) as frozen_clock:
         yield frozen_clock
 
 
@@ -135,7 +135,7 @@ def test_the_date_pattern_admits_exactly_the_real_dates_from_the_first_day() -> 
 
 
 def test_the_days_page_publishes_the_commitment_before_anyone_plays(
-    client: TestClient, frozen: clock.FrozenClock
+    client: TestClient, frozen: fake_clock.FrozenClock
 ) -> None:
     today = client.get("/challenges/today")
     assert today.status_code == 200
@@ -171,7 +171,7 @@ def test_the_days_page_publishes_the_commitment_before_anyone_plays(
     assert client.get("/challenges/2026-12-01").json()["closed"] is True
 
 
-def test_a_challenge_needs_a_player_key(client: TestClient, frozen: clock.FrozenClock) -> None:
+def test_a_challenge_needs_a_player_key(client: TestClient, frozen: fake_clock.FrozenClock) -> None:
     for body in ({"challenge": "daily"}, {"challenge": "daily", "player": "guest"}):
         refused = client.post("/games", json=body)
         assert refused.status_code == 401
@@ -186,7 +186,7 @@ def test_a_challenge_needs_a_player_key(client: TestClient, frozen: clock.Frozen
     assert client.get("/challenges/today").json()["played"] == 0
 
 
-def test_one_attempt_per_player_per_day(client: TestClient, frozen: clock.FrozenClock) -> None:
+def test_one_attempt_per_player_per_day(client: TestClient, frozen: fake_clock.FrozenClock) -> None:
     ana, bob = register(client, "ana"), register(client, "bob")
     first = start(client, ana)
     assert first.status_code == 201, first.text
@@ -237,7 +237,7 @@ def test_one_attempt_per_player_per_day(client: TestClient, frozen: clock.Frozen
 
 
 def test_the_deal_stays_sealed_until_the_day_closes_then_verifies(
-    client: TestClient, frozen: clock.FrozenClock
+    client: TestClient, frozen: fake_clock.FrozenClock
 ) -> None:
     ana = register(client, "ana")
     created = start(client, ana)
@@ -308,7 +308,7 @@ def test_the_deal_stays_sealed_until_the_day_closes_then_verifies(
 
 
 def test_no_hints_and_no_placements_after_the_close(
-    client: TestClient, database: Database, frozen: clock.FrozenClock
+    client: TestClient, database: Database, frozen: fake_clock.FrozenClock
 ) -> None:
     bob = register(client, "bob")
     created = start(client, bob).json()
@@ -338,7 +338,9 @@ def test_no_hints_and_no_placements_after_the_close(
     assert (stats["games_lost"], stats["games_in_progress"]) == (1, 1)
 
 
-def test_the_days_board_ranks_its_won_games(client: TestClient, frozen: clock.FrozenClock) -> None:
+def test_the_days_board_ranks_its_won_games(
+    client: TestClient, frozen: fake_clock.FrozenClock
+) -> None:
     games: list[dict[str, Any]] = []
     lines = [line(DEAL.deck, detour) for detour in (None, 0, 1, 2, 3, None)]
     lines.append([(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)])  # a short game, lost or unfinished
@@ -394,7 +396,7 @@ def test_the_days_board_ranks_its_won_games(client: TestClient, frozen: clock.Fr
 
 
 def test_a_challenge_game_is_analysed_only_once_its_day_closes(
-    client: TestClient, frozen: clock.FrozenClock
+    client: TestClient, frozen: fake_clock.FrozenClock
 ) -> None:
     ana = register(client, "ana")
     game_id = start(client, ana).json()["id"]
@@ -408,7 +410,7 @@ def test_a_challenge_game_is_analysed_only_once_its_day_closes(
 
 
 def test_a_players_key_learns_their_game_of_the_day(
-    client: TestClient, frozen: clock.FrozenClock
+    client: TestClient, frozen: fake_clock.FrozenClock
 ) -> None:
     ana = register(client, "ana")
     anonymous = client.get("/challenges/today")

@@ -14,17 +14,19 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from api.challenges import store as challenges_store
-from api.core import clock, migrate
+from api.core import migrate
+from api.core.accounts import Identity
 from api.core.database import create_database
 from api.core.days import daily_deal
 from api.core.errors import ChallengeAlreadyPlayed
 from api.core.settings import Settings
 from api.games import store as games_store
-from api.games.dealing import deal, start_game, store_dealt, todays_deal
-from api.games.placing import place_in
+from api.games.dealing import deal, store_dealt, todays_deal
 from api.games.records import DealtGame
 from api.players.service import register
+from testkit import clock as fake_clock
 from testkit import databases
+from testkit.games import place_in, start_game
 from tests.integrity.players import winning_lines
 
 SECRET = b"migration test secret"
@@ -32,7 +34,7 @@ SECRET = b"migration test secret"
 
 def challenge_game(player_id: uuid.UUID) -> DealtGame:
     """Today's daily challenge game dealt for the account ``player_id`` (not stored)."""
-    return deal("ana", player_id=player_id, challenge=todays_deal(SECRET))
+    return deal(Identity("ana", player_id), shared=todays_deal(SECRET))
 
 
 @pytest.fixture
@@ -83,7 +85,7 @@ def test_the_challenge_migration_keeps_games_and_scores_both_ways(empty_url: str
     database = create_database(Settings(database_url=empty_url, migrate_on_start=False))
     line = winning_lines()[0]
     try:
-        with clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)), database.transaction() as s:
+        with fake_clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)), database.transaction() as s:
             ana = register(s, "ana").player
             start_game(s, "guest")
             store_dealt(s, challenge_game(ana.id))
@@ -111,7 +113,7 @@ def test_the_database_refuses_a_second_challenge_game_of_a_player_and_day(
 ) -> None:
     database = create_database(Settings(database_url=database_url, migrate_on_start=False))
     try:
-        with clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)):
+        with fake_clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)):
             with database.transaction() as session:
                 ana = register(session, "ana").player
                 store_dealt(session, challenge_game(ana.id))
@@ -131,7 +133,7 @@ def test_a_race_the_check_cannot_see_is_told_challenge_already_played(
 ) -> None:
     database = create_database(Settings(database_url=database_url, migrate_on_start=False))
     try:
-        with clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)):
+        with fake_clock.frozen(datetime(2026, 12, 1, 9, tzinfo=UTC)):
             with database.transaction() as session:
                 ana = register(session, "ana").player
                 store_dealt(session, challenge_game(ana.id))

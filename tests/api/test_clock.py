@@ -7,11 +7,12 @@ from datetime import UTC, datetime, timedelta
 from fastapi.testclient import TestClient
 
 from api.core import clock
+from testkit import clock as fake_clock
 
 
 def test_a_frozen_clock_stamps_games_and_moves_only_when_told(client: TestClient) -> None:
     start = datetime(2020, 2, 28, 23, 59, 58, tzinfo=UTC)
-    with clock.frozen(start) as frozen:
+    with fake_clock.frozen(start) as frozen:
         first = client.post("/games", json={"player": "ana"}).json()
         frozen.advance(seconds=3)
         second = client.post("/games", json={"player": "ana"}).json()
@@ -22,7 +23,7 @@ def test_a_frozen_clock_stamps_games_and_moves_only_when_told(client: TestClient
 
 def test_the_clock_refuses_naive_times() -> None:
     try:
-        clock.FrozenClock(datetime(2026, 1, 1))
+        fake_clock.FrozenClock(datetime(2026, 1, 1))
     except ValueError:
         return
     raise AssertionError("a naive datetime was accepted")

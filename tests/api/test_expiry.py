@@ -22,7 +22,8 @@ from api.core.secrets import deck_commitment
 from api.core.settings import Settings
 from api.games import expiry, snapshot
 from api.games import store as games_store
-from api.games.placing import place_in, plan_placement, store_placement
+from api.games.placing import plan_placement, store_placement
+from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
 
 HOUR = timedelta(hours=1)

@@ -18,8 +18,8 @@ from fastapi.testclient import TestClient
 from api.core.database import Database
 from api.core.settings import Settings
 from api.games.records import load_game
-from api.hints import service as hints
 from engine.player.advice import Budget
+from testkit.games import compute_hint
 from testkit.processes import alive, children, command_line
 from testkit.server import Server, running_server
 from tests.conftest import MakeGame
@@ -51,7 +51,7 @@ def test_a_hint_from_the_pool_equals_the_advice_computed_in_process(
         assert placed.status_code == 201
     with database.reading() as connection:
         loaded = load_game(connection, uuid.UUID(game.id))
-    expected = hints.compute_hint(loaded, BUDGET)
+    expected = compute_hint(loaded, BUDGET)
 
     response = client.get(f"/games/{game.id}/hint", headers=game.auth)
     assert response.status_code == 200

@@ -15,9 +15,10 @@ from sqlalchemy import func, select, update
 from api.core.database import Database
 from api.core.errors import RequestInProgress
 from api.core.models import GameRow, IdempotencyKeyRow, PlacementRow
-from api.games.placing import place_in, placement_fingerprint
+from api.games.placing import placement_fingerprint
 from api.idempotency import store as idempotency_store
 from api.idempotency.service import Answer, IdempotentRequests, key_hash, unmask
+from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
 
 

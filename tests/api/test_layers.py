@@ -17,6 +17,7 @@ too).
 from __future__ import annotations
 
 import ast
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,3 +215,52 @@ def test_no_module_is_longer_than_about_five_hundred_lines() -> None:
     for module, path in modules().items():
         lines = len(path.read_text(encoding="utf-8").splitlines())
         assert lines <= 520, f"{module} has {lines} lines"
+
+
+FEATURES = sorted(
+    path.name
+    for path in API.iterdir()
+    if path.is_dir() and path.name not in ("core", "ops", "__pycache__")
+)
+
+
+def reaches_into(importer: str, imported: str) -> bool:
+    """Whether ``importer`` uses a module of another feature rather than its face (its
+    package: ``from api.games import GameService``)."""
+    parts = imported.split(".")
+    return (
+        len(parts) > 2
+        and parts[0] == "api"
+        and parts[1] in FEATURES
+        and parts[1] != importer.split(".")[1]
+        and imported in modules()
+    )
+
+
+def test_a_feature_uses_another_only_through_its_face() -> None:
+    """The app, the CLI and every feature import another feature's package, never one of its
+    modules: each package's ``__all__`` is all that others may use."""
+    reaching = [
+        f"{importer} -> {imported}"
+        for importer, path in modules().items()
+        for imported in imports_of(path)
+        if reaches_into(importer, imported)
+    ]
+    assert reaching == []
+
+
+def test_the_face_check_sees_a_reach() -> None:
+    assert reaches_into("api.races.service", "api.games.store")
+    assert reaches_into("api.app", "api.games.service")
+    assert not reaches_into("api.races.service", "api.games")
+    assert not reaches_into("api.games.service", "api.games.store")
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_every_feature_has_a_face_of_few_names(feature: str) -> None:
+    package = importlib.import_module(f"api.{feature}")
+    names = getattr(package, "__all__", None)
+    assert names is not None, f"api/{feature}/__init__.py names no __all__"
+    assert all(hasattr(package, name) for name in names)
+    # The games' face is the one every feature uses: a handful of names (issue 41).
+    assert len(names) <= (15 if feature == "games" else 20), names

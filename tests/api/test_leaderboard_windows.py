@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.core import clock
 from api.core.database import Database
 from api.core.names import name_skeleton
 from api.games.placing import finish_after
+from testkit import clock as fake_clock
 from tests.api.test_leaderboard import read_all_pages, record_win
 from tests.conftest import MakeGame
 from tests.integrity.players import WinningLine, winning_lines
@@ -109,7 +109,7 @@ def query(period: str, starts_on: date | None, per_player: bool, assisted: bool)
 def test_every_board_pages_as_the_brute_force_ranks(
     client: TestClient, many_wins: list[Won]
 ) -> None:
-    with clock.frozen(SUNDAY + timedelta(days=30)):
+    with fake_clock.frozen(SUNDAY + timedelta(days=30)):
         for period, starts_on, per_player, assisted in boards(many_wins):
             params = query(period, starts_on, per_player, assisted)
             expected = brute_board(many_wins, period, starts_on, per_player, assisted)
@@ -206,7 +206,7 @@ def test_day_and_week_boards_turn_at_utc_midnight_and_on_monday(
     client: TestClient, make_game: MakeGame
 ) -> None:
     lines = [group[0] for _, group in sorted(lines_by_score().items())][:3]
-    with clock.frozen(datetime(2026, 11, 29, 23, 59, 59, 999_999, tzinfo=UTC)) as now:
+    with fake_clock.frozen(datetime(2026, 11, 29, 23, 59, 59, 999_999, tzinfo=UTC)) as now:
         sunday = win(client, make_game, lines[0], "ana")["game"]["id"]
         now.advance(microseconds=1)  # Monday 2026-11-30 00:00 UTC: a new day and week
         monday = win(client, make_game, lines[1], "bob")["game"]["id"]
@@ -256,7 +256,7 @@ def test_wins_at_one_instant_finish_a_microsecond_apart_in_the_order_counted(
     client: TestClient, make_game: MakeGame
 ) -> None:
     same = next(group for group in lines_by_score().values() if len(group) >= 2)
-    with clock.frozen(SUNDAY):
+    with fake_clock.frozen(SUNDAY):
         first = win(client, make_game, same[0], "ana")["game"]
         second = win(client, make_game, same[1], "bob")["game"]
     assert datetime.fromisoformat(second["finished_at"]) - datetime.fromisoformat(
@@ -269,9 +269,9 @@ def test_wins_at_one_instant_finish_a_microsecond_apart_in_the_order_counted(
 
 def test_finish_after_never_goes_back_before_the_last_win() -> None:
     last = datetime(2026, 11, 30, 12, tzinfo=UTC)
-    with clock.frozen(last - timedelta(seconds=5)):
+    with fake_clock.frozen(last - timedelta(seconds=5)):
         assert finish_after(last) == last + timedelta(microseconds=1)
-    with clock.frozen(last + timedelta(seconds=5)):
+    with fake_clock.frozen(last + timedelta(seconds=5)):
         assert finish_after(last) == last + timedelta(seconds=5)
         assert finish_after(None) == last + timedelta(seconds=5)
 
@@ -289,7 +289,7 @@ def test_finish_after_never_goes_back_before_the_last_win() -> None:
     ],
 )
 def test_impossible_windows_are_422(client: TestClient, params: dict[str, str], code: str) -> None:
-    with clock.frozen(datetime(2026, 12, 1, 12, tzinfo=UTC)):
+    with fake_clock.frozen(datetime(2026, 12, 1, 12, tzinfo=UTC)):
         response = client.get("/leaderboard", params=params)
     assert response.status_code == 422, response.text
     assert response.json()["code"] == code
@@ -299,7 +299,7 @@ def test_impossible_windows_are_422(client: TestClient, params: dict[str, str], 
 def test_a_cursor_belongs_to_its_window(client: TestClient, database: Database) -> None:
     for minute in range(4):
         record_win(database, minute, SUNDAY + timedelta(minutes=minute))
-    with clock.frozen(SUNDAY + timedelta(hours=1)):
+    with fake_clock.frozen(SUNDAY + timedelta(hours=1)):
         cursor = client.get("/leaderboard", params={"period": "day", "limit": 1}).json()
         for other in (
             {"period": "week"},

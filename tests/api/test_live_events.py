@@ -27,9 +27,8 @@ from sqlalchemy.orm import Session
 from api.core.database import create_database
 from api.core.settings import Settings
 from api.events.announce import PUBLISHER
-from api.games.dealing import start_game
-from api.games.placing import place_in
 from testkit import databases
+from testkit.games import place_in, start_game
 from testkit.server import Server
 from tests.conftest import needs_postgres
 from tests.integrity.players import WinningLine, winning_lines

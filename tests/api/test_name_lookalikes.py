@@ -20,10 +20,10 @@ from sqlalchemy import create_engine, text
 from api.app import create_app
 from api.core import migrate
 from api.core.database import Database
-from api.core.hooks import HOOKS, GameFacts
 from api.core.models import GameRow
 from api.core.names import name_skeleton
 from api.core.settings import Settings
+from api.games import HOOKS, GameFacts
 from testkit import databases
 
 # Each of these was accepted beside the account "alice" (issue 29): as a guest's name, and

@@ -16,6 +16,7 @@ ROUTES = {
     ("post", "/races/{race_id}/racers"): {403, 404, 409, 422, 503},
     ("post", "/races/{race_id}/start"): {403, 404, 409, 503},
     ("get", "/races/{race_id}"): {403, 404, 503},
+    ("post", "/races/{race_id}/leave"): {403, 404, 409, 503},
     ("post", "/races/{race_id}/rematch"): {403, 404, 409, 503},
     ("get", "/races/{race_id}/events"): {404, 422, 503},
     ("get", "/players/{name}/races"): {404, 503},
@@ -150,7 +151,11 @@ AUTHENTICATED = {("post", "/games/{game_id}/placements"), ("get", "/games/{game_
 PLAYER_AUTHENTICATED = {("post", "/players/{name}/key"), ("get", "/players/me")}
 # A player's key, or none.
 # A racer's credential (a guest's racer token or an account's key), or none for a read.
-RACER = {("post", "/races/{race_id}/start"), ("post", "/races/{race_id}/rematch")}
+RACER = {
+    ("post", "/races/{race_id}/start"),
+    ("post", "/races/{race_id}/leave"),
+    ("post", "/races/{race_id}/rematch"),
+}
 PLAYER_OPTIONAL = {
     ("post", "/races"),
     ("post", "/races/{race_id}/racers"),

@@ -12,10 +12,9 @@ from sqlalchemy import create_engine, text
 from api.core import migrate
 from api.core.database import create_database
 from api.core.settings import Settings
-from api.games.dealing import start_game
-from api.games.placing import place_in
 from api.players.service import register
 from testkit import databases
+from testkit.games import place_in, start_game
 from tests.integrity.players import winning_lines
 
 

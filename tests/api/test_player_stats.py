@@ -19,9 +19,9 @@ import pytest
 
 from api.core.database import create_database
 from api.core.settings import Settings
-from api.games.dealing import start_game
 from api.leaderboards import check as leaderboard
 from api.players import store as players_store
+from testkit.games import start_game
 from testkit.server import running_server
 from tests.integrity.players import WinningLine, winning_lines
 

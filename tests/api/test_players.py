@@ -286,7 +286,7 @@ def test_the_games_page_lists_newest_first_by_status_with_cursors(client: TestCl
 def test_won_games_of_a_player_count_in_stats_and_on_the_leaderboard(
     client: TestClient, database: Database
 ) -> None:
-    from api.games.dealing import start_game
+    from testkit.games import start_game
 
     key = register(client, "ana")
     with database.reading() as connection:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -18,10 +20,15 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select, text
 
 from api.app import create_app
-from api.core import clock
+from api.core.database import Database
+from api.core.models import RaceEventRow
 from api.core.settings import Settings
+from api.games import GameService
+from engine.solver import solve
+from testkit import clock as fake_clock
 from tests.api.test_hidden_information import card_codes
 
 DEADLINE = 60.0
@@ -226,13 +233,13 @@ def test_the_computer_races_a_player_to_the_end(client: TestClient) -> None:
 
 
 @pytest.fixture
-def frozen() -> Iterator[clock.FrozenClock]:
-    with clock.frozen(datetime.now(UTC)) as frozen_clock:
+def frozen() -> Iterator[fake_clock.FrozenClock]:
+    with fake_clock.frozen(datetime.now(UTC)) as frozen_clock:
         yield frozen_clock
 
 
 def test_the_time_limit_ends_unfinished_games_as_lost(
-    client: TestClient, frozen: clock.FrozenClock
+    client: TestClient, frozen: fake_clock.FrozenClock
 ) -> None:
     race_id, ana, _ = two_racers(client, seats=2, time_limit=60)
     frozen.advance(seconds=1)
@@ -247,7 +254,7 @@ def test_the_time_limit_ends_unfinished_games_as_lost(
 
 
 def test_a_rematch_is_one_new_race_for_every_racer(
-    client: TestClient, frozen: clock.FrozenClock
+    client: TestClient, frozen: fake_clock.FrozenClock
 ) -> None:
     race_id, ana, bo = two_racers(client, seats=2, time_limit=60)
     frozen.advance(seconds=62)
@@ -265,14 +272,21 @@ def test_a_rematch_is_one_new_race_for_every_racer(
     assert outsider.status_code == 403
 
 
-def events_of(text: str) -> list[tuple[int | None, str, Any]]:
+def events_of(text: str) -> list[tuple[str | None, str, Any]]:
     events = []
     for block in text.replace("\r\n", "\n").split("\n\n"):
         fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
         if "event" in fields:
-            number = int(fields["id"]) if "id" in fields else None
-            events.append((number, fields["event"], json.loads(fields["data"])))
+            events.append((fields.get("id"), fields["event"], json.loads(fields["data"])))
     return events
+
+
+def finished_with_rematch(client: TestClient, race_id: str, auth: dict[str, str]) -> str:
+    """Wait for the race's end and open its rematch (its stream ends with the ``rematch``)."""
+    wait_for(lambda: race_of(client, race_id), lambda r: r["status"] == "finished")
+    rematch = client.post(f"/races/{race_id}/rematch", headers=auth)
+    assert rematch.status_code == 201, rematch.text
+    return str(rematch.json()["id"])
 
 
 def test_the_race_stream_tells_the_race_and_resumes_after_last_event_id(
@@ -280,28 +294,315 @@ def test_the_race_stream_tells_the_race_and_resumes_after_last_event_id(
 ) -> None:
     race_id, ana, bo = two_racers(client, seats=2)
     rng = random.Random(11)
-    for auth in (ana, bo):
-        play_out(client, running(client, race_id, auth)["your_game"], rng)
-    wait_for(lambda: race_of(client, race_id), lambda r: r["status"] == "finished")
+    games = [running(client, race_id, auth)["your_game"] for auth in (ana, bo)]
+    for game in games:
+        play_out(client, game, rng)
+    rematch = finished_with_rematch(client, race_id, ana)
     whole = events_of(client.get(f"/races/{race_id}/events").text)
-    assert [number for number, _, _ in whole] == list(range(1, len(whole) + 1))
     kinds = [kind for _, kind, _ in whole]
-    assert kinds[:4] == ["joined", "joined", "countdown", "started"] and kinds[-1] == "result"
-    assert kinds.count("finished") == 2 and "progress" in kinds
-    # Each progress counts the placement just made: 1, 2, ... for each racer.
-    for number in (1, 2):
-        counts = [
-            d["placements"] for _, kind, d in whole if kind == "progress" and d["racer"] == number
-        ]
-        assert counts == list(range(1, len(counts) + 1)), counts
-    result = whole[-1][2]
+    assert kinds[:4] == ["joined", "joined", "countdown", "started"]
+    assert kinds[-2:] == ["result", "rematch"] and whole[-1][2]["next_race"] == rematch
+    # Read after the end: each racer's counts as they are, once: its game is over.
+    finished = [data for _, kind, data in whole if kind == "finished"]
+    assert sorted(data["racer"] for data in finished) == [1, 2]
+    # Read once the race is over, they say what is public then: its rank and its game.
+    assert sorted(data["rank"] for data in finished) == [1, 2]
+    assert {data["game_id"] for data in finished} == {game["id"] for game in games}
+    ids = [event_id for event_id, _, _ in whole]
+    assert ids[:4] == ["1", "2", "3", "4.0.0"]
+    counts = {data["racer"]: data["placements"] for data in finished}
+    assert ids[-1] == f"6.{counts[1]}f.{counts[2]}f"
+    result = whole[-2][2]
     assert [r["rank"] for r in result["racers"]] == [1, 2]
     assert commitment_of(result) == race_of(client, race_id)["deck_commitment"]
     before_result = [
         card for _, kind, data in whole if kind != "result" for card in card_codes(data)
     ]
     assert not before_result
-    resumed = client.get(f"/races/{race_id}/events", headers={"Last-Event-ID": "5"})
-    assert events_of(resumed.text) == whole[5:]
-    bad = client.get(f"/races/{race_id}/events", headers={"Last-Event-ID": "x"})
-    assert bad.status_code == 422
+    # Resumed after the deal: the racers' counts as they are now, then the rest; after the
+    # end, nothing but what is left.
+    resumed = events_of(
+        client.get(f"/races/{race_id}/events", headers={"Last-Event-ID": "4.0.0"}).text
+    )
+    assert [kind for _, kind, _ in resumed] == ["finished", "finished", "result", "rematch"]
+    last = client.get(f"/races/{race_id}/events", headers={"Last-Event-ID": ids[-2]}).text
+    assert [kind for _, kind, _ in events_of(last)] == ["rematch"]
+    for bad in ("x", "4.1.2.3.4.5.6.7.8.9", "1." * 40):
+        refused = client.get(f"/races/{race_id}/events", headers={"Last-Event-ID": bad})
+        assert refused.status_code == 422, bad
+
+
+def test_a_racers_progress_reaches_a_watcher_as_it_places(
+    client: TestClient, database: Database
+) -> None:
+    """A stream open during the race: each racer's counts after its placements, never a card,
+    then the result; no placement writes an event of its own."""
+    race_id, ana, bo = two_racers(client, seats=2)
+    games = [running(client, race_id, auth)["your_game"] for auth in (ana, bo)]
+    rng = random.Random(4)
+    seen: list[tuple[str | None, str, Any]] = []
+    with client.stream("GET", f"/races/{race_id}/events") as stream:
+        buffer = ""
+        lines = stream.iter_text()
+        for game in games:
+            for _ in range(3):
+                state = place(client, game, rng)
+                # Wait for this racer's progress to count this placement.
+                while not any(
+                    kind == "progress"
+                    and data["placements"] == state["placements_count"]
+                    and data["racer"] == 1 + games.index(game)
+                    for _, kind, data in seen
+                ):
+                    buffer += next(lines)
+                    *blocks, buffer = buffer.replace("\r\n", "\n").split("\n\n")
+                    seen += events_of("\n\n".join(blocks) + "\n\n")
+    progress = [(data["racer"], data["placements"]) for _, kind, data in seen if kind == "progress"]
+    assert progress[-1] == (2, 3) and (1, 3) in progress
+    assert not [card for _, _, data in seen for card in card_codes(data)]
+    # Only the lobby, the countdown and the deal were written as the race's events.
+    assert stored_events(database, race_id) == ["joined", "joined", "countdown", "started"]
+
+
+def stored_events(database: Database, race_id: str) -> list[str]:
+    events = RaceEventRow.__table__
+    with database.reading() as connection:
+        rows = connection.execute(
+            select(events.c.kind)
+            .where(events.c.race_id == uuid.UUID(race_id))
+            .order_by(events.c.number)
+        )
+        return [row[0] for row in rows]
+
+
+def test_the_computer_is_a_player_of_its_own_on_no_board(client: TestClient) -> None:
+    """Its games say so, and its wins are on no leaderboard, no day's best and no around."""
+    opened = client.post(
+        "/races", json={"player": "ana", "computer": True, "seats": 2, "level": "best"}
+    ).json()
+    assert opened["level"] == "best"
+    ana = bearer(opened["racer_token"])
+    game = running(client, opened["id"], ana)["your_game"]
+    play_out(client, game, random.Random(5))
+    done = wait_for(lambda: race_of(client, opened["id"]), lambda r: r["status"] == "finished")
+    computer = next(r for r in done["racers"] if r["computer"])
+    played = client.get(f"/games/{computer['game_id']}").json()
+    assert played["computer"] is True and played["player"] == "computer"
+    assert client.get(f"/games/{game['id']}").json()["computer"] is False
+    assert played["rank"] is None
+    boards = [
+        client.get("/leaderboard", params=params).json()["entries"]
+        for params in (
+            {},
+            {"include_assisted": "true"},
+            {"period": "day"},
+            {"period": "week", "per_player": "best"},
+        )
+    ]
+    assert not [entry for board in boards for entry in board if entry["game_id"] == played["id"]]
+    around = client.get(f"/leaderboard/around/{played['id']}")
+    assert around.status_code == 409 and "computer" in around.json()["detail"], around.text
+
+
+def winning_line(database: Database, game_id: str) -> list[tuple[int, int]] | None:
+    """A line that wins the game, found with its deck known (the test reads it from the
+    database), or None if its deal cannot be won."""
+    with database.reading() as connection:
+        deck = GameService.load_in(connection, uuid.UUID(game_id)).game.deck
+    optimum = solve(deck, nodes=200_000)
+    return [(p.row, p.col) for p in optimum.line] if optimum.score is not None else None
+
+
+def test_nothing_public_names_a_race_game_until_the_race_ends(
+    client: TestClient, database: Database
+) -> None:
+    """A racer who wins mid-race: its game's id is on no player's list, no board and no
+    `around`, and no site event names it, until the race is over; then it is on all of them,
+    as any won game."""
+    for _ in range(5):  # a deal no line wins is rare: another race then
+        race_id, ana, bo = two_racers(client, seats=2)
+        game = running(client, race_id, bo)["your_game"]  # bob's: an account
+        line = winning_line(database, game["id"])
+        if line is not None:
+            break
+    assert line is not None
+    with client.stream("GET", "/events") as site:
+        for row, col in line:
+            placed = client.post(
+                f"/games/{game['id']}/placements", json={"row": row, "col": col}, headers=bo
+            )
+            assert placed.status_code == 201, placed.text
+        assert placed.json()["game"]["status"] == "won"
+        listed = client.get("/players/bob/games").json()["games"]
+        assert game["id"] not in {g["id"] for g in listed}
+        boards = [
+            client.get("/leaderboard", params=params).json()["entries"]
+            for params in ({}, {"period": "day"}, {"per_player": "best"})
+        ]
+        assert game["id"] not in {e["game_id"] for board in boards for e in board}
+        around = client.get(f"/leaderboard/around/{game['id']}")
+        assert around.status_code == 403 and around.json()["code"] == "race_game_private"
+        # The race ends with the other racer's game; only then is the win told.
+        play_out(client, running(client, race_id, ana)["your_game"], random.Random(1))
+        wait_for(lambda: race_of(client, race_id), lambda r: r["status"] == "finished")
+        told = ""
+        for chunk in site.iter_text():
+            told += chunk
+            if "event: win" in told and told.endswith("\r\n\r\n"):
+                break
+    wins = [data for _, kind, data in events_of(told) if kind == "win"]
+    assert [win["game_id"] for win in wins] == [game["id"]]
+    listed = client.get("/players/bob/games").json()["games"]
+    assert game["id"] in {g["id"] for g in listed}
+    entries = client.get("/leaderboard").json()["entries"]
+    assert game["id"] in {e["game_id"] for e in entries}
+    assert client.get(f"/leaderboard/around/{game['id']}").status_code == 200
+
+
+def test_a_placement_after_the_races_end_is_refused_whether_or_not_the_ticker_ran(
+    database_url: str,
+) -> None:
+    """No ticker at all: the placement's own statement refuses it once the time is up."""
+    settings = Settings(
+        database_url=database_url,
+        migrate_on_start=False,
+        race_countdown_seconds=0.2,
+        race_computer_seconds=0.02,
+    )
+    with fake_clock.frozen(datetime.now(UTC)) as frozen, TestClient(create_app(settings)) as client:
+        race_id, ana, _ = two_racers(client, seats=2, time_limit=30)
+        frozen.advance(seconds=1)
+        game = running(client, race_id, ana)["your_game"]
+        place(client, game, random.Random(2))
+        client.app.state.races.ticker.tick = 3600.0  # type: ignore[attr-defined]
+        frozen.advance(seconds=31)
+        state = client.get(f"/games/{game['id']}", headers=bearer(game["token"])).json()
+        late = client.post(
+            f"/games/{game['id']}/placements",
+            json=state["legal_placements"][0],
+            headers=bearer(game["token"]),
+        )
+        assert late.status_code == 409 and late.json()["code"] == "time_up", late.text
+        after = client.get(f"/games/{game['id']}", headers=bearer(game["token"])).json()
+        assert after["placements_count"] == state["placements_count"] == 1
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"player": "ana", "computer": "yes"},
+        {"player": "ana", "seats": "8"},
+        {"player": "ana", "time_limit": "60"},
+        {"player": "ana", "computer": 1},
+        {"player": "ana", "seats": 8.5},
+        {"player": "ana", "level": "expert"},
+    ],
+)
+def test_a_race_body_is_taken_as_json_gives_it(client: TestClient, body: dict[str, Any]) -> None:
+    refused = client.post("/races", json=body)
+    assert refused.status_code == 422 and refused.json()["code"] == "invalid_request"
+    accepted = client.post("/races", json={"player": "ana", "seats": 8.0, "computer": True})
+    assert accepted.status_code == 201 and accepted.json()["seats"] == 8
+
+
+def test_racers_whose_names_look_alike_do_not_race_side_by_side(client: TestClient) -> None:
+    race = client.post("/races", json={"player": "carolX"}).json()
+    for name in ("caro1X", "CAROLX", "carolx"):
+        refused = client.post(f"/races/{race['id']}/racers", json={"player": name})
+        assert refused.status_code == 409 and refused.json()["code"] == "name_taken", name
+    assert client.post(f"/races/{race['id']}/racers", json={"player": "carla"}).status_code == 201
+
+
+def test_a_racer_leaves_the_lobby_and_the_opener_hands_the_race_on(client: TestClient) -> None:
+    opened = client.post("/races", json={"player": "ana", "seats": 4}).json()
+    race_id, ana = opened["id"], bearer(opened["racer_token"])
+    bob = bearer(
+        client.post(f"/races/{race_id}/racers", json={"player": "bob"}).json()["racer_token"]
+    )
+    cyd = bearer(
+        client.post(f"/races/{race_id}/racers", json={"player": "cyd"}).json()["racer_token"]
+    )
+    outsider = client.post(f"/races/{race_id}/leave")
+    assert outsider.status_code == 403
+    left = client.post(f"/races/{race_id}/leave", headers=ana)
+    assert left.status_code == 200, left.text
+    assert [r["name"] for r in left.json()["racers"]] == ["bob", "cyd"]
+    again = client.post(f"/races/{race_id}/leave", headers=ana)
+    assert again.status_code == 403
+    # Bob joined next: the race is his to start now, not Cyd's.
+    assert client.post(f"/races/{race_id}/start", headers=cyd).status_code == 403
+    started = client.post(f"/races/{race_id}/start", headers=bob)
+    assert started.status_code == 200 and started.json()["status"] == "countdown"
+    late = client.post(f"/races/{race_id}/leave", headers=cyd)
+    assert late.status_code == 409 and late.json()["code"] == "race_not_open"
+    kinds = [kind for _, kind, _ in events_of(stream_until(client, race_id, "countdown"))]
+    assert kinds == ["joined", "joined", "joined", "left", "countdown"]
+
+
+def test_the_last_person_leaving_closes_the_race(client: TestClient) -> None:
+    opened = client.post("/races", json={"player": "ana", "computer": True}).json()
+    left = client.post(f"/races/{opened['id']}/leave", headers=bearer(opened["racer_token"]))
+    assert left.json()["status"] == "closed"
+    # Its stream is over: it ends after the `left`.
+    kinds = [kind for _, kind, _ in events_of(client.get(f"/races/{opened['id']}/events").text)]
+    assert kinds == ["joined", "joined", "left"]
+    closed = client.post(f"/races/{opened['id']}/racers", json={"player": "bob"})
+    assert closed.status_code == 409 and closed.json()["code"] == "race_not_open"
+
+
+def stream_until(client: TestClient, race_id: str, kind: str) -> str:
+    """The race's stream read up to its first event of ``kind``."""
+    text = ""
+    with client.stream("GET", f"/races/{race_id}/events") as stream:
+        for chunk in stream.iter_text():
+            text += str(chunk)
+            if f"event: {kind}" in text and text.endswith("\r\n\r\n"):
+                return text
+    return text
+
+
+@pytest.mark.parametrize("level", ["beginner", "good"])
+def test_the_computer_races_at_the_level_asked_for(client: TestClient, level: str) -> None:
+    opened = client.post(
+        "/races", json={"player": "ana", "computer": True, "seats": 2, "level": level}
+    ).json()
+    assert opened["level"] == level
+    ana = bearer(opened["racer_token"])
+    play_out(client, running(client, opened["id"], ana)["your_game"], random.Random(5))
+    done = wait_for(lambda: race_of(client, opened["id"]), lambda r: r["status"] == "finished")
+    computer = next(r for r in done["racers"] if r["computer"])
+    assert computer["state"] in {"won", "lost"} and done["level"] == level
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+def test_a_racers_placement_takes_no_lock_of_the_race(
+    client: TestClient, database_url: str
+) -> None:
+    """While another transaction holds the race's row, its racers still place: a placement
+    neither locks nor writes anything of its race (PostgreSQL: SQLite's writes take the
+    whole database, whatever they write)."""
+    race_id, ana, bo = two_racers(client, seats=2)
+    games = [running(client, race_id, auth)["your_game"] for auth in (ana, bo)]
+    engine = create_engine(database_url.replace("+asyncpg", "+psycopg"))
+    placed: list[Any] = []
+    try:
+        with engine.connect() as holder:
+            holder.execute(
+                text("SELECT id FROM races WHERE id = :id FOR UPDATE"), {"id": uuid.UUID(race_id)}
+            )
+            threads = [
+                threading.Thread(
+                    target=lambda game=game: placed.append(place(client, game, random.Random(3)))
+                )
+                for game in games
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=DEADLINE)
+            # Both stored while the race's row was held; the holder then lets go.
+            assert len(placed) == 2, "a placement waited for the race's row"
+            holder.rollback()
+    finally:
+        engine.dispose()
+    assert sorted(game["placements_count"] for game in placed) == [1, 1]

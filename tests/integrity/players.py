@@ -18,7 +18,7 @@ from typing import Any
 
 from api.core.database import create_database
 from api.core.settings import Settings
-from api.games.dealing import start_game
+from testkit.games import start_game
 from tests.engine.factories import CONFORMANCE_PATH
 from tests.integrity.exchanges import Exchange, Recorder
 

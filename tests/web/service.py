@@ -10,12 +10,11 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.core import clock
 from api.core.database import create_database
 from api.core.days import daily_deal
 from api.core.settings import Settings
-from api.games.dealing import start_game
-from api.games.placing import place_in
+from testkit import clock as fake_clock
+from testkit.games import place_in, start_game
 
 __all__ = ["challenge_commitment", "challenge_deck", "store_game", "test_client", "win_at"]
 
@@ -38,7 +37,7 @@ def win_at(url: str, vector: dict[str, Any], player: str, at: datetime | None) -
     None), written by the service's own code on the server's database; returns its id."""
     database = create_database(Settings(database_url=url, migrate_on_start=False))
     try:
-        with clock.frozen(at or datetime.now(UTC)):
+        with fake_clock.frozen(at or datetime.now(UTC)):
             with database.transaction() as session:
                 created = start_game(session, player, deck=vector["deck"])
                 session.flush()

@@ -2,7 +2,7 @@
 feature inside the transaction that stores the change, heard by whoever subscribed.
 
 The features that keep figures of games (a player's stats, the leaderboards, the daily
-challenge's counts, live events) subscribe once at start-up (:func:`api.wiring.subscribe`),
+challenge's counts, live events) subscribe once at start-up (:func:`api.app.subscribe_features`),
 so that the games feature imports none of them and each keeps its own tables. A subscriber
 runs in the game's transaction: its writes commit or roll back with the game's, so the
 figures always equal a recount.
@@ -34,6 +34,7 @@ class GameFacts:
     score: int | None  # a won game's
     at: datetime  # when it was created, moved or ended
     sealed: bool = False  # a race's game, its race not over
+    computer: bool = False  # the computer player's game: no person's figures, no board
 
 
 Listener = Callable[[Session, GameFacts], None]
@@ -58,6 +59,9 @@ class GameHooks:
     # time the end may carry (None: any).
     ending: list[Callable[[Session, GameFacts], datetime | None]] = field(default_factory=list)
     ended: list[Listener] = field(default_factory=list)
+    # A sealed game made public (its race is over), ended or not: what its end did not tell
+    # the public (a board's entry, a win's news) is told now.
+    revealed: list[Listener] = field(default_factory=list)
     # A won game's all-time rank, shown with it: the leaderboards' answer, once wired.
     rank: Callable[[Executor, uuid.UUID, bool], int | None] = field(default=_no_rank)
     wired: bool = False
