@@ -15,9 +15,9 @@ from typing import NamedTuple, cast
 from sqlalchemy import Table, select
 
 from api.core.database import Executor
-from api.core.errors import InvalidToken, NameTaken, PlayerNameMismatch
+from api.core.errors import InvalidToken, NameReserved, NameTaken, PlayerNameMismatch
 from api.core.models import PlayerRow
-from api.core.names import RESERVED_NAMES, RESERVED_SKELETONS, name_key, name_skeleton
+from api.core.names import COMPUTER_NAME, GUEST_NAME, RESERVED_SKELETONS, name_key, name_skeleton
 from api.core.secrets import player_key_matches, player_key_owner
 
 _players = cast(Table, PlayerRow.__table__)
@@ -44,7 +44,7 @@ class Identity:
     computer: bool = False
 
 
-COMPUTER = Identity("computer", None, computer=True)
+COMPUTER = Identity(COMPUTER_NAME, None, computer=True)
 
 
 _PLAYER_COLUMNS = tuple(_players.c[name] for name in PlayerRecord._fields)
@@ -78,9 +78,16 @@ def authenticate(session: Executor, key: str) -> PlayerRecord:
 def check_guest_name(session: Executor, name: str) -> None:
     """``409 name_taken`` if a guest's name is an account's (in any case, width or with
     invisible characters), or looks like one (its skeleton is an account's:
-    :func:`api.core.names.name_skeleton`)."""
+    :func:`api.core.names.name_skeleton`); ``409 name_reserved`` if it is one name with the
+    computer player's."""
     key, skeleton = name_key(name), name_skeleton(name)
-    if key in RESERVED_NAMES or skeleton in RESERVED_SKELETONS:
+    reserved = RESERVED_SKELETONS.get(skeleton)
+    if reserved == COMPUTER_NAME:
+        raise NameReserved(
+            f"{name[:64]!r} is the computer player's name, or one name with it under the name "
+            "rule: play under another name"
+        )
+    if reserved == GUEST_NAME:
         return  # the guests' default and its look-alikes: no account has them (no query)
     owner = name_like(session, key, skeleton)
     if owner is not None:
@@ -94,7 +101,7 @@ def identify(session: Executor, key: str | None, requested: str | None) -> Ident
     """Who a new game is for. With a player key: that account (a body ``player`` naming
     anybody else is ``422 player_name_mismatch``). Without: a guest of the requested name."""
     if key is None:
-        name = requested if requested is not None else "anonymous"
+        name = requested if requested is not None else GUEST_NAME
         check_guest_name(session, name)
         return Identity(name, None)
     return identify_account(authenticate(session, key), requested)

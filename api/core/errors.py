@@ -172,20 +172,42 @@ class PlayerNotFound(ApiError):
 
 
 class NameTaken(ApiError):
-    """The name is, or looks like, a registered player's or a reserved one (`anonymous`),
-    ignoring case, width and invisible characters."""
+    """The name is a registered player's, or one name with it: the same in another case, a
+    look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`,
+    `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take
+    (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and
+    `anonymous`, the guests' default, as an account's."""
 
     status, code, title = 409, "name_taken", "Name taken"
     example = Example("the name 'ana' is taken", "/players")
 
+    @classmethod
+    def codes(cls) -> tuple[str, ...]:
+        # Every route that may refuse a name as taken may refuse it as reserved: the codes are
+        # declared together (api.core.openapi) wherever a route declares this error.
+        return (NameTaken.code, NameReserved.code)
+
+
+class NameReserved(NameTaken):
+    """The name is, or is one name with, `computer` (the computer player's: nobody else plays
+    under it) or, for an account, `anonymous` (every guest's). No key makes it usable."""
+
+    code, title = "name_reserved", "Name reserved"
+    example = Example("'C0mputer' is the computer player's name: choose another", "/players")
+
+    @classmethod
+    def codes(cls) -> tuple[str, ...]:
+        return (cls.code,)
+
 
 class InvalidPlayerName(ApiError):
-    """Not 3 to 24 ASCII letters, digits, `_` or `-` after Unicode NFKC normalisation."""
+    """Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, after Unicode
+    NFKC normalisation."""
 
     status, code, title = 422, "invalid_player_name", "Invalid player name"
     example = Example(
-        "'an\\u200ba' is not a valid player name: after NFKC normalisation a name is 3 to 24 "
-        "ASCII letters, digits, '_' or '-'",
+        "'an\\u200ba' is not a valid player name: a name is 3 to 24 ASCII letters, digits, "
+        "'_' or '-', at least one of them a letter",
         "/players",
     )
 

@@ -1,10 +1,14 @@
 """Player names: what a player may be called, and when two names are the same name.
 
-One rule for every name a person sees, an account's or a guest's (:data:`NAME_PATTERN`): 3 to
-24 ASCII letters, digits, ``_`` or ``-``, exactly as sent (``422`` otherwise). ASCII is its own
-NFKC form, so a name in any other form (full-width letters, other scripts, invisible or format
+One rule for every name a person sees, an account's, a guest's or a racer's
+(:data:`NAME_PATTERN`, 3 to 24 characters long): ASCII letters, digits, ``_`` or ``-``, at
+least one of them a letter, exactly as sent (``422`` otherwise). ASCII is its own NFKC form,
+so a name in any other form (full-width letters, other scripts, invisible or format
 characters such as U+200B, U+00AD or the Hangul fillers) is refused rather than silently
-rewritten, and the OpenAPI pattern (and the web client's, the same) is the whole rule.
+rewritten, and the OpenAPI pattern and lengths (and the web client's, the same) are the whole
+rule. A name needs a letter because ``_`` and ``-`` count for nothing when names are compared
+(below): ``--_``, ``___`` and ``_-_`` would be three accounts with one empty name; and a name
+of digits alone reads as a number (a score, a rank) rather than as somebody.
 
 Why not Unicode names with ICU's spoof checks on top of the skeleton: guests kept free-form
 names until a probe played beside the account ``alice`` as ``a\u04cfice`` (Cyrillic palochka,
@@ -25,23 +29,27 @@ of ``players``):
   ``ALICE`` are ``alice``'s. Profiles are found by it (``/players/{name}``).
 - :func:`name_skeleton`, the form in which names that *look* alike are one: Unicode TS #39's
   confusable skeleton, computed by ICU (PyICU's ``SpoofChecker.getSkeleton``), of the name
-  without its invisible parts. ``aIice`` (capital I), ``al\u0131ce`` (dotless i),
-  ``\u0251lice`` (Latin alpha), Cyrillic ``\u0430lice``, ``al\u034fice`` (a combining
-  grapheme joiner), ``a\u0301lice`` (a combining accent), ``ALICE`` and ``aiice`` all have
-  the skeleton of ``alice`` (case-insensitive: see :func:`name_skeleton`). Since the ASCII rule,
-  new names reach it only in ASCII; stored guest names of any script are still grouped by it.
+  without its invisible parts, and without ``_`` and ``-``. ``aIice`` (capital I), ``alice_``,
+  ``a-l-i-c-e``, ``A_L_I_C_E``, ``al\u0131ce`` (dotless i), ``\u0251lice`` (Latin alpha),
+  Cyrillic ``\u0430lice``, ``al\u034fice`` (a combining grapheme joiner), ``a\u0301lice`` (a
+  combining accent), ``ALICE`` and ``aiice`` all have the skeleton of ``alice``
+  (case-insensitive: see :func:`name_skeleton`). Since the ASCII rule, new names reach it only
+  in ASCII; stored guest names of any script are still grouped by it.
 
-A registration whose key or skeleton is taken is refused (``409 name_taken``); so is a guest
-name (a game without a key) whose key or skeleton is an account's: a name on the leaderboard
-that looks like an account's is that account's, and the ``per_player=best`` boards group wins
-by skeleton. Refused rather than mapped to the account:
-a guest's wins must not be counted as the account's.
+Two names are one name when either form is the same (:func:`same_name`, what a feature
+comparing names it holds uses). A registration whose key or skeleton is taken is refused
+(``409 name_taken``); so is a guest name (a game without a key) whose key or skeleton is an
+account's: a name on the leaderboard that looks like an account's is that account's, and the
+``per_player=best`` boards group wins by skeleton. Refused rather than mapped to the account:
+a guest's wins must not be counted as the account's. The reserved names
+(:data:`RESERVED_NAMES`) and whatever is one name with them are ``409 name_reserved``.
 
 What TS #39 says, and so what this does: the skeleton maps ``m`` to ``rn`` (not the other way
 round), so ``rnlice`` and ``mlice`` are one name, while ``rnlice`` and ``alice`` are two
 (nothing in them is confusable). Its data (ICU 77's) does not list the Latin small capitals
 (``\u1d00`` LATIN LETTER SMALL CAPITAL A) as confusable with their letters; they are folded to
-the small letter of the same name first, the only rule here that is not ICU's.
+the small letter of the same name first, the only rule here that is not ICU's besides leaving
+out ``_`` and ``-``.
 """
 
 from __future__ import annotations
@@ -53,15 +61,26 @@ import icu
 
 from api.core.errors import InvalidPlayerName
 
-# The rule, as the JSON Schema pattern the API declares for every name it takes (and the
-# ``pattern`` of the web client's name fields, checked against it by the tests). The hyphen is
-# escaped: browsers compile an input's pattern with the ``v`` flag, where an unescaped ``-``
-# in a class makes the pattern invalid, and so ignored.
-NAME_PATTERN = r"^[A-Za-z0-9_\-]{3,24}$"
-NAME_RULE = "3 to 24 ASCII letters, digits, '_' or '-'"
+# The rule, as the JSON Schema pattern the API declares for every name it takes, with the
+# lengths it declares beside it (and the ``pattern`` of the web client's name fields, read from
+# the API's schema and checked against it by the tests). The letter is where the pattern says
+# it, not a look-ahead: the schema's regular expressions are run by engines without one
+# (pydantic-core's Rust ``regex``). The hyphen is escaped: browsers compile an input's pattern
+# with the ``v`` flag, where an unescaped ``-`` in a class makes the pattern invalid, and so
+# ignored.
+NAME_PATTERN = r"^[0-9_\-]*[A-Za-z][A-Za-z0-9_\-]*$"
+NAME_MIN_LENGTH, NAME_MAX_LENGTH = 3, 24
+NAME_RULE = "3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter"
 ACCOUNT_NAME = re.compile(NAME_PATTERN.strip("^$"), re.ASCII)
-# Guests play as "anonymous" by default: nobody may own it.
-RESERVED_NAMES = frozenset({"anonymous"})
+# What an account's name may be, stored: the rule's characters and lengths, with or without a
+# letter (accounts registered before a name needed one keep their names and pages).
+STORED_NAME = re.compile(r"[A-Za-z0-9_\-]{3,24}", re.ASCII)
+# The names nobody may register, nor any name that is one name with them (409 name_reserved):
+# the guests' default, which every guest plays under, and the computer player's, which nobody
+# but the computer plays under, as an account or as a guest.
+GUEST_NAME = "anonymous"
+COMPUTER_NAME = "computer"
+RESERVED_NAMES = frozenset({GUEST_NAME, COMPUTER_NAME})
 # The longest skeleton kept (the width of ``players.name_skeleton`` and
 # ``scores.player_key``): a 32-character guest name can expand far beyond it under NFKC
 # (U+FDFA alone is 18 letters), and two names that agree on their first 128 are one.
@@ -73,6 +92,10 @@ SKELETON_LENGTH = 128
 # characters) and the braille blank U+2800, a symbol that prints nothing.
 _INVISIBLE = icu.UnicodeSet(r"[[:M:][:C:][:Z:][:Default_Ignorable_Code_Point:]\u2800]")
 _SMALL_CAPITAL = "LATIN LETTER SMALL CAPITAL "
+# ``_`` and ``-``: names that differ only by them are one name (the skeleton also writes
+# Unicode's hyphens, U+2010 or the minus sign U+2212, as ``-``, and full-width ``\uff3f`` as
+# ``_``, so stored guest names with those are grouped alike).
+_SEPARATORS = str.maketrans("", "", "_-")
 # TS #39's skeleton, from the data of the ICU that pyicu-wheels carries (ICU 77, Unicode 16).
 # getSkeleton only reads the checker's data, so one checker serves every thread.
 _SPOOF = icu.SpoofChecker()
@@ -107,7 +130,7 @@ def name_skeleton(name: str) -> str:
     """The form in which names that look alike are equal, whatever their case: the name in
     NFKC, decomposed, with its invisible parts and marks removed; then TS #39's skeleton of it,
     of that in capitals, and of that case-folded; then without the marks the skeleton brought
-    (it writes ``\u0142`` as ``l`` and a combining stroke).
+    (it writes ``\u0142`` as ``l`` and a combining stroke), and without ``_`` and ``-``.
 
     TS #39's data is not case-insensitive (ICU dropped its ``ANY_CASE`` tables in ICU 58): it
     maps capital ``I`` to ``l`` but leaves ``i`` as it is, so ``ALICE`` had the skeleton
@@ -116,7 +139,7 @@ def name_skeleton(name: str) -> str:
     ``rn``). The price, which case-insensitivity forces (``aIice`` looks like ``alice`` and is
     ``aiice`` in another case): ``i``, ``I``, ``l`` and ``1`` are one letter here.
 
-    >>> name_skeleton("aIice") == name_skeleton("ALICE") == name_skeleton("alice")
+    >>> name_skeleton("aIice") == name_skeleton("A_L_I_C_E") == name_skeleton("alice")
     True
     """
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
@@ -124,21 +147,36 @@ def name_skeleton(name: str) -> str:
     skeleton: str = _SPOOF.getSkeleton(0, visible)
     skeleton = _SPOOF.getSkeleton(0, skeleton.upper())
     skeleton = _SPOOF.getSkeleton(0, skeleton.casefold())
-    return "".join(_visible(char) for char in skeleton)[:SKELETON_LENGTH]
+    visible = "".join(_visible(char) for char in skeleton)
+    return visible.translate(_SEPARATORS)[:SKELETON_LENGTH]
 
 
-RESERVED_SKELETONS = frozenset(name_skeleton(name) for name in RESERVED_NAMES)
+def same_name(one: str, other: str) -> bool:
+    """Whether two names are one name under the rule: the same name in another case or width,
+    or a look-alike, or the same but for ``_`` and ``-`` (``carolX`` and ``caro1X``, ``alice``
+    and ``a-l-i-c-e``).
+
+    >>> same_name("C0mputer", "computer"), same_name("alice", "alicia")
+    (True, False)
+    """
+    return name_key(one) == name_key(other) or name_skeleton(one) == name_skeleton(other)
+
+
+# The reserved name each skeleton is, for the checks that have a name's skeleton already.
+RESERVED_SKELETONS = {name_skeleton(name): name for name in RESERVED_NAMES}
+
+
+def is_name(text: str) -> bool:
+    """Whether ``text`` follows the rule, as sent."""
+    length = NAME_MIN_LENGTH <= len(text) <= NAME_MAX_LENGTH
+    return length and ACCOUNT_NAME.fullmatch(text) is not None
 
 
 def account_name(raw: str) -> str:
     """The name an account is registered under, or ``422 invalid_player_name``."""
-    if ACCOUNT_NAME.fullmatch(raw) is None:
+    if not is_name(raw):
         normal = unicodedata.normalize("NFKC", raw)
-        hint = (
-            f" (write it as {normal!r})"
-            if normal != raw and ACCOUNT_NAME.fullmatch(normal) is not None
-            else ""
-        )
+        hint = f" (write it as {normal!r})" if normal != raw and is_name(normal) else ""
         raise InvalidPlayerName(
             f"{raw[:64]!r} is not a valid player name: a name is {NAME_RULE}{hint}"
         )

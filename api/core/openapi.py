@@ -52,10 +52,13 @@ def _problem_response(
     errors: list[type[ApiError]], shown: dict[type[ApiError], Example]
 ) -> dict[str, Any]:
     content: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/Problem"}}
+    # An error's subclasses answer with the codes it declares for them (NameReserved is a
+    # NameTaken): their examples are shown beside its own.
     examples = {
-        error.code: _example(error, example)
+        kind.code: _example(kind, example)
         for error in errors
-        if (example := shown.get(error, error.example)) is not None
+        for kind in (error, *error.__subclasses__())
+        if kind.code in error.codes() and (example := shown.get(kind, kind.example)) is not None
     }
     if examples:
         content["examples"] = examples

@@ -84,9 +84,9 @@ def _player_out(found: Profile) -> PlayerOut:
 async def create_player(body: PlayerCreate, players: Players) -> Response:
     """Registers a name and answers with the player and their secret `key`, shown only in
     this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`
-    after Unicode NFKC normalisation, unique ignoring case; a guest can no longer play under
-    it."""
+    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
+    at least one of them a letter, and one name with no other account's or reserved name (see
+    `name`); a guest can no longer play under it."""
     registered = await players.register(body.name)
     player = registered.player
     out = PlayerCreated(

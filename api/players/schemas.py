@@ -12,7 +12,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
-from api.core.names import NAME_PATTERN
+from api.core.names import NAME_MAX_LENGTH, NAME_MIN_LENGTH, NAME_PATTERN, NAME_RULE
 from api.core.schemas import EndReasonName, RequestModel, ResponseModel, StatusName
 
 _PLAYER_EXAMPLE: dict[str, Any] = {
@@ -48,13 +48,20 @@ class PlayerCreate(RequestModel):
     name: Annotated[
         str,
         WithJsonSchema(
-            {"type": "string", "pattern": NAME_PATTERN, "minLength": 3, "maxLength": 24}
+            {
+                "type": "string",
+                "pattern": NAME_PATTERN,
+                "minLength": NAME_MIN_LENGTH,
+                "maxLength": NAME_MAX_LENGTH,
+            }
         ),
     ] = Field(
         description=(
-            "3 to 24 ASCII letters, digits, `_` or `-`, unique ignoring case (and width: once "
-            "`ana` is registered, no guest can play as `ANA` or in full-width letters). Else "
-            "`422 invalid_player_name` or `409 name_taken`."
+            f"{NAME_RULE}; one name with no other account's: not in another case, not a "
+            "look-alike, not the same but for `_` and `-` (once `ana` is registered, nobody "
+            "can register, or play as a guest under, `ANA`, `a-n-a` or `ana_`). Else "
+            "`422 invalid_player_name`, `409 name_taken`, or `409 name_reserved` for "
+            "`computer`, `anonymous` and names that are one name with them."
         ),
     )
 

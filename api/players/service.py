@@ -23,17 +23,11 @@ from api.core.errors import (
     InvalidCursor,
     InvalidToken,
     MissingToken,
+    NameReserved,
     NameTaken,
     PlayerNotFound,
 )
-from api.core.names import (
-    ACCOUNT_NAME,
-    RESERVED_NAMES,
-    RESERVED_SKELETONS,
-    account_name,
-    name_key,
-    name_skeleton,
-)
+from api.core.names import RESERVED_SKELETONS, STORED_NAME, account_name, name_key, name_skeleton
 from api.core.secrets import hash_token, new_player_key, player_key_matches
 from api.games import GameFacts, GameHooks
 from api.players import store
@@ -71,7 +65,7 @@ def find_player(session: Executor, name: str) -> PlayerRecord:
     key = name_key(name)
     # A name no account can have is not looked up at all.
     player = (
-        None if ACCOUNT_NAME.fullmatch(key) is None else store.get_player_by_name_key(session, key)
+        None if STORED_NAME.fullmatch(key) is None else store.get_player_by_name_key(session, key)
     )
     if player is None:
         raise PlayerNotFound(f"there is no player {name[:64]!r}")
@@ -137,15 +131,19 @@ def register(session: Session, raw_name: str) -> Registered:
     name = account_name(raw_name)
     key_of_name = name_key(name)
     skeleton = name_skeleton(name)
-    if key_of_name in RESERVED_NAMES or store.name_key_taken(session, key_of_name):
+    reserved = RESERVED_SKELETONS.get(skeleton)
+    if reserved is not None:
+        raise NameReserved(
+            f"the name {name!r} is, or is one name with, {reserved!r}, which no account may "
+            "take: choose another"
+        )
+    if store.name_key_taken(session, key_of_name):
         raise NameTaken(f"the name {name!r} is taken")
-    if skeleton in RESERVED_SKELETONS:
-        raise NameTaken(f"the name {name!r} looks like a reserved name")
     owner = store.name_with_skeleton(session, skeleton)
     if owner is not None:
         raise NameTaken(
-            f"the name {name!r} looks like the registered name {owner!r} (Unicode TS #39 "
-            "confusables): choose another"
+            f"the name {name!r} is one name with the registered name {owner!r} (it looks "
+            "like it, or differs only by '_' and '-'): choose another"
         )
     player_id = uuid.uuid4()
     key = new_player_key(player_id)

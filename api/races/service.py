@@ -34,7 +34,7 @@ from api.core.database import Database, Executor
 from api.core.days import shared_deal
 from api.core.errors import InvalidToken, NameTaken, RaceNotOpen
 from api.core.ids import existing_race, parse_race_id
-from api.core.names import name_skeleton
+from api.core.names import same_name
 from api.core.schemas import DeckReveal
 from api.core.secrets import hash_token, new_token, player_key_owner, token_matches
 from api.core.settings import Settings
@@ -151,7 +151,7 @@ class RaceService:
                 "it while it is in its lobby"
             )
         name = str(racer["name"])
-        if any(name_skeleton(other.name) == name_skeleton(name) for other in racers):
+        if any(same_name(other.name, name) for other in racers):
             raise NameTaken(
                 f"{name!r} is, or looks like, a name in this race already: join under another"
             )

@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, text
 from api.app import create_app
 from api.core import migrate
 from api.core.database import Database
-from api.core.names import NAME_PATTERN, name_skeleton
+from api.core.names import NAME_MAX_LENGTH, NAME_MIN_LENGTH, NAME_PATTERN, is_name, name_skeleton
 from api.core.settings import Settings
 from testkit import databases
 from tests.api.test_name_lookalikes import LOOKALIKES_OF_ALICE, best_entries, win
@@ -153,8 +153,21 @@ def test_the_web_client_and_the_docs_say_the_same_rule(client: TestClient) -> No
     # The web client keeps no copy of the rule: its name fields take it, as they load, from
     # the API's OpenAPI document (web/static/js/names.js), which is the server's own pattern.
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
-    assert schemas["GameCreate"]["properties"]["player"]["pattern"] == NAME_PATTERN
-    assert schemas["PlayerCreate"]["properties"]["name"]["pattern"] == NAME_PATTERN
+    fields = [
+        schemas["GameCreate"]["properties"]["player"],
+        schemas["PlayerCreate"]["properties"]["name"],
+        *(schemas[name]["properties"]["player"]["anyOf"][0] for name in ("RaceCreate", "RacerIn")),
+    ]
+    for field in fields:
+        assert field["pattern"] == NAME_PATTERN
+        assert (field["minLength"], field["maxLength"]) == (NAME_MIN_LENGTH, NAME_MAX_LENGTH)
+    # The pattern as the web client runs it (a JavaScript RegExp, the same syntax here) is the
+    # whole rule with those lengths: a letter is needed, _ and - alone are no name.
+    rule = re.compile(NAME_PATTERN)
+    for name in ("ana", "a-1", "_x_", "9lives", "A_L_I_C_E"):
+        assert rule.search(name) and is_name(name), name
+    for name in ("___", "--_", "_-_", "123", "1_2-3", "a b", "an\u00e4"):
+        assert not rule.search(name) and not is_name(name), name
     scripts = (ROOT / "web/static/js").glob("*.js")
     copies = [path.name for path in scripts if "A-Za-z0-9" in path.read_text()]
     assert copies == [], "a second copy of the name rule in the web client"

@@ -112,7 +112,7 @@ def test_invalid_names_are_refused_and_register_nothing(
 
 def test_the_guests_default_name_cannot_be_registered(client: TestClient) -> None:
     response = client.post("/players", json={"name": "Anonymous"})
-    assert response.status_code == 409 and problem_code(response) == "name_taken"
+    assert response.status_code == 409 and problem_code(response) == "name_reserved"
     assert client.post("/games").status_code == 201
 
 

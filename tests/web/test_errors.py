@@ -126,3 +126,34 @@ def test_a_refused_placement_is_shown_and_the_game_drawn_again(
     for developer_words in ("412", "Precondition", "If-Match", "ETag", '"v'):
         expect(notice).not_to_contain_text(developer_words)
     assert_page_shows(desktop, api.get(f"/games/{created['id']}").json())
+
+
+def test_the_name_rule_is_said_in_words(desktop: Page, server: Server, api: httpx.Client) -> None:
+    desktop.goto(server.base_url + "/#/play")
+    field = desktop.get_by_label("Your name")
+    check = desktop.locator("#player-name-check")
+    sent: list[str] = []
+    desktop.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    # A name of _, - and digits alone: said as it is typed, and never sent.
+    for letterless in ("_-_", "1-2_3"):
+        field.fill(letterless)
+        expect(check).to_have_text("A name needs at least one letter, A to Z.")
+        desktop.get_by_role("button", name="Start a game").click()
+        assert field.evaluate("field => field.validity.customError")
+    assert sent == []
+    # The computer's name, however spelt, and an account's but for _ and -: the server's
+    # refusals, in words (no status, no code).
+    notice = desktop.get_by_role("alert")
+    field.fill("C0m-puter")
+    expect(check).to_be_hidden()
+    desktop.get_by_role("button", name="Start a game").click()
+    expect(notice).to_contain_text("That name is kept for the site")
+    expect(notice).to_contain_text("Choose another name")
+    for developer_words in ("409", "name_reserved"):
+        expect(notice).not_to_contain_text(developer_words)
+    assert api.post("/players", json={"name": "rule-words"}).status_code == 201
+    field.fill("rule_words_")
+    desktop.get_by_role("button", name="Start a game").click()
+    expect(notice).to_contain_text("That name belongs to a registered player")
+    expect(notice).to_contain_text("differ only by _ and -")
+    assert len(sent) == 2  # the two refused games; nothing else was started

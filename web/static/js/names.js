@@ -26,12 +26,17 @@ export function loadNameRule() {
   return loading;
 }
 
-/** What is wrong with `name`, in words, or "" (an empty name is the caller's concern). */
+/** What is wrong with `name`, in words, or "" (an empty name is the caller's concern). The
+ * server says the rest of the rule when it answers: a name that is another's (409 name_taken:
+ * in another case, a look-alike, or the same but for _ and -) or the computer's. */
 export function nameProblem(name) {
-  if (rule === null || name === "" || rule.pattern.test(name)) return "";
+  if (rule === null || name === "") return "";
   if (name.length < rule.min) return `A name has at least ${rule.min} characters.`;
   if (name.length > rule.max) return `A name has at most ${rule.max} characters.`;
-  const odd = [...new Set([...name].filter((c) => !rule.pattern.test(c.repeat(rule.min))))];
+  if (rule.pattern.test(name)) return "";
+  // A character the rule takes beside a letter ("a" stands for any) is one a name may hold.
+  const odd = [...new Set([...name].filter((c) => !rule.pattern.test(`a${c}`)))];
+  if (odd.length === 0) return "A name needs at least one letter, A to Z.";
   const shown = odd.map((c) => (c === " " ? "a space" : `“${c}”`)).join(", ");
   return `A name may hold only letters A to Z, digits, _ and -: not ${shown}.`;
 }

@@ -12,15 +12,19 @@ let retryNoticeShown = false;
 const WORDS = {
   invalid_request: [
     "That could not be sent as it is",
-    "Check what you typed (a name is 3 to 24 letters A to Z, digits, _ or -), then try again.",
+    "Check what you typed (a name is 3 to 24 letters A to Z, digits, _ or -, with at least one letter), then try again.",
   ],
   invalid_player_name: [
     "That name cannot be used",
-    "A name is 3 to 24 letters A to Z, digits, _ or -. Change it and try again.",
+    "A name is 3 to 24 letters A to Z, digits, _ or -, with at least one letter. Change it and try again.",
   ],
   name_taken: [
     "That name belongs to a registered player",
-    "Choose another name. If it is yours, use your key on the Account page.",
+    "Choose another name (names that look alike, or differ only by _ and -, are one). If it is yours, use your key on the Account page.",
+  ],
+  name_reserved: [
+    "That name is kept for the site",
+    "Nobody plays as “computer” (or a name that looks like it) but the computer, and “anonymous” is every guest's. Choose another name.",
   ],
   player_name_mismatch: [
     "This key belongs to another name",

@@ -13,8 +13,8 @@ computer racer's level (``best`` for the races opened before there were levels).
 
 Downgrading drops the columns; the computer's wins stay off the boards.
 
-Revision ID: 0016_computer_games
-Revises: 0015_races
+Revision ID: 0017_computer_games
+Revises: 0016_name_rule
 Create Date: 2026-12-03
 """
 
@@ -25,8 +25,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0016_computer_games"
-down_revision: str | None = "0015_races"
+revision: str = "0017_computer_games"
+down_revision: str | None = "0016_name_rule"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
