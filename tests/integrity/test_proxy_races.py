@@ -102,8 +102,8 @@ def test_two_racers_and_the_computer_race_across_two_replicas(
             for e in events
             if e["event"] in ("progress", "finished") and e["data"]["computer"]
         ]
-        placed = [count for _, count in counts]
-        assert placed == sorted(set(placed)) and counts[-1] == ("finished", computer["placements"])
+        made = [count for _, count in counts]
+        assert made == sorted(set(made)) and counts[-1] == ("finished", computer["placements"])
         assert events[-1]["data"]["racers"] == done["racers"]
         return race_id
 
