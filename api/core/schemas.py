@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -15,15 +15,16 @@ from pydantic import (
 from engine import CARDS
 
 
-def _whole_number(value: object) -> object:
+def whole_number(value: object) -> object:
     """JSON Schema's ``integer`` admits ``1.0``; so do we (but not ``1.5``, ``"1"`` or ``true``)."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
 
 
-# An integer as JSON gives it, strictly: no string, no boolean, no fraction.
-WholeNumber = Annotated[int, Field(strict=True), BeforeValidator(_whole_number)]
+# An integer as JSON gives it, strictly: no string, no boolean, no fraction (its bounds go in
+# the same ``Field``: a second one would keep them out of the JSON schema).
+WholeNumber = BeforeValidator(whole_number)
 
 # A game's status and why it ended, as every feature names them.
 StatusName = Literal["in_progress", "won", "lost"]

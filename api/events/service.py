@@ -112,10 +112,7 @@ class EventService:
                 if done:
                     return
                 items = await watcher.take()
-                if watcher.dropped:
-                    yield _sent(self.hub.rendering.reconnect(None), "reconnect")
-                    return
-                if watcher.closing:
+                if watcher.closing:  # never dropped: its latest reading replaces the others
                     return
                 for item in items:
                     if item.reading is not None:

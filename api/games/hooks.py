@@ -52,8 +52,6 @@ class GameHooks:
     # Each placement, and an end: told before the placement is stored, so that what they
     # notify rides on the storing statement (api.core.store.notify).
     moved: list[Listener] = field(default_factory=list)
-    # Each placement once stored: for those that read the game as it now is.
-    stored: list[Listener] = field(default_factory=list)
     # Before an end is stamped: take the locks that order ends (a player's streaks follow
     # the order their games end in, a board's ties their finish order) and say the earliest
     # time the end may carry (None: any).

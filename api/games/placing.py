@@ -173,7 +173,6 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacementCreate
         raise VersionConflict(
             "another change to this game was made at the same time; reload and retry"
         )
-    HOOKS.announce(HOOKS.stored, session, facts)
     status = result.status.value
     after_commit(session, lambda: metrics.card_placed(status))
     rank = None

@@ -29,12 +29,14 @@ from engine.grid import WINDOW_RADIUS
 PLAYER_NAME_PATTERN = NAME_PATTERN
 
 Coordinate = Annotated[
-    WholeNumber,
+    int,
     Field(
+        strict=True,
         ge=-WINDOW_RADIUS,
         le=WINDOW_RADIUS,
         description="Relative to the first pile at (0, 0); no placement can ever use more than 3.",
     ),
+    WholeNumber,
 ]
 
 

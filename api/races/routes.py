@@ -215,6 +215,7 @@ EVENT_MODELS = (RacerEvent, CountdownEvent, RaceResultEvent, RematchEvent)
     "/{race_id}/events",
     response_class=EventStream,
     summary="Watch a race",
+    tags=["live"],
     responses={
         200: streamed("The race's events.", RACE_EVENTS),
         **problems(RaceNotFound, InvalidLastEventId, *STREAM_REFUSALS),

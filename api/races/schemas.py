@@ -48,11 +48,15 @@ class RaceCreate(RacerIn):
         "that leaves the fewest face-down piles), `good` (the hint's search with a small "
         "budget) or `best` (the hint's search: a hint's strength).",
     )
-    seats: Annotated[WholeNumber, Field(ge=2, le=8)] = Field(
-        default=4, description="Racers at most, the computer included."
+    seats: Annotated[int, WholeNumber] = Field(
+        default=4, strict=True, ge=2, le=8, description="Racers at most, the computer included."
     )
-    time_limit: Annotated[WholeNumber, Field(ge=30, le=3600)] = Field(
-        default=300, description="Seconds from the start; unfinished games lose."
+    time_limit: Annotated[int, WholeNumber] = Field(
+        default=300,
+        strict=True,
+        ge=30,
+        le=3600,
+        description="Seconds from the start; unfinished games lose.",
     )
 
 
