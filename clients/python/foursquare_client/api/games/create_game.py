@@ -1,6 +1,5 @@
 from http import HTTPStatus
 from typing import Any
-from uuid import UUID
 
 import httpx
 
@@ -14,8 +13,8 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    body: GameCreate | None | Unset = UNSET,
-    idempotency_key: UUID | Unset = UNSET,
+    body: GameCreate | None,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
@@ -98,8 +97,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: GameCreate | None | Unset = UNSET,
-    idempotency_key: UUID | Unset = UNSET,
+    body: GameCreate | None,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[GameCreated | Problem]:
     """Start a game
 
@@ -116,8 +115,8 @@ def sync_detailed(
     finished before the day closes, private to its player and without its reveal until then.
 
     Args:
-        idempotency_key (UUID | Unset):
-        body (GameCreate | None | Unset):
+        idempotency_key (str | Unset):
+        body (GameCreate | None):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,8 +141,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: GameCreate | None | Unset = UNSET,
-    idempotency_key: UUID | Unset = UNSET,
+    body: GameCreate | None,
+    idempotency_key: str | Unset = UNSET,
 ) -> GameCreated | Problem | None:
     """Start a game
 
@@ -160,8 +159,8 @@ def sync(
     finished before the day closes, private to its player and without its reveal until then.
 
     Args:
-        idempotency_key (UUID | Unset):
-        body (GameCreate | None | Unset):
+        idempotency_key (str | Unset):
+        body (GameCreate | None):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,8 +180,8 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: GameCreate | None | Unset = UNSET,
-    idempotency_key: UUID | Unset = UNSET,
+    body: GameCreate | None,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[GameCreated | Problem]:
     """Start a game
 
@@ -199,8 +198,8 @@ async def asyncio_detailed(
     finished before the day closes, private to its player and without its reveal until then.
 
     Args:
-        idempotency_key (UUID | Unset):
-        body (GameCreate | None | Unset):
+        idempotency_key (str | Unset):
+        body (GameCreate | None):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -223,8 +222,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: GameCreate | None | Unset = UNSET,
-    idempotency_key: UUID | Unset = UNSET,
+    body: GameCreate | None,
+    idempotency_key: str | Unset = UNSET,
 ) -> GameCreated | Problem | None:
     """Start a game
 
@@ -241,8 +240,8 @@ async def asyncio(
     finished before the day closes, private to its player and without its reveal until then.
 
     Args:
-        idempotency_key (UUID | Unset):
-        body (GameCreate | None | Unset):
+        idempotency_key (str | Unset):
+        body (GameCreate | None):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -9,13 +9,13 @@ from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
 from ...models.race_created import RaceCreated
 from ...models.racer_in import RacerIn
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
 def _get_kwargs(
     race_id: str,
     *,
-    body: None | RacerIn | Unset = UNSET,
+    body: None | RacerIn,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -94,7 +94,7 @@ def sync_detailed(
     race_id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RacerIn | Unset = UNSET,
+    body: None | RacerIn,
 ) -> Response[Problem | RaceCreated]:
     """Join a race
 
@@ -104,7 +104,7 @@ def sync_detailed(
 
     Args:
         race_id (str):
-        body (None | RacerIn | Unset):
+        body (None | RacerIn):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,7 +130,7 @@ def sync(
     race_id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RacerIn | Unset = UNSET,
+    body: None | RacerIn,
 ) -> Problem | RaceCreated | None:
     """Join a race
 
@@ -140,7 +140,7 @@ def sync(
 
     Args:
         race_id (str):
-        body (None | RacerIn | Unset):
+        body (None | RacerIn):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,7 +161,7 @@ async def asyncio_detailed(
     race_id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RacerIn | Unset = UNSET,
+    body: None | RacerIn,
 ) -> Response[Problem | RaceCreated]:
     """Join a race
 
@@ -171,7 +171,7 @@ async def asyncio_detailed(
 
     Args:
         race_id (str):
-        body (None | RacerIn | Unset):
+        body (None | RacerIn):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,7 +195,7 @@ async def asyncio(
     race_id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RacerIn | Unset = UNSET,
+    body: None | RacerIn,
 ) -> Problem | RaceCreated | None:
     """Join a race
 
@@ -205,7 +205,7 @@ async def asyncio(
 
     Args:
         race_id (str):
-        body (None | RacerIn | Unset):
+        body (None | RacerIn):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -8,12 +8,12 @@ from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
 from ...models.race_create import RaceCreate
 from ...models.race_created import RaceCreated
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
 def _get_kwargs(
     *,
-    body: None | RaceCreate | Unset = UNSET,
+    body: None | RaceCreate,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -84,7 +84,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: None | RaceCreate | Unset = UNSET,
+    body: None | RaceCreate,
 ) -> Response[Problem | RaceCreated]:
     """Open a race
 
@@ -95,7 +95,7 @@ def sync_detailed(
     full (it then starts by itself) or the opener starts it.
 
     Args:
-        body (None | RaceCreate | Unset):
+        body (None | RaceCreate):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -119,7 +119,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: None | RaceCreate | Unset = UNSET,
+    body: None | RaceCreate,
 ) -> Problem | RaceCreated | None:
     """Open a race
 
@@ -130,7 +130,7 @@ def sync(
     full (it then starts by itself) or the opener starts it.
 
     Args:
-        body (None | RaceCreate | Unset):
+        body (None | RaceCreate):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,7 +149,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: None | RaceCreate | Unset = UNSET,
+    body: None | RaceCreate,
 ) -> Response[Problem | RaceCreated]:
     """Open a race
 
@@ -160,7 +160,7 @@ async def asyncio_detailed(
     full (it then starts by itself) or the opener starts it.
 
     Args:
-        body (None | RaceCreate | Unset):
+        body (None | RaceCreate):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,7 +182,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: None | RaceCreate | Unset = UNSET,
+    body: None | RaceCreate,
 ) -> Problem | RaceCreated | None:
     """Open a race
 
@@ -193,7 +193,7 @@ async def asyncio(
     full (it then starts by itself) or the opener starts it.
 
     Args:
-        body (None | RaceCreate | Unset):
+        body (None | RaceCreate):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
