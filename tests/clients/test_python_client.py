@@ -33,11 +33,13 @@ def client_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     one of its own, which saves a download-free but slow ensurepip)."""
     root = tmp_path_factory.mktemp("python-client")
     # A copy: building from the checkout would write build/ and an .egg-info into it.
-    source = shutil.copytree(CLIENT, root / "source", ignore=shutil.ignore_patterns("__pycache__"))
+    source = str(
+        shutil.copytree(CLIENT, root / "source", ignore=shutil.ignore_patterns("__pycache__"))
+    )
     venv = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
     python = venv / "bin" / "python"
-    install = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet", source]
+    install = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", source]
     subprocess.run(install, check=True, timeout=300)
     return python
 
