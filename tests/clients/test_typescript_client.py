@@ -1,13 +1,14 @@
 """The TypeScript client (clients/typescript) as its users build it: installed from its lock
 with `npm ci`, compiled with `tsc` (the types generated from the OpenAPI document check every
-request and answer of its test), and its test run by node's test runner against a real
-`foursquare serve` (on SQLite: the client speaks HTTP only, and the Python client's test covers
-both databases).
+request and answer of its test and of its README's example), and its test run by node's test
+runner against a real `foursquare serve` (on SQLite: the client speaks HTTP only, and the
+Python client's test covers both databases).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -44,6 +45,13 @@ def test_the_typescript_client_builds_and_plays_against_a_real_server(
             CLIENT, tmp_path / "client", ignore=shutil.ignore_patterns("node_modules", "dist")
         )
     )
+    # The README's example is compiled with the rest, against the package's own source.
+    readme = (client / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"```ts\n(.*?)```", readme, re.DOTALL)
+    assert example, "the client's README lost its example"
+    code = example.group(1).replace('from "foursquare-client"', 'from "../src/index.js"')
+    assert code != example.group(1)
+    (client / "test" / "readme-example.ts").write_text(code, encoding="utf-8")
     npm("ci", "--prefer-offline", "--no-audit", "--no-fund", cwd=client)
     npm("run", "build", cwd=client)
     with running_server(sqlite_url) as server:

@@ -1,6 +1,6 @@
 """The generated client against a real server (FOURSQUARE_URL), through the behaviour the API
-keeps: a game played to its end with If-Match and Idempotency-Key, its history and its ETag,
-problem+json errors, the leaderboard, an account playing with its key, and a race with the
+keeps: a game played to its end with If-Match and Idempotency-Key, its history, its ETag and
+its event stream resumed with Last-Event-ID, problem+json errors, the leaderboard, an account playing with its key, and a race with the
 computer. tests/clients/test_python_client.py runs it in a fresh virtualenv that holds only the
 installed client, and checks it with mypy --strict.
 """
@@ -13,6 +13,8 @@ import uuid
 from http import HTTPStatus
 from typing import TypeVar
 
+from httpx_sse import connect_sse
+
 from foursquare_client import AuthenticatedClient, Client
 from foursquare_client.api.games import create_game, list_placements, place_card, read_game
 from foursquare_client.api.leaderboard import around, read_leaderboard
@@ -21,8 +23,10 @@ from foursquare_client.api.races import join_race, open_race, read_race
 from foursquare_client.models import (
     GameCreate,
     GameCreated,
+    GameEndEvent,
     GameOut,
     PlacementIn,
+    PlacementOut,
     PlayerCreate,
     Problem,
     RaceCreate,
@@ -98,6 +102,21 @@ def main() -> None:
     history = ok(list_placements.sync(str(game.id), client=anyone)).placements
     assert [p.number for p in history] == list(range(1, game.placements_count + 1))
     assert history[-1].status_after == game.status
+
+    # Its event stream, resumed after Last-Event-ID (httpx-sse reads it over the client's httpx
+    # client): the placements after that one, each as the history lists it, then its end.
+    after = game.placements_count - 2
+    url, resume = f"/games/{game.id}/events", {"Last-Event-ID": str(after)}
+    with connect_sse(anyone.get_httpx_client(), "GET", url, headers=resume) as source:
+        events = [(sse.event, sse.id, sse.json()) for sse in source.iter_sse()]
+    assert [(name, number) for name, number, _ in events[:2]] == [
+        ("placement", str(after + 1)),
+        ("placement", str(after + 2)),
+    ]
+    assert [PlacementOut.from_dict(data) for _, _, data in events[:2]] == history[after:]
+    assert [name for name, _, _ in events[2:]] == ["end"]
+    end = GameEndEvent.from_dict(events[2][2])
+    assert (end.status, end.placements) == (game.status, game.placements_count)
 
     # A finished game takes no more cards; a bad credential is refused; both as problem+json.
     cell = PlacementIn(row=0, col=0)
