@@ -1,5 +1,5 @@
 """The ``foursquare`` console command: serve, migrate, prune-keys, expire, check-leaderboard,
-simulate."""
+openapi, simulate."""
 
 from __future__ import annotations
 
@@ -148,6 +148,17 @@ def _check_leaderboard(args: argparse.Namespace) -> int:
     return 1
 
 
+def _openapi(args: argparse.Namespace) -> int:
+    """The document the service serves at /openapi.json, for the clients' generators
+    (clients/generate): built from the code alone, without a database or a server."""
+    import json
+
+    from api.app import create_app
+
+    print(json.dumps(create_app().openapi(), indent=2, ensure_ascii=False))
+    return 0
+
+
 def _simulate(argv: Sequence[str]) -> int:
     from engine.player.simulate import main as simulate
 
@@ -222,6 +233,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "for the moment it takes (exit status 0 once repaired)",
     )
     check.set_defaults(run=_check_leaderboard)
+
+    openapi = commands.add_parser("openapi", help="print the OpenAPI document (JSON)")
+    openapi.set_defaults(run=_openapi)
 
     commands.add_parser(
         "simulate",

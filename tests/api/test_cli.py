@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, inspect, select
 from sqlalchemy.orm import Session
 
 from api import cli
+from api.app import create_app
 from api.core.models import IdempotencyKeyRow
+from api.core.settings import Settings
 
 
 def test_migrate_creates_the_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -57,6 +61,18 @@ def test_simulate_is_a_foursquare_command(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "won " in out and "of 2" in out
     assert "time per decision" in out
+
+
+def test_openapi_prints_the_document_the_service_serves(
+    sqlite_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["openapi"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    app = create_app(Settings(database_url=sqlite_url, migrate_on_start=False))
+    with TestClient(app) as client:
+        served = client.get("/openapi.json").json()
+    assert printed == served
+    assert "/games/{game_id}/placements" in printed["paths"]
 
 
 @pytest.mark.parametrize("hours", ["0", "-3", "soon"])

@@ -1,0 +1,199 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.analysis_out import AnalysisOut
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    game_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/games/{game_id}/analysis".format(
+            game_id=quote(str(game_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AnalysisOut | Problem | None:
+    if response.status_code == 200:
+        response_200 = AnalysisOut.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 202:
+        response_202 = AnalysisOut.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[AnalysisOut | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    game_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[AnalysisOut | Problem]:
+    """Read a game's analysis
+
+     `200` with the analysis once it is `done` (its `result`) or `failed` (its `error`; POST
+    again to retry); `202` with `state` (`queued`, `running`) and `progress` (placements
+    reviewed of the total) while it is computed. `404 analysis_not_found` if nobody asked for
+    it, `409 game_in_progress` for a game that has not ended.
+
+    Args:
+        game_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AnalysisOut | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        game_id=game_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    game_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> AnalysisOut | Problem | None:
+    """Read a game's analysis
+
+     `200` with the analysis once it is `done` (its `result`) or `failed` (its `error`; POST
+    again to retry); `202` with `state` (`queued`, `running`) and `progress` (placements
+    reviewed of the total) while it is computed. `404 analysis_not_found` if nobody asked for
+    it, `409 game_in_progress` for a game that has not ended.
+
+    Args:
+        game_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AnalysisOut | Problem
+    """
+
+    return sync_detailed(
+        game_id=game_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    game_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[AnalysisOut | Problem]:
+    """Read a game's analysis
+
+     `200` with the analysis once it is `done` (its `result`) or `failed` (its `error`; POST
+    again to retry); `202` with `state` (`queued`, `running`) and `progress` (placements
+    reviewed of the total) while it is computed. `404 analysis_not_found` if nobody asked for
+    it, `409 game_in_progress` for a game that has not ended.
+
+    Args:
+        game_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AnalysisOut | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        game_id=game_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    game_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> AnalysisOut | Problem | None:
+    """Read a game's analysis
+
+     `200` with the analysis once it is `done` (its `result`) or `failed` (its `error`; POST
+    again to retry); `202` with `state` (`queued`, `running`) and `progress` (placements
+    reviewed of the total) while it is computed. `404 analysis_not_found` if nobody asked for
+    it, `409 game_in_progress` for a game that has not ended.
+
+    Args:
+        game_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AnalysisOut | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            game_id=game_id,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,214 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.placement_history import PlacementHistory
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    game_id: str,
+    *,
+    if_none_match: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["if-none-match"] = if_none_match
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/games/{game_id}/placements".format(
+            game_id=quote(str(game_id), safe=""),
+        ),
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | PlacementHistory | Problem | None:
+    if response.status_code == 200:
+        response_200 = PlacementHistory.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | PlacementHistory | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    game_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    if_none_match: None | str | Unset = UNSET,
+) -> Response[Any | PlacementHistory | Problem]:
+    """Read a game's history
+
+     Every placement of the game, first to last, with what each one flipped. A daily
+    challenge game's history is its player's only (their token or key) until its day
+    closes.
+
+    Args:
+        game_id (str):
+        if_none_match (None | str | Unset): An ETag from an earlier read; `304` if unchanged.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | PlacementHistory | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        game_id=game_id,
+        if_none_match=if_none_match,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    game_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    if_none_match: None | str | Unset = UNSET,
+) -> Any | PlacementHistory | Problem | None:
+    """Read a game's history
+
+     Every placement of the game, first to last, with what each one flipped. A daily
+    challenge game's history is its player's only (their token or key) until its day
+    closes.
+
+    Args:
+        game_id (str):
+        if_none_match (None | str | Unset): An ETag from an earlier read; `304` if unchanged.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | PlacementHistory | Problem
+    """
+
+    return sync_detailed(
+        game_id=game_id,
+        client=client,
+        if_none_match=if_none_match,
+    ).parsed
+
+
+async def asyncio_detailed(
+    game_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    if_none_match: None | str | Unset = UNSET,
+) -> Response[Any | PlacementHistory | Problem]:
+    """Read a game's history
+
+     Every placement of the game, first to last, with what each one flipped. A daily
+    challenge game's history is its player's only (their token or key) until its day
+    closes.
+
+    Args:
+        game_id (str):
+        if_none_match (None | str | Unset): An ETag from an earlier read; `304` if unchanged.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | PlacementHistory | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        game_id=game_id,
+        if_none_match=if_none_match,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    game_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    if_none_match: None | str | Unset = UNSET,
+) -> Any | PlacementHistory | Problem | None:
+    """Read a game's history
+
+     Every placement of the game, first to last, with what each one flipped. A daily
+    challenge game's history is its player's only (their token or key) until its day
+    closes.
+
+    Args:
+        game_id (str):
+        if_none_match (None | str | Unset): An ETag from an earlier read; `304` if unchanged.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | PlacementHistory | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            game_id=game_id,
+            client=client,
+            if_none_match=if_none_match,
+        )
+    ).parsed

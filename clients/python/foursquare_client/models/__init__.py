@@ -1,0 +1,165 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .analysis_estimate import AnalysisEstimate
+from .analysis_out import AnalysisOut
+from .analysis_out_state import AnalysisOutState
+from .analysis_progress import AnalysisProgress
+from .analysis_result import AnalysisResult
+from .analysis_result_labels import AnalysisResultLabels
+from .analysis_result_status import AnalysisResultStatus
+from .around import Around
+from .around_period import AroundPeriod
+from .around_period_type_0 import AroundPeriodType0
+from .best_event import BestEvent
+from .best_event_board import BestEventBoard
+from .board_ranks import BoardRanks
+from .card_out import CardOut
+from .card_out_suit import CardOutSuit
+from .challenge_event import ChallengeEvent
+from .countdown_event import CountdownEvent
+from .daily_challenge import DailyChallenge
+from .deck_reveal import DeckReveal
+from .field_error import FieldError
+from .flip_out import FlipOut
+from .game_create import GameCreate
+from .game_created import GameCreated
+from .game_created_end_reason_type_0 import GameCreatedEndReasonType0
+from .game_created_status import GameCreatedStatus
+from .game_end_event import GameEndEvent
+from .game_end_event_reason_type_0 import GameEndEventReasonType0
+from .game_end_event_status import GameEndEventStatus
+from .game_in_progress_out import GameInProgressOut
+from .game_listed_event import GameListedEvent
+from .game_listed_event_reason_type_0 import GameListedEventReasonType0
+from .game_listed_event_status import GameListedEventStatus
+from .game_out import GameOut
+from .game_out_end_reason_type_0 import GameOutEndReasonType0
+from .game_out_status import GameOutStatus
+from .games_in_progress import GamesInProgress
+from .health import Health
+from .hindsight_optimum import HindsightOptimum
+from .hint import Hint
+from .hint_option import HintOption
+from .leaderboard import Leaderboard
+from .leaderboard_entry import LeaderboardEntry
+from .leaderboard_period_type_0 import LeaderboardPeriodType0
+from .list_player_games_status_type_0 import ListPlayerGamesStatusType0
+from .pile_out import PileOut
+from .placement_analysis import PlacementAnalysis
+from .placement_analysis_label import PlacementAnalysisLabel
+from .placement_created import PlacementCreated
+from .placement_history import PlacementHistory
+from .placement_in import PlacementIn
+from .placement_out import PlacementOut
+from .placement_out_status_after import PlacementOutStatusAfter
+from .player_create import PlayerCreate
+from .player_created import PlayerCreated
+from .player_game_out import PlayerGameOut
+from .player_game_out_end_reason_type_0 import PlayerGameOutEndReasonType0
+from .player_game_out_status import PlayerGameOutStatus
+from .player_games import PlayerGames
+from .player_key import PlayerKey
+from .player_out import PlayerOut
+from .player_race_out import PlayerRaceOut
+from .player_race_out_status import PlayerRaceOutStatus
+from .player_races import PlayerRaces
+from .player_stats_out import PlayerStatsOut
+from .position_out import PositionOut
+from .problem import Problem
+from .race_create import RaceCreate
+from .race_created import RaceCreated
+from .race_created_status import RaceCreatedStatus
+from .race_out import RaceOut
+from .race_out_status import RaceOutStatus
+from .race_result_event import RaceResultEvent
+from .racer_event import RacerEvent
+from .racer_event_state import RacerEventState
+from .racer_in import RacerIn
+from .read_leaderboard_period import ReadLeaderboardPeriod
+from .readiness import Readiness
+from .reconnect_event import ReconnectEvent
+from .win_event import WinEvent
+from .your_game import YourGame
+
+__all__ = (
+    "AnalysisEstimate",
+    "AnalysisOut",
+    "AnalysisOutState",
+    "AnalysisProgress",
+    "AnalysisResult",
+    "AnalysisResultLabels",
+    "AnalysisResultStatus",
+    "Around",
+    "AroundPeriod",
+    "AroundPeriodType0",
+    "BestEvent",
+    "BestEventBoard",
+    "BoardRanks",
+    "CardOut",
+    "CardOutSuit",
+    "ChallengeEvent",
+    "CountdownEvent",
+    "DailyChallenge",
+    "DeckReveal",
+    "FieldError",
+    "FlipOut",
+    "GameCreate",
+    "GameCreated",
+    "GameCreatedEndReasonType0",
+    "GameCreatedStatus",
+    "GameEndEvent",
+    "GameEndEventReasonType0",
+    "GameEndEventStatus",
+    "GameInProgressOut",
+    "GameListedEvent",
+    "GameListedEventReasonType0",
+    "GameListedEventStatus",
+    "GameOut",
+    "GameOutEndReasonType0",
+    "GameOutStatus",
+    "GamesInProgress",
+    "Health",
+    "HindsightOptimum",
+    "Hint",
+    "HintOption",
+    "Leaderboard",
+    "LeaderboardEntry",
+    "LeaderboardPeriodType0",
+    "ListPlayerGamesStatusType0",
+    "PileOut",
+    "PlacementAnalysis",
+    "PlacementAnalysisLabel",
+    "PlacementCreated",
+    "PlacementHistory",
+    "PlacementIn",
+    "PlacementOut",
+    "PlacementOutStatusAfter",
+    "PlayerCreate",
+    "PlayerCreated",
+    "PlayerGameOut",
+    "PlayerGameOutEndReasonType0",
+    "PlayerGameOutStatus",
+    "PlayerGames",
+    "PlayerKey",
+    "PlayerOut",
+    "PlayerRaceOut",
+    "PlayerRaceOutStatus",
+    "PlayerRaces",
+    "PlayerStatsOut",
+    "PositionOut",
+    "Problem",
+    "RaceCreate",
+    "RaceCreated",
+    "RaceCreatedStatus",
+    "RaceOut",
+    "RaceOutStatus",
+    "RaceResultEvent",
+    "RacerEvent",
+    "RacerEventState",
+    "RacerIn",
+    "Readiness",
+    "ReadLeaderboardPeriod",
+    "ReconnectEvent",
+    "WinEvent",
+    "YourGame",
+)

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="RaceCreate")
+
+
+@_attrs_define
+class RaceCreate:
+    """A new race: its opener (its first racer) and its rules.
+
+    Attributes:
+        player (None | str | Unset): 3 to 24 ASCII letters, digits, '_' or '-'; the same rule and `409 name_taken`
+            checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). Unique in the race.
+        computer (bool | Unset): The computer player races too. Default: False.
+        seats (int | Unset): Racers at most, the computer included. Default: 4.
+        time_limit (int | Unset): Seconds from the start; unfinished games lose. Default: 300.
+    """
+
+    player: None | str | Unset = UNSET
+    computer: bool | Unset = False
+    seats: int | Unset = 4
+    time_limit: int | Unset = 300
+
+    def to_dict(self) -> dict[str, Any]:
+        player: None | str | Unset
+        if isinstance(self.player, Unset):
+            player = UNSET
+        else:
+            player = self.player
+
+        computer = self.computer
+
+        seats = self.seats
+
+        time_limit = self.time_limit
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if player is not UNSET:
+            field_dict["player"] = player
+        if computer is not UNSET:
+            field_dict["computer"] = computer
+        if seats is not UNSET:
+            field_dict["seats"] = seats
+        if time_limit is not UNSET:
+            field_dict["time_limit"] = time_limit
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+
+        def _parse_player(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        player = _parse_player(d.pop("player", UNSET))
+
+        computer = d.pop("computer", UNSET)
+
+        seats = d.pop("seats", UNSET)
+
+        time_limit = d.pop("time_limit", UNSET)
+
+        race_create = cls(
+            player=player,
+            computer=computer,
+            seats=seats,
+            time_limit=time_limit,
+        )
+
+        return race_create
