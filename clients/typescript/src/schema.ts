@@ -185,9 +185,9 @@ export interface paths {
          * Register a player
          * @description Registers a name and answers with the player and their secret `key`, shown only in
          *     this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-         *     `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`
-         *     after Unicode NFKC normalisation, unique ignoring case; a guest can no longer play under
-         *     it.
+         *     `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
+         *     at least one of them a letter, and one name with no other account's or reserved name (see
+         *     `name`); a guest can no longer play under it.
          */
         post: operations["create_player"];
         delete?: never;
@@ -439,30 +439,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/races/{race_id}/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Watch a race
-         * @description A race's events, numbered from 1 (each event's `id`), from its opening: `joined`,
-         *     `countdown`, then a `progress` after each placement of a racer and a `finished`
-         *     when a racer's game ends (counts only, never a card), and `result` when the race is
-         *     over; the stream closes after it. With `Last-Event-ID: n` only the events after `n` are
-         *     sent, then the stream goes on live: no gap, nothing twice. Anyone may watch.
-         */
-        get: operations["watch_race"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/events": {
         parameters: {
             query?: never;
@@ -599,6 +575,53 @@ export interface paths {
          *     same credentials.
          */
         post: operations["rematch_race"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/races/{race_id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a race's lobby
+         * @description Leaves a race in its lobby (a racer's credential; `409 race_not_open` once it has
+         *     started). If the opener leaves, the next racer to have joined may start it; if the last
+         *     person leaves, the race is `closed`. Its stream tells the others with `event: left`.
+         */
+        post: operations["leave_race"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/races/{race_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watch a race
+         * @description A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
+         *     `started` when the games are dealt, a racer's `progress` as it places and `finished`
+         *     when its game is over (counts only, never a card), `result` when the race is over, and
+         *     `rematch` when a racer opens the next race; the stream closes after it. Each event's
+         *     `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
+         *     (each racer's counts as they are now), then the stream goes on live. Anyone may watch.
+         */
+        get: operations["watch_race"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -945,7 +968,7 @@ export interface components {
         GameCreate: {
             /**
              * Player
-             * @description 3 to 24 ASCII letters, digits, '_' or '-', as for an account: one rule for every name. A registered player's name, or one that looks like it (in any case, or with look-alike letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); with a key, omit it or give the key's name (in any case).
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter, as for an account: one rule for every name. A registered player's name, or one that looks like it (in any case, or with look-alike letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); with a key, omit it or give the key's name (in any case).
              * @default anonymous
              */
             player: string;
@@ -960,6 +983,7 @@ export interface components {
          * @description A new game, with the secret token that authorises placements on it.
          * @example {
          *       "assisted": false,
+         *       "computer": false,
          *       "created_at": "2026-11-29T16:20:00.000000Z",
          *       "current_card": {
          *         "code": "9H",
@@ -1120,6 +1144,12 @@ export interface components {
              */
             challenge_date: string | null;
             /**
+             * Computer
+             * @description The computer player's game (a race's computer racer): on no leaderboard.
+             * @default false
+             */
+            computer: boolean;
+            /**
              * Rank
              * @description A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
              */
@@ -1165,6 +1195,7 @@ export interface components {
          * @description A game as anyone may see it: everything but the order of the stock.
          * @example {
          *       "assisted": false,
+         *       "computer": false,
          *       "created_at": "2026-11-29T16:20:00.000000Z",
          *       "current_card": {
          *         "code": "9H",
@@ -1323,6 +1354,12 @@ export interface components {
              * @description The UTC day whose daily challenge this game is (see `GET /challenges/{date}`); null for an ordinary game.
              */
             challenge_date: string | null;
+            /**
+             * Computer
+             * @description The computer player's game (a race's computer racer): on no leaderboard.
+             * @default false
+             */
+            computer: boolean;
             /**
              * Rank
              * @description A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
@@ -1708,7 +1745,7 @@ export interface components {
         PlayerCreate: {
             /**
              * Name
-             * @description 3 to 24 ASCII letters, digits, `_` or `-`, unique ignoring case (and width: once `ana` is registered, no guest can play as `ANA` or in full-width letters). Else `422 invalid_player_name` or `409 name_taken`.
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; one name with no other account's: not in another case, not a look-alike, not the same but for `_` and `-` (once `ana` is registered, nobody can register, or play as a guest under, `ANA`, `a-n-a` or `ana_`). Else `422 invalid_player_name`, `409 name_taken`, or `409 name_reserved` for `computer`, `anonymous` and names that are one name with them.
              */
             name: string;
         };
@@ -1875,7 +1912,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "lobby" | "countdown" | "running" | "finished";
+            status: "lobby" | "countdown" | "running" | "finished" | "closed";
             /**
              * Created At
              * Format: date-time
@@ -2026,16 +2063,18 @@ export interface components {
         };
         /**
          * RaceCreate
-         * @description A new race: its opener (its first racer) and its rules.
+         * @description A new race: its opener (its first racer) and its rules. Values are taken as JSON
+         *     gives them: `true`, not `"yes"`; `8`, not `"8"`.
          * @example {
          *       "computer": true,
+         *       "level": "good",
          *       "player": "ana"
          *     }
          */
         RaceCreate: {
             /**
              * Player
-             * @description 3 to 24 ASCII letters, digits, '_' or '-'; the same rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). Unique in the race.
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). No two racers of a race have names that look alike.
              */
             player?: string | null;
             /**
@@ -2044,6 +2083,13 @@ export interface components {
              * @default false
              */
             computer: boolean;
+            /**
+             * Level
+             * @description The computer racer's level: `beginner` (one step ahead, the placement that leaves the fewest face-down piles), `good` (the hint's search with a small budget) or `best` (the hint's search: a hint's strength).
+             * @default best
+             * @enum {string}
+             */
+            level: "beginner" | "good" | "best";
             /**
              * Seats
              * @description Racers at most, the computer included.
@@ -2071,7 +2117,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "lobby" | "countdown" | "running" | "finished";
+            status: "lobby" | "countdown" | "running" | "finished" | "closed";
             /** Seats */
             seats: number;
             /**
@@ -2079,6 +2125,11 @@ export interface components {
              * @description Seconds from the start.
              */
             time_limit: number;
+            /**
+             * Level
+             * @description The computer racer's level, if it races.
+             */
+            level: ("beginner" | "good" | "best") | null;
             /**
              * Deck Commitment
              * @description `sha256(salt + ':' + deck)` of the shared deal, as a game's; its deck and salt are in `reveal` once the race is over.
@@ -2140,7 +2191,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "lobby" | "countdown" | "running" | "finished";
+            status: "lobby" | "countdown" | "running" | "finished" | "closed";
             /** Seats */
             seats: number;
             /**
@@ -2148,6 +2199,11 @@ export interface components {
              * @description Seconds from the start.
              */
             time_limit: number;
+            /**
+             * Level
+             * @description The computer racer's level, if it races.
+             */
+            level: ("beginner" | "good" | "best") | null;
             /**
              * Deck Commitment
              * @description `sha256(salt + ':' + deck)` of the shared deal, as a game's; its deck and salt are in `reveal` once the race is over.
@@ -2192,9 +2248,9 @@ export interface components {
         };
         /**
          * RacerEvent
-         * @description A racer as a race's stream shows it, counts only (never a card): `event: joined`,
-         *     `progress` (after each placement) and `finished` (its game is over; `rank` is
-         *     its place among the racers finished so far).
+         * @description A racer as a race's stream shows it, counts only (never a card): `event: joined`
+         *     and `left` (in the lobby), `progress` (after its placements) and `finished` (its game is
+         *     over; its `rank` comes with the race's `result`).
          * @example {
          *       "cards_left": 27,
          *       "computer": false,
@@ -2252,7 +2308,7 @@ export interface components {
             score: number | null;
             /**
              * Rank
-             * @description Its place, once its game is over.
+             * @description Its place, once the race is over.
              */
             rank: number | null;
             /**
@@ -2271,7 +2327,7 @@ export interface components {
         RacerIn: {
             /**
              * Player
-             * @description 3 to 24 ASCII letters, digits, '_' or '-'; the same rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). Unique in the race.
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). No two racers of a race have names that look alike.
              */
             player?: string | null;
         };
@@ -2359,24 +2415,6 @@ export interface components {
             played: number;
             /** Won */
             won: number;
-        };
-        /**
-         * CountdownEvent
-         * @description `event: countdown`: the race starts at `starts_at` (each racer's game is dealt then)
-         *     and its time runs out at `ends_at`. `event: started`, the same shape: the games are
-         *     dealt (`starts_at` is when), each racer's `your_game` is in `GET /races/{id}`.
-         */
-        CountdownEvent: {
-            /**
-             * Starts At
-             * Format: date-time
-             */
-            starts_at: string;
-            /**
-             * Ends At
-             * Format: date-time
-             */
-            ends_at: string;
         };
         /**
          * GameEndEvent
@@ -2469,22 +2507,6 @@ export interface components {
             reason: ("too_many_face_down" | "stock_exhausted" | "abandoned") | null;
         };
         /**
-         * RaceResultEvent
-         * @description `event: result`: the race is over; its racers in their final order, and the deal's
-         *     reveal (check it against the race's `deck_commitment`). The stream closes after it.
-         */
-        RaceResultEvent: {
-            /** Racers */
-            racers: components["schemas"]["RacerEvent"][];
-            /**
-             * Deck
-             * @description The deal's card codes, first drawn first.
-             */
-            deck: string[];
-            /** Salt */
-            salt: string;
-        };
-        /**
          * ReconnectEvent
          * @description `event: reconnect`: this watcher fell too far behind (its queue filled up) and is
          *     closed; reconnect, sending `Last-Event-ID` (a browser's EventSource does).
@@ -2527,6 +2549,53 @@ export interface components {
              */
             finished_at: string;
             ranks: components["schemas"]["BoardRanks"];
+        };
+        /**
+         * CountdownEvent
+         * @description `event: countdown`: the race starts at `starts_at` (each racer's game is dealt then)
+         *     and its time runs out at `ends_at`. `event: started`, the same shape: the games are
+         *     dealt (`starts_at` is when), each racer's `your_game` is in `GET /races/{id}`.
+         */
+        CountdownEvent: {
+            /**
+             * Starts At
+             * Format: date-time
+             */
+            starts_at: string;
+            /**
+             * Ends At
+             * Format: date-time
+             */
+            ends_at: string;
+        };
+        /**
+         * RaceResultEvent
+         * @description `event: result`: the race is over; its racers in their final order, and the deal's
+         *     reveal (check it against the race's `deck_commitment`). The stream stays open for a
+         *     `rematch`.
+         */
+        RaceResultEvent: {
+            /** Racers */
+            racers: components["schemas"]["RacerEvent"][];
+            /**
+             * Deck
+             * @description The deal's card codes, first drawn first.
+             */
+            deck: string[];
+            /** Salt */
+            salt: string;
+        };
+        /**
+         * RematchEvent
+         * @description `event: rematch`: a racer opened the next race for the same racers; they are in its
+         *     lobby with the same credentials. The stream closes after it.
+         */
+        RematchEvent: {
+            /**
+             * Next Race
+             * Format: uuid
+             */
+            next_race: string;
         };
     };
     responses: never;
@@ -2660,7 +2729,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `name_taken`: The name is, or looks like, a registered player's or a reserved one (`anonymous`), ignoring case, width and invisible characters.
+             * @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
              *
              *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
              *
@@ -3288,6 +3357,16 @@ export interface operations {
                     "application/json": components["schemas"]["Around"];
                 };
             };
+            /** @description `race_game_private`: A race's game is its racer's only until the race ends: no other racer may see the cards its player has drawn. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `game_not_found`: No such game (also for ids that are not UUIDs). */
             404: {
                 headers: {
@@ -3372,7 +3451,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerCreated"];
                 };
             };
-            /** @description `name_taken`: The name is, or looks like, a registered player's or a reserved one (`anonymous`), ignoring case, width and invisible characters. */
+            /** @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3393,7 +3472,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` after Unicode NFKC normalisation.
+             * @description `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, after Unicode NFKC normalisation.
              *
              *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
              */
@@ -4110,7 +4189,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `id` of the last event received (a browser's EventSource sends it when it reconnects): only the events after it are sent. 0 to 40 for a game's stream (its placements), to 999 for a race's. */
+                /** @description The `id` of the last event received (a browser's EventSource sends it when it reconnects): only the events after it are sent, 0 to 40 (a game's placements). */
                 "Last-Event-ID"?: string | null;
             };
             path: {
@@ -4148,91 +4227,6 @@ export interface operations {
                 };
             };
             /** @description `game_not_found`: No such game (also for ids that are not UUIDs). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "text/event-stream": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `invalid_last_event_id`: A `Last-Event-ID` that is no placement number (0 to 40). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "text/event-stream": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `too_many_event_streams`: This client address holds `FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT` streams on this replica already: retry after `Retry-After` seconds.
-             *
-             *     `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit).
-             */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "text/event-stream": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description `event_streams_full`: This replica holds as many event streams as it may (`FOURSQUARE_EVENTS_MAX_STREAMS`): another replica, or this one after `Retry-After` seconds, takes the watcher.
-             *
-             *     `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds.
-             */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "text/event-stream": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    watch_race: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The `id` of the last event received (a browser's EventSource sends it when it reconnects): only the events after it are sent. 0 to 40 for a game's stream (its placements), to 999 for a race's. */
-                "Last-Event-ID"?: string | null;
-            };
-            path: {
-                race_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The race's events. */
-            200: {
-                headers: {
-                    /** @description `no-cache`. */
-                    "Cache-Control"?: string;
-                    /** @description `no`: proxies that buffer (nginx) pass each event on at once. */
-                    "X-Accel-Buffering"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/event-stream": string;
-                };
-            };
-            /** @description `race_not_found`: No race has this id. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4384,7 +4378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `name_taken`: The name is, or looks like, a registered player's or a reserved one (`anonymous`), ignoring case, width and invisible characters. */
+            /** @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4487,7 +4481,7 @@ export interface operations {
             /**
              * @description `race_not_open`: The race cannot do that now: it is no longer in its lobby (or it is full) for a join or a start, or it has not finished for a rematch. Nothing was changed.
              *
-             *     `name_taken`: The name is, or looks like, a registered player's or a reserved one (`anonymous`), ignoring case, width and invisible characters.
+             *     `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
              */
             409: {
                 headers: {
@@ -4781,6 +4775,171 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                     "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    leave_race: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                race_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RaceOut"];
+                };
+            };
+            /** @description `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `race_not_found`: No race has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `race_not_open`: The race cannot do that now: it is no longer in its lobby (or it is full) for a join or a start, or it has not finished for a rematch. Nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    watch_race: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received (a browser's EventSource sends it when it reconnects): the stream sends what came after it. */
+                "Last-Event-ID"?: string | null;
+            };
+            path: {
+                race_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The race's events. */
+            200: {
+                headers: {
+                    /** @description `no-cache`. */
+                    "Cache-Control"?: string;
+                    /** @description `no`: proxies that buffer (nginx) pass each event on at once. */
+                    "X-Accel-Buffering"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `race_not_found`: No race has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_last_event_id`: A `Last-Event-ID` that is no placement number (0 to 40). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `too_many_event_streams`: This client address holds `FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT` streams on this replica already: retry after `Retry-After` seconds.
+             *
+             *     `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit).
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `event_streams_full`: This replica holds as many event streams as it may (`FOURSQUARE_EVENTS_MAX_STREAMS`): another replica, or this one after `Retry-After` seconds, takes the watcher.
+             *
+             *     `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
                 };
             };
         };

@@ -67,9 +67,12 @@ from .player_stats_out import PlayerStatsOut
 from .position_out import PositionOut
 from .problem import Problem
 from .race_create import RaceCreate
+from .race_create_level import RaceCreateLevel
 from .race_created import RaceCreated
+from .race_created_level_type_0 import RaceCreatedLevelType0
 from .race_created_status import RaceCreatedStatus
 from .race_out import RaceOut
+from .race_out_level_type_0 import RaceOutLevelType0
 from .race_out_status import RaceOutStatus
 from .race_result_event import RaceResultEvent
 from .racer_event import RacerEvent
@@ -78,6 +81,7 @@ from .racer_in import RacerIn
 from .read_leaderboard_period import ReadLeaderboardPeriod
 from .readiness import Readiness
 from .reconnect_event import ReconnectEvent
+from .rematch_event import RematchEvent
 from .win_event import WinEvent
 from .your_game import YourGame
 
@@ -150,8 +154,11 @@ __all__ = (
     "Problem",
     "RaceCreate",
     "RaceCreated",
+    "RaceCreatedLevelType0",
     "RaceCreatedStatus",
+    "RaceCreateLevel",
     "RaceOut",
+    "RaceOutLevelType0",
     "RaceOutStatus",
     "RaceResultEvent",
     "RacerEvent",
@@ -160,6 +167,7 @@ __all__ = (
     "Readiness",
     "ReadLeaderboardPeriod",
     "ReconnectEvent",
+    "RematchEvent",
     "WinEvent",
     "YourGame",
 )

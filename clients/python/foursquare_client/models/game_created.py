@@ -50,6 +50,8 @@ class GameCreated:
         challenge_date (datetime.date | None): The UTC day whose daily challenge this game is (see `GET
             /challenges/{date}`); null for an ordinary game.
         token (str): Send as `Authorization: Bearer <token>` to place cards. Shown only once.
+        computer (bool | Unset): The computer player's game (a race's computer racer): on no leaderboard. Default:
+            False.
         rank (int | None | Unset): A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing
             with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
     """
@@ -74,6 +76,7 @@ class GameCreated:
     finished_at: datetime.datetime | None
     challenge_date: datetime.date | None
     token: str
+    computer: bool | Unset = False
     rank: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -148,6 +151,8 @@ class GameCreated:
 
         token = self.token
 
+        computer = self.computer
+
         rank: int | None | Unset
         if isinstance(self.rank, Unset):
             rank = UNSET
@@ -180,6 +185,8 @@ class GameCreated:
                 "token": token,
             }
         )
+        if computer is not UNSET:
+            field_dict["computer"] = computer
         if rank is not UNSET:
             field_dict["rank"] = rank
 
@@ -313,6 +320,8 @@ class GameCreated:
 
         token = d.pop("token")
 
+        computer = d.pop("computer", UNSET)
+
         def _parse_rank(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -343,6 +352,7 @@ class GameCreated:
             finished_at=finished_at,
             challenge_date=challenge_date,
             token=token,
+            computer=computer,
             rank=rank,
         )
 

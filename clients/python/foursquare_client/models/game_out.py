@@ -49,6 +49,8 @@ class GameOut:
         finished_at (datetime.datetime | None):
         challenge_date (datetime.date | None): The UTC day whose daily challenge this game is (see `GET
             /challenges/{date}`); null for an ordinary game.
+        computer (bool | Unset): The computer player's game (a race's computer racer): on no leaderboard. Default:
+            False.
         rank (int | None | Unset): A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing
             with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
     """
@@ -72,6 +74,7 @@ class GameOut:
     updated_at: datetime.datetime
     finished_at: datetime.datetime | None
     challenge_date: datetime.date | None
+    computer: bool | Unset = False
     rank: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -144,6 +147,8 @@ class GameOut:
         else:
             challenge_date = self.challenge_date
 
+        computer = self.computer
+
         rank: int | None | Unset
         if isinstance(self.rank, Unset):
             rank = UNSET
@@ -175,6 +180,8 @@ class GameOut:
                 "challenge_date": challenge_date,
             }
         )
+        if computer is not UNSET:
+            field_dict["computer"] = computer
         if rank is not UNSET:
             field_dict["rank"] = rank
 
@@ -306,6 +313,8 @@ class GameOut:
 
         challenge_date = _parse_challenge_date(d.pop("challenge_date"))
 
+        computer = d.pop("computer", UNSET)
+
         def _parse_rank(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -335,6 +344,7 @@ class GameOut:
             updated_at=updated_at,
             finished_at=finished_at,
             challenge_date=challenge_date,
+            computer=computer,
             rank=rank,
         )
 

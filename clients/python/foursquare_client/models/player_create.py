@@ -13,9 +13,10 @@ class PlayerCreate:
     """The name to register.
 
     Attributes:
-        name (str): 3 to 24 ASCII letters, digits, `_` or `-`, unique ignoring case (and width: once `ana` is
-            registered, no guest can play as `ANA` or in full-width letters). Else `422 invalid_player_name` or `409
-            name_taken`.
+        name (str): 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; one name with no other
+            account's: not in another case, not a look-alike, not the same but for `_` and `-` (once `ana` is registered,
+            nobody can register, or play as a guest under, `ANA`, `a-n-a` or `ana_`). Else `422 invalid_player_name`, `409
+            name_taken`, or `409 name_reserved` for `computer`, `anonymous` and names that are one name with them.
     """
 
     name: str

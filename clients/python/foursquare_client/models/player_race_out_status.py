@@ -1,8 +1,9 @@
 from typing import Literal
 
-PlayerRaceOutStatus = Literal["countdown", "finished", "lobby", "running"]
+PlayerRaceOutStatus = Literal["closed", "countdown", "finished", "lobby", "running"]
 
 PLAYER_RACE_OUT_STATUS_VALUES: set[PlayerRaceOutStatus] = {
+    "closed",
     "countdown",
     "finished",
     "lobby",

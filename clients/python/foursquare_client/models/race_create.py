@@ -5,6 +5,7 @@ from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.race_create_level import RaceCreateLevel, check_race_create_level
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="RaceCreate")
@@ -12,18 +13,24 @@ T = TypeVar("T", bound="RaceCreate")
 
 @_attrs_define
 class RaceCreate:
-    """A new race: its opener (its first racer) and its rules.
+    """A new race: its opener (its first racer) and its rules. Values are taken as JSON
+    gives them: `true`, not `"yes"`; `8`, not `"8"`.
 
-    Attributes:
-        player (None | str | Unset): 3 to 24 ASCII letters, digits, '_' or '-'; the same rule and `409 name_taken`
-            checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). Unique in the race.
-        computer (bool | Unset): The computer player races too. Default: False.
-        seats (int | Unset): Racers at most, the computer included. Default: 4.
-        time_limit (int | Unset): Seconds from the start; unfinished games lose. Default: 300.
+        Attributes:
+            player (None | str | Unset): 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same
+                rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`).
+                No two racers of a race have names that look alike.
+            computer (bool | Unset): The computer player races too. Default: False.
+            level (RaceCreateLevel | Unset): The computer racer's level: `beginner` (one step ahead, the placement that
+                leaves the fewest face-down piles), `good` (the hint's search with a small budget) or `best` (the hint's search:
+                a hint's strength). Default: 'best'.
+            seats (int | Unset): Racers at most, the computer included. Default: 4.
+            time_limit (int | Unset): Seconds from the start; unfinished games lose. Default: 300.
     """
 
     player: None | str | Unset = UNSET
     computer: bool | Unset = False
+    level: RaceCreateLevel | Unset = "best"
     seats: int | Unset = 4
     time_limit: int | Unset = 300
 
@@ -36,6 +43,10 @@ class RaceCreate:
 
         computer = self.computer
 
+        level: str | Unset = UNSET
+        if not isinstance(self.level, Unset):
+            level = self.level
+
         seats = self.seats
 
         time_limit = self.time_limit
@@ -47,6 +58,8 @@ class RaceCreate:
             field_dict["player"] = player
         if computer is not UNSET:
             field_dict["computer"] = computer
+        if level is not UNSET:
+            field_dict["level"] = level
         if seats is not UNSET:
             field_dict["seats"] = seats
         if time_limit is not UNSET:
@@ -69,6 +82,13 @@ class RaceCreate:
 
         computer = d.pop("computer", UNSET)
 
+        _level = d.pop("level", UNSET)
+        level: RaceCreateLevel | Unset
+        if isinstance(_level, Unset):
+            level = UNSET
+        else:
+            level = check_race_create_level(_level)
+
         seats = d.pop("seats", UNSET)
 
         time_limit = d.pop("time_limit", UNSET)
@@ -76,6 +96,7 @@ class RaceCreate:
         race_create = cls(
             player=player,
             computer=computer,
+            level=level,
             seats=seats,
             time_limit=time_limit,
         )

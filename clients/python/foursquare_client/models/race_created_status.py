@@ -1,8 +1,9 @@
 from typing import Literal
 
-RaceCreatedStatus = Literal["countdown", "finished", "lobby", "running"]
+RaceCreatedStatus = Literal["closed", "countdown", "finished", "lobby", "running"]
 
 RACE_CREATED_STATUS_VALUES: set[RaceCreatedStatus] = {
+    "closed",
     "countdown",
     "finished",
     "lobby",

@@ -8,6 +8,7 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.race_out_level_type_0 import RaceOutLevelType0, check_race_out_level_type_0
 from ..models.race_out_status import RaceOutStatus, check_race_out_status
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ class RaceOut:
         status (RaceOutStatus):
         seats (int):
         time_limit (int): Seconds from the start.
+        level (None | RaceOutLevelType0): The computer racer's level, if it races.
         deck_commitment (str): `sha256(salt + ':' + deck)` of the shared deal, as a game's; its deck and salt are in
             `reveal` once the race is over.
         created_at (datetime.datetime):
@@ -45,6 +47,7 @@ class RaceOut:
     status: RaceOutStatus
     seats: int
     time_limit: int
+    level: None | RaceOutLevelType0
     deck_commitment: str
     created_at: datetime.datetime
     starts_at: datetime.datetime | None
@@ -68,6 +71,12 @@ class RaceOut:
         seats = self.seats
 
         time_limit = self.time_limit
+
+        level: None | str
+        if isinstance(self.level, str):
+            level = self.level
+        else:
+            level = self.level
 
         deck_commitment = self.deck_commitment
 
@@ -125,6 +134,7 @@ class RaceOut:
                 "status": status,
                 "seats": seats,
                 "time_limit": time_limit,
+                "level": level,
                 "deck_commitment": deck_commitment,
                 "created_at": created_at,
                 "starts_at": starts_at,
@@ -154,6 +164,21 @@ class RaceOut:
         seats = d.pop("seats")
 
         time_limit = d.pop("time_limit")
+
+        def _parse_level(data: object) -> None | RaceOutLevelType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                level_type_0 = check_race_out_level_type_0(data)
+
+                return level_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | RaceOutLevelType0, data)
+
+        level = _parse_level(d.pop("level"))
 
         deck_commitment = d.pop("deck_commitment")
 
@@ -268,6 +293,7 @@ class RaceOut:
             status=status,
             seats=seats,
             time_limit=time_limit,
+            level=level,
             deck_commitment=deck_commitment,
             created_at=created_at,
             starts_at=starts_at,

@@ -1,8 +1,9 @@
 from typing import Literal
 
-RaceOutStatus = Literal["countdown", "finished", "lobby", "running"]
+RaceOutStatus = Literal["closed", "countdown", "finished", "lobby", "running"]
 
 RACE_OUT_STATUS_VALUES: set[RaceOutStatus] = {
+    "closed",
     "countdown",
     "finished",
     "lobby",

@@ -16,7 +16,8 @@ T = TypeVar("T", bound="RaceResultEvent")
 @_attrs_define
 class RaceResultEvent:
     """`event: result`: the race is over; its racers in their final order, and the deal's
-    reveal (check it against the race's `deck_commitment`). The stream closes after it.
+    reveal (check it against the race's `deck_commitment`). The stream stays open for a
+    `rematch`.
 
         Attributes:
             racers (list[RacerEvent]):

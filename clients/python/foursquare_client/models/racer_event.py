@@ -14,9 +14,9 @@ T = TypeVar("T", bound="RacerEvent")
 
 @_attrs_define
 class RacerEvent:
-    """A racer as a race's stream shows it, counts only (never a card): `event: joined`,
-    `progress` (after each placement) and `finished` (its game is over; `rank` is
-    its place among the racers finished so far).
+    """A racer as a race's stream shows it, counts only (never a card): `event: joined`
+    and `left` (in the lobby), `progress` (after its placements) and `finished` (its game is
+    over; its `rank` comes with the race's `result`).
 
         Attributes:
             racer (int): The racer's number in the race, from 1 (the opener).
@@ -28,7 +28,7 @@ class RacerEvent:
             face_down (int): Piles with a face-down top card.
             cards_left (int): Cards left in the stock.
             score (int | None): A won game's score.
-            rank (int | None): Its place, once its game is over.
+            rank (int | None): Its place, once the race is over.
             game_id (None | UUID): Its game, once the race is over (public from then on: its replay); null before.
     """
 

@@ -15,8 +15,9 @@ class RacerIn:
     """Who joins. The body may be omitted (an account's key names its player).
 
     Attributes:
-        player (None | str | Unset): 3 to 24 ASCII letters, digits, '_' or '-'; the same rule and `409 name_taken`
-            checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). Unique in the race.
+        player (None | str | Unset): 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same
+            rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`).
+            No two racers of a race have names that look alike.
     """
 
     player: None | str | Unset = UNSET

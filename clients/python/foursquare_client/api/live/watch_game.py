@@ -94,8 +94,8 @@ def sync_detailed(
     Args:
         game_id (str):
         last_event_id (None | str | Unset): The `id` of the last event received (a browser's
-            EventSource sends it when it reconnects): only the events after it are sent. 0 to 40 for a
-            game's stream (its placements), to 999 for a race's.
+            EventSource sends it when it reconnects): only the events after it are sent, 0 to 40 (a
+            game's placements).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -136,8 +136,8 @@ def sync(
     Args:
         game_id (str):
         last_event_id (None | str | Unset): The `id` of the last event received (a browser's
-            EventSource sends it when it reconnects): only the events after it are sent. 0 to 40 for a
-            game's stream (its placements), to 999 for a race's.
+            EventSource sends it when it reconnects): only the events after it are sent, 0 to 40 (a
+            game's placements).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -173,8 +173,8 @@ async def asyncio_detailed(
     Args:
         game_id (str):
         last_event_id (None | str | Unset): The `id` of the last event received (a browser's
-            EventSource sends it when it reconnects): only the events after it are sent. 0 to 40 for a
-            game's stream (its placements), to 999 for a race's.
+            EventSource sends it when it reconnects): only the events after it are sent, 0 to 40 (a
+            game's placements).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -213,8 +213,8 @@ async def asyncio(
     Args:
         game_id (str):
         last_event_id (None | str | Unset): The `id` of the last event received (a browser's
-            EventSource sends it when it reconnects): only the events after it are sent. 0 to 40 for a
-            game's stream (its placements), to 999 for a race's.
+            EventSource sends it when it reconnects): only the events after it are sent, 0 to 40 (a
+            game's placements).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

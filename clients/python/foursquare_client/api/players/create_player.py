@@ -89,9 +89,9 @@ def sync_detailed(
 
      Registers a name and answers with the player and their secret `key`, shown only in
     this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`
-    after Unicode NFKC normalisation, unique ignoring case; a guest can no longer play under
-    it.
+    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
+    at least one of them a letter, and one name with no other account's or reserved name (see
+    `name`); a guest can no longer play under it.
 
     Args:
         body (PlayerCreate): The name to register.
@@ -124,9 +124,9 @@ def sync(
 
      Registers a name and answers with the player and their secret `key`, shown only in
     this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`
-    after Unicode NFKC normalisation, unique ignoring case; a guest can no longer play under
-    it.
+    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
+    at least one of them a letter, and one name with no other account's or reserved name (see
+    `name`); a guest can no longer play under it.
 
     Args:
         body (PlayerCreate): The name to register.
@@ -154,9 +154,9 @@ async def asyncio_detailed(
 
      Registers a name and answers with the player and their secret `key`, shown only in
     this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`
-    after Unicode NFKC normalisation, unique ignoring case; a guest can no longer play under
-    it.
+    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
+    at least one of them a letter, and one name with no other account's or reserved name (see
+    `name`); a guest can no longer play under it.
 
     Args:
         body (PlayerCreate): The name to register.
@@ -187,9 +187,9 @@ async def asyncio(
 
      Registers a name and answers with the player and their secret `key`, shown only in
     this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`
-    after Unicode NFKC normalisation, unique ignoring case; a guest can no longer play under
-    it.
+    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
+    at least one of them a letter, and one name with no other account's or reserved name (see
+    `name`); a guest can no longer play under it.
 
     Args:
         body (PlayerCreate): The name to register.

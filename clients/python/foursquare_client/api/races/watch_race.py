@@ -78,17 +78,17 @@ def sync_detailed(
 ) -> Response[Problem | str]:
     """Watch a race
 
-     A race's events, numbered from 1 (each event's `id`), from its opening: `joined`,
-    `countdown`, then a `progress` after each placement of a racer and a `finished`
-    when a racer's game ends (counts only, never a card), and `result` when the race is
-    over; the stream closes after it. With `Last-Event-ID: n` only the events after `n` are
-    sent, then the stream goes on live: no gap, nothing twice. Anyone may watch.
+     A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
+    `started` when the games are dealt, a racer's `progress` as it places and `finished`
+    when its game is over (counts only, never a card), `result` when the race is over, and
+    `rematch` when a racer opens the next race; the stream closes after it. Each event's
+    `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
+    (each racer's counts as they are now), then the stream goes on live. Anyone may watch.
 
     Args:
         race_id (str):
         last_event_id (None | str | Unset): The `id` of the last event received (a browser's
-            EventSource sends it when it reconnects): only the events after it are sent. 0 to 40 for a
-            game's stream (its placements), to 999 for a race's.
+            EventSource sends it when it reconnects): the stream sends what came after it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -118,17 +118,17 @@ def sync(
 ) -> Problem | str | None:
     """Watch a race
 
-     A race's events, numbered from 1 (each event's `id`), from its opening: `joined`,
-    `countdown`, then a `progress` after each placement of a racer and a `finished`
-    when a racer's game ends (counts only, never a card), and `result` when the race is
-    over; the stream closes after it. With `Last-Event-ID: n` only the events after `n` are
-    sent, then the stream goes on live: no gap, nothing twice. Anyone may watch.
+     A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
+    `started` when the games are dealt, a racer's `progress` as it places and `finished`
+    when its game is over (counts only, never a card), `result` when the race is over, and
+    `rematch` when a racer opens the next race; the stream closes after it. Each event's
+    `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
+    (each racer's counts as they are now), then the stream goes on live. Anyone may watch.
 
     Args:
         race_id (str):
         last_event_id (None | str | Unset): The `id` of the last event received (a browser's
-            EventSource sends it when it reconnects): only the events after it are sent. 0 to 40 for a
-            game's stream (its placements), to 999 for a race's.
+            EventSource sends it when it reconnects): the stream sends what came after it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -153,17 +153,17 @@ async def asyncio_detailed(
 ) -> Response[Problem | str]:
     """Watch a race
 
-     A race's events, numbered from 1 (each event's `id`), from its opening: `joined`,
-    `countdown`, then a `progress` after each placement of a racer and a `finished`
-    when a racer's game ends (counts only, never a card), and `result` when the race is
-    over; the stream closes after it. With `Last-Event-ID: n` only the events after `n` are
-    sent, then the stream goes on live: no gap, nothing twice. Anyone may watch.
+     A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
+    `started` when the games are dealt, a racer's `progress` as it places and `finished`
+    when its game is over (counts only, never a card), `result` when the race is over, and
+    `rematch` when a racer opens the next race; the stream closes after it. Each event's
+    `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
+    (each racer's counts as they are now), then the stream goes on live. Anyone may watch.
 
     Args:
         race_id (str):
         last_event_id (None | str | Unset): The `id` of the last event received (a browser's
-            EventSource sends it when it reconnects): only the events after it are sent. 0 to 40 for a
-            game's stream (its placements), to 999 for a race's.
+            EventSource sends it when it reconnects): the stream sends what came after it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,17 +191,17 @@ async def asyncio(
 ) -> Problem | str | None:
     """Watch a race
 
-     A race's events, numbered from 1 (each event's `id`), from its opening: `joined`,
-    `countdown`, then a `progress` after each placement of a racer and a `finished`
-    when a racer's game ends (counts only, never a card), and `result` when the race is
-    over; the stream closes after it. With `Last-Event-ID: n` only the events after `n` are
-    sent, then the stream goes on live: no gap, nothing twice. Anyone may watch.
+     A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
+    `started` when the games are dealt, a racer's `progress` as it places and `finished`
+    when its game is over (counts only, never a card), `result` when the race is over, and
+    `rematch` when a racer opens the next race; the stream closes after it. Each event's
+    `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
+    (each racer's counts as they are now), then the stream goes on live. Anyone may watch.
 
     Args:
         race_id (str):
         last_event_id (None | str | Unset): The `id` of the last event received (a browser's
-            EventSource sends it when it reconnects): only the events after it are sent. 0 to 40 for a
-            game's stream (its placements), to 999 for a race's.
+            EventSource sends it when it reconnects): the stream sends what came after it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
