@@ -44,6 +44,7 @@ LIMITED_ROUTES = {
     ("/games/{game_id}/analysis", "get"),
     ("/races", "post"),
     ("/races/{race_id}/racers", "post"),
+    ("/races/{race_id}/leave", "post"),
     ("/races/{race_id}/start", "post"),
     ("/races/{race_id}", "get"),
     ("/races/{race_id}/rematch", "post"),
