@@ -51,16 +51,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bulk import BulkLoader
 from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, CpuUse, backends_of, cpu_sample, cpu_use
-from bench.loadgen import (
-    CLIENT_DESCRIPTION,
-    HttpConnection,
-    Recorder,
-    Response,
-    loop_name,
-    run_async,
-)
+from bench.loadgen import CLIENT_DESCRIPTION, Recorder, loop_name, run_async
 from bench.results import add_json_option, write_json
 from testkit.databases import sessions_opened, throwaway_database
+from testkit.http import HttpConnection, Response
 from testkit.processes import rss_bytes, unwind_on_sigterm
 from testkit.server import Server, running_server
 
