@@ -35,7 +35,9 @@ By default the clients place as fast as the server answers: a saturated server, 
 are reported against the goals it always had. ``--pace 1`` makes each client place one card a
 second, as people do: ``--clients 64 --pace 1 --no-kill`` is the paced run of
 docs/performance.md, whose delivery goal is tighter (p99 <= 250 ms), since a server that is not
-saturated has no queue to blame.
+saturated has no queue to blame. A paced client places the first card of each game at a random
+moment within its first ``--pace`` seconds (as bench/race_load.py's racers do), then one every
+``--pace`` seconds: the clients' games begin together, and people do not all click at once.
 
 The exit status is 1 if any watcher missed, doubled or reordered an event, or any game could
 not be played to its end; the goals (docs/performance.md) are printed, not enforced.
@@ -437,6 +439,8 @@ class Run:
         times = self.results.placement_s.setdefault(self.phase, [])
         path = f"/games/{game.id}/placements"
         next_at = time.perf_counter()
+        if self.args.pace:
+            next_at += self.rng.uniform(0, self.args.pace)  # the first within the first interval
         while game.status == "in_progress":
             if self.args.pace:
                 # One placement every --pace seconds; a late answer delays the next one
@@ -758,7 +762,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--pace",
         type=float,
         default=0.0,
-        help="seconds between a client's placements (default 0: as fast as answered)",
+        help="seconds between a client's placements, the first of each game at a random "
+        "moment within the first interval (default 0: as fast as answered)",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_ADMIN_URL)

@@ -39,9 +39,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import DEFAULT_POSTGRES_ADMIN_URL
-from bench.loadgen import HttpConnection, Recorder, loop_name, run_async
+from bench.loadgen import Recorder, loop_name, run_async
 from bench.results import add_json_option, write_json
 from testkit.databases import throwaway_database
+from testkit.http import HttpConnection
 from testkit.processes import command_line, cpu_seconds, unwind_on_sigterm
 from testkit.server import Server
 

@@ -25,8 +25,11 @@ recorded, every client on its own keep-alive connection:
 
 Each phase prints, per endpoint: requests, requests/s, p50/p90/p99 latency, errors by status,
 and the ratio to its floor (GET to /healthz, POST to /bench/write), with the CPU used by the
-server, PostgreSQL and the load client. Then the goals docs/performance.md states. The exit
-status is 1 if any response was a 5xx or any connection broke.
+server, PostgreSQL and the load client, and on PostgreSQL the sessions the database opened
+during the phase's warm-up and while it was recorded (``pg_stat_database.sessions``): a pool
+that holds opens none while the load is steady, and each session opened is a backend started
+and a connection set up. Then the goals docs/performance.md states. The exit status is 1 if
+any response was a 5xx or any connection broke.
 """
 
 from __future__ import annotations
@@ -48,16 +51,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bulk import BulkLoader
 from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, CpuUse, backends_of, cpu_sample, cpu_use
-from bench.loadgen import (
-    CLIENT_DESCRIPTION,
-    HttpConnection,
-    Recorder,
-    Response,
-    loop_name,
-    run_async,
-)
+from bench.loadgen import CLIENT_DESCRIPTION, Recorder, loop_name, run_async
 from bench.results import add_json_option, write_json
-from testkit.databases import throwaway_database
+from testkit.databases import sessions_opened, throwaway_database
+from testkit.http import HttpConnection, Response
 from testkit.processes import rss_bytes, unwind_on_sigterm
 from testkit.server import Server, running_server
 
@@ -108,6 +105,8 @@ class PhaseResult:
     name: str
     recorder: Recorder
     cpu: CpuUse
+    # Sessions the database opened during the warm-up and while recorded (None on SQLite).
+    sessions: tuple[int, int] | None = None
 
 
 @dataclass
@@ -149,6 +148,11 @@ class BackendReport:
                 {name: phase.recorder.figures() for name, phase in phases.items()}
                 for phases in self.rounds
             ],
+            # Each round's phases: [in the warm-up, while recorded] (PostgreSQL only).
+            "sessions_opened": [
+                {name: list(phase.sessions) for name, phase in phases.items() if phase.sessions}
+                for phases in self.rounds
+            ],
             "floors": {"read": floor_of(self, HEALTHZ), "write": floor_of(self, WRITE)},
             "memory": self.memory,
             "games_finished": self.games_finished,
@@ -163,6 +167,10 @@ class LoadRun:
     def __init__(self, server: Server, args: argparse.Namespace) -> None:
         self.server = server
         self.args = args
+        postgres = args.backend_name == "postgresql"
+        self.sessions: Callable[[], int] | None = (
+            (lambda: sessions_opened(server.database_url, args.postgres_url)) if postgres else None
+        )
         self.report = BackendReport(backend=args.backend_name)
         self.clients = [
             Client(i, HttpConnection(server.host, server.port), random.Random(args.seed * 1000 + i))
@@ -207,6 +215,7 @@ class LoadRun:
         """Run ``worker`` on every client: ``--warmup`` s unrecorded, then ``seconds``
         recorded (None: until the memory target is reached)."""
         recorder = Recorder()
+        sessions = [self.sessions()] if self.sessions else []
         start = time.perf_counter()
         warmup = self.args.warmup
         self.phase_deadline = start + warmup + seconds if seconds is not None else float("inf")
@@ -218,6 +227,10 @@ class LoadRun:
             # client sends: the first request of each client counts too.
             if warmup > 0:
                 await asyncio.sleep(warmup)
+            if self.sessions:
+                # A few milliseconds on the loop while the clients wait for it: read at the
+                # very start of the recording, so that no session falls between the counts.
+                sessions.append(self.sessions())
             recorder.start()
             before = cpu_sample(self.server, time.process_time())
 
@@ -226,7 +239,11 @@ class LoadRun:
             *(worker(client, recorder, self.phase_deadline) for client in self.clients),
         )
         after = cpu_sample(self.server, time.process_time())
-        result = PhaseResult(name, recorder, cpu_use(before, after))
+        opened = None
+        if self.sessions:
+            sessions.append(self.sessions())
+            opened = (sessions[1] - sessions[0], sessions[2] - sessions[1])
+        result = PhaseResult(name, recorder, cpu_use(before, after), opened)
         self.report.phases[name] = result
         return result
 
@@ -365,6 +382,12 @@ def print_phase(report: BackendReport, result: PhaseResult) -> None:
         f"[{report.backend}] phase {result.name}: {recorder.seconds:.1f} s recorded{clients}; "
         f"{result.cpu.describe()}"
     )
+    if result.sessions is not None:
+        warmup, recorded = result.sessions
+        print(
+            f"  database sessions opened: {recorded} while recorded, {warmup} in the warm-up "
+            "(pg_stat_database.sessions)"
+        )
     print(
         f"  {'endpoint':<30} {'requests':>8} {'req/s':>8} {'p50 ms':>8} {'p90 ms':>8} "
         f"{'p99 ms':>8} {'vs floor':>9}  errors"

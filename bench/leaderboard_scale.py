@@ -50,9 +50,10 @@ from api.app import create_app
 from api.core.settings import Settings
 from bench.bulk import BulkLoader
 from bench.harness import backends_of, sized_parser
-from bench.loadgen import EndpointStats, HttpConnection, Recorder, run_async
+from bench.loadgen import EndpointStats, Recorder, run_async
 from bench.results import add_json_option, write_json
 from testkit.databases import throwaway_database
+from testkit.http import HttpConnection
 from testkit.processes import unwind_on_sigterm
 from testkit.server import Server, running_server
 

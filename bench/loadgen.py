@@ -1,129 +1,24 @@
-"""A minimal HTTP/1.1 keep-alive client on asyncio streams, and latency statistics.
+"""The load generator's clients and latency statistics.
 
-One process drives every simulated client as a coroutine with its own connection, on uvloop
-when it is installed (it comes with ``uvicorn[standard]``). A request is one ``write`` of
-prebuilt bytes; a response is its head (status, ``Content-Length``) and its body, parsed no
-further unless the caller asks. This keeps the load generator far cheaper than the server per
-request, so on a small machine it does not steal the CPU it is measuring.
+One process drives every simulated client as a coroutine with its own connection
+(:class:`testkit.http.HttpConnection`, a minimal HTTP/1.1 keep-alive client), on uvloop when
+it is installed (it comes with ``uvicorn[standard]``). The client is far cheaper than the
+server per request, so on a small machine it does not steal the CPU it is measuring.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import time
 from collections import Counter
 from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from testkit.http import ConnectionLost, HttpConnection, Response
+
 T = TypeVar("T")
-KEEP_ALIVE_SECONDS = 4.0  # reconnect before uvicorn's 5 s keep-alive timeout closes the socket
 CLIENT_DESCRIPTION = "pure-Python asyncio HTTP/1.1 keep-alive client, one process"
-
-
-class ConnectionLost(Exception):
-    """The connection broke before a whole response arrived."""
-
-
-@dataclass(frozen=True)
-class Response:
-    status: int
-    body: bytes
-
-    def json(self) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self.body)
-        return data
-
-
-class HttpConnection:
-    """One keep-alive HTTP/1.1 connection to ``host:port``, reopened when needed."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host = host
-        self.port = port
-        self._prefix = f"Host: {host}:{port}\r\n".encode()
-        self._reader: asyncio.StreamReader | None = None
-        self._writer: asyncio.StreamWriter | None = None
-        self._last_used = 0.0
-
-    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        await self.close()
-        self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
-        return self._reader, self._writer
-
-    async def close(self) -> None:
-        writer, self._reader, self._writer = self._writer, None, None
-        if writer is not None:
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
-
-    async def request(
-        self,
-        method: str,
-        path: str,
-        body: bytes | None = None,
-        headers: Iterable[tuple[str, str]] = (),
-    ) -> Response:
-        """Send one request and read its whole response."""
-        head = [f"{method} {path} HTTP/1.1\r\n".encode(), self._prefix]
-        head.extend(f"{name}: {value}\r\n".encode() for name, value in headers)
-        if body is not None:
-            head.append(
-                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n".encode()
-            )
-        head.append(b"\r\n")
-        if body is not None:
-            head.append(body)
-        now = time.monotonic()
-        if self._writer is None or now - self._last_used > KEEP_ALIVE_SECONDS:
-            reader, writer = await self._open()
-        else:
-            assert self._reader is not None
-            reader, writer = self._reader, self._writer
-        try:
-            writer.write(b"".join(head))
-            response, keep_alive = await _read_response(reader)
-        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError) as e:
-            await self.close()
-            raise ConnectionLost(f"{method} {path}: {e!r}") from e
-        if keep_alive:
-            self._last_used = time.monotonic()
-        else:
-            await self.close()
-        return response
-
-
-async def _read_response(reader: asyncio.StreamReader) -> tuple[Response, bool]:
-    head = await reader.readuntil(b"\r\n\r\n")
-    status = int(head[9:12])
-    length = -1
-    chunked = False
-    keep_alive = True
-    for line in head.split(b"\r\n")[1:]:
-        name, _, value = line.partition(b":")
-        name = name.strip().lower()
-        if name == b"content-length":
-            length = int(value)
-        elif name == b"transfer-encoding":
-            chunked = b"chunked" in value.lower()
-        elif name == b"connection":
-            keep_alive = b"close" not in value.lower()
-    if chunked:
-        parts = []
-        while True:
-            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-            if size == 0:
-                await reader.readuntil(b"\r\n")
-                break
-            parts.append(await reader.readexactly(size))
-            await reader.readexactly(2)
-        return Response(status, b"".join(parts)), keep_alive
-    if length < 0:
-        raise ValueError("a response without Content-Length or chunked encoding")
-    return Response(status, await reader.readexactly(length)), keep_alive
 
 
 # ---------------------------------------------------------------- statistics

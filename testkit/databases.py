@@ -79,6 +79,20 @@ def drop_postgres_database(name: str, admin_url: str = ADMIN_URL) -> None:
     )
 
 
+def sessions_opened(url: str, admin_url: str = ADMIN_URL) -> int:
+    """How many sessions PostgreSQL has opened on the database of ``url`` since its
+    statistics began (``pg_stat_database.sessions``), read over a connection to the database
+    of ``admin_url``, so that reading them opens none there. A backend counts its session
+    before it first tells its client that it is ready for a query (or, if another backend
+    holds the statistics' lock then, when it is next idle, within seconds)."""
+    with psycopg.connect(psycopg_conninfo(admin_url), autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT sessions FROM pg_stat_database WHERE datname = %s",
+            (make_url(url).database,),
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
 @contextmanager
 def throwaway_database(backend: str, admin_url: str = ADMIN_URL) -> Iterator[str]:
     """A new database with the migrations applied, removed afterwards; yields its URL.

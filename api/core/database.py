@@ -226,12 +226,21 @@ def _in_transaction(sessions: sessionmaker[Session], work: Callable[[Session], T
         return work(session)
 
 
+# The pools' sizes (docs/operations.md, "Sizing the pools", adds them up against PostgreSQL's
+# max_connections). No pool that serves requests overflows: an overflow connection is closed
+# as soon as it is returned to a full pool, so under a load the pool cannot hold, every return
+# closes one and the next checkout opens one again (on PostgreSQL a backend started, asyncpg's
+# setup and the dialect's first queries, every statement prepared again). A request that
+# finds every connection busy waits instead for another's statement to end, which is shorter
+# than opening a connection, and for FOURSQUARE_DB_POOL_TIMEOUT at most (then a 503).
+
+
 def _sqlite_engine(url: str, settings: Settings, *, immediate: bool, pool_size: int) -> Engine:
     engine = create_engine(
         url,
         hide_parameters=True,  # errors and logs must never show a stored deck
         pool_size=pool_size,
-        max_overflow=0 if immediate else settings.db_max_overflow,
+        max_overflow=0,  # (see above)
         pool_timeout=settings.db_pool_timeout,
         connect_args={
             "check_same_thread": False,
@@ -261,17 +270,25 @@ def _sqlite_engine(url: str, settings: Settings, *, immediate: bool, pool_size: 
     return engine
 
 
+# A connection older than this is closed and opened again at its next checkout, before a
+# firewall or proxy that drops long-lived connections can break it under a request (with no
+# pre-ping, that request would get a 503): one new connection per pooled connection every
+# half hour.
+_RECYCLE_SECONDS = 1800
+
+
 def _loop_engine(
-    url: str, settings: Settings, size: int, overflow: int, isolation_level: str | None = None
+    url: str, settings: Settings, size: int, isolation_level: str | None = None
 ) -> AsyncEngine:
-    """An asyncio engine with the asyncpg dialect, whatever driver ``url`` names."""
+    """An asyncio engine with the asyncpg dialect, whatever driver ``url`` names, keeping
+    ``size`` connections and never more (see "No pool that serves requests overflows")."""
     engine = create_async_engine(
         make_url(url).set(drivername="postgresql+asyncpg"),
         hide_parameters=True,  # errors and logs must never show a stored deck
         pool_size=size,
-        max_overflow=overflow,
+        max_overflow=0,
         pool_timeout=settings.db_pool_timeout,
-        pool_recycle=1800,
+        pool_recycle=_RECYCLE_SECONDS,
         **({"isolation_level": isolation_level} if isolation_level else {}),
     )
     event.listen(engine.sync_engine, "handle_error", _transient_as_operational)
@@ -288,34 +305,41 @@ def create_database(settings: Settings) -> Database:
     """Engines and session factories for ``settings.database_url`` (nothing at import time)."""
     url = settings.database_url
     if make_url(url).get_backend_name() == "sqlite":
+        # Reads run inline, one at a time on the event loop; the pool's other connections
+        # serve threads (the expiry's batches, a test's). Opened as needed.
         read_engine = _sqlite_engine(
             url, settings, immediate=False, pool_size=settings.db_pool_size
         )
-        write_engine = _sqlite_engine(url, settings, immediate=True, pool_size=1)
+        write_engine = _sqlite_engine(url, settings, immediate=True, pool_size=1)  # one writer
         concurrent_writes = 1
         async_engine = async_read_engine = None
     else:
+        # The tools' engine (psycopg): in a server only the expiry uses it, one batch after
+        # another, and a command one statement after another: one connection kept.
         write_engine = create_engine(
             url,
             hide_parameters=True,  # errors and logs must never show a stored deck
-            pool_size=settings.db_pool_size,
-            max_overflow=settings.db_max_overflow,
+            pool_size=1,
+            # A program using it from several threads at once (the tests) gets up to as many
+            # more as the reads' pool keeps, each closed when returned: worth it for what
+            # comes rarely, where each server process would otherwise keep them idle.
+            max_overflow=settings.db_pool_size,
             pool_timeout=settings.db_pool_timeout,
             # No pre-ping (a round trip per request): a connection the server dropped fails
             # its request with 503, and SQLAlchemy then invalidates the pool's older
-            # connections; connections are recycled before servers drop idle ones.
-            pool_recycle=1800,
+            # connections.
+            pool_recycle=_RECYCLE_SECONDS,
         )
         # The tools' reads share the pool but run in autocommit: no BEGIN/COMMIT round trips
         # for one SELECT.
         read_engine = write_engine.execution_options(isolation_level="AUTOCOMMIT")
-        concurrent_writes = min(settings.db_write_concurrency, settings.db_pool_size)
-        # The writes' pool: one connection for each write that may run at once.
-        async_engine = _loop_engine(url, settings, concurrent_writes, 0)
+        concurrent_writes = settings.db_write_concurrency
+        # The writes' pool: one connection for each write that may run at once (they take
+        # turns for them), so a write never waits for the pool.
+        async_engine = _loop_engine(url, settings, concurrent_writes)
         # Reads emit no BEGIN/COMMIT: a request reads one game or one page per statement.
-        async_read_engine = _loop_engine(
-            url, settings, settings.db_pool_size, settings.db_max_overflow, "AUTOCOMMIT"
-        )
+        # FOURSQUARE_DB_POOL_SIZE connections (its description says why that many).
+        async_read_engine = _loop_engine(url, settings, settings.db_pool_size, "AUTOCOMMIT")
     return Database(
         url=url,
         read_engine=read_engine,

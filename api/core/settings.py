@@ -33,13 +33,26 @@ class Settings(BaseSettings):
     migrate_on_start: bool = Field(
         default=True, description="Apply pending Alembic migrations when the service starts."
     )
-    db_pool_size: int = Field(default=8, ge=1, description="Connections kept per process.")
-    db_max_overflow: int = Field(default=4, ge=0)
+    # Eight: one process's reads run on one event loop, and a read holds its connection for
+    # its round trip and until the loop comes back to it; connections beyond what the loop
+    # keeps busy only move a read's wait from the pool to the loop, and each is a PostgreSQL
+    # backend for every worker of every replica (docs/operations.md, "Sizing the pools").
+    db_pool_size: int = Field(
+        default=8,
+        ge=1,
+        description="Connections each process keeps for its requests' reads, opened as needed "
+        "and never more (no overflow): a read that finds them all busy waits for one.",
+    )
+    # Four: while a write waits for its round trips and its commit's flush, the loop serves
+    # others, and a few at once overlap those waits; more only hold more row locks at once
+    # (a win's leaderboard counters) in a process whose loop is already the limit. Each is a
+    # connection kept (the writes' pool).
     db_write_concurrency: int = Field(
         default=4,
         ge=1,
         description="PostgreSQL: write transactions one process runs at once (the others "
-        "wait their turn on the event loop). SQLite always runs one.",
+        "wait their turn on the event loop), and the connections it keeps for them. SQLite "
+        "always runs one.",
     )
     db_pool_timeout: float = Field(
         default=10.0, gt=0, description="Seconds to wait for a free connection before a 503."

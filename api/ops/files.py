@@ -47,12 +47,14 @@ def raise_open_file_limit() -> int:
 def database_files(database: Database, settings: Settings) -> int:
     """The descriptors the database's pools hold at their fullest (and, on PostgreSQL, the
     connection that LISTENs for other replicas' changes)."""
-    per_pool = settings.db_pool_size + settings.db_max_overflow
+    reads = settings.db_pool_size
     if database.is_sqlite:
         # The reads' pool, and the one connection that writes.
-        return FILES_PER_CONNECTION["sqlite"] * (per_pool + 1)
-    # The synchronous pool, the requests' reads' and writes' pools, and the LISTEN connection.
-    return FILES_PER_CONNECTION["postgresql"] * (2 * per_pool + database.concurrent_writes + 1)
+        return FILES_PER_CONNECTION["sqlite"] * (reads + 1)
+    # The requests' reads' and writes' pools, the tools' (one kept, as many as the reads' at
+    # most beside it: api/core/database.py), and the LISTEN connection.
+    tools = 1 + reads
+    return FILES_PER_CONNECTION["postgresql"] * (reads + database.concurrent_writes + tools + 1)
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,13 @@ def test_http_load_plays_whole_games_and_measures_every_endpoint_against_its_flo
         assert asked > 0, endpoint
     assert report["floors"]["read"] > 0 and report["floors"]["write"] > 0
     assert report["serious_errors"] == 0
+    # On PostgreSQL, the sessions the database opened in each phase's warm-up and recording.
+    (sessions,) = report["sessions_opened"]
+    if backend == "postgresql":
+        assert set(sessions) == set(phases)
+        assert all(n >= 0 for counts in sessions.values() for n in counts), sessions
+    else:
+        assert sessions == {}
     assert set(report["errors"]) <= {"409"}  # lost races only
     assert report["games_finished"] >= 30
     assert [games for games, _ in report["memory"]] == [3, 30]
