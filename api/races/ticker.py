@@ -205,12 +205,16 @@ class RaceTicker:
             budget = self.budget  # the hints' effort, as configured
         seed = loaded.row.id.int & 0xFFFFFFFF  # as a hint's: the same state, the same advice
         view = loaded.game.public_view()
-        cell = await self.pool.choose(view, seed=seed, policy=policy, budget=budget)
         token = self._computer_token(race.id)
         try:
+            cell = await self.pool.choose(view, seed=seed, policy=policy, budget=budget)
             await self.games.place(str(mine.game_id), token, cell, etag(loaded.row.version), None)
-        except ApiError as refused:  # the race's time is up
-            log.info("the computer's placement in race %s was refused: %s", race.id, refused.detail)
+        except ApiError as refused:
+            # The race's time is up, or the hint workers are busy or stopping (the server is
+            # leaving): the computer plays at its next turn, or not at all.
+            log.info(
+                "the computer's placement in race %s was not made: %s", race.id, refused.detail
+            )
 
 
 def partial_waker(
