@@ -58,12 +58,12 @@ from api.games.records import (
     game_out,
     load_game,
     placements_of,
-    stock_after,
 )
 from api.games.schemas import GameCreated
 from api.games.snapshot import GameSnapshot
 from api.games.store import StoredView
 from api.idempotency import Answer, IdempotentRequests, fingerprint
+from engine.cards import DECK_SIZE
 
 
 class GameService:
@@ -288,20 +288,22 @@ class GameService:
     def summaries(session: Executor, game_ids: list[uuid.UUID]) -> dict[uuid.UUID, GameSummary]:
         """The counts of each game of ``game_ids`` (never a card), by id."""
         found = {}
-        for row in store.get_counts(session, game_ids):
-            face_down = snapshot.loads(row.snapshot).face_down_count if row.snapshot else 0
-            stock = stock_after(row.placements_count, row.status)
-            found[row.id] = GameSummary(
-                row.id,
-                row.status,
-                row.score,
-                row.placements_count,
-                face_down,
-                stock,
-                row.finished_at,
-                row.assisted,
-                row.sealed,
-                row.computer,
+        for view in store.get_views(session, game_ids):
+            # Every game since races began has a snapshot of the current shape; an older
+            # game (its status and flags are its columns) has no counts to show.
+            current = view.snapshot_format in snapshot.CURRENT and view.snapshot is not None
+            taken = snapshot.loads(view.snapshot) if current and view.snapshot else None
+            found[view.id] = GameSummary(
+                view.id,
+                view.status,
+                taken.score if taken else None,
+                taken.placements_count if taken else 0,
+                taken.face_down_count if taken else 0,
+                taken.stock_count if taken else DECK_SIZE,
+                view.finished_at,
+                view.assisted,
+                view.sealed,
+                view.computer,
             )
         return found
 

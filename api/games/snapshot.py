@@ -26,6 +26,7 @@ from engine import Game
 
 FORMAT = "snapshot-2"
 SEALED_FORMAT = "snapshot-2-sealed"
+CURRENT = (FORMAT, SEALED_FORMAT)  # the formats :class:`GameSnapshot` reads
 
 
 class _Stored(BaseModel):

@@ -321,26 +321,12 @@ def move_game(
     return connection.execute(statement, parameters | notify_parameters).first() is not None
 
 
-class CountsRow(NamedTuple):
-    id: uuid.UUID
-    status: str
-    score: int | None
-    placements_count: int
-    finished_at: datetime | None
-    assisted: bool
-    sealed: bool
-    computer: bool
-    snapshot: str | None
+_VIEWS = select(*_VIEW_COLUMNS).where(_games.c.id.in_(bindparam("ids", expanding=True)))
 
 
-_COUNTS = select(*(_games.c[_column(name)] for name in CountsRow._fields)).where(
-    _games.c.id.in_(bindparam("ids", expanding=True))
-)
-
-
-def get_counts(session: Executor, game_ids: list[uuid.UUID]) -> list[CountsRow]:
-    """The games' public columns and stored snapshot, in no order."""
-    return [CountsRow._make(row) for row in session.execute(_COUNTS, {"ids": game_ids})]
+def get_views(session: Executor, game_ids: list[uuid.UUID]) -> list[StoredView]:
+    """The games' public columns and stored snapshots, in no order."""
+    return [StoredView._make(row) for row in session.execute(_VIEWS, {"ids": game_ids})]
 
 
 def unseal(session: Session, game_ids: list[uuid.UUID]) -> None:
