@@ -1,7 +1,7 @@
 """One process's watchers and what they are sent: the hub between notifications and streams.
 
 A notification (:mod:`api.events.fanout`) names a change: a game's placement or end, a win, a
-game that began or ended (the site's list of games being played), a daily challenge's counts.
+game that began, moved or ended (:mod:`api.events.listing`), a daily challenge's counts.
 The hub reads what changed from the database once, renders each event once, and offers it to
 every watcher of it; a watcher's queue is bounded, and a watcher whose queue is full is dropped
 (it gets a ``reconnect`` event and reconnects with its ``Last-Event-ID``), so that a slow
@@ -12,13 +12,6 @@ lost or repeated change nothing but when an event is read. Every watched game is
 again each heartbeat interval, so that a lost notification delays its events by that long at
 most. A watcher that sees a placement number past the one it expects, or an end before it has
 sent the game's last placement, reads the missing ones itself: no gap, whatever the feed did.
-
-The site's list of games being played is sent a ``game`` event when a game begins, moves or
-ends: one task reads the games noted since its last read, all in one read, one read after
-another (a game's state is never sent after a later one of it). A game that begins or ends is
-read at once; one that moves waits up to :data:`LIST_MOVES_EVERY` for the next read, so that
-however many cards are placed, each process reads a moving game at most once per interval,
-and the games moved meanwhile in one read.
 
 A stream's first read (what its client has not seen) is shared by the streams of the same
 game that open before the game's feed offers anything more: a game's watchers all open as
@@ -50,7 +43,7 @@ from api.core import clock, days
 from api.core.database import Database, Executor
 from api.core.errors import EventStreamsFull, TooManyEventStreams
 from api.core.models import PlacementRecord
-from api.events import store
+from api.events import listing, store
 from api.events.announce import parse_notice
 from api.events.store import GameFeed, GameState, ListedGame, RaceEvent, Win
 from api.leaderboards.service import ranks_of_win
@@ -65,7 +58,6 @@ FULL_LOG_SECONDS = 60.0
 # A database read that failed is logged and left to the next heartbeat's re-read.
 READ_FAILED = (DBAPIError, PoolTimeoutError)
 _NOTIFY_LAG = timedelta(seconds=5)  # a notification sent this long before a loss may be lost
-LIST_MOVES_EVERY = 1.0  # seconds: a moving game's counts are read for the list this often at most
 
 
 class Rendering(Protocol):
@@ -197,10 +189,8 @@ class EventHub:
         # whether its notification, the heartbeat's re-read, or both bring it.
         self._wins_sent: dict[uuid.UUID, datetime] = {}
         self._site_since = clock.now()  # no win finished before the hub began is sent
-        self._to_list: set[uuid.UUID] = set()  # games to read for the list (module docstring)
-        self._list_now = asyncio.Event()  # a game among them began or ended
-        self._listing = False  # the task that reads them is running
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.listings = listing.Listings(self._read_listings, self._spawn)  # the site's list
         self._closed = False
         self._ping = Item(rendering.ping(), "ping")
         self._full_logged_at: float | None = None
@@ -321,18 +311,16 @@ class EventHub:
         notice = parse_notice(payload)
         if notice is None:
             return
+        if notice.kind in ("game", "listing") and notice.game_id is not None and self.site:
+            self.listings.note(notice.game_id, at_once=notice.kind == "listing")
         if notice.kind in ("game", "race") and notice.game_id is not None:
             feed = self.feeds.get(notice.game_id)
             if feed is not None:
                 if feed.last is None:
                     feed.last = max(0, notice.number - 1)
                 self._refresh(feed)
-            if notice.kind == "game" and self.site:
-                self._list(notice.game_id, at_once=False)
         elif notice.kind == "win" and notice.game_id is not None and self.site:
             self._spawn(self._read_win(notice.game_id))
-        elif notice.kind == "listing" and notice.game_id is not None and self.site:
-            self._list(notice.game_id, at_once=True)
         elif notice.kind == "challenge" and notice.day is not None and self.site:
             self._spawn(self._read_challenge(notice.day))
 
@@ -466,29 +454,8 @@ class EventHub:
             ]
         _offer(self.site, items)
 
-    def _list(self, game_id: uuid.UUID, at_once: bool) -> None:
-        self._to_list.add(game_id)
-        if at_once:
-            self._list_now.set()
-        if not self._listing:
-            self._listing = True
-            self._spawn(self._list_games())
-
-    async def _list_games(self) -> None:
-        try:
-            while self._to_list:
-                if not self._list_now.is_set():  # only moves: more may come meanwhile
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._list_now.wait(), LIST_MOVES_EVERY)
-                self._list_now.clear()
-                games, self._to_list = self._to_list, set()
-                await self._read_listings(partial(_listed, games=games))
-        finally:
-            self._listing = False
-
     async def _read_listings(self, read: Callable[[Executor], list[ListedGame]]) -> None:
-        # Not re-read at the heartbeat: a lost one is made good by the list's own re-reads
-        # (docs/api.md), and after PostgreSQL's listener lost its connection (_recover_site).
+        # Not re-read each heartbeat: lists re-read themselves; _recover_site after a lost listener.
         try:
             found = await self.database.read(read)
         except READ_FAILED as error:
@@ -542,11 +509,6 @@ class EventHub:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-
-def _listed(session: Executor, games: set[uuid.UUID]) -> list[ListedGame]:
-    # One read, a statement each: a game's row of the list is one index lookup.
-    return [found for game_id in games for found in store.listed_game(session, game_id)]
 
 
 def _offer(watchers: set[Watcher], items: list[Item]) -> None:
