@@ -69,7 +69,8 @@ async def read_today(challenges: Challenges, key: PlayerKeyDep) -> Response:
         examples={
             InvalidToken: Example(InvalidToken.example_detail(), "/challenges/today"),
             InvalidChallengeDate: Example(
-                "'2026-13-01' is not a challenge date: send 'today' or a date as YYYY-MM-DD",
+                "'2026-13-01' is not a day of the calendar: send 'today' or a date from "
+                "2026-01-01 on as YYYY-MM-DD",
                 "/challenges/2026-13-01",
             ),
         },

@@ -41,6 +41,15 @@ DAY_PATTERN = re.compile(f"today|{_YEAR}-{_MONTH_DAY}|{_LEAP_YEAR}-02-29", re.AS
 DAY_SCHEMA_PATTERN = f"^({DAY_PATTERN.pattern})$"
 
 
+def _a_day(raw: str) -> bool:
+    try:
+        return re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw, re.ASCII) is not None and bool(
+            date.fromisoformat(raw)
+        )
+    except ValueError:
+        return False
+
+
 def opens_at(day: date) -> datetime:
     return datetime.combine(day, time(0), tzinfo=UTC)
 
@@ -103,9 +112,11 @@ def parse_day(raw: str) -> date:
     if raw == "today":
         return today()
     if DAY_PATTERN.fullmatch(raw) is None:
+        # The true reason: no such day (2026-13-45), or a day without a challenge (2025-12-31).
+        reason = "has no challenge" if _a_day(raw) else "is not a day of the calendar"
         raise InvalidChallengeDate(
-            f"{raw[:32]!r} is not a challenge date: send 'today' or a date from "
-            f"{FIRST_DAY.isoformat()} on as YYYY-MM-DD"
+            f"{raw[:32]!r} {reason}: send 'today' or a date from {FIRST_DAY.isoformat()} on "
+            "as YYYY-MM-DD"
         )
     day = date.fromisoformat(raw)  # the pattern admits real dates only
     if day > today():

@@ -373,8 +373,8 @@ class InvalidChallengeDate(ApiError):
 
     status, code, title = 422, "invalid_challenge_date", "Invalid challenge date"
     example = Example(
-        "'2026-02-30' is not a challenge date: send 'today' or a date from 2026-01-01 on as "
-        "YYYY-MM-DD",
+        "'2026-02-30' is not a day of the calendar: send 'today' or a date from 2026-01-01 on "
+        "as YYYY-MM-DD",
         "/leaderboard",
     )
 

@@ -1,7 +1,7 @@
 """One process's watchers and what they are sent: the hub between notifications and streams.
 
 A notification (:mod:`api.events.fanout`) names a change: a game's placement or end, a win, a
-game that began or ended (the site's list of games being played), a daily challenge's counts.
+game that began, moved or ended (:mod:`api.events.listing`), a daily challenge's counts.
 The hub reads what changed from the database once, renders each event once, and offers it to
 every watcher of it; a watcher's queue is bounded, and a watcher whose queue is full is dropped
 (it gets a ``reconnect`` event and reconnects with its ``Last-Event-ID``), so that a slow
@@ -43,7 +43,7 @@ from api.core import clock, days
 from api.core.database import Database, Executor
 from api.core.errors import EventStreamsFull, TooManyEventStreams
 from api.core.models import PlacementRecord
-from api.events import store
+from api.events import listing, store
 from api.events.announce import parse_notice
 from api.events.store import GameFeed, GameState, ListedGame, Win
 from api.events.watchers import Item, Reading, Topic, Watcher, offer_all
@@ -129,6 +129,7 @@ class EventHub:
         self._wins_sent: dict[uuid.UUID, datetime] = {}
         self._site_since = clock.now()  # no win finished before the hub began is sent
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.listings = listing.Listings(self._read_listings, self._spawn)  # the site's list
         self._closed = False
         self._ping = Item(rendering.ping(), "ping")
         self._full_logged_at: float | None = None
@@ -251,6 +252,8 @@ class EventHub:
         notice = parse_notice(payload)
         if notice is None:
             return
+        if notice.kind in ("game", "listing") and notice.game_id is not None and self.site:
+            self.listings.note(notice.game_id, at_once=notice.kind == "listing")
         if notice.kind in ("game", "topic") and notice.game_id is not None:
             feed = self.feeds.get(notice.game_id)
             if feed is not None:
@@ -261,8 +264,6 @@ class EventHub:
                 self._refresh(topic)
         elif notice.kind == "win" and notice.game_id is not None and self.site:
             self._spawn(self._read_win(notice.game_id))
-        elif notice.kind == "listing" and notice.game_id is not None and self.site:
-            self._spawn(self._read_listings(partial(store.listed_game, game_id=notice.game_id)))
         elif notice.kind == "challenge" and notice.day is not None and self.site:
             self._spawn(self._read_challenge(notice.day))
 
@@ -413,8 +414,7 @@ class EventHub:
         offer_all(self.site, items)
 
     async def _read_listings(self, read: Callable[[Executor], list[ListedGame]]) -> None:
-        # Not re-read at the heartbeat: a lost one is made good by the list's own re-reads
-        # (docs/api.md), and after PostgreSQL's listener lost its connection (_recover_site).
+        # Not re-read each heartbeat: lists re-read themselves; _recover_site after a lost listener.
         try:
             found = await self.database.read(read)
         except READ_FAILED as error:

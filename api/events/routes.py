@@ -161,7 +161,7 @@ SITE_EVENTS = [
     event_kind("win", WinEvent, False, "A win was recorded."),
     event_kind("best", BestEvent, False, "A win took rank 1 on a board."),
     event_kind("challenge", ChallengeEvent, False, "A daily challenge's counts changed."),
-    event_kind("game", GameListedEvent, False, "A game began or ended (no card)."),
+    event_kind("game", GameListedEvent, False, "A game began, moved or ended (no card)."),
     event_kind("reconnect", ReconnectEvent, False, "This watcher fell behind and is closed."),
 ]
 EVENT_MODELS: tuple[type[BaseModel], ...] = (
@@ -241,8 +241,9 @@ async def watch_site(request: Request, events: Events) -> Response:
     win (as the leaderboard lists it at once, daily challenge games included), `event: best`
     when a win takes rank 1 on the all-time, day or week board (games played without hints),
     `event: challenge` when a daily challenge's played or won count changes, and `event: game`
-    when a game begins or ends (guests' games included, no card; daily challenge games once
-    their day has closed only), for the list of games being played. These events have no id:
+    when a game begins, moves (at most once a second) or ends (guests' games included, no card;
+    daily challenge games once their day has closed only, race games never), for the list of
+    games being played. These events have no id:
     a client that reconnects reads the leaderboard, the challenge and the list again."""
     return stream_of(request, events.site_stream(client_of(request)))
 
@@ -266,7 +267,7 @@ async def list_games(
     """Games being played, the most recently changed first, a page at a time (pass
     `next_cursor` back as `cursor`). Daily challenge games are left out until their day
     closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-    end as abandoned). `event: game` on `GET /events` tells when a game begins or ends.
+    end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
     Watch one with `GET /games/{id}/events`."""
     del status  # one listing for now: the parameter names it, for the listings to come
     page = await events.in_progress(limit, cursor)

@@ -163,6 +163,14 @@ def test_the_days_page_publishes_the_commitment_before_anyone_plays(
         refused = client.get(f"/challenges/{bad}")
         assert refused.status_code == 422, bad
         assert refused.json()["code"] == "invalid_challenge_date", bad
+    # Each for its true reason: a day that does not exist is not called a day without one.
+    for bad, reason in [
+        ("2026-13-45", "is not a day of the calendar"),
+        ("2026-02-29", "is not a day of the calendar"),
+        ("2026-W49-1", "is not a day of the calendar"),
+        ("2025-12-31", "has no challenge"),
+    ]:
+        assert reason in client.get(f"/challenges/{bad}").json()["detail"], bad
     # The day turns at midnight UTC, on the service's clock.
     frozen.set(datetime(2026, 12, 1, 23, 59, 59, tzinfo=UTC))
     assert client.get("/challenges/today").json()["date"] == "2026-12-01"

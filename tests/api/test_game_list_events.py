@@ -1,7 +1,8 @@
 """The list of games being played, kept live: ``event: game`` on ``GET /events`` when a game
-begins or ends, through a real ``foursquare serve`` on each database (SQLite: the process's
-own publisher; PostgreSQL: its notifications), and the list leaving out games untouched longer
-than the expiry allows."""
+begins, moves or ends, through a real ``foursquare serve`` on each database (SQLite: the
+process's own publisher; PostgreSQL: its notifications), never of a daily challenge game of an
+open day or a race's game; and the list leaving out games untouched longer than the expiry
+allows."""
 
 from __future__ import annotations
 
@@ -19,9 +20,15 @@ import pytest
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from api.core.database import psycopg_conninfo
+from api.core.database import create_database, psycopg_conninfo
+from api.core.settings import Settings
+from api.events.hub import EventHub
+from api.events.render import FRAMES
+from api.events.watchers import Item, Watcher
 from testkit.databases import ADMIN_URL
+from testkit.games import place_in, start_game
 from testkit.server import Server, running_server
+from tests.support.statements import counting
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +39,12 @@ ABANDON_HOURS = 0.002
 
 @pytest.fixture
 def server(database_url: str, tmp_path: Path) -> Iterator[Server]:
-    env = {"FOURSQUARE_ABANDON_AFTER_HOURS": str(ABANDON_HOURS)}
+    env = {
+        "FOURSQUARE_ABANDON_AFTER_HOURS": str(ABANDON_HOURS),
+        # A race dealt at once, its computer racer placing a card every 0.2 s.
+        "FOURSQUARE_RACE_COUNTDOWN_SECONDS": "0",
+        "FOURSQUARE_RACE_COMPUTER_SECONDS": "0.2",
+    }
     with running_server(database_url, log_path=tmp_path / "server.log", extra_env=env) as s:
         yield s
 
@@ -53,14 +65,28 @@ async def site_events(url: str, got: list[dict[str, Any]], opened: asyncio.Event
                 got.append(json.loads(line.partition(":")[2]))
 
 
-async def wait_for(got: list[dict[str, Any]], game_id: str, status: str) -> dict[str, Any]:
+async def wait_for(
+    got: list[dict[str, Any]], game_id: str, status: str, cards: int | None = None
+) -> dict[str, Any]:
     deadline = time.monotonic() + DEADLINE
     while time.monotonic() < deadline:
         for data in got:
-            if data["game_id"] == game_id and data["status"] == status:
+            counted = cards is None or data["cards_placed"] == cards
+            if data["game_id"] == game_id and data["status"] == status and counted:
                 return data
         await asyncio.sleep(0.05)
-    raise AssertionError(f"no `game` event {status} for {game_id} in {DEADLINE} s: {got}")
+    raise AssertionError(f"no `game` event {status} ({cards}) for {game_id} in {DEADLINE} s: {got}")
+
+
+async def place_first(client: httpx.AsyncClient, game: dict[str, Any], token: str) -> Any:
+    """Place ``game``'s card at its first legal cell; the game after it."""
+    answer = await client.post(
+        f"/games/{game['id']}/placements",
+        json=game["legal_placements"][0],
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 201, answer.text
+    return answer.json()["game"]
 
 
 async def play_out(client: httpx.AsyncClient, game: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -124,6 +150,126 @@ def test_games_beginning_and_ending_are_announced_without_a_card_challenges_left
         assert challenge.json()["id"] not in {data["game_id"] for data in got}
 
     asyncio.run(run())
+
+
+def computer_moved(race: dict[str, Any]) -> bool:
+    """Whether the race is dealt and its computer racer has placed a card."""
+    moved = any(r["computer"] and r["placements"] > 0 for r in race["racers"])
+    return race["your_game"] is not None and moved
+
+
+def test_moves_are_announced_with_their_counts_and_no_sealed_game_ever(server: Server) -> None:
+    async def run() -> None:
+        got: list[dict[str, Any]] = []
+        opened = asyncio.Event()
+        reader = asyncio.create_task(site_events(server.base_url + "/events", got, opened))
+        await asyncio.wait_for(opened.wait(), DEADLINE)
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
+            # Sealed games move first: a daily challenge game of today, and a race's games
+            # (the racer's own, and the computer's, which places a card every 0.2 s).
+            key = (await client.post("/players", json={"name": "sealer"})).json()["key"]
+            daily = await client.post(
+                "/games", json={"challenge": "daily"}, headers={"Authorization": f"Bearer {key}"}
+            )
+            assert daily.status_code == 201, daily.text
+            state = daily.json()
+            for _ in range(3):
+                state = await place_first(client, state, key)
+            opened_race = await client.post("/races", json={"player": "racer", "computer": True})
+            assert opened_race.status_code == 201, opened_race.text
+            race = opened_race.json()
+            racer = {"Authorization": f"Bearer {race['racer_token']}"}
+            started = await client.post(f"/races/{race['id']}/start", headers=racer)
+            assert started.status_code == 200, started.text
+            deadline = time.monotonic() + DEADLINE
+            while not computer_moved(
+                race := (await client.get(f"/races/{race['id']}", headers=racer)).json()
+            ):
+                assert time.monotonic() < deadline, f"the race did not deal: {race}"
+                await asyncio.sleep(0.1)
+            race_game = race["your_game"]
+            state = (await client.get(f"/games/{race_game['id']}", headers=racer)).json()
+            for _ in range(3):
+                state = await place_first(client, state, race_game["token"])
+            # A guest's game, then each of its moves, announced with its count.
+            created = (await client.post("/games", json={"player": "mover"})).json()
+            await wait_for(got, created["id"], "in_progress", cards=0)
+            state = created
+            for placed in range(1, 6):
+                state = await place_first(client, state, created["token"])
+                moved = await wait_for(got, created["id"], "in_progress", cards=placed)
+                assert moved["last_move_at"] is not None
+            listed = (await client.get("/games", params={"status": "in_progress"})).json()
+            row = next(g for g in listed["games"] if g["game_id"] == created["id"])
+            assert {k: moved[k] for k in row} == row  # what the list itself answers now
+            # Several at once, in a burst: the last count of each is announced.
+            others = [
+                (await client.post("/games", json={"player": f"burst-{n}"})).json()
+                for n in range(3)
+            ]
+            states = await asyncio.gather(
+                *(place_first(client, other, other["token"]) for other in others)
+            )
+            states = await asyncio.gather(
+                *(
+                    place_first(client, s, other["token"])
+                    for s, other in zip(states, others, strict=True)
+                )
+            )
+            for other in others:
+                await wait_for(got, other["id"], "in_progress", cards=2)
+        reader.cancel()
+        assert all(no_card(data) for data in got)
+        shown = {data["game_id"] for data in got}
+        assert shown == {created["id"], *(other["id"] for other in others)}
+        # Each game's counts as sent never go back (its reads are made one after another).
+        for game_id in shown:
+            counts = [d["cards_placed"] for d in got if d["game_id"] == game_id]
+            assert counts == sorted(counts), counts
+
+    asyncio.run(run())
+
+
+async def frames_of(watcher: Watcher, count: int) -> list[dict[str, Any]]:
+    """The data of the first ``count`` events offered to ``watcher``."""
+    items: list[Item] = []
+    while len(items) < count:
+        items += await asyncio.wait_for(watcher.take(), DEADLINE)
+    return [json.loads(item.frame.partition(b"data: ")[2]) for item in items]
+
+
+def test_placements_noted_together_make_one_read_of_each_game_moved(database_url: str) -> None:
+    """A process's hub reads the games moved since its last read for the list together: six
+    placements of three games, one statement per game, each sent once with its last count."""
+    database = create_database(Settings(database_url=database_url, migrate_on_start=False))
+    games = []
+    for number in range(3):
+        with database.transaction() as session:
+            created = start_game(session, f"burst-{number}")
+        for cell in ((0, 0), (0, 1)):
+            with database.transaction() as session:
+                place_in(session, created.id, created.token, cell)
+        games.append(created.id)
+
+    async def run() -> tuple[list[dict[str, Any]], int]:
+        hub = EventHub(database, FRAMES, queue=10, max_streams=5, max_per_client=5, heartbeat=60)
+        watcher = hub.watch("127.0.0.1", None)
+        try:
+            with counting(database) as seen:
+                for number in (1, 2):
+                    for game_id in games:
+                        hub.receive(f"g:{game_id.hex}:{number}")
+                sent = await frames_of(watcher, len(games))
+            return sent, seen.reads_of("games")
+        finally:
+            hub.leave(watcher)
+            await hub.drain()
+            await database.close()
+
+    sent, reads = asyncio.run(run())
+    assert reads == len(games)
+    assert sorted(data["game_id"] for data in sent) == sorted(str(g) for g in games)
+    assert {data["cards_placed"] for data in sent} == {2}
 
 
 def test_the_list_leaves_out_games_untouched_longer_than_the_expiry(server: Server) -> None:

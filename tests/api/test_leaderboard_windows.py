@@ -284,7 +284,8 @@ def test_finish_after_never_goes_back_before_the_last_win() -> None:
         ({"challenge": "2026-11-29", "period": "week"}, "invalid_window"),
         ({"challenge": "2026-11-29", "per_player": "best"}, "invalid_window"),
         ({"period": "month"}, "invalid_request"),
-        ({"period": "day", "date": "2026-02-30"}, "invalid_request"),
+        ({"period": "day", "date": "2026-02-30"}, "invalid_request"),  # no such day: never
+        ({"period": "week", "date": "2026-13-45"}, "invalid_request"),  # "after today"
         ({"per_player": "worst"}, "invalid_request"),
     ],
 )

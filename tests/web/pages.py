@@ -359,3 +359,85 @@ def assert_badges_clear(page: Page, board: str, where: str) -> int:
     assert found["over"] == [], f"{where}: badges cover cards' ranks or suits"
     count: int = found["badges"]
     return count
+
+
+def assert_in_view(page: Page, selector: str) -> None:
+    """Every element ``selector`` finds is drawn inside the viewport as the page is scrolled
+    now: its whole box."""
+    viewport = page.viewport_size
+    assert viewport is not None
+    boxes = page.locator(selector).evaluate_all(
+        "elements => elements.map(e => { const b = e.getBoundingClientRect();"
+        " return [b.left, b.top, b.right, b.bottom, b.width * b.height]; })"
+    )
+    assert boxes, f"nothing matches {selector}"
+    for left, top, right, bottom, area in boxes:
+        assert area > 0, f"{selector} is not drawn"
+        assert left >= -0.5 and top >= -0.5, (selector, left, top)
+        assert right <= viewport["width"] + 0.5, (selector, right, viewport)
+        assert bottom <= viewport["height"] + 0.5, (selector, bottom, viewport)
+
+
+# Each name's text as it is drawn, "|" where a line ends inside it (its characters' boxes,
+# one by one: the line a character is on is the top of its box).
+_NAME_LINES = """(names) => names.map((name) => {
+  let text = "";
+  let top = null;
+  const walker = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const box = range.getBoundingClientRect();
+      if (top !== null && box.top > top + box.height / 2) text += "|";
+      top = top === null ? box.top : Math.max(top, box.top);
+      text += node.data[i];
+    }
+  }
+  return text;
+})"""
+
+
+def name_lines(page: Page, selector: str) -> list[str]:
+    """The names ``selector`` finds (``.name`` elements), each as drawn: ``newbie_|desk`` for
+    a name on two lines."""
+    lines: list[str] = page.locator(selector).evaluate_all(_NAME_LINES)
+    return lines
+
+
+# Every frame for ``ms`` milliseconds: each card of a board while its win wave runs, measured
+# against its cell (a card running over its neighbours leaves its cell), and which of its
+# animations run at once; and the animations of the card just placed (names, delays, durations).
+_WAVE_FRAMES = """([selector, ms]) => new Promise((resolve) => {
+  const board = document.querySelector(selector);
+  const placed = getComputedStyle(board.querySelector(".cell.placed .card"));
+  const found = { frames: 0, waving: 0, outside: [], together: [],
+                  placed: [placed.animationName, placed.animationDelay, placed.animationDuration] };
+  const end = performance.now() + ms;
+  const frame = () => {
+    found.frames += 1;
+    for (const card of board.querySelectorAll(".cell.pile .card")) {
+      const running = card.getAnimations()
+        .filter((a) => a.effect.getComputedTiming().progress !== null)
+        .map((a) => a.animationName);
+      if (!running.includes("win-wave")) continue;
+      found.waving += 1;
+      if (running.length > 1) found.together.push(running.join(" + "));
+      const cell = card.closest(".cell").getBoundingClientRect();
+      const box = card.getBoundingClientRect();
+      const out = Math.max(cell.top - box.top, box.bottom - cell.bottom,
+                           cell.left - box.left, box.right - cell.right);
+      if (out > 0.5) found.outside.push(`${card.closest(".cell").dataset.code} by ${out} px`);
+    }
+    if (performance.now() < end) requestAnimationFrame(frame);
+    else resolve(found);
+  };
+  requestAnimationFrame(frame);
+})"""
+
+
+def wave_frames(page: Page, board: str, ms: int = 4000) -> dict[str, Any]:
+    """How the win wave of ``board`` (a selector) ran, frame by frame, for ``ms`` ms."""
+    found: dict[str, Any] = page.evaluate(_WAVE_FRAMES, [board, ms])
+    return found

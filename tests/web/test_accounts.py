@@ -69,12 +69,13 @@ def test_register_play_as_the_account_and_see_the_player_page(
     assert name_field.evaluate("field => field.validity.customError")
     assert stored_account(page) is None
     notice = page.get_by_role("alert")
-    # A name already registered (in another case): 409 name_taken.
+    # A name already registered (in another case): 409 name_taken, said beside the name.
     assert api.post("/players", json={"name": "taken-web"}).status_code == 201
     form.get_by_label("Name").fill("Taken-Web")
     form.get_by_role("button", name="Register").click()
-    expect(notice).to_contain_text("That name belongs to a registered player")
-    expect(notice).to_contain_text("Choose another name")
+    expect(page.locator("#register-name-check")).to_contain_text("That name is taken")
+    expect(page.locator("#register-name-check")).to_contain_text("Choose another")
+    expect(notice).to_be_hidden()
     assert stored_account(page) is None
 
     with page.expect_response(lambda r: r.url.endswith("/players")) as answer:
@@ -163,10 +164,10 @@ def test_rotate_the_key_sign_out_and_use_an_existing_key(
     old_key = registered["key"]
     page.goto(server.base_url + "/#/account")
     form = page.get_by_role("form", name="Use an existing key")
-    # A key that is no player's is refused (403), and nothing is stored.
+    # A key that is no player's is refused (403), beside the key, and nothing is stored.
     form.get_by_label("Key").fill(old_key + "x")
     form.get_by_role("button", name="Use this key").click()
-    expect(page.get_by_role("alert")).to_contain_text("key or game pass is not accepted")
+    expect(page.locator("#existing-key-check")).to_contain_text("That key is not accepted")
     assert stored_account(page) is None
     # The API names the key's account: no name to type.
     form.get_by_label("Key").fill(old_key)
@@ -196,7 +197,9 @@ def test_rotate_the_key_sign_out_and_use_an_existing_key(
     page.get_by_role("link", name="Play", exact=True).click()
     expect(page.get_by_label("Your name")).to_be_visible()
 
-    # A guest may not play under the account's name: the API's 409 is shown.
+    # A guest may not play under the account's name: the API's 409 is said beside the name.
     page.get_by_label("Your name").fill("Rota")
     page.get_by_role("button", name="Start a game").click()
-    expect(page.get_by_role("alert")).to_contain_text("That name belongs to a registered player")
+    expect(page.locator("#player-name-check")).to_contain_text(
+        "That name belongs to a registered player"
+    )

@@ -126,7 +126,6 @@ def expect_board(page: Page, answer: dict[str, Any]) -> None:
     expect(page.locator("#leaderboard-empty")).to_be_visible(visible=not entries)
 
 
-@pytest.mark.provokes_errors  # a day to come: 422
 def test_the_day_week_and_best_boards_are_chosen_and_kept_in_the_url(
     page: Page, boards: Boards, api: httpx.Client
 ) -> None:
@@ -178,16 +177,42 @@ def test_the_day_week_and_best_boards_are_chosen_and_kept_in_the_url(
     page.get_by_label("Each player's best only").uncheck()
     expect_board(page, board_of(api, period="week"))
 
-    # A day to come is explained in the page, and not asked for.
+    # A day to come, and a day that does not exist, are explained in the page for what they
+    # are, typed or in a link, and never asked for (an error answer fails the test).
     period.select_option(label="Another day…")
     tomorrow = (boards.today + timedelta(days=1)).isoformat()
-    page.get_by_label("Day (UTC)").fill(tomorrow)
-    expect(page.locator("#board-date-help")).to_contain_text("not after today")
-    expect(page.get_by_label("Day (UTC)")).to_have_attribute("aria-invalid", "true")
-    # Asked for all the same (a link), the API's 422 invalid_window is shown.
-    page.goto(f"{base}/#/leaderboard?period=day&date={tomorrow}")
-    expect(page.locator("#notice")).to_contain_text("That day or week cannot be shown")
-    expect(page.locator("#notice")).not_to_contain_text("422")
+    help_text, field = page.locator("#board-date-help"), page.locator("#board-date")
+    for asked, reason in [
+        (tomorrow, "not after today"),
+        ("2026-13-45", "2026-13-45 is not a day of the calendar"),
+        ("2026-02-30", "2026-02-30 is not a day of the calendar"),
+    ]:
+        field.fill(asked)
+        expect(help_text).to_contain_text(reason)
+        expect(field).to_have_attribute("aria-invalid", "true")
+        expect(page.locator("#leaderboard-body tr")).to_have_count(0)  # no other board shown
+        page.goto(f"{base}/#/leaderboard?period=week&date={asked}")
+        expect(help_text).to_contain_text(reason)
+        expect(page.locator("#notice")).to_be_hidden()
+    expect(help_text).not_to_contain_text("a day to come")
+    # Changed to a day of the calendar, its board comes.
+    page.get_by_label("A day of the week (UTC)").fill(boards.past.isoformat())
+    expect(help_text).to_be_hidden()
+    expect_board(page, week)
+
+
+def test_a_daily_challenge_day_that_does_not_exist_is_said_so(page: Page, boards: Boards) -> None:
+    base = boards.server.base_url
+    for day in ("2026-13-45", "2026-02-30"):
+        page.goto(f"{base}/#/daily/{day}")
+        expect(page.locator("#daily-date-help")).to_have_text(
+            f"{day} is not a day of the calendar: pick a day from 2026-01-01 to today."
+        )
+        expect(page.locator("#daily-content")).to_be_hidden()
+        expect(page.locator("#notice")).to_be_hidden()
+    page.get_by_role("button", name="Today").click()
+    expect(page.locator("#daily-date-text")).to_have_text(boards.today.isoformat())
+    expect(page.locator("#daily-date-help")).to_be_hidden()
 
 
 def test_the_pager_pages_a_chosen_board(page: Page, boards: Boards, api: httpx.Client) -> None:

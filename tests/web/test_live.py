@@ -12,18 +12,22 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from testkit.server import Server
 from tests.api.conformance import won_vectors
-from tests.web.conftest import Site
+from tests.web.conftest import DESKTOP, LAPTOP, PHONE, Site, open_context
 from tests.web.pages import (
     assert_accessible,
     assert_fits_and_reachable,
+    assert_in_view,
     board_piles,
     card_drawing,
+    place_button,
     play_through_api,
     replayed_piles,
+    resume_in_page,
+    wave_frames,
 )
 from tests.web.service import store_game
 
@@ -205,3 +209,127 @@ def test_the_daily_challenge_page_counts_a_game_and_its_win_as_they_happen(
     expect(page.locator("#daily-news")).to_contain_text("A new win today")
     mine = page.locator(f'#daily-board-body tr[data-game-id="{game["id"]}"]')
     expect(mine.locator("td").nth(1)).to_have_text(name)
+
+
+def test_the_live_list_and_the_home_page_count_each_game_s_cards_as_they_are_placed(
+    desktop: Page, server: Server, api: httpx.Client
+) -> None:
+    page = desktop
+    vector = won_vectors()[7]
+    first, second = (f"Count-{n}-{secrets.token_hex(3)}" for n in (1, 2))
+    one, one_token, moves = a_game_in_progress(server, api, vector, first, placed=2)
+    two, two_token, _ = a_game_in_progress(server, api, vector, second, placed=2)
+    with page.expect_response(lambda r: r.url.endswith("/events")):
+        page.goto(server.base_url + "/#/live")
+    row_one = page.locator(f'#live-body tr[data-game-id="{one}"]')
+    row_two = page.locator(f'#live-body tr[data-game-id="{two}"]')
+    expect(row_one.locator("td").nth(1)).to_have_text("2")
+    expect(row_two.locator("td").nth(1)).to_have_text("2")
+    # The focus in the list: the page does not read the list again meanwhile, so what
+    # changes comes from the site's events alone.
+    reads: list[str] = []
+    page.on("request", lambda r: reads.append(r.url) if "status=in_progress" in r.url else None)
+    watch_one = row_one.get_by_role("link", name=f"Watch the game of {first}")
+    watch_one.focus()
+    # A move of the focused row's game: counted where it is, the focus kept.
+    play_through_api(api, one, one_token, moves[2:3])
+    expect(row_one.locator("td").nth(1)).to_have_text("3")
+    expect(watch_one).to_be_focused()
+    # A move of another: counted, and its row first (the latest move first), with its time.
+    for placed, move in enumerate(moves[2:4], start=3):
+        play_through_api(api, two, two_token, [move])
+        expect(row_two.locator("td").nth(1)).to_have_text(str(placed))
+    expect(page.locator("#live-body tr").first).to_have_attribute("data-game-id", two)
+    listed = api.get("/games", params={"status": "in_progress", "limit": 100}).json()
+    entry = next(g for g in listed["games"] if g["game_id"] == two)
+    expect(row_two.locator("time")).to_have_attribute(
+        "datetime", entry["last_move_at"].replace("+00:00", "Z")
+    )
+    expect(watch_one).to_be_focused()
+    assert reads == [], "the list was read again: the counts did not come from the events"
+
+    # The home page's games being played, counted the same way.
+    with page.expect_response(lambda r: r.url.endswith("/events")):
+        page.goto(server.base_url + "/#/")
+    item = page.locator(f'#home-live-list li[data-game-id="{two}"]')
+    expect(item).to_contain_text("4 cards placed")
+    play_through_api(api, two, two_token, moves[4:5])
+    expect(item).to_contain_text("5 cards placed")
+    expect(page.locator("#home-live-list li").first).to_have_attribute("data-game-id", two)
+
+
+@pytest.mark.parametrize(
+    "viewport", [DESKTOP, LAPTOP, PHONE], ids=["1280x800", "1366x768", "390x844"]
+)
+def test_a_watched_game_s_end_is_announced_beside_its_board_all_in_view(
+    browser: Browser, server: Server, api: httpx.Client, viewport: dict[str, int]
+) -> None:
+    mobile = viewport == PHONE
+    context, watcher = open_context(
+        browser, server, viewport, reduced_motion="reduce", has_touch=mobile, is_mobile=mobile
+    )
+    page = context.new_page()
+    vector = won_vectors()[8]
+    player = f"Ender_{secrets.token_hex(3)}"
+    last = len(vector["steps"]) - 1
+    game_id, token, moves = a_game_in_progress(server, api, vector, player, placed=last)
+    page.goto(f"{server.base_url}/#/live/{game_id}")
+    expect(page.locator("#live-state")).to_have_attribute("data-state", "live")
+    expect(page.locator("#live-watch")).to_have_attribute("data-placements", str(last))
+    assert_in_view(page, "#live-board .cell")
+    play_through_api(api, game_id, token, moves[last:])
+    expect(page.locator("#live-watch")).to_have_attribute("data-status", "won")
+    expect(page.locator("#live-end-title")).to_be_focused()
+    expect(page.locator("#live-end-title")).to_have_text(f"{player} won!")
+    # The end and the whole finished board, in view at once: nothing pushed below the fold.
+    assert_in_view(page, "#live-end")
+    assert_in_view(page, "#live-board .cell")
+    assert_fits_and_reachable(page, "live, a game ended")
+    assert_accessible(page, "live, a game ended")
+    context.close()
+    watcher.check()
+
+
+@pytest.mark.parametrize(
+    ("where", "viewport"),
+    [("live", DESKTOP), ("play", PHONE)],
+    ids=["live-1280x800", "play-390x844"],
+)
+def test_the_win_wave_keeps_each_card_in_its_cell_once_the_last_card_has_landed(
+    browser: Browser, server: Server, api: httpx.Client, where: str, viewport: dict[str, int]
+) -> None:
+    mobile = viewport == PHONE
+    context, watcher = open_context(
+        browser,
+        server,
+        viewport,
+        reduced_motion="no-preference",
+        has_touch=mobile,
+        is_mobile=mobile,
+    )
+    page = context.new_page()
+    vector = won_vectors()[9]
+    last = len(vector["steps"]) - 1
+    game_id, token, moves = a_game_in_progress(server, api, vector, "Waver", placed=last)
+    if where == "live":
+        page.goto(f"{server.base_url}/#/live/{game_id}")
+        expect(page.locator("#live-state")).to_have_attribute("data-state", "live")
+        play_through_api(api, game_id, token, moves[last:])
+        board = "#live-board"
+    else:
+        resume_in_page(page, server.base_url, game_id, token, "Waver")
+        place_button(page, *moves[last]).tap()
+        board = "#board"
+    expect(page.locator(f"{board}.celebrate")).to_have_count(1)
+    found = wave_frames(page, board)
+    assert found["waving"] > 0, found  # the wave ran while it was watched
+    assert found["outside"] == [], "a waving card ran over its neighbours"
+    assert found["together"] == [], "the wave ran while the last move's cards still moved"
+    # The last card still lands (its drop first), and the wave waits for it.
+    names, delays, durations = (part.split(", ") for part in found["placed"])
+    assert names[0] == "drop-in" and "win-wave" in names, names
+    seconds = [float(value.removesuffix("s")) for value in delays + durations]
+    drop_ends = seconds[0] + seconds[len(names)]
+    assert min(seconds[1 : len(names)]) >= drop_ends, found["placed"]
+    context.close()
+    watcher.check()

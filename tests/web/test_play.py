@@ -13,11 +13,12 @@ from playwright.sync_api import Browser, Page, expect
 
 from testkit.server import Server
 from tests.api.conformance import vectors, won_vectors
-from tests.web.conftest import DESKTOP, open_context
+from tests.web.conftest import DESKTOP, PHONE, open_context
 from tests.web.pages import (
     assert_page_shows,
     place_by_click,
     place_words,
+    play_through_api,
     resume_in_page,
     start_game,
 )
@@ -159,6 +160,61 @@ def test_a_hint_says_first_that_the_game_becomes_assisted(
     with desktop.expect_response(lambda r: r.url.endswith("/hint")):
         desktop.get_by_role("button", name="Ask for a hint").click()
     expect(dialog).to_be_hidden()
+
+
+# The fractions a chance is said in (web/static/js/format.js, written here again from its rule
+# so that the test checks it rather than copies it).
+SAID = [(1, 20), (1, 10), (1, 5), (1, 4), (1, 3), (2, 5), (1, 2), (3, 5), (2, 3), (3, 4)]
+SAID += [(4, 5), (9, 10), (19, 20)]
+
+
+def chance_words(probability: float) -> str:
+    """A chance to win as people say it: almost certain, very unlikely, or the nearest of the
+    fractions above (the first of two as near)."""
+    if probability >= 0.97:
+        return "a win is almost certain"
+    if probability < 0.03:
+        return "a win is very unlikely"
+    n, d = min(SAID, key=lambda said: abs(said[0] / said[1] - probability))
+    return "about an even chance to win" if 2 * n == d else f"about {n} in {d} to win"
+
+
+def test_chance_words_cover_the_edges() -> None:
+    assert chance_words(1.0) == chance_words(0.996) == "a win is almost certain"
+    assert chance_words(0.0) == chance_words(0.004) == "a win is very unlikely"
+    assert chance_words(0.74) == "about 3 in 4 to win"
+    assert chance_words(0.5) == "about an even chance to win"
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
+def test_a_hint_s_chance_is_said_in_words(
+    browser: Browser, server: Server, api: httpx.Client, viewport: dict[str, int]
+) -> None:
+    mobile = viewport == PHONE
+    context, watcher = open_context(
+        browser, server, viewport, reduced_motion="reduce", has_touch=mobile, is_mobile=mobile
+    )
+    page = context.new_page()
+    said = set()
+    # Positions of the conformance games whose chance the hint puts at 0, about 0.95 and 1
+    # (with the tests' cheap hints): the ends, where "0 %", "> 99 %" and "100 %" were said.
+    for number, placed in ((6, 37), (3, 31), (0, 33)):
+        vector = vectors()[number]
+        moves = [(step["row"], step["col"]) for step in vector["steps"]]
+        game_id, token = store_game(server.database_url, vector["deck"], "chancer")
+        play_through_api(api, game_id, token, moves[:placed])
+        resume_in_page(page, server.base_url, game_id, token, "chancer")
+        expect(page.locator("#game")).to_have_attribute("data-version", str(placed + 1))
+        page.get_by_role("button", name="Ask for a hint").click()
+        with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+            page.get_by_role("dialog").get_by_role("button", name="Ask for a hint").click()
+        words = chance_words(answer.value.json()["win_probability"])
+        expect(page.locator("#hint-text")).to_contain_text(f"({words}; expected score ")
+        expect(page.locator("#hint-text")).not_to_contain_text("%")
+        said.add(words)
+    assert len(said) >= 2, said
+    context.close()
+    watcher.check()
 
 
 def test_flipped_piles_turn_over_unless_less_motion_is_asked(

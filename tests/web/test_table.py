@@ -16,7 +16,13 @@ from playwright.sync_api import Browser, Page, expect
 from testkit.server import Server
 from tests.api.conformance import vectors, won_vectors
 from tests.web.conftest import DESKTOP, LAPTOP, PHONE, open_context
-from tests.web.pages import place_button, play_through_api, resume_in_page, start_game
+from tests.web.pages import (
+    assert_in_view,
+    place_button,
+    play_through_api,
+    resume_in_page,
+    start_game,
+)
 from tests.web.service import store_game
 
 pytestmark = pytest.mark.slow
@@ -59,23 +65,6 @@ def place(page: Page, row: int, col: int) -> None:
             button.tap()
         else:
             button.click()
-
-
-def assert_in_view(page: Page, selector: str) -> None:
-    """Every element ``selector`` finds is drawn inside the viewport as the page opens (no
-    scrolling): its whole box."""
-    viewport = page.viewport_size
-    assert viewport is not None
-    boxes = page.locator(selector).evaluate_all(
-        "elements => elements.map(e => { const b = e.getBoundingClientRect();"
-        " return [b.left, b.top, b.right, b.bottom, b.width * b.height]; })"
-    )
-    assert boxes, f"nothing matches {selector}"
-    for left, top, right, bottom, area in boxes:
-        assert area > 0, f"{selector} is not drawn"
-        assert left >= -0.5 and top >= -0.5, (selector, left, top)
-        assert right <= viewport["width"] + 0.5, (selector, right, viewport)
-        assert bottom <= viewport["height"] + 0.5, (selector, bottom, viewport)
 
 
 def assert_no_scrolling(page: Page) -> None:

@@ -5,13 +5,14 @@
 
 import * as api from "./api.js";
 import { $, element } from "./dom.js";
+import { clearFieldProblem, nameRefused, refusedField, showFieldProblem } from "./fields.js";
 import { percentText, timeElement, timeText } from "./format.js";
 import { resultText } from "./game.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
 import { checkNameField } from "./names.js";
 import { openAccountGame } from "./play.js";
 import { onAccountChange, readAccount, writeAccount } from "./storage.js";
-import { clearNotice, confirmDialog, noticeMark, showError } from "./ui.js";
+import { clearNotice, confirmDialog, noticeMark, problemWords, showError } from "./ui.js";
 
 let busy = false;
 
@@ -60,6 +61,11 @@ function setBusy(value) {
 async function register(event) {
   event.preventDefault();
   if (busy) return;
+  // A refusal is said beside the name, once: an older one at the top of the page goes.
+  clearNotice();
+  if (refusedField("register-name", "register-name-check", "Type the name to register first.")) {
+    return;
+  }
   const name = $("register-name").value.trim();
   setBusy(true);
   say("Registering…");
@@ -73,7 +79,7 @@ async function register(event) {
     $("copy-key").focus();
   } catch (error) {
     say("");
-    showError(error);
+    if (!nameRefused(error, "register-name", "register-name-check", "account")) showError(error);
   } finally {
     setBusy(false);
   }
@@ -82,6 +88,8 @@ async function register(event) {
 async function useExistingKey(event) {
   event.preventDefault();
   if (busy) return;
+  clearNotice();
+  if (refusedField("existing-key", "existing-key-check", "Paste your key first.")) return;
   const key = $("existing-key").value.trim();
   setBusy(true);
   try {
@@ -95,7 +103,12 @@ async function useExistingKey(event) {
     say(`Signed in as ${player.name}. New games are started as this account.`);
     $("account-page-link").focus();
   } catch (error) {
-    showError(error);
+    if (error?.code === "invalid_token") {
+      const words = problemWords(error, "account");
+      showFieldProblem("existing-key", "existing-key-check", `${words.title}. ${words.detail}`);
+    } else {
+      showError(error);
+    }
   } finally {
     setBusy(false);
   }
@@ -310,6 +323,9 @@ export function installAccount() {
   checkNameField("register-name", "register-name-check");
   $("register-form").addEventListener("submit", register);
   $("existing-key-form").addEventListener("submit", useExistingKey);
+  $("existing-key").addEventListener("input", () =>
+    clearFieldProblem("existing-key", "existing-key-check"),
+  );
   $("copy-key").addEventListener("click", copyKey);
   $("key-toggle").addEventListener("click", () => setKeyShown($("key-box").hidden));
   $("rotate-key").addEventListener("click", rotate);

@@ -13,7 +13,7 @@ import { $ } from "./dom.js";
 import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
 import { timeText } from "./format.js";
 import { resultText } from "./game.js";
-import { leaderboardRow, utcToday } from "./leaderboard.js";
+import { isDay, leaderboardRow, utcToday } from "./leaderboard.js";
 import { makePager } from "./pager.js";
 import { openAccountGame, startDailyChallenge } from "./play.js";
 import { onAccountChange, readAccount } from "./storage.js";
@@ -150,12 +150,26 @@ function counted(data) {
   }
 }
 
-/** The view became visible: `day` is "today" or a YYYY-MM-DD (`#/daily/{day}`). */
+/** The view became visible: `day` is "today" or a YYYY-MM-DD (`#/daily/{day}`). A day that
+ * is not one of the calendar (a link typed by hand) is said so beside the date field, and
+ * not asked for. */
 export async function showDaily(day = "today") {
   const gen = currentGeneration();
   const mark = noticeMark();
   shownDay = day;
   $("daily-news").textContent = "";
+  const wrong = day !== "today" && !isDay(day);
+  $("daily-date-help").textContent = wrong
+    ? `${day.slice(0, 32)} is not a day of the calendar: pick a day from 2026-01-01 to today.`
+    : "";
+  $("daily-date-help").hidden = !wrong;
+  $("daily-date").setAttribute("aria-invalid", String(wrong));
+  if (wrong) {
+    challenge = null;
+    $("daily-content").hidden = true;
+    $("daily-date").max = utcToday();
+    return;
+  }
   $("daily-summary").setAttribute("aria-busy", "true");
   $("daily-heading").textContent = "Daily challenge";
   try {

@@ -1,5 +1,6 @@
 // How the page writes times and figures, the one way everywhere: times ISO, in UTC, with the
-// local time beside them; chances as whole percentages.
+// local time beside them; chances as whole percentages where they are compared (an analysis),
+// and in words where a player is told one (a hint).
 
 import { element } from "./dom.js";
 
@@ -45,4 +46,19 @@ export function percentText(probability) {
   if (probability > 0.99 && probability < 1) return "> 99 %";
   if (probability > 0 && probability < 0.01) return "< 1 %";
   return `${Math.round(probability * 100)} %`;
+}
+
+// The fractions a chance is said in: "about 1 in 3", "about 3 in 4".
+const SAID = [[1, 20], [1, 10], [1, 5], [1, 4], [1, 3], [2, 5], [1, 2], [3, 5], [2, 3], [3, 4],
+  [4, 5], [9, 10], [19, 20]];
+
+/** A chance to win (0 to 1) as people say it: "a win is almost certain" from 97 %, "a win is
+ * very unlikely" below 3 %, else the nearest of the fractions above: "about 3 in 4 to win",
+ * "about an even chance to win". A hint's chance is an estimate: never "100 %" or "> 99 %". */
+export function winChanceText(probability) {
+  if (probability >= 0.97) return "a win is almost certain";
+  if (probability < 0.03) return "a win is very unlikely";
+  const distance = ([n, d]) => Math.abs(n / d - probability);
+  const [n, d] = SAID.reduce((best, said) => (distance(said) < distance(best) ? said : best));
+  return n * 2 === d ? "about an even chance to win" : `about ${n} in ${d} to win`;
 }

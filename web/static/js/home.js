@@ -1,16 +1,18 @@
 // The home page (`#/`): a game in one press (a name is optional: a guest plays as
 // "anonymous"), today's challenge and whether this player has played it, the games being
-// played now (kept live by the site's `game` events) and today's best scores (read again on
-// a `win`), each a link to its page.
+// played now and their cards placed (kept live by the site's `game` events) and today's best
+// scores (read again on a `win`), each a link to its page.
 
 import * as api from "./api.js";
 import { $, element } from "./dom.js";
 import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
+import { refusedField } from "./fields.js";
 import { resultText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
 import { checkNameField } from "./names.js";
 import { startGame } from "./play.js";
 import { onAccountChange, readAccount, readSavedGame, storage } from "./storage.js";
+import { clearNotice } from "./ui.js";
 
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
 const SHOWN = 5; // rows of each list
@@ -25,14 +27,18 @@ function renderStart() {
   $("home-resume").hidden = !readSavedGame();
 }
 
+function cardsText(entry) {
+  return `${entry.cards_placed === 1 ? "1 card" : `${entry.cards_placed} cards`} placed`;
+}
+
 function gameItem(entry) {
-  const cards = entry.cards_placed === 1 ? "1 card" : `${entry.cards_placed} cards`;
   const watch = element("a", {
     href: `#/live/${encodeURIComponent(entry.game_id)}`,
     textContent: "Watch",
   });
   watch.setAttribute("aria-label", `Watch the game of ${entry.player}`);
-  const item = element("li", {}, playerLink(entry.player, entry.registered), `, ${cards} placed · `, watch);
+  const cards = element("span", { className: "cards", textContent: cardsText(entry) });
+  const item = element("li", {}, playerLink(entry.player, entry.registered), ", ", cards, " · ", watch);
   item.dataset.gameId = entry.game_id;
   return item;
 }
@@ -42,10 +48,18 @@ function renderLive() {
   $("home-live-empty").hidden = live.length > 0;
 }
 
-/** A game began or ended (`game` event): the list gains or loses it at once. */
+/** A game began, moved or ended (`game` event): the list gains it, counts its cards (the
+ * latest move first) or loses it at once. While the focus is in the list, a game shown that
+ * moved is counted where it is (redrawn, the list would lose the focus). */
 function gameEvent(data) {
   live = live.filter((entry) => entry.game_id !== data.game_id);
   if (data.status === "in_progress") live = [data, ...live];
+  const list = $("home-live-list");
+  const shown = list.querySelector(`li[data-game-id="${CSS.escape(data.game_id)}"]`);
+  if (shown && data.status === "in_progress" && list.contains(document.activeElement)) {
+    shown.querySelector(".cards").textContent = cardsText(data);
+    return;
+  }
   renderLive();
 }
 
@@ -128,9 +142,12 @@ export function installHome() {
   checkNameField("home-name", "home-name-check");
   $("home-start").addEventListener("submit", (event) => {
     event.preventDefault();
+    clearNotice(); // an older refusal at the top goes: this attempt's is said beside the name
+    const guest = !readAccount();
+    if (guest && refusedField("home-name", "home-name-check")) return;
     const player = $("home-name").value.trim();
     storage()?.setItem(SAVED_PLAYER, player);
-    startGame(readAccount() ? null : player);
+    startGame(guest ? player : null, ["home-name", "home-name-check"]);
   });
   onAccountChange(() => {
     if (!$("home-view").hidden) showHome();

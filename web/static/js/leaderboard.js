@@ -32,6 +32,13 @@ export function utcToday(offsetDays = 0) {
   return new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** Whether `text` is a day of the calendar as YYYY-MM-DD (2026-02-30 and 2026-13-45 are not). */
+export function isDay(text) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const day = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text;
+}
+
 /** The API's window of a board choice: {period, date}. */
 function windowOf(choice, date) {
   if (choice === "today") return { period: "day", date: null };
@@ -68,11 +75,22 @@ export function windowText(answer) {
   return "All time";
 }
 
+/** A player's name, whole: a line may break after a "_" or a "-" only (`newbie_` / `desk`,
+ * never `newbie_d` / `esk`), in a span that tables keep unbroken where there is room
+ * (app.css, `.name`). */
+export function nameElement(name) {
+  const parts = name.split(/(?<=[_-])/);
+  const pieces = parts.flatMap((part, index) => (index ? [element("wbr"), part] : [part]));
+  return element("span", { className: "name" }, ...pieces);
+}
+
 /** A player's name as a link to their page (`#/players/{name}`), or as text for a guest
  * (`registered` false, as the API says it): guests have no page. */
 export function playerLink(name, registered) {
-  if (!registered) return document.createTextNode(name);
-  return element("a", { href: `#/players/${encodeURIComponent(name)}`, textContent: name });
+  if (!registered) return nameElement(name);
+  const link = element("a", { href: `#/players/${encodeURIComponent(name)}` });
+  link.append(nameElement(name));
+  return link;
 }
 
 /** A board's columns (a row's cells are labelled with them on narrow screens). */
@@ -221,25 +239,41 @@ function drawControls() {
   $("include-assisted").checked = board.includeAssisted;
 }
 
-/** A date the API would refuse, explained; or "" if it may be asked. */
+/** A date the API would refuse, explained (its true reason); or "" if it may be asked. */
 function dateProblem() {
   if (!(board.choice === "day" || board.choice === "week")) return "";
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(board.date)) return "Choose a day.";
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(board.date)) return "Choose a day, as YYYY-MM-DD.";
+  if (!isDay(board.date)) {
+    return `${board.date} is not a day of the calendar: check its month (01 to 12) and day.`;
+  }
   if (board.date > utcToday()) {
     return "Choose a day not after today (UTC): there is no board of a day to come.";
   }
   return "";
 }
 
-/** The controls changed `board`: keep it in the URL (without a navigation: the focus stays
- * on the control) and read page one of the new board. */
-function changed() {
-  drawControls();
+/** Say beside the date field what is wrong with the board's date, if anything; the board of
+ * another window is not left on show meanwhile. Whether there was a problem. */
+function showDateProblem() {
   const problem = dateProblem();
   $("board-date-help").textContent = problem;
   $("board-date-help").hidden = !problem;
   $("board-date").setAttribute("aria-invalid", String(Boolean(problem)));
-  if (problem) return;
+  if (problem) {
+    $("leaderboard-body").replaceChildren();
+    $("leaderboard-window").textContent = "";
+    $("leaderboard-empty").hidden = true;
+    $("leaderboard-left-out").hidden = true;
+    $("leaderboard-first").closest(".pager").hidden = true;
+  }
+  return Boolean(problem);
+}
+
+/** The controls changed `board`: keep it in the URL (without a navigation: the focus stays
+ * on the control) and read page one of the new board. */
+function changed() {
+  drawControls();
+  if (showDateProblem()) return;
   const { period, date } = windowOf(board.choice, board.date);
   const hash = boardHash({ ...board, period, date });
   history.replaceState(null, "", hash);
@@ -285,8 +319,8 @@ export function installLeaderboard() {
 }
 
 /** The view became visible (`#/leaderboard`, with the board in its query: `period`, `date`,
- * `per_player=best`, `include_assisted=true`, `limit=N`): read its page one. A date the API
- * refuses (422 invalid_window) is left for it to explain. */
+ * `per_player=best`, `include_assisted=true`, `limit=N`): read its page one, or say beside
+ * the date field why its date cannot be shown. */
 export function showLeaderboard(params) {
   const asked = Number(params.get("limit"));
   const period = params.get("period");
@@ -302,11 +336,9 @@ export function showLeaderboard(params) {
     limit: Number.isInteger(asked) && asked >= 1 && asked <= 100 ? asked : DEFAULT_LIMIT,
   };
   drawControls();
-  $("board-date-help").hidden = true;
-  $("board-date").removeAttribute("aria-invalid");
   $("leaderboard-news").textContent = "";
   freshGames = new Set();
   announcedWin = null;
-  pager.reload(noticeMark());
+  if (!showDateProblem()) pager.reload(noticeMark());
   listen(currentGeneration());
 }

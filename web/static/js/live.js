@@ -4,8 +4,9 @@
 // replay draws it (verify.js replays the flips), the card just played and the piles it turned
 // marked, until the game's end is announced as a player's own end is. A watcher sees what the
 // history shows, nothing more: never the card to come. The list follows the site's `game`
-// events (`/events`): a game appears when it begins and leaves when it ends; the API leaves
-// out games untouched longer than its expiry.
+// events (`/events`): a game appears when it begins, its cards placed count up as it is
+// played (its row moving to the top: the latest move first), and it leaves when it ends; the
+// API leaves out games untouched longer than its expiry.
 
 import * as api from "./api.js";
 import { renderBoard, showFaceDown } from "./board.js";
@@ -13,15 +14,15 @@ import { $, element } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream, SITE_EVENTS_URL } from "./events.js";
 import { timeElement } from "./format.js";
 import { DECK_SIZE, resultText } from "./game.js";
-import { playerLink } from "./leaderboard.js";
+import { nameElement, playerLink } from "./leaderboard.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
 import { clearNotice, noticeMark, showError } from "./ui.js";
 import { faceDownCount, replayHistory } from "./verify.js";
 import { placementText } from "./words.js";
 
 // The list is read again this often while page one is shown (the `game` events keep it at
-// once; this re-read makes good an event lost while reconnecting, and a game's cards
-// placed), unless the focus is in it (a redraw would lose it).
+// once; this re-read makes good an event lost while reconnecting), unless the focus is in it
+// (a redraw would lose it).
 const LIST_REFRESH_MS = 15_000;
 const COLUMNS = ["Player", "Cards placed", "Last move", "Game"];
 
@@ -67,12 +68,20 @@ const pager = makePager(
   },
 );
 
-/** A game began or ended (`game` event): on page one, its row comes or goes at once. */
+/** A game began, moved or ended (`game` event): on page one, its row comes, counts its cards
+ * at the top (the latest move first) or goes, at once. A row holding the focus is counted
+ * where it is: moved, it would lose the focus. */
 function listEvent(data) {
   if (watchedId !== null || !onPageOne) return;
   const body = $("live-body");
-  body.querySelector(`tr[data-game-id="${CSS.escape(data.game_id)}"]`)?.remove();
-  if (data.status === "in_progress") {
+  const shown = body.querySelector(`tr[data-game-id="${CSS.escape(data.game_id)}"]`);
+  if (data.status !== "in_progress") {
+    shown?.remove();
+  } else if (shown) {
+    shown.cells[1].textContent = String(data.cards_placed);
+    shown.cells[2].replaceChildren(timeElement(data.last_move_at || data.created_at));
+    if (!shown.contains(document.activeElement)) body.prepend(shown);
+  } else {
     const row = gameRow(data);
     row.classList.add("fresh");
     body.prepend(row);
@@ -114,7 +123,7 @@ function announceEnd() {
   $("live-end").hidden = false;
   $("live-end").classList.toggle("won", won);
   $("live-end").classList.toggle("lost", !won);
-  $("live-end-title").textContent = won ? `${who} won!` : `${who}'s game is lost`;
+  $("live-end-title").replaceChildren(nameElement(who), won ? " won!" : "'s game is lost");
   $("live-end-detail").textContent = won
     ? `Score ${ended.score}: ${ended.score === 1 ? "1 card was" : `${ended.score} cards were`} left in the stock, after ${ended.placements} placements.`
     : `The game ended: ${resultText(ended.status, ended.reason)}, after ${ended.placements} placements.`;

@@ -55,8 +55,8 @@ export function checkNameField(inputId, messageId) {
     message.hidden = problem === "";
   };
   input.addEventListener("input", check);
+  // No maxLength: a longer name is said to be too long, never cut short without a word.
   waiting.push(() => {
-    input.maxLength = rule.max;
     if (input.value) check();
   });
   if (rule) waiting.splice(0).forEach((wire) => wire());

@@ -7,12 +7,13 @@ import * as api from "./api.js";
 import { enableArrowKeys, redrawGrid, showFaceDown, showLastMove } from "./board.js";
 import { cardName, cardShort, faceUpCard } from "./cards.js";
 import { $ } from "./dom.js";
-import { percentText } from "./format.js";
+import { nameRefused, refusedField } from "./fields.js";
+import { winChanceText } from "./format.js";
 import { endReasonText, GRID_CELLS } from "./game.js";
 import { checkNameField } from "./names.js";
 import { makeStanding } from "./standing.js";
 import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
-import { clearNotice, confirmDialog, guarded, showError } from "./ui.js";
+import { clearNotice, confirmDialog, showError } from "./ui.js";
 import { replayHistory } from "./verify.js";
 import { moveWords, placeWords } from "./words.js";
 
@@ -174,18 +175,25 @@ function render({ animate = false } = {}) {
 }
 
 /** Start a game: a guest's under `player`, or the account's when this page holds a key (its
- * name is sent too, so a key of another account is refused, not silently used). */
-async function start(player) {
+ * name is sent too, so a key of another account is refused, not silently used). `field`
+ * ([input id, message id]): the guest's name field, where a refusal of the name is said (not
+ * at the top of the page). */
+async function start(player, field = null) {
   if (busy) return;
   busy = true;
   $("start-button").disabled = true;
   $("play-again-button").disabled = true;
   const account = readAccount();
   try {
-    const created = await guarded(() =>
-      account ? api.createGame(account.name, { key: account.key }) : api.createGame(player),
-    );
-    if (!created) return;
+    let created;
+    try {
+      created = await (account
+        ? api.createGame(account.name, { key: account.key })
+        : api.createGame(player));
+    } catch (error) {
+      if (!(field && !account && nameRefused(error, ...field))) showError(error);
+      return;
+    }
     clearNotice();
     const { token, ...state } = created;
     save({ id: state.id, token, player: state.player });
@@ -206,9 +214,9 @@ async function start(player) {
 
 /** Start a game from another view (the home page) and go to the table: a guest's under
  * `player` ("" for anonymous), or the account's. */
-export async function startGame(player) {
+export async function startGame(player, field = null) {
   if (game && game.status === "in_progress" && !(await mayLeave())) return;
-  await start(player || "");
+  await start(player || "", field);
   if (saved && game && game.id === saved.id) {
     if (window.location.hash === "#/play") render();
     else window.location.hash = "#/play";
@@ -281,7 +289,7 @@ async function askHint() {
     $("hint-text").textContent =
       `Hint: place the ${cardName(game.current_card)} ` +
       `${pile ? `on the pile (${where})` : `on a new pile (${where})`}, marked ★ on the grid ` +
-      `(win chance about ${percentText(advice.win_probability)}, expected score ${advice.expected_score.toFixed(1)}).`;
+      `(${winChanceText(advice.win_probability)}; expected score ${advice.expected_score.toFixed(1)}).`;
   } catch (error) {
     $("hint-text").textContent = "";
     showError(error);
@@ -378,9 +386,12 @@ export function installPlay() {
   onAccountChange(() => render());
   $("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
+    clearNotice(); // an older refusal at the top goes: this attempt's is said beside the name
+    const guest = !readAccount();
+    if (guest && refusedField("player-name", "player-name-check")) return;
     const player = $("player-name").value.trim();
     storage()?.setItem(SAVED_PLAYER, player);
-    start(player);
+    start(player, ["player-name", "player-name-check"]);
   });
   $("play-again-button").addEventListener("click", () => {
     const player = saved?.player || $("player-name").value.trim();

@@ -12,7 +12,7 @@ let retryNoticeShown = false;
 const WORDS = {
   invalid_request: [
     "That could not be sent as it is",
-    "Check what you typed (a name is 3 to 24 letters A to Z, digits, _ or -, with at least one letter), then try again.",
+    "Check what you typed or chose, then try again.",
   ],
   invalid_player_name: [
     "That name cannot be used",
@@ -100,8 +100,8 @@ const WORDS = {
   ],
   not_on_board: ["This game is not on that board", "Choose another board."],
   invalid_window: [
-    "That day or week cannot be shown",
-    "Pick a day from 2026-01-01 to today.",
+    "That day or week has no board yet",
+    "Pick a day not after today (UTC).",
   ],
   invalid_cursor: [
     "This page of the list is out of date",
@@ -146,8 +146,22 @@ const WORDS = {
 };
 
 // The same codes where a race answers them: a name is taken within the race, not by an
-// account; a credential refused is a racer's, not a game's.
+// account; a credential refused is a racer's, not a game's. On the account page, the key is
+// used right there.
 const WITHIN = {
+  account: {
+    name_taken: [
+      "That name is taken",
+      "A registered player has it (names that differ only in capitals, or in letters that " +
+        "look alike, count as the same). Choose another; if it is yours, paste its key under " +
+        "“Use an existing key”.",
+    ],
+    invalid_token: [
+      "That key is not accepted",
+      "It is no player's current key. Check that it was pasted whole; a key replaced since " +
+        "(on another device) no longer works, the new one does.",
+    ],
+  },
   race: {
     name_taken: [
       "That name is taken in this race",
