@@ -273,10 +273,12 @@ export function getAnalysis(id) {
 const racePath = (id) => `/races/${encodeURIComponent(id)}`;
 
 /** POST /races: a new race in its lobby, this page its first racer: a guest's under `player`
- * (its `racer_token` in the answer), or the account's with its `key`; `computer` races too. */
-export function openRace({ player = null, key = null, computer = false } = {}) {
+ * (its `racer_token` in the answer), or the account's with its `key`; `computer` races too,
+ * at `level` ("beginner", "good" or "best"). */
+export function openRace({ player = null, key = null, computer = false, level = null } = {}) {
   const body = { computer };
   if (player) body.player = player;
+  if (computer && level) body.level = level;
   return request("POST", "/races", { body, headers: bearer(key) });
 }
 
@@ -295,6 +297,11 @@ export function getRace(id, credential = null) {
 /** POST /races/{id}/start: the opener starts the countdown. */
 export function startRace(id, credential) {
   return request("POST", `${racePath(id)}/start`, { headers: bearer(credential) });
+}
+
+/** POST /races/{id}/leave: the racer leaves the lobby; the race as anyone sees it. */
+export function leaveRace(id, credential) {
+  return request("POST", `${racePath(id)}/leave`, { headers: bearer(credential) });
 }
 
 /** POST /races/{id}/rematch: the next race for the same racers (the same one for each). */
