@@ -8,9 +8,10 @@ every watcher of it; a watcher's queue is bounded, and a watcher whose queue is 
 watcher costs nothing but itself.
 
 A game's feed remembers the last placement it read, and reads only what follows: notifications
-lost or repeated change nothing but when an event is read. Every watched game is also read
-again each heartbeat interval, so that a lost notification delays its events by that long at
-most. A watcher that sees a placement number past the one it expects, or an end before it has
+lost or repeated change nothing but when an event is read. Every watched game not read for a
+heartbeat interval is read again at the next heartbeat, so that a lost notification delays its
+events by two intervals at most (a game that moves is read at each move, which brings what a
+lost notification left behind too). Streams sent nothing for an interval are pinged then. A watcher that sees a placement number past the one it expects, or an end before it has
 sent the game's last placement, reads the missing ones itself: no gap, whatever the feed did.
 
 A stream's first read (what its client has not seen) is shared by the streams of the same
@@ -97,6 +98,7 @@ class Feed:
     reading: bool = False
     again: bool = False
     opening: Opening | None = None
+    read_at: float = 0.0  # time.monotonic() of its last read
 
 
 class EventHub:
@@ -267,21 +269,26 @@ class EventHub:
         elif notice.kind == "challenge" and notice.day is not None and self.site:
             self._spawn(self._read_challenge(notice.day))
 
-    def resync(self, lost_at: datetime | None = None) -> None:
+    def resync(self, lost_at: datetime | None = None, *, idle: float | None = None) -> None:
         """Read every watched game, and the site's recent wins and challenge counts, again (a
-        notification may be lost); and the games changed since ``lost_at``, the listener's loss."""
+        notification may be lost); and the games changed since ``lost_at``, the listener's
+        loss. ``idle``: only the games not read for that many seconds (a game that moves is
+        read at each move, which reads whatever a lost notification left behind too: a
+        heartbeat that read every game at once held the loop up for every placement)."""
+        before = time.monotonic() - idle if idle is not None else float("inf")
         for feed in list(self.feeds.values()):
-            if feed.last is not None or feed.topic is not None:
+            if (feed.last is not None or feed.topic is not None) and feed.read_at <= before:
                 self._refresh(feed)
         if self.site:
             self._spawn(self._recover_site(lost_at))
 
     def ping(self) -> None:
-        """A keep-alive comment to every idle stream, so that proxies keep it open: the
-        hub's heartbeat sends them all, rather than a timer task in each (a stream that is
-        sent events needs none)."""
+        """A keep-alive comment to every stream sent nothing for a heartbeat interval, so
+        that proxies keep it open: the hub's heartbeat sends them all, rather than a timer
+        task in each (a stream that is sent events needs none)."""
+        before = time.monotonic() - self.heartbeat
         for watcher in self._watchers():
-            if not watcher.items:
+            if not watcher.items and watcher.sent_at <= before:
                 watcher.offer(self._ping)
 
     async def _recover_site(self, lost_at: datetime | None = None) -> None:
@@ -322,6 +329,7 @@ class EventHub:
         try:
             while True:
                 feed.again = False
+                feed.read_at = time.monotonic()
                 if feed.topic is not None:
                     reading = await self.read_topic(feed)
                     offer_all(feed.watchers, [Item(b"", "reading", reading=reading)])
@@ -459,7 +467,7 @@ class EventHub:
                 if waited >= self.heartbeat:
                     waited = 0.0
                     self.ping()
-                    self.resync()
+                    self.resync(idle=self.heartbeat)
             except Exception:
                 log.exception("events: the heartbeat failed; it goes on")
 

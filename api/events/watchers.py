@@ -4,6 +4,7 @@ reading of the feature's stream it follows (:class:`Topic`)."""
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -52,13 +53,24 @@ class Watcher:
     A plain list and a future made only while the stream waits: a process holds thousands
     of watchers, and an ``asyncio.Event`` with a ``deque`` costs several times as much."""
 
-    __slots__ = ("_waiting", "address", "capacity", "closing", "dropped", "feed", "items", "left")
+    __slots__ = (
+        "_waiting",
+        "address",
+        "capacity",
+        "closing",
+        "dropped",
+        "feed",
+        "items",
+        "left",
+        "sent_at",
+    )
 
     def __init__(self, capacity: int, address: str, feed: Feed | None) -> None:
         self.capacity = capacity
         self.address = address
         self.feed = feed  # None: the site's stream
         self.items: list[Item] = []
+        self.sent_at = time.monotonic()  # when it was last offered something
         self.dropped = False  # too slow: tell it to reconnect
         self.closing = False  # the process is shutting down
         self.left = False  # its place is given back (once, whichever way its stream ends)
@@ -78,6 +90,7 @@ class Watcher:
             metrics.watcher_dropped()
             return False
         self.items.append(item)
+        self.sent_at = time.monotonic()
         self._wake()
         return True
 
