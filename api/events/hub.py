@@ -11,8 +11,9 @@ A game's feed remembers the last placement it read, and reads only what follows:
 lost or repeated change nothing but when an event is read. Every watched game not read for a
 heartbeat interval is read again at the next heartbeat, so that a lost notification delays its
 events by two intervals at most (a game that moves is read at each move, which brings what a
-lost notification left behind too). Streams sent nothing for an interval are pinged then. A watcher that sees a placement number past the one it expects, or an end before it has
-sent the game's last placement, reads the missing ones itself: no gap, whatever the feed did.
+lost notification left behind too). Streams sent nothing for an interval are pinged then. A
+watcher that sees a placement number past the one it expects, or an end before it has sent the
+game's last placement, reads the missing ones itself: no gap, whatever the feed did.
 
 A stream's first read (what its client has not seen) is shared by the streams of the same
 game that open before the game's feed offers anything more: a game's watchers all open as
@@ -99,6 +100,8 @@ class Feed:
     again: bool = False
     opening: Opening | None = None
     read_at: float = 0.0  # time.monotonic() of its last read
+    latest: Reading | None = None  # a topic's last reading
+    changed: set[uuid.UUID] | None = None  # the games moved since (None: read it whole)
 
 
 class EventHub:
@@ -261,8 +264,11 @@ class EventHub:
             if feed is not None:
                 if feed.last is None and feed.topic is None:
                     feed.last = max(0, notice.number - 1)
+                feed.changed = None
                 self._refresh(feed)
             for topic in list(self.listening.get(notice.game_id, ())):
+                if topic.changed is not None:
+                    topic.changed.add(notice.game_id)
                 self._refresh(topic)
         elif notice.kind == "win" and notice.game_id is not None and self.site:
             self._spawn(self._read_win(notice.game_id))
@@ -278,6 +284,7 @@ class EventHub:
         before = time.monotonic() - idle if idle is not None else float("inf")
         for feed in list(self.feeds.values()):
             if (feed.last is not None or feed.topic is not None) and feed.read_at <= before:
+                feed.changed = None
                 self._refresh(feed)
         if self.site:
             self._spawn(self._recover_site(lost_at))
@@ -351,9 +358,18 @@ class EventHub:
         return None if got is None else self.game_items(game_id, got)
 
     async def read_topic(self, feed: Feed) -> Reading:
-        """The topic's reading; from now on a move of any game it listens to reads it again."""
+        """The topic's reading: whole, or its last with the games moved since read again (or
+        as it is, if nothing moved); from now on a move of any game it listens to reads it
+        again."""
         assert feed.topic is not None
-        reading = await feed.topic.read(feed.game_id)
+        changed, feed.changed = feed.changed, set()
+        previous = feed.latest if changed is not None else None
+        try:
+            reading = await feed.topic.read(feed.game_id, previous, frozenset(changed or ()))
+        except BaseException:
+            feed.changed = None  # what moved is not known any more: whole, next time
+            raise
+        feed.latest = reading
         if self.feeds.get(feed.game_id) is feed:
             self._listen(feed, reading.listens)
         return reading

@@ -28,10 +28,15 @@ class Reading(Protocol):
 
 class Topic(Protocol):
     """A stream a feature publishes through the hub: what it holds is read from the database
-    whole each time (a notice of ``key``, or of a game it listens to, makes the hub read it
-    again), and each watcher is sent what its position lacks."""
+    (a notice of ``key``, or of a game it listens to, makes the hub read it again), and each
+    watcher is sent what its position lacks."""
 
-    async def read(self, key: uuid.UUID) -> Reading: ...
+    async def read(
+        self, key: uuid.UUID, previous: Reading | None, changed: frozenset[uuid.UUID]
+    ) -> Reading:
+        """The stream as it is now: read whole (``previous`` None), or ``previous`` with the
+        games of ``changed`` read again (none: ``previous`` is current)."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import uuid
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
@@ -77,10 +77,28 @@ def get_events(session: Executor, race_id: uuid.UUID) -> list[RaceEvent]:
     return [RaceEvent._make(row) for row in rows]
 
 
-def races_not_finished(session: Executor) -> list[RaceRecord]:
-    """The races in a countdown or running: what the ticker looks after (by its index)."""
-    rows = session.execute(_RACE.where(_races.c.status.in_(("countdown", "running"))))
-    return [RaceRecord._make(row) for row in rows]
+def races_due(session: Executor, at: datetime) -> list[RaceRecord]:
+    """The races with work due at ``at``: a countdown over (the deal), a running race out of
+    time, a computer's placement (the ticker's, by ``ix_races_status``)."""
+    due = or_(
+        and_(_races.c.status == "countdown", _races.c.starts_at <= at),
+        and_(_races.c.status == "running", or_(_races.c.ends_at <= at, _races.c.computer_at <= at)),
+    )
+    return [RaceRecord._make(row) for row in session.execute(_RACE.where(due))]
+
+
+def racers_running(session: Executor) -> dict[uuid.UUID, list[RacerRecord]]:
+    """The racers of every running race, by race."""
+    statement = (
+        select(_racers.c.race_id, *(_racers.c[name] for name in RacerRecord._fields))
+        .join(_races, _races.c.id == _racers.c.race_id)
+        .where(_races.c.status == "running")
+        .order_by(_racers.c.race_id, _racers.c.number)
+    )
+    found: dict[uuid.UUID, list[RacerRecord]] = {}
+    for row in session.execute(statement):
+        found.setdefault(row[0], []).append(RacerRecord._make(row[1:]))
+    return found
 
 
 def insert_race(session: Session, race: RaceRecord) -> None:

@@ -27,7 +27,7 @@ from api.core.database import Database, Executor
 from api.core.days import SharedDeal, shared_deal
 from api.core.errors import InvalidLastEventId
 from api.core.ids import existing_race
-from api.events import topic_changed
+from api.events import Reading, topic_changed
 from api.games import GameService, GameSummary
 from api.races import store
 from api.races.schemas import RacerEvent
@@ -55,22 +55,23 @@ class RaceReading:
         self.games = games
         self.listens = frozenset(games)
         self.playing = [racer for racer in racers if racer.game_id in games]
+        self._progress: dict[int, tuple[str, bytes]] = {}
 
     @cached_property
     def marks(self) -> list[str]:
         return [_mark(self.games[racer.game_id]) for racer in self.playing]  # type: ignore[index]
 
-    @cached_property
-    def progress(self) -> list[tuple[str, bytes]]:
-        """Each racer's event (``progress``, or ``finished`` once its game is over), rendered
-        once per reading whatever the number of watchers."""
-        over = self.race.status == "finished"
-        events = []
-        for racer in self.playing:
+    def progress(self, index: int) -> tuple[str, bytes]:
+        """The ``index``-th racer's event (``progress``, or ``finished`` once its game is
+        over), rendered once per reading whatever the number of watchers, and only if a
+        watcher lacks it (a placement moves one racer)."""
+        if index not in self._progress:
+            racer = self.playing[index]
             game = self.games[racer.game_id]  # type: ignore[index]
             kind = "progress" if game.status == "in_progress" else "finished"
-            events.append((kind, racer_out(racer, game, over).model_dump_json().encode()))
-        return events
+            data = racer_out(racer, game, self.race.status == "finished").model_dump_json()
+            self._progress[index] = (kind, data.encode())
+        return self._progress[index]
 
     def after(self, position: str | None) -> tuple[list[tuple[str, str, bytes]], str, bool]:
         """The events (kind, id, data) a watcher at ``position`` lacks, its position after
@@ -92,7 +93,7 @@ class RaceReading:
             for index, mark in enumerate(self.marks):
                 if _ahead(mark, marks[index]):
                     marks[index] = mark
-                    send(*self.progress[index])
+                    send(*self.progress(index))
         for event in self.events:
             if event.number > number:
                 number = event.number
@@ -108,8 +109,23 @@ class RaceTopic:
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    async def read(self, key: uuid.UUID) -> RaceReading:
-        """The race as it is (``404 race_not_found`` for no such race)."""
+    async def read(
+        self, key: uuid.UUID, previous: Reading | None, changed: frozenset[uuid.UUID]
+    ) -> RaceReading:
+        """The race as it is (``404 race_not_found`` for no such race); after a racer's
+        placement only its game's counts are read again (a placement changes nothing else)."""
+        if isinstance(previous, RaceReading):
+            if not changed:
+                return previous
+            moved = list(changed & previous.listens)
+            if not moved:
+                return previous
+
+            def read_moved(session: Executor) -> RaceReading:
+                games = previous.games | GameService.summaries(session, moved)
+                return RaceReading(previous.race, previous.racers, previous.events, games)
+
+            return await self.database.read(read_moved)
 
         def read(session: Executor) -> RaceReading:
             race = existing_race(store.get_race(session, key), key)

@@ -36,7 +36,7 @@ from api.hints import AdvicePool
 from api.races import store
 from api.races.schemas import CountdownEvent, RaceResultEvent
 from api.races.store import RaceRecord, RacerRecord
-from api.races.stream import deal_of, game_of, games_of, locked, publish, racer_out
+from api.races.stream import deal_of, game_of, locked, publish, racer_out
 from engine.player.advice import LEVELS, Budget, Level
 
 log = logging.getLogger("foursquare.races")
@@ -101,28 +101,19 @@ class RaceTicker:
             self._woken.set()
 
     async def look_after(self, *, sweep: bool = False) -> None:
-        at = now()
         ended, self._ended = self._ended, set()
+        if sweep:
+            ended |= await self.database.read(_all_over)
         for race_id in ended:
             await self.database.write(partial(self._finish, race_id=race_id))
-        for race in await self.database.read(store.races_not_finished):
-            if race.status == "countdown" and race.starts_at and race.starts_at <= at:
+        at = now()
+        for race in await self.database.read(partial(store.races_due, at=at)):
+            if race.status == "countdown":
                 await self.database.write(partial(self._deal, race_id=race.id))
-                continue
-            if race.status != "running":
-                continue
-            out_of_time = race.ends_at is not None and race.ends_at <= at
-            if out_of_time or (sweep and await self._all_over(race.id)):
+            elif race.ends_at is not None and race.ends_at <= at:
                 await self.database.write(partial(self._finish, race_id=race.id))
-            elif race.computer_at and race.computer_at <= at:
+            else:
                 await self._computer_plays(race)
-
-    async def _all_over(self, race_id: uuid.UUID) -> bool:
-        def read(session: Executor) -> bool:
-            games = games_of(session, store.get_racers(session, race_id))
-            return all(game.status != "in_progress" for game in games.values())
-
-        return await self.database.read(read)
 
     def _deal(self, session: Session, race_id: uuid.UUID) -> None:
         race, racers = locked(session, race_id)
@@ -215,6 +206,19 @@ class RaceTicker:
             log.info(
                 "the computer's placement in race %s was not made: %s", race.id, refused.detail
             )
+
+
+def _all_over(session: Executor) -> set[uuid.UUID]:
+    """The running races whose games are all over (their last end woke no ticker): two
+    statements, however many races run."""
+    racers = store.racers_running(session)
+    playing = [racer.game_id for race in racers.values() for racer in race if racer.game_id]
+    games = GameService.summaries(session, playing) if playing else {}
+    return {
+        race_id
+        for race_id, race in racers.items()
+        if all((game := game_of(games, racer)) and game.status != "in_progress" for racer in race)
+    }
 
 
 def partial_waker(
