@@ -143,7 +143,14 @@ class RaceService:
         self._add(session, race_id, racer | {"token_hash": token and hash_token(token)})
         return token
 
-    def _add(self, session: Session, race_id: uuid.UUID, racer: Mapping[str, object]) -> None:
+    def _add(
+        self,
+        session: Session,
+        race_id: uuid.UUID,
+        racer: Mapping[str, object],
+        *,
+        start_when_full: bool = True,
+    ) -> None:
         race, racers = locked(session, race_id)
         if race.status != "lobby" or len(racers) >= race.seats:
             raise RaceNotOpen(
@@ -158,7 +165,7 @@ class RaceService:
         number = max((other.number for other in racers), default=0) + 1
         store.insert_racer(session, race_id, {"number": number, **racer})
         publish(session, race_id, "joined", racer_out(store.get_racers(session, race_id)[-1]))
-        if len(racers) + 1 == race.seats:
+        if start_when_full and len(racers) + 1 == race.seats:
             self._start(session, race)
 
     async def leave(self, race_id: str, credential: str | None) -> RaceOut:
@@ -235,9 +242,11 @@ class RaceService:
             )
             store.insert_race(session, following)
             store.change_race(session, race.id, "finished", next_race_id=new)
+            # Its lobby waits for its racers: its opener starts it, full as it is.
             for racer in racers:
                 fields = ("name", "player_id", "token_hash", "computer")
-                self._add(session, new, {name: getattr(racer, name) for name in fields})
+                values = {name: getattr(racer, name) for name in fields}
+                self._add(session, new, values, start_when_full=False)
             publish(session, race.id, "rematch", RematchEvent(next_race=new))
             return new, True
 

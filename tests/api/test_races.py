@@ -268,6 +268,9 @@ def test_a_rematch_is_one_new_race_for_every_racer(
     assert [r["name"] for r in new["racers"]] == ["ana", "bob"]
     assert new["deck_commitment"] != race_of(client, race_id)["deck_commitment"]
     assert race_of(client, new["id"], ana)["you"] == 1  # the same racer token
+    # Full as it is, it waits in its lobby for its racers: its opener starts it.
+    assert new["status"] == "lobby"
+    assert client.post(f"/races/{new['id']}/start", headers=ana).json()["status"] == "countdown"
     outsider = client.post(f"/races/{race_id}/rematch")
     assert outsider.status_code == 403
 

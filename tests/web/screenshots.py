@@ -52,7 +52,8 @@ def place_first(page: Page) -> None:
 
 
 def race_picture(browser: Browser, base: str) -> None:
-    """Ada opens a race against the computer, Grace joins by its link, both place a few cards."""
+    """Ada opens a race against the computer (at its level "good"), Grace joins by its link,
+    both place a few cards."""
     contexts = [
         browser.new_context(viewport=DESKTOP, reduced_motion="reduce")  # type: ignore[arg-type]
         for _ in range(2)
@@ -61,6 +62,7 @@ def race_picture(browser: Browser, base: str) -> None:
     ada.goto(base + "/#/races")
     ada.get_by_label("Name in the race (optional)").fill("Ada")
     ada.get_by_label("Race the computer").check()
+    ada.get_by_label("Good", exact=True).check()
     ada.get_by_role("button", name="Open a race").click()
     expect(ada.get_by_role("button", name="Start the race")).to_be_visible()
     grace.goto(ada.url)

@@ -1,9 +1,11 @@
 """The one place where the browser tests call the service's Python modules directly, for what
 the public API deliberately cannot do: deal a game from a chosen deck, win games at a chosen
-time, know a day's challenge deal: when the service's modules move, only this file follows."""
+time, know a day's challenge deal or a race's deal: when the service's modules move, only this
+file follows."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -11,12 +13,19 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.core.database import create_database
-from api.core.days import daily_deal
+from api.core.days import daily_deal, shared_deal
 from api.core.settings import Settings
 from testkit import clock as fake_clock
 from testkit.games import place_in, start_game
 
-__all__ = ["challenge_commitment", "challenge_deck", "store_game", "test_client", "win_at"]
+__all__ = [
+    "challenge_commitment",
+    "challenge_deck",
+    "race_deck",
+    "store_game",
+    "test_client",
+    "win_at",
+]
 
 
 def store_game(database_url: str, deck: list[str], player: str) -> tuple[str, str]:
@@ -53,6 +62,12 @@ def win_at(url: str, vector: dict[str, Any], player: str, at: datetime | None) -
 def challenge_deck(secret: str, day: date) -> list[str]:
     """The card codes of ``day``'s challenge deal under the challenge ``secret``."""
     return list(daily_deal(secret.encode(), day).deck)
+
+
+def race_deck(secret: str, race_id: str) -> list[str]:
+    """The card codes of race ``race_id``'s deal under the challenge ``secret`` (the secret the
+    service's shared deals derive from)."""
+    return list(shared_deal(secret.encode(), "race", uuid.UUID(race_id).hex).deck)
 
 
 def challenge_commitment(secret: str, day: date) -> str:

@@ -1,16 +1,19 @@
 // Races (`#/races`, `#/races/{id}`): one deal played at once by friends and, if asked, the
-// computer. A race is opened here (a guest under a name, or as the account whose key this page
-// holds), its link copied to friends, who join it in its lobby; the opener starts it, a
-// countdown runs to its `starts_at`, and then each racer plays their own game of the deal at
-// their own table (board.js draws it, the placements go to the games' own endpoint with the
-// token of `your_game`) beside the others' progress: counts only, as the API shows them.
-// The end is the ranking, with a rematch for the same racers.
+// computer at a level of the opener's choice. A race is opened here (a guest under a name, or
+// as the account whose key this page holds), its link copied to friends, who join it in its
+// lobby (and may leave it); its opener (the first person still in it) starts it, a countdown
+// runs to its `starts_at`, and then each racer plays their own game of the deal at their own
+// table (board.js draws it, the placements go to the games' own endpoint with the token of
+// `your_game`) beside the others' progress: counts only, as the API shows them. The end is
+// the ranking, with a rematch for the same racers.
 //
 // Everything that moves comes from the race's stream (`/races/{id}/events`, events.js):
-// `joined`, `countdown`, `started`, `progress`, `finished`, `result`. The stream replays a
-// race from its first event, so a reload draws it as it is. The racer's credential is a guest's
-// `racer_token` (kept per race in localStorage: a reload, and the rematch, find the racer
-// again) or the account's key.
+// `joined`, `left`, `countdown`, `started`, `progress`, `finished`, `result`, `rematch`. The
+// stream replays a race from its first event, so a reload draws it as it is; it stays open
+// after the `result` until a racer opens the rematch, and the server ends it after `rematch`
+// (or after the `left` that closed an empty lobby): the page closes it then, or the browser
+// would open it again. The racer's credential is a guest's `racer_token` (kept per race in
+// localStorage: a reload, and the rematch, find the racer again) or the account's key.
 
 import * as api from "./api.js";
 import { enableArrowKeys, redrawGrid, showFaceDown, showLastMove } from "./board.js";
@@ -20,7 +23,14 @@ import { currentGeneration, openStream } from "./events.js";
 import { DECK_SIZE, resultText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
 import { checkNameField } from "./names.js";
-import { onAccountChange, readAccount, readRaceToken, storage, writeRaceToken } from "./storage.js";
+import {
+  forgetRaceToken,
+  onAccountChange,
+  readAccount,
+  readRaceToken,
+  storage,
+  writeRaceToken,
+} from "./storage.js";
 import { clearNotice, noticeMark, showError } from "./ui.js";
 
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
@@ -32,9 +42,6 @@ const STAGES = ["lobby", "countdown", "running", "finished"];
 const COUNTDOWN_POLL_MS = 2_000;
 const DEAL_POLL_MS = 1_000;
 const DEAL_WAIT_MS = 30_000;
-// Once the race is over, it is read again this often: a rematch another racer asked for is
-// not announced on the (closed) stream, only in the race's `next_race`.
-const REMATCH_POLL_MS = 2_000;
 const STALE_CODES = new Set(["version_conflict", "precondition_failed", "game_over"]);
 
 let raceId = null; // the race shown, or null on the opening page
@@ -45,13 +52,33 @@ let lastPlacement = null;
 let before = null; // the piles before `lastPlacement`
 let busy = false;
 let stream = null;
-let timer = null; // the countdown's ticks, or the rematch's polls
+let timer = null; // the countdown's ticks
 let dealChain = 0; // the reads for `your_game` going on: a new chain of them ends the older
 
 const stageOf = (status) => STAGES.indexOf(status);
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const ORDINAL = ["", "1st", "2nd", "3rd"];
 const ordinal = (n) => ORDINAL[n] || `${n}th`;
+const gameOver = (racer) => racer.state === "won" || racer.state === "lost";
+
+/** Who may start the race: the first person (never the computer) still in it, as the API
+ * has it; null once none is. */
+function openerOf() {
+  return race.racers.find((r) => !r.computer)?.racer ?? null;
+}
+
+/** A racer's name, the computer's as a label: it is no person, and "computer" no name. */
+function racerName(racer, link = false) {
+  if (!racer.computer) return link ? playerLink(racer.name, racer.registered) : racer.name;
+  // A narrow column breaks the label after its "·" only.
+  const label = race.level ? `computer\u00a0· ${race.level}` : "computer";
+  return element(
+    "span",
+    { className: "racer-computer" },
+    "The computer ",
+    element("span", { className: "badge computer", textContent: label }),
+  );
+}
 
 function stopTimer() {
   if (timer !== null) clearInterval(timer);
@@ -65,6 +92,12 @@ function renderOpenForm() {
   $("race-guest").hidden = Boolean(account);
   $("race-account").hidden = !account;
   if (account) $("race-account-name").textContent = account.name;
+  renderLevel();
+}
+
+/** The computer's level is chosen once the computer races. */
+function renderLevel() {
+  $("race-level").disabled = !$("race-computer").checked;
 }
 
 async function openRace(event) {
@@ -80,6 +113,7 @@ async function openRace(event) {
       player: account ? account.name : player,
       key: account?.key || null,
       computer: $("race-computer").checked,
+      level: $("race-open-form").elements.level.value || null,
     });
     clearNotice();
     if (opened.racer_token) writeRaceToken(opened.id, opened.racer_token);
@@ -97,9 +131,11 @@ async function openRace(event) {
 /** One racer's line: name, a bar of the cards placed, and the counts (or the result). */
 function racerItem(racer) {
   const mine = race.you === racer.racer;
-  const name = element("span", { className: "racer-name" });
-  name.append(racer.computer ? "The computer" : racer.name);
+  const name = element("span", { className: "racer-name" }, racerName(racer));
   if (mine) name.append(element("span", { className: "badge", textContent: "you" }));
+  if (race.status === "lobby" && racer.racer === openerOf()) {
+    name.append(element("span", { className: "badge opener", textContent: "opener" }));
+  }
   const bar = element("progress", { max: DECK_SIZE, value: racer.placements });
   const who = racer.computer ? "The computer" : racer.name;
   bar.setAttribute("aria-label", `${who}: ${plural(racer.placements, "card", "cards")} placed`);
@@ -111,8 +147,8 @@ function racerItem(racer) {
       `${plural(racer.placements, "card", "cards")} placed · ${racer.cards_left} in the stock · ` +
       `${racer.face_down} face down`;
   } else {
+    // No rank while the race runs: the API ranks the racers only at the end.
     counts = `${resultText(racer.state, null, racer.score)} after ${plural(racer.placements, "card", "cards")}`;
-    if (racer.rank) counts = `${ordinal(racer.rank)}: ${counts}`;
   }
   const item = element(
     "li",
@@ -128,8 +164,8 @@ function racerItem(racer) {
 }
 
 function renderRacers() {
-  // At the end the ranking says it all.
-  $("race-racers-box").hidden = race.status === "finished";
+  // At the end the ranking says it all; a closed race has nobody left to show.
+  $("race-racers-box").hidden = race.status === "finished" || race.status === "closed";
   $("race-racers").replaceChildren(...race.racers.map(racerItem));
   $("race-racers-heading").textContent = `Racers (${race.racers.length} of ${race.seats})`;
 }
@@ -142,7 +178,7 @@ const STATE_ORDER = { waiting: 0, in_progress: 1, won: 2, lost: 2 };
 function updateRacer(racer) {
   const index = race.racers.findIndex((r) => r.racer === racer.racer);
   if (index === -1) {
-    race.racers = [...race.racers, racer];
+    race.racers = [...race.racers, racer].sort((a, b) => a.racer - b.racer);
     return "new";
   }
   const known = race.racers[index];
@@ -155,9 +191,19 @@ function updateRacer(racer) {
   return known.state;
 }
 
-/** The race moves on to `status` (never back: a replayed stream says old news first). */
+/** A racer left the lobby: their line goes. (A racer's number is the highest one plus one
+ * when they join: a number may come back, after its racer left, for somebody else; the
+ * stream replays the joins and leaves in their order, so the lines end as the race has them.)
+ * The last person gone, the race is closed (the API closes it then). */
+function removeRacer(racer) {
+  race.racers = race.racers.filter((r) => r.racer !== racer.racer);
+  if (race.status === "lobby" && openerOf() === null) race.status = "closed";
+}
+
+/** The race moves on to `status` (never back: a replayed stream says old news first; a
+ * closed race stays closed). */
 function advance(status) {
-  if (stageOf(status) > stageOf(race.status)) race.status = status;
+  if (race.status !== "closed" && stageOf(status) > stageOf(race.status)) race.status = status;
 }
 
 // ---------------------------------------------------------------- the race's state
@@ -178,7 +224,8 @@ function renderLobby() {
   const link = `${window.location.origin}${window.location.pathname}#/races/${race.id}`;
   $("race-link").value = link;
   const racer = race.you !== null;
-  const opener = race.you === 1;
+  const openerNumber = openerOf();
+  const opener = racer && race.you === openerNumber;
   $("race-join-form").hidden = racer;
   const account = readAccount();
   $("race-join-guest").hidden = Boolean(account);
@@ -186,9 +233,13 @@ function renderLobby() {
   if (account) $("race-join-account-name").textContent = account.name;
   $("race-start").hidden = !opener;
   $("race-start").disabled = busy || race.racers.length < 2;
+  $("race-leave").hidden = !racer;
+  $("race-leave").disabled = busy;
+  const openerName = race.racers.find((r) => r.racer === openerNumber)?.name;
+  const starter = openerName ? `its opener, ${openerName},` : "its opener";
   let waiting;
   if (!racer) waiting = "Join to race: the race's opener starts it.";
-  else if (!opener) waiting = "You are in. The race starts when its opener starts it, or when it is full.";
+  else if (!opener) waiting = `You are in. The race starts when ${starter} starts it, or when it is full.`;
   else if (race.racers.length < 2) waiting = "Send the link to a friend: a race needs two racers.";
   else waiting = "Start the race when everybody is in (it starts by itself when it is full).";
   $("race-waiting").textContent = waiting;
@@ -218,7 +269,7 @@ function renderResult() {
   $("race-result-title").textContent = title;
   panel.classList.toggle("won", Boolean(mine && mine.rank === 1));
   const rows = race.racers.map((racer) => {
-    const name = racer.computer ? "The computer" : playerLink(racer.name, racer.registered);
+    const name = racerName(racer, true);
     // Once the race is over every racer's game is public: its replay.
     let replay = "";
     if (racer.game_id) {
@@ -239,13 +290,19 @@ function renderResult() {
     return row;
   });
   $("race-ranking-body").replaceChildren(...rows);
-  $("race-rematch").hidden = race.you === null;
+  // A racer asks for the rematch (or joins the one open); anybody may go and watch it.
+  $("race-rematch").hidden = race.you === null && !race.next_race;
   $("race-rematch").textContent = race.next_race ? "Go to the rematch" : "Rematch";
-  $("race-rematch-text").textContent = race.next_race
-    ? "A rematch is open for the same racers, with a new deal: its lobby is waiting."
-    : "A rematch opens a new race for the same racers, with a new deal.";
-  $("race-replay-link").hidden = !race.your_game;
-  if (race.your_game) $("race-replay-link").href = `#/games/${encodeURIComponent(race.your_game.id)}`;
+  let rematchText = "A rematch opens a new race for the same racers, with a new deal.";
+  if (race.next_race) {
+    rematchText = "A rematch is open for the same racers, with a new deal: its lobby is waiting.";
+  } else if (race.you === null) {
+    rematchText = "A racer may open a rematch: a new deal for the same racers.";
+  }
+  $("race-rematch-text").textContent = rematchText;
+  const yourGame = mine?.game_id || race.your_game?.id;
+  $("race-replay-link").hidden = !yourGame;
+  if (yourGame) $("race-replay-link").href = `#/games/${encodeURIComponent(yourGame)}`;
   if (wasHidden) $("race-result-title").focus();
 }
 
@@ -254,16 +311,19 @@ function renderState() {
   if (race.status === "lobby") setState(`In the lobby: ${plural(count, "racer", "racers")} of ${race.seats}.`);
   if (race.status === "countdown") setState(`The race starts in ${plural(secondsLeft(), "second", "seconds")}.`);
   if (race.status === "running") {
-    const done = race.racers.filter((r) => r.state === "won" || r.state === "lost").length;
+    const done = race.racers.filter(gameOver).length;
     const watching = race.you === null ? " You are watching." : "";
     setState(`Racing: ${done} of ${plural(count, "racer", "racers")} finished.${watching}`);
   }
   if (race.status === "finished") setState("The race is over.");
+  if (race.status === "closed") setState("This race is closed: everybody left its lobby.");
 }
 
+const HEADINGS = { lobby: "Race lobby", finished: "Race result", closed: "Race closed" };
+
 function render() {
-  $("race-heading").textContent =
-    race.status === "lobby" ? "Race lobby" : race.status === "finished" ? "Race result" : "Race";
+  $("race-heading").textContent = HEADINGS[race.status] || "Race";
+  $("race-closed").hidden = race.status !== "closed";
   renderState();
   renderLobby();
   renderCountdown();
@@ -274,19 +334,34 @@ function render() {
 
 // ---------------------------------------------------------------- your table
 
+/** Your game's end; while others still play, how many you wait for (from their states: the
+ * ranking comes only when every game is over, or at the time limit). */
 function ownEndText() {
-  const ended = resultText(game.status, game.end_reason, game.score);
-  const waiting = race.status === "finished" ? "" : " Waiting for the others to finish…";
-  return `Your game is over: ${ended}, after ${plural(game.placements_count, "card", "cards")}.${waiting}`;
+  const ended = `${resultText(game.status, game.end_reason, game.score)}, after ${plural(game.placements_count, "card", "cards")}`;
+  if (race.status === "finished") return `Your game is over: ${ended}.`;
+  const playing = race.racers.filter((r) => r.racer !== race.you && !gameOver(r)).length;
+  const waiting = playing ? `waiting for ${plural(playing, "racer", "racers")}` : "waiting for the ranking";
+  return `You finished — ${waiting}. Your game: ${ended}.`;
+}
+
+function renderOwnEnd() {
+  const ended = Boolean(game) && game.status !== "in_progress";
+  $("race-own-end").hidden = !ended;
+  if (ended) $("race-own-end").textContent = ownEndText();
 }
 
 function renderTable() {
   const shown = Boolean(game);
   $("race-own").hidden = !shown;
   $("race-hand").hidden = !shown;
+  $("race-last-move").hidden = !shown;
   $("race-table").classList.toggle("with-table", shown);
-  if (!shown) return;
+  if (!shown) {
+    $("race-table").classList.remove("playing");
+    return;
+  }
   const playing = game.status === "in_progress" && race.status === "running";
+  $("race-table").classList.toggle("playing", playing);
   $("race-own").dataset.version = String(game.version);
   $("race-own").dataset.status = game.status;
   const current = $("race-current-card");
@@ -315,8 +390,7 @@ function renderTable() {
     playing ? `Your grid: choose where to place the ${cardName(game.current_card)}` : "Your grid",
   );
   showLastMove($("race-last-move"), lastPlacement, before);
-  $("race-own-end").hidden = game.status === "in_progress";
-  if (game.status !== "in_progress") $("race-own-end").textContent = ownEndText();
+  renderOwnEnd();
 }
 
 async function place(position) {
@@ -371,7 +445,7 @@ async function loadGame(id) {
  * which may be off the server's: the table comes when the deal is there, whatever the count
  * says. */
 async function waitForDeal(id, chain = ++dealChain, deadline = null) {
-  const current = () => id === raceId && chain === dealChain && !game;
+  const current = () => id === raceId && chain === dealChain && !game && race.status !== "finished";
   if (!current() || race.you === null) return;
   const until = deadline ?? Math.max(Date.parse(race.starts_at) || 0, Date.now()) + DEAL_WAIT_MS;
   let fresh;
@@ -411,41 +485,47 @@ function startCountdown(id) {
   if (race.you !== null) $("race-countdown").focus();
 }
 
-/** Once over, read the race again now and then, for the rematch another racer opens. */
-function watchForRematch(id) {
+/** The race is over (its `result`): the ranking is the event's, and this racer's game is read
+ * once more (a game the time limit ended is lost now). Nothing else is read: the rematch, if
+ * any, comes on the stream. */
+async function finish(id, racers) {
+  const was = race.status;
+  race.racers = racers;
+  advance("finished");
   stopTimer();
-  if (race.next_race || race.you === null) return;
-  timer = setInterval(async () => {
-    if (id !== raceId || race.next_race) return stopTimer();
-    try {
-      const fresh = await api.getRace(id, credential);
-      if (id !== raceId || !fresh.next_race) return;
-      race.next_race = fresh.next_race;
-      stopTimer();
-      renderResult();
-    } catch {
-      // The button asks for the rematch anyway: the server answers the one already open.
-    }
-  }, REMATCH_POLL_MS);
-}
-
-async function finish(id) {
-  stream?.close();
-  stream = null;
-  stopTimer();
+  dealChain += 1; // no more reads for the deal
+  render();
+  if (was === "finished" || !race.your_game) return;
   try {
-    const fresh = await api.getRace(id, credential);
+    const fresh = await api.getGame(race.your_game.id, race.your_game.token);
     if (id !== raceId) return;
-    race = fresh;
-    if (race.your_game) {
-      game = await api.getGame(race.your_game.id, race.your_game.token);
-      if (id !== raceId) return;
-    }
+    game = fresh;
+    renderTable();
   } catch (error) {
     if (id === raceId) showError(error, null, "race");
   }
-  render();
-  watchForRematch(id);
+}
+
+/** Close the race's stream: the server ended it for good (after `rematch`, or the `left`
+ * that closed the lobby), and the browser would otherwise open it again. */
+function endStream() {
+  stream?.close();
+  stream = null;
+}
+
+/** Whether the page's racer is still in the race (after a `left` of their number: it may be
+ * another tab of theirs that left, or, in the stream's replay, somebody who had their number
+ * before them). */
+async function checkStillIn(id) {
+  try {
+    const fresh = await api.getRace(id, credential);
+    if (id !== raceId || fresh.you !== null) return;
+    if (credential !== readAccount()?.key) forgetRaceToken(id);
+    race.you = null;
+    render();
+  } catch {
+    // The page is as it was; the lobby's buttons say what the server refuses.
+  }
 }
 
 function follow(id, gen) {
@@ -456,6 +536,13 @@ function follow(id, gen) {
         if (id !== raceId) return;
         updateRacer(racer);
         render();
+      },
+      left(racer) {
+        if (id !== raceId) return;
+        removeRacer(racer);
+        render();
+        if (race.status === "closed") endStream();
+        else if (racer.racer === race.you) checkStillIn(id);
       },
       countdown(data) {
         if (id !== raceId || stageOf(race.status) > stageOf("countdown")) return;
@@ -470,7 +557,7 @@ function follow(id, gen) {
         }
       },
       started() {
-        if (id !== raceId || game) return;
+        if (id !== raceId || game || race.status === "finished") return;
         advance("running");
         render();
         waitForDeal(id);
@@ -488,6 +575,7 @@ function follow(id, gen) {
         const was = updateRacer(racer);
         renderState();
         renderRacers();
+        renderOwnEnd();
         if (was === "waiting" || was === "in_progress") {
           const who = racer.racer === race.you ? "You" : racer.computer ? "The computer" : racer.name;
           const news = `${who} finished: ${resultText(racer.state, null, racer.score)}.`;
@@ -496,15 +584,20 @@ function follow(id, gen) {
       },
       result(data) {
         if (id !== raceId) return;
-        race.racers = data.racers;
-        advance("finished");
-        finish(id);
+        finish(id, data.racers);
+      },
+      rematch(data) {
+        if (id !== raceId) return;
+        race.next_race = data.next_race;
+        endStream();
+        renderResult();
+        $("race-live").textContent = "";
       },
     },
     {
       gen,
       onState(state) {
-        if (id !== raceId || race.status === "finished") return;
+        if (id !== raceId || !stream) return;
         $("race-live").textContent =
           state === "open"
             ? ""
@@ -544,15 +637,14 @@ async function showRace(id) {
   race = read;
   $("race-room").hidden = false;
   render();
-  if (race.status === "finished") {
-    await finish(id);
-    return;
-  }
-  follow(id, gen);
+  // A closed race has nothing more to tell; a finished one's stream is followed for its
+  // rematch, until one is open.
+  if (race.status === "closed") return;
+  if (!race.next_race) follow(id, gen);
   if (race.status === "countdown") startCountdown(id);
-  if (race.status === "running") {
+  if (race.status === "running" || race.status === "finished") {
     if (race.your_game) await loadGame(id);
-    else waitForDeal(id);
+    else if (race.status === "running") waitForDeal(id);
   }
 }
 
@@ -594,6 +686,7 @@ async function join(event) {
   } finally {
     busy = false;
     $("race-join-button").disabled = false;
+    if (id === raceId && race.status === "lobby") renderLobby();
   }
 }
 
@@ -621,6 +714,33 @@ async function start() {
   }
 }
 
+async function leave() {
+  if (busy || !race) return;
+  const id = raceId;
+  busy = true;
+  renderLobby();
+  try {
+    const left = await api.leaveRace(id, credential);
+    if (id !== raceId) return;
+    clearNotice();
+    // The token named this racer only: it is forgotten, and the page watches the race.
+    if (credential !== readAccount()?.key) forgetRaceToken(id);
+    credential = readAccount()?.key || null;
+    race.you = null;
+    race.racers = left.racers;
+    if (left.status === "closed") race.status = "closed";
+    busy = false;
+    render();
+    if (race.status === "closed") endStream();
+    $("race-state").focus();
+  } catch (error) {
+    if (id === raceId) showError(error, null, "race");
+  } finally {
+    busy = false;
+    if (id === raceId && race.status === "lobby") renderLobby();
+  }
+}
+
 async function copyLink() {
   try {
     await navigator.clipboard.writeText($("race-link").value);
@@ -636,6 +756,11 @@ async function copyLink() {
 async function rematch() {
   if (busy || !race) return;
   const id = raceId;
+  // An onlooker goes and watches the rematch; a racer asks for it (or for the one open).
+  if (race.you === null) {
+    if (race.next_race) window.location.hash = `#/races/${encodeURIComponent(race.next_race)}`;
+    return;
+  }
   busy = true;
   $("race-rematch").disabled = true;
   try {
@@ -662,6 +787,8 @@ export function installRaces() {
   $("race-open-form").addEventListener("submit", openRace);
   $("race-join-form").addEventListener("submit", join);
   $("race-start").addEventListener("click", start);
+  $("race-leave").addEventListener("click", leave);
+  $("race-computer").addEventListener("change", renderLevel);
   $("race-copy").addEventListener("click", copyLink);
   $("race-rematch").addEventListener("click", rematch);
   enableArrowKeys($("race-board"));

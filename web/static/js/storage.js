@@ -108,3 +108,11 @@ export function writeRaceToken(raceId, token) {
   const others = Array.isArray(kept) ? kept.filter((e) => e && e.race !== raceId) : [];
   writeJson(SAVED_RACES, [{ race: raceId, token }, ...others].slice(0, RACES_KEPT));
 }
+
+/** Forget the racer's token for race `raceId` (it left the race: the token names no racer).
+ * @param {string} raceId */
+export function forgetRaceToken(raceId) {
+  const kept = readJson(SAVED_RACES);
+  if (!Array.isArray(kept)) return;
+  writeJson(SAVED_RACES, kept.filter((e) => e && e.race !== raceId));
+}
