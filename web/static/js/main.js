@@ -122,8 +122,6 @@ function route() {
   if (target.view === "daily") showDaily(target.day);
   if (target.view === "leaderboard") showLeaderboard(target.params);
   if (target.view === "live") showLive(target.id);
-  // race.js is not checked yet: its `showRaces(id = null)` reads to tsc as taking null only.
-  // @ts-expect-error (to go once race.js is typed: its id is a string or null)
   if (target.view === "race") showRaces(target.id);
   if (target.view === "account") showAccount();
   if (target.view === "player") showPlayer(target.name);
