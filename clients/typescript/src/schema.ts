@@ -16,7 +16,7 @@ export interface paths {
          * @description Games being played, the most recently changed first, a page at a time (pass
          *     `next_cursor` back as `cursor`). Daily challenge games are left out until their day
          *     closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-         *     end as abandoned). `event: game` on `GET /events` tells when a game begins or ends.
+         *     end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
          *     Watch one with `GET /games/{id}/events`.
          */
         get: operations["list_games"];
@@ -452,8 +452,9 @@ export interface paths {
          *     win (as the leaderboard lists it at once, daily challenge games included), `event: best`
          *     when a win takes rank 1 on the all-time, day or week board (games played without hints),
          *     `event: challenge` when a daily challenge's played or won count changes, and `event: game`
-         *     when a game begins or ends (guests' games included, no card; daily challenge games once
-         *     their day has closed only), for the list of games being played. These events have no id:
+         *     when a game begins, moves (at most once a second) or ends (guests' games included, no card;
+         *     daily challenge games once their day has closed only, race games never), for the list of
+         *     games being played. These events have no id:
          *     a client that reconnects reads the leaderboard, the challenge and the list again.
          */
         get: operations["watch_site"];
@@ -971,7 +972,7 @@ export interface components {
              * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter, as for an account: one rule for every name. A registered player's name, or one that looks like it (in any case, or with look-alike letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); with a key, omit it or give the key's name (in any case).
              * @default anonymous
              */
-            player: string;
+            player?: string;
             /**
              * Challenge
              * @description `daily`: play today's daily challenge, the deal every player gets today (needs a player's key; one attempt per player per UTC day). Omitted: a fresh deal.
@@ -1148,7 +1149,7 @@ export interface components {
              * @description The computer player's game (a race's computer racer): on no leaderboard.
              * @default false
              */
-            computer: boolean;
+            computer?: boolean;
             /**
              * Rank
              * @description A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
@@ -1359,7 +1360,7 @@ export interface components {
              * @description The computer player's game (a race's computer racer): on no leaderboard.
              * @default false
              */
-            computer: boolean;
+            computer?: boolean;
             /**
              * Rank
              * @description A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
@@ -2082,26 +2083,26 @@ export interface components {
              * @description The computer player races too.
              * @default false
              */
-            computer: boolean;
+            computer?: boolean;
             /**
              * Level
              * @description The computer racer's level: `beginner` (one step ahead, the placement that leaves the fewest face-down piles), `good` (the hint's search with a small budget) or `best` (the hint's search: a hint's strength).
              * @default best
              * @enum {string}
              */
-            level: "beginner" | "good" | "best";
+            level?: "beginner" | "good" | "best";
             /**
              * Seats
              * @description Racers at most, the computer included.
              * @default 4
              */
-            seats: number;
+            seats?: number;
             /**
              * Time Limit
              * @description Seconds from the start; unfinished games lose.
              * @default 300
              */
-            time_limit: number;
+            time_limit?: number;
         };
         /**
          * RaceCreated

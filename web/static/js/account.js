@@ -1,3 +1,4 @@
+// @ts-check
 // The player's account: register a name (the API answers with a secret key, shown once),
 // or use a key from elsewhere; the key is kept in localStorage (see storage.js) and sent as
 // `Authorization: Bearer <key>` when a game starts. Copy it, replace it (rotation), or sign
@@ -14,22 +15,28 @@ import { openAccountGame } from "./play.js";
 import { onAccountChange, readAccount, writeAccount } from "./storage.js";
 import { clearNotice, confirmDialog, noticeMark, problemWords, showError } from "./ui.js";
 
+/** @typedef {import("./api.js").Schemas} Schemas */
+
 let busy = false;
 
+/** @param {string} text */
 function say(text) {
   $("account-status").textContent = text;
 }
 
-/** Show or hide the key's box (a button, "Show the key", says which). */
+/** Show or hide the key's box (a button, "Show the key", says which).
+ * @param {boolean} shown */
 function setKeyShown(shown) {
   $("key-box").hidden = !shown;
   $("key-toggle").setAttribute("aria-expanded", String(shown));
   $("key-toggle").textContent = shown ? "Hide the key" : "Show the key";
 }
 
-/** Show the key in its box; `fresh`: it was just made (the server shows it only once). */
+/** Show the key in its box; `fresh`: it was just made (the server shows it only once).
+ * @param {string} key
+ * @param {boolean} fresh */
 function showKey(key, fresh) {
-  $("account-key").value = key;
+  $("account-key", HTMLInputElement).value = key;
   if (fresh) setKeyShown(true);
   $("key-once").hidden = !fresh;
 }
@@ -47,17 +54,19 @@ function renderAccount() {
   $("account-link").replaceChildren(long, short);
   if (!account) return;
   $("account-name").textContent = account.name;
-  $("account-page-link").href = `#/players/${encodeURIComponent(account.name)}`;
-  $("account-key").value = account.key;
+  $("account-page-link", HTMLAnchorElement).href = `#/players/${encodeURIComponent(account.name)}`;
+  $("account-key", HTMLInputElement).value = account.key;
 }
 
+/** @param {boolean} value */
 function setBusy(value) {
   busy = value;
   for (const id of ["register-button", "existing-button", "rotate-key", "sign-out"]) {
-    $(id).disabled = value;
+    $(id, HTMLButtonElement).disabled = value;
   }
 }
 
+/** @param {SubmitEvent} event */
 async function register(event) {
   event.preventDefault();
   if (busy) return;
@@ -66,14 +75,14 @@ async function register(event) {
   if (refusedField("register-name", "register-name-check", "Type the name to register first.")) {
     return;
   }
-  const name = $("register-name").value.trim();
+  const name = $("register-name", HTMLInputElement).value.trim();
   setBusy(true);
   say("Registering…");
   try {
     const created = await api.registerPlayer(name);
     clearNotice();
     writeAccount({ name: created.name, key: created.key });
-    $("register-name").value = "";
+    $("register-name", HTMLInputElement).value = "";
     showKey(created.key, true);
     say(`Registered as ${created.name}. Your key is kept in this browser; copy it somewhere safe.`);
     $("copy-key").focus();
@@ -85,25 +94,26 @@ async function register(event) {
   }
 }
 
+/** @param {SubmitEvent} event */
 async function useExistingKey(event) {
   event.preventDefault();
   if (busy) return;
   clearNotice();
   if (refusedField("existing-key", "existing-key-check", "Paste your key first.")) return;
-  const key = $("existing-key").value.trim();
+  const key = $("existing-key", HTMLInputElement).value.trim();
   setBusy(true);
   try {
     // The API names the key's account (403 for a key that is no player's current one).
     const player = await api.getOwnPlayer(key);
     clearNotice();
     writeAccount({ name: player.name, key });
-    $("existing-key").value = "";
+    $("existing-key", HTMLInputElement).value = "";
     setKeyShown(false);
     $("key-once").hidden = true;
     say(`Signed in as ${player.name}. New games are started as this account.`);
     $("account-page-link").focus();
   } catch (error) {
-    if (error?.code === "invalid_token") {
+    if (api.codeOf(error) === "invalid_token") {
       const words = problemWords(error, "account");
       showFieldProblem("existing-key", "existing-key-check", `${words.title}. ${words.detail}`);
     } else {
@@ -124,7 +134,7 @@ async function copyKey() {
     // No clipboard here (e.g. not a secure context): select the key for a manual copy.
     setKeyShown(true);
     $("account-key").focus();
-    $("account-key").select();
+    $("account-key", HTMLInputElement).select();
     say("The browser did not allow copying: the key is selected, copy it with Ctrl+C (⌘C).");
   }
 }
@@ -172,12 +182,17 @@ async function signOut() {
 
 // ---------------------------------------------------------------- a player's page
 
+/** @type {string | null} */
 let shownPlayer = null;
+/** @type {Schemas["PlayerGameOut"]["status"][]} */
+const GAME_STATUSES = ["in_progress", "won", "lost"];
 
+/** @param {number | null} value @param {number} [digits] */
 function number(value, digits = 0) {
   return value === null ? "–" : value.toFixed(digits);
 }
 
+/** @param {Schemas["PlayerOut"]} player */
 function fillStats(player) {
   const s = player.stats;
   const figures = {
@@ -199,6 +214,7 @@ function fillStats(player) {
     (s.last_played_at ? `; last played ${timeText(s.last_played_at)}.` : ".");
 }
 
+/** @param {Schemas["PlayerGameOut"]} game */
 function gameRow(game) {
   const result = resultText(game.status, game.end_reason);
   const status = element("span", { textContent: result });
@@ -247,12 +263,16 @@ const gamesPager = makePager(
     page: "player-games-page",
   },
   async (cursor) => {
-    const status = $("player-games-status").value || null;
+    // The games are on show (and read) only with their player's page.
+    if (shownPlayer === null) throw new Error("a player's games were read without the player");
+    const chosen = $("player-games-status", HTMLSelectElement).value; // "" for every game
+    const status = GAME_STATUSES.find((known) => known === chosen) ?? null;
     const answer = await api.getPlayerGames(shownPlayer, { cursor, status });
     return { rows: answer.games.map(gameRow), next_cursor: answer.next_cursor };
   },
 );
 
+/** @param {Schemas["PlayerRaceOut"]} entry */
 function raceRow(entry) {
   const open = element("a", {
     href: `#/races/${encodeURIComponent(entry.race_id)}`,
@@ -266,7 +286,8 @@ function raceRow(entry) {
 }
 
 /** The player's races, newest first (the list left out, without a word, if unread: the
- * figures and games above are the page's business). */
+ * figures and games above are the page's business).
+ * @param {string} name */
 async function loadRaces(name) {
   let answer;
   try {
@@ -281,7 +302,8 @@ async function loadRaces(name) {
   $("player-races").hidden = false;
 }
 
-/** The view became visible for player `name` (`#/players/{name}`). */
+/** The view became visible for player `name` (`#/players/{name}`).
+ * @param {string} name */
 export async function showPlayer(name) {
   const mark = noticeMark();
   shownPlayer = name;
@@ -301,7 +323,7 @@ export async function showPlayer(name) {
     $("player-content").hidden = false;
   } catch (error) {
     if (shownPlayer !== name) return;
-    if (error.code === "player_not_found") {
+    if (api.codeOf(error) === "player_not_found") {
       // A guest's name, most likely (guests have no page): said in place, not as an error.
       $("player-since").textContent =
         `There is no account named ${name}: games under this name were played as a guest, ` +

@@ -1,3 +1,4 @@
+// @ts-check
 // A finished game's analysis, in the replay view: asked for with POST /games/{id}/analysis
 // (202: computed in the background), then followed with GET until done, honouring the
 // answer's Retry-After and showing its progress. Once done: the accuracy, the labels, and
@@ -22,16 +23,28 @@ import { storage } from "./storage.js";
 import { clearNotice, showError } from "./ui.js";
 import { placeWords } from "./words.js";
 
+/** @typedef {import("./api.js").Schemas} Schemas */
+/** @typedef {Schemas["PlacementAnalysis"]} Review */
+/** @typedef {Schemas["AnalysisEstimate"]} Estimate */
+/** The replay's step to a placement, and (`refresh`) its redraw once an analysis is shown.
+ * @typedef {((number: number) => void) & {refresh?: () => void}} StepTo */
+
+/** @type {Review["label"][]} */
 const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
 // Refusals whose detail says it all: shown in the section, not as an error notice.
+/** @type {Record<string, string>} */
 const EXPLAINED = {
   challenge_day_open: "A daily challenge game can be analysed once its day has closed (00:00 UTC): until then its deal is secret.",
   game_in_progress: "A game can be analysed once it has ended.",
 };
 
+/** @type {string | null} */
 let gameId = null; // the game shown (a newer navigation stops the polling of an older one)
+/** @type {Schemas["AnalysisResult"] | null} */
 let result = null; // the analysis' result once done
+/** @type {StepTo} */
 let onStep = () => {}; // steps the replay to a placement
+/** @type {Schemas["PileOut"][][]} */
 let boards = [[]]; // the replay's boards: boards[k] is the table before placement k + 1
 
 const ASKED = "foursquare.analyses"; // ids of the games whose analysis this page asked for
@@ -46,6 +59,7 @@ function askedIds() {
   }
 }
 
+/** @param {string} id */
 function remember(id) {
   const ids = askedIds().filter((known) => known !== id);
   ids.push(id);
@@ -53,18 +67,23 @@ function remember(id) {
 }
 
 // A placement's cell in words, on the table the player chose it on.
+/** @param {number} number @param {Schemas["PositionOut"]} position */
 const where = (number, position) => placeWords(position, boards[number - 1] || []);
 // A loss of win chance in percentage points, to one decimal: labels turn on 1, 3 and 10.
+/** @param {number} p */
 const points = (p) => `${(p * 100).toFixed(1)} %`;
 
+/** @param {string} text */
 function status(text) {
   $("analysis-status").textContent = text;
 }
 
+/** @param {Review["label"]} label */
 function labelElement(label) {
   return element("span", { className: `label label-${label}`, textContent: label });
 }
 
+/** @param {Node | string} content */
 function cell(content) {
   const td = element("td");
   td.setAttribute("role", "cell");
@@ -72,6 +91,7 @@ function cell(content) {
   return td;
 }
 
+/** @param {Review} review */
 function placementRow(review) {
   const tr = element("tr");
   tr.setAttribute("role", "row");
@@ -105,10 +125,12 @@ function placementRow(review) {
  * (or more), or "" otherwise. A label is by the win chance lost, never negative (its
  * estimates are engine/analysis.py's): such a placement lost none, and is "good", not
  * "best", because the computer's search ranks by win chance and expected score together, and
- * looks deeper at its own choice than at the others. */
+ * looks deeper at its own choice than at the others.
+ * @param {Review} review */
 function scoreNote(review) {
   if (review.label === "best" || review.forced) return "";
   if (review.played.win_probability < review.best.win_probability) return "";
+  /** @param {Estimate} estimate */
   const score = (estimate) => estimate.expected_score.toFixed(1);
   if (review.best.expected_score > review.played.expected_score) {
     return (
@@ -119,15 +141,16 @@ function scoreNote(review) {
   return "as likely to win or more by these estimates; the computer's deeper search still chose its own";
 }
 
+/** @param {Schemas["PositionOut"]} a @param {Schemas["PositionOut"]} b */
 function sameCell(a, b) {
   return a.row === b.row && a.col === b.col;
 }
 
-function renderResult(analysis) {
-  result = analysis.result;
-  $("analysis-progress").hidden = true;
-  $("analysis-button").hidden = true;
-  const r = result;
+/** @param {Schemas["AnalysisResult"]} r */
+function renderResult(r) {
+  result = r;
+  $("analysis-progress", HTMLProgressElement).hidden = true;
+  $("analysis-button", HTMLButtonElement).hidden = true;
   const counts = LABELS.filter((label) => r.labels[label]).map((label) => `${r.labels[label]} ${label}`);
   let optimum = "";
   if (r.optimum) {
@@ -146,13 +169,15 @@ function renderResult(analysis) {
 }
 
 /** Follow the analysis until it is done or failed. `answer` is the last {status, data,
- * retryAfter} of POST or GET. */
+ * retryAfter} of POST or GET.
+ * @param {string} id
+ * @param {import("./api.js").Answer<Schemas["AnalysisOut"]>} answer */
 async function follow(id, answer) {
   while (answer.status === 202) {
     const { reviewed, total } = answer.data.progress;
-    $("analysis-progress").hidden = false;
-    $("analysis-progress").max = Math.max(total, 1);
-    $("analysis-progress").value = reviewed;
+    $("analysis-progress", HTMLProgressElement).hidden = false;
+    $("analysis-progress", HTMLProgressElement).max = Math.max(total, 1);
+    $("analysis-progress", HTMLProgressElement).value = reviewed;
     status(
       answer.data.state === "queued"
         ? "Waiting for the analysis to start…"
@@ -163,34 +188,37 @@ async function follow(id, answer) {
     answer = await api.getAnalysis(id);
     if (gameId !== id) return;
   }
-  if (answer.data.state === "failed") {
-    $("analysis-progress").hidden = true;
-    $("analysis-button").hidden = false;
-    $("analysis-button").disabled = false;
-    $("analysis-button").textContent = "Try the analysis again";
+  const done = answer.data.result; // there once the analysis is done
+  if (answer.data.state === "failed" || !done) {
+    $("analysis-progress", HTMLProgressElement).hidden = true;
+    $("analysis-button", HTMLButtonElement).hidden = false;
+    $("analysis-button", HTMLButtonElement).disabled = false;
+    $("analysis-button", HTMLButtonElement).textContent = "Try the analysis again";
     status(`The analysis failed: ${answer.data.error || "no reason given"}. You may ask again.`);
     return;
   }
-  renderResult(answer.data);
+  renderResult(done);
   onStep.refresh?.();
 }
 
+/** @param {unknown} error */
 function explainOrShow(error) {
-  $("analysis-progress").hidden = true;
-  if (EXPLAINED[error.code]) {
-    $("analysis-button").disabled = true;
-    status(EXPLAINED[error.code]);
+  $("analysis-progress", HTMLProgressElement).hidden = true;
+  const explained = EXPLAINED[api.codeOf(error) ?? ""];
+  if (explained) {
+    $("analysis-button", HTMLButtonElement).disabled = true;
+    status(explained);
     return;
   }
   status("");
-  $("analysis-button").disabled = false;
+  $("analysis-button", HTMLButtonElement).disabled = false;
   showError(error);
 }
 
 async function analyse() {
   const id = gameId;
   if (!id) return;
-  $("analysis-button").disabled = true;
+  $("analysis-button", HTMLButtonElement).disabled = true;
   status("Asking for the analysis…");
   try {
     const answer = await api.requestAnalysis(id);
@@ -203,7 +231,8 @@ async function analyse() {
   }
 }
 
-/** The review of placement `number` (1-based) as a sentence, or "" (no analysis yet). */
+/** The review of placement `number` (1-based) as a sentence, or "" (no analysis yet).
+ * @param {number} number */
 export function reviewText(number) {
   const review = result?.placements.find((p) => p.number === number);
   if (!review) return "";
@@ -220,14 +249,16 @@ export function reviewText(number) {
   );
 }
 
-/** The review of placement `number`, or null. */
+/** The review of placement `number`, or null.
+ * @param {number} number */
 export function reviewOf(number) {
   return result?.placements.find((p) => p.number === number) || null;
 }
 
-/** Mark the analysis table's row of the step shown. */
+/** Mark the analysis table's row of the step shown.
+ * @param {number} number */
 export function markStep(number) {
-  for (const row of $("analysis-body").children) {
+  for (const row of $("analysis-body", HTMLTableSectionElement).rows) {
     if (Number(row.dataset.number) === number) row.setAttribute("aria-current", "step");
     else row.removeAttribute("aria-current");
   }
@@ -235,7 +266,11 @@ export function markStep(number) {
 
 /** The replay shows `game`: offer its analysis, or show it if this page asked for it before;
  * `ask`: ask for it now. `step(number)` moves the replay to a placement; `step.refresh()`
- * redraws it; `replayed` the boards before each placement (describing its cells). */
+ * redraws it; `replayed` the boards before each placement (describing its cells).
+ * @param {Schemas["GameOut"]} game
+ * @param {StepTo} step
+ * @param {Schemas["PileOut"][][]} replayed
+ * @param {boolean} [ask] */
 export async function showAnalysis(game, step, replayed, ask = false) {
   gameId = game.id;
   result = null;
@@ -244,22 +279,22 @@ export async function showAnalysis(game, step, replayed, ask = false) {
   $("analysis-result").hidden = true;
   $("analysis-summary").textContent = ""; // (the game shown before's, hidden with its result)
   $("analysis-body").replaceChildren();
-  $("analysis-progress").hidden = true;
-  $("analysis-button").hidden = false;
-  $("analysis-button").textContent = "Analyse this game";
+  $("analysis-progress", HTMLProgressElement).hidden = true;
+  $("analysis-button", HTMLButtonElement).hidden = false;
+  $("analysis-button", HTMLButtonElement).textContent = "Analyse this game";
   status("");
   if (game.status === "in_progress") {
-    $("analysis-button").disabled = true;
+    $("analysis-button", HTMLButtonElement).disabled = true;
     status(EXPLAINED.game_in_progress);
     return;
   }
   if (game.challenge_date && !game.reveal) {
     // The API would answer 409 challenge_day_open: its deal is secret until the day closes.
-    $("analysis-button").disabled = true;
+    $("analysis-button", HTMLButtonElement).disabled = true;
     status(EXPLAINED.challenge_day_open);
     return;
   }
-  $("analysis-button").disabled = false;
+  $("analysis-button", HTMLButtonElement).disabled = false;
   if (ask) {
     await analyse();
     return;
@@ -272,7 +307,7 @@ export async function showAnalysis(game, step, replayed, ask = false) {
     await follow(id, answer);
   } catch (error) {
     if (gameId !== id) return;
-    if (error.code === "analysis_not_found") return; // gone (a new database): offered again
+    if (api.codeOf(error) === "analysis_not_found") return; // gone (a new database): offered again
     explainOrShow(error);
   }
 }
@@ -282,12 +317,12 @@ export async function showAnalysis(game, step, replayed, ask = false) {
 export function leaveAnalysis() {
   gameId = null;
   result = null;
-  $("analysis-button").disabled = true;
+  $("analysis-button", HTMLButtonElement).disabled = true;
   $("analysis-result").hidden = true;
-  $("analysis-progress").hidden = true;
+  $("analysis-progress", HTMLProgressElement).hidden = true;
   status("");
 }
 
 export function installAnalysis() {
-  $("analysis-button").addEventListener("click", analyse);
+  $("analysis-button", HTMLButtonElement).addEventListener("click", analyse);
 }

@@ -1,15 +1,55 @@
-// The public HTTP API, and nothing else: this page is a client like any other.
+// @ts-check
+// The public HTTP API, and nothing else: this page is a client like any other. Its requests
+// are made by openapi-fetch (web/vendor/openapi-fetch-0.17.0: the version clients/typescript
+// locks, copied unchanged by clients/generate) and typed by `paths`, the service's OpenAPI
+// document as openapi-typescript writes it (clients/typescript/src/schema.ts). tsc
+// (web/jsconfig.json) checks every path, parameter and body sent here, and every field the
+// pages read of an answer (`Schemas["GameOut"]`, …), against that contract: a field renamed
+// in the API fails the check before any browser runs.
 //
-// Every failure becomes an ApiProblem carrying the problem+json `title` and `detail`. A 503
-// (or a 409 `request_in_progress`) with `Retry-After` is retried automatically after that
-// delay, a few times, and the listener set with `onRetry` is told so; writes carry an
-// `Idempotency-Key`, so a retry never places a card twice.
+// Every failure becomes an ApiProblem carrying the problem+json `title`, `detail` and `code`.
+// A 503 (or a 409 `request_in_progress`) with `Retry-After` is sent again after that delay, a
+// few times, and the listener set with `onRetry` is told so; writes carry an
+// `Idempotency-Key`, the same on every attempt, so a retry never places a card twice.
+
+import createClient from "../../vendor/openapi-fetch-0.17.0/index.js";
+
+/** @typedef {import("../../../clients/typescript/src/schema.js").paths} paths */
+/** The service's models by their names in its OpenAPI document: `Schemas["GameOut"]`, …
+ * @typedef {import("../../../clients/typescript/src/schema.js").components["schemas"]} Schemas */
+/** @typedef {NonNullable<paths["/leaderboard"]["get"]["parameters"]["query"]>} BoardQuery */
 
 const MAX_RETRIES = 5;
 const MAX_RETRY_AFTER_SECONDS = 60;
 
+// The client, typed by the document's paths. (TypeScript would write createClient<paths>;
+// the cast goes through unknown because tsc, left to compare two Client types, takes seconds
+// to do it. It is true: openapi-fetch's paths are types only.)
+/** @typedef {import("../../vendor/openapi-fetch-0.17.0/index.js").Client<paths>} Client */
+const client = /** @type {Client} */ (
+  /** @type {unknown} */ (
+    createClient({
+      // Revalidate GETs every time (the API sends ETags), so the page never draws a stale game.
+      cache: "no-cache",
+      headers: { Accept: "application/json, application/problem+json" },
+    })
+  )
+);
+
+/**
+ * @typedef {object} ProblemFields
+ * @property {number} status the HTTP status; 0 when no answer came
+ * @property {string} title
+ * @property {string} [detail]
+ * @property {string | null} [code]
+ * @property {Schemas["FieldError"][] | null} [errors]
+ * @property {number | null} [retryAfter]
+ * @property {string | null} [gameId]
+ */
+
 /** An error answer of the API (or no answer at all: `status` 0). */
 export class ApiProblem extends Error {
+  /** @param {ProblemFields} fields */
   constructor({
     status,
     title,
@@ -30,27 +70,23 @@ export class ApiProblem extends Error {
     this.gameId = gameId; // `challenge_already_played`: the player's game of the day
   }
 
-  /** Read a non-2xx response: problem+json if it is one, its status text otherwise. */
-  static async fromResponse(response) {
+  /** A non-2xx answer: its problem+json `body` (as openapi-fetch read it: parsed JSON, else
+   * text) if it is one, its status text otherwise.
+   * @param {Response} response
+   * @param {unknown} body */
+  static of(response, body) {
     const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
-    let body = null;
-    const type = response.headers.get("Content-Type") || "";
-    if (type.includes("json")) {
-      try {
-        body = await response.json();
-      } catch {
-        body = null;
-      }
-    }
     if (body && typeof body === "object") {
+      // Read field by field: a proxy's JSON may be no problem document at all.
+      const problem = /** @type {Partial<Schemas["Problem"]>} */ (body);
       return new ApiProblem({
         status: response.status,
-        title: String(body.title || response.statusText || `HTTP ${response.status}`),
-        detail: body.detail ? String(body.detail) : "",
-        code: body.code ? String(body.code) : null,
-        errors: Array.isArray(body.errors) ? body.errors : null,
+        title: String(problem.title || response.statusText || `HTTP ${response.status}`),
+        detail: problem.detail ? String(problem.detail) : "",
+        code: problem.code ? String(problem.code) : null,
+        errors: Array.isArray(problem.errors) ? problem.errors : null,
         retryAfter,
-        gameId: body.game_id ? String(body.game_id) : null,
+        gameId: problem.game_id ? String(problem.game_id) : null,
       });
     }
     return new ApiProblem({
@@ -62,7 +98,14 @@ export class ApiProblem extends Error {
   }
 }
 
-/** Seconds to wait from a Retry-After header (delta-seconds or an HTTP date), or null. */
+/** The problem `code` of an error, if it is an ApiProblem that has one; else null.
+ * @param {unknown} error */
+export function codeOf(error) {
+  return error instanceof ApiProblem ? error.code : null;
+}
+
+/** Seconds to wait from a Retry-After header (delta-seconds or an HTTP date), or null.
+ * @param {string | null} value */
 export function parseRetryAfter(value) {
   if (value === null || value.trim() === "") return null;
   let seconds = Number(value);
@@ -74,24 +117,35 @@ export function parseRetryAfter(value) {
   return Math.min(Math.max(Math.ceil(seconds), 0), MAX_RETRY_AFTER_SECONDS);
 }
 
+/**
+ * @typedef {object} RetryListener
+ * @property {(problem: ApiProblem, seconds: number, attempt: number, maxAttempts: number)
+ *   => void} retrying
+ * @property {() => void} recovered
+ */
+
+/** @type {RetryListener} */
 let retryListener = { retrying() {}, recovered() {} };
 
 /** Be told when a request is retried after Retry-After (`retrying(problem, seconds,
- * attempt, maxAttempts)`) and when a retried request finally got an answer (`recovered()`). */
+ * attempt, maxAttempts)`) and when a retried request finally got an answer (`recovered()`).
+ * @param {RetryListener} listener */
 export function onRetry(listener) {
   retryListener = listener;
 }
 
-/** Wait `seconds` (a Retry-After's). */
+/** Wait `seconds` (a Retry-After's).
+ * @param {number} seconds
+ * @returns {Promise<void>} */
 export function sleep(seconds) {
   return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 }
 
-function isRetryable(problem) {
-  return (
-    problem.retryAfter !== null &&
-    (problem.status === 503 || problem.code === "request_in_progress")
-  );
+/** The seconds to wait before sending a refused request again, or null: not to be retried.
+ * @param {ApiProblem} problem */
+function retryDelay(problem) {
+  const busy = problem.status === 503 || problem.code === "request_in_progress";
+  return busy ? problem.retryAfter : null;
 }
 
 /** A new Idempotency-Key (a UUID). */
@@ -106,24 +160,29 @@ export function newKey() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** One API request: its JSON answer (with `full`, {status, data, retryAfter}), or an
- * ApiProblem. */
-async function request(method, path, { body, headers = {}, full = false } = {}) {
-  const init = {
-    method,
-    // Revalidate GETs every time (the API sends ETags), so the page never draws a stale game.
-    cache: "no-cache",
-    headers: { Accept: "application/json, application/problem+json", ...headers },
-  };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
+/**
+ * An answer of the API: its status, its body (typed by the operation's success responses)
+ * and its Retry-After (an analysis' 202 says when to look again).
+ * @template T
+ * @typedef {{status: number, data: T, retryAfter: number | null}} Answer
+ */
+
+/**
+ * Send a request until it is answered: its answer, or an ApiProblem. `send` makes the
+ * request with openapi-fetch, anew for each attempt (a retry after Retry-After sends the
+ * same request, headers and Idempotency-Key included).
+ * @template T
+ * @param {() => Promise<{data?: T, error?: unknown, response: Response}>} send
+ * @returns {Promise<Answer<T>>}
+ */
+async function answer(send) {
   for (let attempt = 1; ; attempt++) {
-    let response;
+    let sent;
     try {
-      response = await fetch(path, init);
-    } catch {
+      sent = await send();
+    } catch (error) {
+      // fetch rejects with a TypeError when no answer came at all; anything else is a bug.
+      if (!(error instanceof TypeError)) throw error;
       if (attempt > 1) retryListener.recovered();
       throw new ApiProblem({
         status: 0,
@@ -131,17 +190,19 @@ async function request(method, path, { body, headers = {}, full = false } = {}) 
         detail: "The server could not be reached. Check the connection and try again.",
       });
     }
+    const { data, error, response } = sent;
     if (response.ok) {
-      const data = await response.json();
       if (attempt > 1) retryListener.recovered();
-      if (!full) return data;
       const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
-      return { status: response.status, data, retryAfter };
+      // Every operation called here answers its success with a JSON body (openapi-fetch
+      // leaves `data` undefined only for a 204 or an empty body).
+      return { status: response.status, data: /** @type {T} */ (data), retryAfter };
     }
-    const problem = await ApiProblem.fromResponse(response);
-    if (isRetryable(problem) && attempt <= MAX_RETRIES) {
-      retryListener.retrying(problem, problem.retryAfter, attempt, MAX_RETRIES);
-      await sleep(problem.retryAfter);
+    const problem = ApiProblem.of(response, error);
+    const wait = retryDelay(problem);
+    if (wait !== null && attempt <= MAX_RETRIES) {
+      retryListener.retrying(problem, wait, attempt, MAX_RETRIES);
+      await sleep(wait);
       continue;
     }
     if (attempt > 1) retryListener.recovered();
@@ -149,56 +210,107 @@ async function request(method, path, { body, headers = {}, full = false } = {}) 
   }
 }
 
-const gamePath = (id) => `/games/${encodeURIComponent(id)}`;
-const playerPath = (name) => `/players/${encodeURIComponent(name)}`;
-const bearer = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
+/**
+ * The body of `send`'s answer (see `answer`), or an ApiProblem.
+ * @template T
+ * @param {() => Promise<{data?: T, error?: unknown, response: Response}>} send
+ * @returns {Promise<T>}
+ */
+async function dataOf(send) {
+  return (await answer(send)).data;
+}
+
+/** The Authorization header of a credential (a game's token, a player's key, a racer's
+ * token), or none.
+ * @param {string | null} credential
+ * @returns {Record<string, string>} */
+const bearer = (credential) => (credential ? { Authorization: `Bearer ${credential}` } : {});
 
 /** POST /games: a new game and its token. With a player's `key` the game is the account's
- * (`player` is then the account's name, checked by the API); `challenge`: "daily". */
+ * (`player` is then the account's name, checked by the API); `challenge`: "daily".
+ * @param {string | null} player
+ * @param {{key?: string | null, challenge?: Schemas["GameCreate"]["challenge"]}} [options] */
 export function createGame(player, { key = null, challenge = null } = {}) {
+  /** @type {Schemas["GameCreate"]} */
   const body = {};
   if (player) body.player = player;
   if (challenge) body.challenge = challenge;
-  return request("POST", "/games", {
-    body,
-    headers: { ...bearer(key), "Idempotency-Key": newKey() },
-  });
+  const idempotencyKey = newKey();
+  return dataOf(() =>
+    client.POST("/games", {
+      params: { header: { "idempotency-key": idempotencyKey } },
+      body,
+      headers: bearer(key),
+    }),
+  );
 }
 
 /** GET /games/{id}; `token` (the game's token or its player's key) reads a daily challenge
- * game, its player's only until its day closes. */
+ * game, its player's only until its day closes.
+ * @param {string} id
+ * @param {string | null} [token] */
 export function getGame(id, token = null) {
-  return request("GET", gamePath(id), { headers: bearer(token) });
+  return dataOf(() =>
+    client.GET("/games/{game_id}", { params: { path: { game_id: id } }, headers: bearer(token) }),
+  );
 }
 
-/** POST /games/{id}/placements, only on the version the page drew (If-Match). */
+/** POST /games/{id}/placements, only on the version the page drew (If-Match).
+ * @param {string} id
+ * @param {string | null} token
+ * @param {Schemas["PlacementIn"]} position
+ * @param {number} version */
 export function placeCard(id, token, position, version) {
-  return request("POST", `${gamePath(id)}/placements`, {
-    body: { row: position.row, col: position.col },
-    headers: { ...bearer(token), "If-Match": `"v${version}"`, "Idempotency-Key": newKey() },
-  });
+  const idempotencyKey = newKey();
+  return dataOf(() =>
+    client.POST("/games/{game_id}/placements", {
+      params: {
+        path: { game_id: id },
+        header: { "if-match": `"v${version}"`, "idempotency-key": idempotencyKey },
+      },
+      body: { row: position.row, col: position.col },
+      headers: bearer(token),
+    }),
+  );
 }
 
-/** GET /games/{id}/placements: the history, in order. */
+/** GET /games/{id}/placements: the history, in order.
+ * @param {string} id
+ * @param {string | null} [token] */
 export function getPlacements(id, token = null) {
-  return request("GET", `${gamePath(id)}/placements`, { headers: bearer(token) });
+  return dataOf(() =>
+    client.GET("/games/{game_id}/placements", {
+      params: { path: { game_id: id } },
+      headers: bearer(token),
+    }),
+  );
 }
 
-/** GET /games?status=in_progress: a page of the games being played, the latest move first
- * ({games: [{game_id, player, cards_placed, last_move_at, created_at}], next_cursor}). */
+/** GET /games?status=in_progress: a page of the games being played, the latest move first.
+ * @param {{limit?: number, cursor?: string | null}} [options] */
 export function getGamesInProgress({ limit = 20, cursor = null } = {}) {
-  const query = new URLSearchParams({ status: "in_progress", limit: String(limit) });
-  if (cursor) query.set("cursor", cursor);
-  return request("GET", `/games?${query}`);
+  return dataOf(() =>
+    client.GET("/games", { params: { query: { status: "in_progress", limit, cursor } } }),
+  );
 }
 
-/** GET /games/{id}/hint (marks the game assisted). */
+/** GET /games/{id}/hint (marks the game assisted).
+ * @param {string} id
+ * @param {string | null} token */
 export function getHint(id, token) {
-  return request("GET", `${gamePath(id)}/hint`, { headers: bearer(token) });
+  return dataOf(() =>
+    client.GET("/games/{game_id}/hint", {
+      params: { path: { game_id: id } },
+      headers: bearer(token),
+    }),
+  );
 }
 
 /** GET /leaderboard: `period` "all" | "day" | "week", `date` (YYYY-MM-DD) a day of that
- * day's or week's board, `perPlayer` each player's best only. */
+ * day's or week's board, `perPlayer` each player's best only.
+ * @param {{limit?: number, cursor?: string | null, includeAssisted?: boolean,
+ *   challenge?: string | null, period?: BoardQuery["period"], date?: string | null,
+ *   perPlayer?: boolean}} [options] */
 export function getLeaderboard({
   limit = 20,
   cursor = null,
@@ -208,108 +320,179 @@ export function getLeaderboard({
   date = null,
   perPlayer = false,
 } = {}) {
-  const query = new URLSearchParams({ limit: String(limit) });
-  if (cursor) query.set("cursor", cursor);
-  if (includeAssisted) query.set("include_assisted", "true");
-  if (challenge) query.set("challenge", challenge);
-  if (period !== "all") query.set("period", period);
-  if (date) query.set("date", date);
-  if (perPlayer) query.set("per_player", "best");
-  return request("GET", `/leaderboard?${query}`);
+  // Only what differs from the API's defaults is sent (undefined and null are left out).
+  /** @type {BoardQuery} */
+  const query = {
+    limit,
+    cursor,
+    include_assisted: includeAssisted || undefined,
+    challenge,
+    period: period === "all" ? undefined : period,
+    date,
+    per_player: perPlayer ? "best" : undefined,
+  };
+  return dataOf(() => client.GET("/leaderboard", { params: { query } }));
 }
 
 /** GET /leaderboard/around/{id}: a won game's rank on its board of `period` (the day or
- * week it was won in) and up to `count` entries either side. */
+ * week it was won in) and up to `count` entries either side.
+ * @param {string} id
+ * @param {{period?: BoardQuery["period"], includeAssisted?: boolean, count?: number}} [options] */
 export function getAround(id, { period = "all", includeAssisted = false, count = 5 } = {}) {
-  const query = new URLSearchParams({ period, count: String(count) });
-  if (includeAssisted) query.set("include_assisted", "true");
-  return request("GET", `/leaderboard/around/${encodeURIComponent(id)}?${query}`);
+  return dataOf(() =>
+    client.GET("/leaderboard/around/{game_id}", {
+      params: {
+        path: { game_id: id },
+        query: { period, count, include_assisted: includeAssisted || undefined },
+      },
+    }),
+  );
 }
 
-/** POST /players: the new player and their key (shown only in this answer). */
+/** POST /players: the new player and their key (shown only in this answer).
+ * @param {string} name */
 export function registerPlayer(name) {
-  return request("POST", "/players", { body: { name } });
+  return dataOf(() => client.POST("/players", { body: { name } }));
 }
 
-/** GET /players/{name}: the player's page (their figures). */
+/** GET /players/{name}: the player's page (their figures).
+ * @param {string} name */
 export function getPlayer(name) {
-  return request("GET", playerPath(name));
+  return dataOf(() => client.GET("/players/{name}", { params: { path: { name } } }));
 }
 
-/** GET /players/me: the page of the key's player (403 for a key that is no player's). */
+/** GET /players/me: the page of the key's player (403 for a key that is no player's).
+ * @param {string} key */
 export function getOwnPlayer(key) {
-  return request("GET", "/players/me", { headers: bearer(key) });
+  return dataOf(() => client.GET("/players/me", { headers: bearer(key) }));
 }
 
-/** GET /players/{name}/games: a page of their games, newest first. */
+/** GET /players/{name}/games: a page of their games, newest first.
+ * @param {string} name
+ * @param {{limit?: number, cursor?: string | null,
+ *   status?: Schemas["PlayerGameOut"]["status"] | null}} [options] */
 export function getPlayerGames(name, { limit = 20, cursor = null, status = null } = {}) {
-  const query = new URLSearchParams({ limit: String(limit) });
-  if (cursor) query.set("cursor", cursor);
-  if (status) query.set("status", status);
-  return request("GET", `${playerPath(name)}/games?${query}`);
+  return dataOf(() =>
+    client.GET("/players/{name}/games", {
+      params: { path: { name }, query: { limit, cursor, status } },
+    }),
+  );
 }
 
-/** POST /players/{name}/key: a new key, the current one refused from then on. */
+/** POST /players/{name}/key: a new key, the current one refused from then on.
+ * @param {string} name
+ * @param {string} key */
 export function rotateKey(name, key) {
-  return request("POST", `${playerPath(name)}/key`, { headers: bearer(key) });
+  return dataOf(() =>
+    client.POST("/players/{name}/key", { params: { path: { name } }, headers: bearer(key) }),
+  );
 }
 
 /** GET /challenges/{day} (`today` or YYYY-MM-DD); with a player's `key`, its
- * `your_game_id` names their game of the day. */
+ * `your_game_id` names their game of the day.
+ * @param {string} day
+ * @param {string | null} [key] */
 export function getChallenge(day, key = null) {
-  return request("GET", `/challenges/${encodeURIComponent(day)}`, { headers: bearer(key) });
+  return dataOf(() =>
+    client.GET("/challenges/{day}", { params: { path: { day } }, headers: bearer(key) }),
+  );
 }
 
-/** POST /games/{id}/analysis: {status, data, retryAfter} (202 while queued or running). */
+/** POST /games/{id}/analysis: {status, data, retryAfter} (202 while queued or running).
+ * @param {string} id */
 export function requestAnalysis(id) {
-  return request("POST", `${gamePath(id)}/analysis`, { full: true });
+  return answer(() =>
+    client.POST("/games/{game_id}/analysis", { params: { path: { game_id: id } } }),
+  );
 }
 
-/** GET /games/{id}/analysis: {status, data, retryAfter}. */
+/** GET /games/{id}/analysis: {status, data, retryAfter}.
+ * @param {string} id */
 export function getAnalysis(id) {
-  return request("GET", `${gamePath(id)}/analysis`, { full: true });
+  return answer(() =>
+    client.GET("/games/{game_id}/analysis", { params: { path: { game_id: id } } }),
+  );
 }
-
-const racePath = (id) => `/races/${encodeURIComponent(id)}`;
 
 /** POST /races: a new race in its lobby, this page its first racer: a guest's under `player`
  * (its `racer_token` in the answer), or the account's with its `key`; `computer` races too,
- * at `level` ("beginner", "good" or "best"). */
+ * at `level` ("beginner", "good" or "best").
+ * @param {{player?: string | null, key?: string | null, computer?: boolean,
+ *   level?: Schemas["RaceCreate"]["level"] | null}} [options] */
 export function openRace({ player = null, key = null, computer = false, level = null } = {}) {
+  /** @type {Schemas["RaceCreate"]} */
   const body = { computer };
   if (player) body.player = player;
   if (computer && level) body.level = level;
-  return request("POST", "/races", { body, headers: bearer(key) });
+  return dataOf(() => client.POST("/races", { body, headers: bearer(key) }));
 }
 
-/** POST /races/{id}/racers: join a race in its lobby, as a guest or with the account's key. */
+/** POST /races/{id}/racers: join a race in its lobby, as a guest or with the account's key.
+ * @param {string} id
+ * @param {{player?: string | null, key?: string | null}} [options] */
 export function joinRace(id, { player = null, key = null } = {}) {
+  /** @type {Schemas["RacerIn"]} */
   const body = {};
   if (player) body.player = player;
-  return request("POST", `${racePath(id)}/racers`, { body, headers: bearer(key) });
+  return dataOf(() =>
+    client.POST("/races/{race_id}/racers", {
+      params: { path: { race_id: id } },
+      body,
+      headers: bearer(key),
+    }),
+  );
 }
 
-/** GET /races/{id}: the race (counts only); with a racer's credential, `you` and `your_game`. */
+/** GET /races/{id}: the race (counts only); with a racer's credential, `you` and `your_game`.
+ * @param {string} id
+ * @param {string | null} [credential] */
 export function getRace(id, credential = null) {
-  return request("GET", racePath(id), { headers: bearer(credential) });
+  return dataOf(() =>
+    client.GET("/races/{race_id}", {
+      params: { path: { race_id: id } },
+      headers: bearer(credential),
+    }),
+  );
 }
 
-/** POST /races/{id}/start: the opener starts the countdown. */
+/** POST /races/{id}/start: the opener starts the countdown.
+ * @param {string} id
+ * @param {string | null} credential */
 export function startRace(id, credential) {
-  return request("POST", `${racePath(id)}/start`, { headers: bearer(credential) });
+  return dataOf(() =>
+    client.POST("/races/{race_id}/start", {
+      params: { path: { race_id: id } },
+      headers: bearer(credential),
+    }),
+  );
 }
 
-/** POST /races/{id}/leave: the racer leaves the lobby; the race as anyone sees it. */
+/** POST /races/{id}/leave: the racer leaves the lobby; the race as anyone sees it.
+ * @param {string} id
+ * @param {string | null} credential */
 export function leaveRace(id, credential) {
-  return request("POST", `${racePath(id)}/leave`, { headers: bearer(credential) });
+  return dataOf(() =>
+    client.POST("/races/{race_id}/leave", {
+      params: { path: { race_id: id } },
+      headers: bearer(credential),
+    }),
+  );
 }
 
-/** POST /races/{id}/rematch: the next race for the same racers (the same one for each). */
+/** POST /races/{id}/rematch: the next race for the same racers (the same one for each).
+ * @param {string} id
+ * @param {string | null} credential */
 export function rematchRace(id, credential) {
-  return request("POST", `${racePath(id)}/rematch`, { headers: bearer(credential) });
+  return dataOf(() =>
+    client.POST("/races/{race_id}/rematch", {
+      params: { path: { race_id: id } },
+      headers: bearer(credential),
+    }),
+  );
 }
 
-/** GET /players/{name}/races: their race figures and their last races. */
+/** GET /players/{name}/races: their race figures and their last races.
+ * @param {string} name */
 export function getPlayerRaces(name) {
-  return request("GET", `${playerPath(name)}/races`);
+  return dataOf(() => client.GET("/players/{name}/races", { params: { path: { name } } }));
 }

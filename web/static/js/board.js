@@ -1,3 +1,4 @@
+// @ts-check
 // The grid, drawn from a game's piles and legal placements (both as the API sends them).
 //
 // The grid floats: the first pile is (0, 0) and coordinates may be negative. The board shows
@@ -10,19 +11,43 @@ import { element } from "./dom.js";
 import { FACE_DOWN_LIMIT, positionKey } from "./game.js";
 import { explainMove, placeWords } from "./words.js";
 
+/** @typedef {import("./api.js").Schemas} Schemas */
+/** @typedef {Schemas["PileOut"]} Pile */
+/** @typedef {{row: number, col: number}} Position */
+/**
+ * What `renderBoard` draws (see there).
+ * @typedef {object} BoardOptions
+ * @property {Pile[]} piles
+ * @property {Position[]} [legal]
+ * @property {Schemas["CardOut"] | null} [currentCard]
+ * @property {((position: Position) => void) | null} [onPlace]
+ * @property {boolean} [disabled]
+ * @property {Position | null} [placed]
+ * @property {Schemas["FlipOut"][]} [flipped]
+ * @property {Position | null} [hint]
+ * @property {Position | null} [best]
+ * @property {boolean} [animate]
+ * @property {boolean} [celebrate]
+ * @property {Pile[]} [wordsFrom]
+ */
+
+/** @param {Pile} pile */
 function pileText(pile) {
   const top = topCard(pile);
   const size = pile.cards.length === 1 ? "1 card" : `${pile.cards.length} cards`;
   return pile.face_up ? `${cardName(top)}, face up, ${size}` : `face down, ${size}`;
 }
 
-/** A mark's tag on a cell (drawn by the styles; the cell's label says it in words). */
+/** A mark's tag on a cell (drawn by the styles; the cell's label says it in words).
+ * @param {string} className
+ * @param {string} text */
 function tag(className, text) {
   const made = element("span", { className: `tag ${className}`, textContent: text });
   made.setAttribute("aria-hidden", "true");
   return made;
 }
 
+/** @param {Pile} pile */
 function pileElement(pile) {
   const top = topCard(pile);
   const card = pile.face_up ? faceUpCard(top) : cardBack();
@@ -51,6 +76,8 @@ function pileElement(pile) {
  * the card just placed a thick solid frame tagged "played", a flipped pile a "↻" badge, the
  * hinted cell a double frame tagged "★ hint", the computer's choice a dashed frame tagged
  * "computer".
+ * @param {HTMLElement} container
+ * @param {BoardOptions} options
  */
 export function renderBoard(container, options) {
   const { piles, legal = [], currentCard = null, onPlace = null, disabled = false } = options;
@@ -94,6 +121,7 @@ export function renderBoard(container, options) {
         cell.dataset.face = pile.face_up ? "up" : "down";
         cell.dataset.count = String(pile.cards.length);
       }
+      /** @type {HTMLElement | null} */
       let content = pile ? pileElement(pile) : null;
       if (legalAt.has(here) && currentCard && onPlace) {
         const button = element("button", {
@@ -150,22 +178,29 @@ export function renderBoard(container, options) {
 
 /** Draw a player's own grid (`renderBoard`'s options) with the keyboard focus kept on the
  * same cell across the redraw (the button pressed is replaced), or on the grid's first
- * button if that cell has none now. The play view's table and a race's draw theirs so. */
+ * button if that cell has none now. The play view's table and a race's draw theirs so.
+ * @param {HTMLElement} container
+ * @param {BoardOptions} options */
 export function redrawGrid(container, options) {
   const focused = document.activeElement?.closest?.(".cell");
-  const focusAt = focused && container.contains(focused) ? { ...focused.dataset } : null;
+  const focusAt =
+    focused instanceof HTMLElement && container.contains(focused) ? { ...focused.dataset } : null;
   renderBoard(container, options);
   if (focusAt) {
     const same = container.querySelector(
       `.cell[data-row="${focusAt.row}"][data-col="${focusAt.col}"] button`,
     );
-    (same || container.querySelector("button"))?.focus();
+    const next = same || container.querySelector("button");
+    if (next instanceof HTMLElement) next.focus();
   }
   return focusAt !== null;
 }
 
 /** The last move's outcome in `box`: where the card went and why piles turned over, or not
- * (nothing without the move and the piles it was chosen on). */
+ * (nothing without the move and the piles it was chosen on).
+ * @param {HTMLElement} box
+ * @param {import("./words.js").Move | null} placement
+ * @param {Pile[] | null} before */
 export function showLastMove(box, placement, before) {
   box.replaceChildren();
   if (!placement || !before) return;
@@ -175,13 +210,16 @@ export function showLastMove(box, placement, before) {
 }
 
 /** The face-down counter beside a grid (its `dd` in `.counters`): "3 / 4", its box marked
- * `warn` at the limit and `over` past it (the game is lost). */
+ * `warn` at the limit and `over` past it (the game is lost).
+ * @param {HTMLElement} counter
+ * @param {number} down */
 export function showFaceDown(counter, down) {
   counter.textContent = `${down} / ${FACE_DOWN_LIMIT}`;
-  counter.parentElement.classList.toggle("warn", down >= FACE_DOWN_LIMIT);
-  counter.parentElement.classList.toggle("over", down > FACE_DOWN_LIMIT);
+  counter.parentElement?.classList.toggle("warn", down >= FACE_DOWN_LIMIT);
+  counter.parentElement?.classList.toggle("over", down > FACE_DOWN_LIMIT);
 }
 
+/** @type {Record<string, [number, number]>} */
 const STEPS = {
   ArrowUp: [-1, 0],
   ArrowDown: [1, 0],
@@ -189,19 +227,20 @@ const STEPS = {
   ArrowRight: [0, 1],
 };
 
-/** Arrow keys move the focus between the grid's buttons, in the direction pressed. */
+/** Arrow keys move the focus between the grid's buttons, in the direction pressed.
+ * @param {HTMLElement} container */
 export function enableArrowKeys(container) {
   container.addEventListener("keydown", (event) => {
     const step = STEPS[event.key];
-    const from = event.target.closest?.(".cell");
-    if (!step || !from) return;
+    const from = event.target instanceof Element ? event.target.closest(".cell") : null;
+    if (!step || !(from instanceof HTMLElement)) return;
     let row = Number(from.dataset.row);
     let col = Number(from.dataset.col);
     for (let i = 0; i < 6; i++) {
       row += step[0];
       col += step[1];
       const next = container.querySelector(`.cell[data-row="${row}"][data-col="${col}"] button`);
-      if (next) {
+      if (next instanceof HTMLElement) {
         next.focus();
         event.preventDefault();
         return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The daily challenge: one day's page (`GET /challenges/{day}`: its deck commitment, how
 // many played and won, when it closes, and once closed its reveal, checked here against the
 // commitment), the button to play today's (an account is needed), and the day's board
@@ -20,9 +21,16 @@ import { onAccountChange, readAccount } from "./storage.js";
 import { clearNotice, noticeMark, showError } from "./ui.js";
 import { checkItem, verifyReveal } from "./verify.js";
 
+/** @typedef {import("./api.js").Schemas} Schemas */
+/** The player's own game of the day (GET /games/{id} with the key), and its rank in words.
+ * @typedef {Schemas["GameOut"] & {rankText?: string}} Attempt */
+
+/** @type {string | null} */
 let shownDay = null; // "today" or YYYY-MM-DD, as asked
+/** @type {Schemas["DailyChallenge"] | null} */
 let challenge = null; // the day's page, as the API answered
-let attempt = null; // the player's own game of the day, if any (GET /games/{id} with the key)
+/** @type {Attempt | null} */
+let attempt = null; // the player's own game of the day, if any
 
 const board = makePager(
   {
@@ -35,6 +43,8 @@ const board = makePager(
     page: "daily-board-page",
   },
   async (cursor) => {
+    // The board is on show (and read) only with its day's page.
+    if (!challenge) throw new Error("the daily board was read without its day");
     const answer = await api.getLeaderboard({ cursor, challenge: challenge.date });
     return { rows: answer.entries.map(leaderboardRow), next_cursor: answer.next_cursor };
   },
@@ -44,7 +54,7 @@ function renderPlay() {
   const isToday = challenge && !challenge.closed;
   const account = readAccount();
   $("daily-play").hidden = !isToday || Boolean(attempt);
-  $("daily-play-button").disabled = !account;
+  $("daily-play-button", HTMLButtonElement).disabled = !account;
   $("daily-account-needed").hidden = Boolean(account);
   renderAttempt();
 }
@@ -52,7 +62,7 @@ function renderPlay() {
 function renderAttempt() {
   $("daily-attempt").hidden = !attempt;
   if (!attempt) return;
-  const link = $("daily-attempt-link");
+  const link = $("daily-attempt-link", HTMLAnchorElement);
   const id = encodeURIComponent(attempt.id);
   if (attempt.status === "in_progress") {
     const cards = attempt.placements_count === 1 ? "1 card" : `${attempt.placements_count} cards`;
@@ -65,12 +75,14 @@ function renderAttempt() {
   const rank = attempt.rankText ? `, ${attempt.rankText}` : "";
   $("daily-attempt-text").textContent =
     `You played this day's challenge: ${resultText(attempt.status, attempt.end_reason, attempt.score)}${rank}. ` +
-    (challenge.closed ? "" : "One attempt a day: the next challenge opens at 00:00 UTC.");
+    (challenge?.closed ? "" : "One attempt a day: the next challenge opens at 00:00 UTC.");
   link.textContent = "Replay your game";
   link.href = `#/games/${id}`;
 }
 
-/** The player's own game of the day and, if won, its rank on the day's board. */
+/** The player's own game of the day and, if won, its rank on the day's board.
+ * @param {Schemas["DailyChallenge"]} answer
+ * @returns {Promise<Attempt | null>} */
 async function readAttempt(answer) {
   const key = readAccount()?.key;
   if (!answer.your_game_id || !key) return null;
@@ -85,12 +97,13 @@ async function readAttempt(answer) {
   return game;
 }
 
+/** @param {import("./verify.js").Check} check */
 function addResult(check) {
   $("daily-verify-results").append(checkItem(check));
 }
 
-function render() {
-  const c = challenge;
+/** @param {Schemas["DailyChallenge"]} c */
+function render(c) {
   $("daily-heading").textContent = c.closed
     ? `Daily challenge of ${c.date}`
     : `Today's daily challenge (${c.date})`;
@@ -109,18 +122,19 @@ function render() {
   $("daily-verify-button").hidden = !c.reveal;
   $("daily-verify-results").replaceChildren();
   $("daily-board-caption").textContent = `Won games of ${c.date}, best score first`;
-  $("daily-date").value = c.date;
-  $("daily-date").max = utcToday();
+  $("daily-date", HTMLInputElement).value = c.date;
+  $("daily-date", HTMLInputElement).max = utcToday();
   $("daily-today").hidden = !c.closed;
   renderPlay();
 }
 
 async function verify() {
   if (!challenge?.reveal) return;
-  $("daily-verify-button").disabled = true;
+  const { deck_commitment: commitment, reveal } = challenge;
+  $("daily-verify-button", HTMLButtonElement).disabled = true;
   $("daily-verify-results").replaceChildren();
   try {
-    const checks = await verifyReveal(challenge.deck_commitment, challenge.reveal);
+    const checks = await verifyReveal(commitment, reveal);
     const all = checks.every((check) => check.ok);
     addResult({
       name: "Verdict",
@@ -133,11 +147,12 @@ async function verify() {
   } catch (error) {
     showError(error);
   } finally {
-    $("daily-verify-button").disabled = false;
+    $("daily-verify-button", HTMLButtonElement).disabled = false;
   }
 }
 
-/** The day's counts changed (`challenge` event): shown at once; a new win reads the board. */
+/** The day's counts changed (`challenge` event): shown at once; a new win reads the board.
+ * @param {Schemas["ChallengeEvent"]} data */
 function counted(data) {
   if (!challenge || data.date !== challenge.date) return;
   const won = data.won > challenge.won;
@@ -152,7 +167,8 @@ function counted(data) {
 
 /** The view became visible: `day` is "today" or a YYYY-MM-DD (`#/daily/{day}`). A day that
  * is not one of the calendar (a link typed by hand) is said so beside the date field, and
- * not asked for. */
+ * not asked for.
+ * @param {string} [day] */
 export async function showDaily(day = "today") {
   const gen = currentGeneration();
   const mark = noticeMark();
@@ -167,13 +183,14 @@ export async function showDaily(day = "today") {
   if (wrong) {
     challenge = null;
     $("daily-content").hidden = true;
-    $("daily-date").max = utcToday();
+    $("daily-date", HTMLInputElement).max = utcToday();
     return;
   }
   $("daily-summary").setAttribute("aria-busy", "true");
   $("daily-heading").textContent = "Daily challenge";
+  let answer;
   try {
-    const answer = await api.getChallenge(day, readAccount()?.key || null);
+    answer = await api.getChallenge(day, readAccount()?.key || null);
     const own = await readAttempt(answer);
     if (shownDay !== day) return;
     clearNotice(mark);
@@ -188,25 +205,25 @@ export async function showDaily(day = "today") {
   } finally {
     $("daily-summary").removeAttribute("aria-busy");
   }
-  render();
+  render(answer);
   $("daily-content").hidden = false;
   board.reload(mark);
   // A closed day's counts are final: nothing to follow.
-  if (!challenge.closed) openStream(SITE_EVENTS_URL, { challenge: counted }, { gen });
+  if (!answer.closed) openStream(SITE_EVENTS_URL, { challenge: counted }, { gen });
 }
 
 /** Wire the view's controls; called once. */
 export function installDaily() {
   $("daily-play-button").addEventListener("click", startDailyChallenge);
   $("daily-attempt-link").addEventListener("click", (event) => {
-    if (attempt?.status !== "in_progress") return;
+    if (!attempt || attempt.status !== "in_progress") return;
     event.preventDefault();
     openAccountGame(attempt.id);
   });
   $("daily-verify-button").addEventListener("click", verify);
   $("daily-date-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const day = $("daily-date").value.trim();
+    const day = $("daily-date", HTMLInputElement).value.trim();
     if (day) window.location.hash = `#/daily/${day}`;
   });
   $("daily-today").addEventListener("click", () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // The home page (`#/`): a game in one press (a name is optional: a guest plays as
 // "anonymous"), today's challenge and whether this player has played it, the games being
 // played now and their cards placed (kept live by the site's `game` events) and today's best
@@ -7,7 +8,7 @@ import * as api from "./api.js";
 import { $, element } from "./dom.js";
 import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
 import { refusedField } from "./fields.js";
-import { resultText } from "./game.js";
+import { GUEST_NAME, resultText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
 import { checkNameField } from "./names.js";
 import { startGame } from "./play.js";
@@ -17,6 +18,9 @@ import { clearNotice } from "./ui.js";
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
 const SHOWN = 5; // rows of each list
 
+/** @typedef {import("./api.js").Schemas["GameInProgressOut"]} GameInProgress */
+
+/** @type {GameInProgress[]} */
 let live = []; // the games being played, as `GET /games` lists them, latest first
 
 function renderStart() {
@@ -27,18 +31,21 @@ function renderStart() {
   $("home-resume").hidden = !readSavedGame();
 }
 
+/** @param {GameInProgress} entry */
 function cardsText(entry) {
   return `${entry.cards_placed === 1 ? "1 card" : `${entry.cards_placed} cards`} placed`;
 }
 
+/** @param {GameInProgress} entry */
 function gameItem(entry) {
+  const player = entry.player ?? GUEST_NAME;
   const watch = element("a", {
     href: `#/live/${encodeURIComponent(entry.game_id)}`,
     textContent: "Watch",
   });
-  watch.setAttribute("aria-label", `Watch the game of ${entry.player}`);
+  watch.setAttribute("aria-label", `Watch the game of ${player}`);
   const cards = element("span", { className: "cards", textContent: cardsText(entry) });
-  const item = element("li", {}, playerLink(entry.player, entry.registered), ", ", cards, " · ", watch);
+  const item = element("li", {}, playerLink(player, entry.registered), ", ", cards, " · ", watch);
   item.dataset.gameId = entry.game_id;
   return item;
 }
@@ -50,14 +57,15 @@ function renderLive() {
 
 /** A game began, moved or ended (`game` event): the list gains it, counts its cards (the
  * latest move first) or loses it at once. While the focus is in the list, a game shown that
- * moved is counted where it is (redrawn, the list would lose the focus). */
+ * moved is counted where it is (redrawn, the list would lose the focus).
+ * @param {import("./api.js").Schemas["GameListedEvent"]} data */
 function gameEvent(data) {
   live = live.filter((entry) => entry.game_id !== data.game_id);
   if (data.status === "in_progress") live = [data, ...live];
   const list = $("home-live-list");
-  const shown = list.querySelector(`li[data-game-id="${CSS.escape(data.game_id)}"]`);
-  if (shown && data.status === "in_progress" && list.contains(document.activeElement)) {
-    shown.querySelector(".cards").textContent = cardsText(data);
+  const cards = list.querySelector(`li[data-game-id="${CSS.escape(data.game_id)}"] .cards`);
+  if (cards && data.status === "in_progress" && list.contains(document.activeElement)) {
+    cards.textContent = cardsText(data);
     return;
   }
   renderLive();
@@ -103,7 +111,7 @@ async function loadBest() {
 async function loadDaily() {
   const account = readAccount();
   const text = $("home-daily-text");
-  const link = $("home-daily-link");
+  const link = $("home-daily-link", HTMLAnchorElement);
   let day;
   try {
     day = await api.getChallenge("today", account?.key || null);
@@ -138,14 +146,14 @@ async function loadDaily() {
 
 /** Wire the view's controls; called once. */
 export function installHome() {
-  $("home-name").value = storage()?.getItem(SAVED_PLAYER) || "";
+  $("home-name", HTMLInputElement).value = storage()?.getItem(SAVED_PLAYER) || "";
   checkNameField("home-name", "home-name-check");
   $("home-start").addEventListener("submit", (event) => {
     event.preventDefault();
     clearNotice(); // an older refusal at the top goes: this attempt's is said beside the name
     const guest = !readAccount();
     if (guest && refusedField("home-name", "home-name-check")) return;
-    const player = $("home-name").value.trim();
+    const player = $("home-name", HTMLInputElement).value.trim();
     storage()?.setItem(SAVED_PLAYER, player);
     startGame(guest ? player : null, ["home-name", "home-name-check"]);
   });

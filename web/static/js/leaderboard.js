@@ -1,3 +1,4 @@
+// @ts-check
 // The leaderboard, a page at a time (the API's `next_cursor`), each game a link to its replay.
 // The board is chosen here (all time, a UTC day's or an ISO week's, each player's best,
 // assisted games or not) and kept in the URL's fragment, so a reload or a shared link shows
@@ -17,8 +18,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // News comes in bursts (a win is also a new best): the page is read once per burst.
 const NEWS_DELAY_MS = 300;
 
+/** @typedef {import("./api.js").Schemas} Schemas */
+/** @typedef {NonNullable<Schemas["Leaderboard"]["period"]>} Period */
+/** A board's window as an answer (a board's, a game's place on one) names it.
+ * @typedef {{period?: Period | null, starts_on?: string | null, ends_on?: string | null}} Window */
+
 // What the page lists: `choice` is the board menu's value ("all", "today", "this-week",
 // "day" or "week": the last two with `date`).
+/** @type {{choice: string, date: string, perPlayer: boolean, includeAssisted: boolean,
+ *   limit: number}} */
 let board = {
   choice: "all",
   date: "",
@@ -27,19 +35,24 @@ let board = {
   limit: DEFAULT_LIMIT,
 };
 
-/** Today's date in UTC (the boards' days are UTC days), as YYYY-MM-DD. */
+/** Today's date in UTC (the boards' days are UTC days), as YYYY-MM-DD.
+ * @param {number} [offsetDays] */
 export function utcToday(offsetDays = 0) {
   return new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** Whether `text` is a day of the calendar as YYYY-MM-DD (2026-02-30 and 2026-13-45 are not). */
+/** Whether `text` is a day of the calendar as YYYY-MM-DD (2026-02-30 and 2026-13-45 are not).
+ * @param {string} text */
 export function isDay(text) {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const day = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text;
 }
 
-/** The API's window of a board choice: {period, date}. */
+/** The API's window of a board choice: {period, date}.
+ * @param {string} choice
+ * @param {string} date
+ * @returns {{period: Period, date: string | null}} */
 function windowOf(choice, date) {
   if (choice === "today") return { period: "day", date: null };
   if (choice === "this-week") return { period: "week", date: null };
@@ -47,7 +60,9 @@ function windowOf(choice, date) {
   return { period: "all", date: null };
 }
 
-/** The fragment that shows a board: {period, date, perPlayer, includeAssisted, limit}. */
+/** The fragment that shows a board: {period, date, perPlayer, includeAssisted, limit}.
+ * @param {{period?: Period | null, date?: string | null, perPlayer?: boolean,
+ *   includeAssisted?: boolean, limit?: number}} [shown] */
 export function boardHash({
   period = "all",
   date = null,
@@ -56,8 +71,8 @@ export function boardHash({
   limit = DEFAULT_LIMIT,
 } = {}) {
   const query = new URLSearchParams();
-  if (period !== "all") query.set("period", period);
-  if (period !== "all" && date) query.set("date", date);
+  if (period && period !== "all") query.set("period", period);
+  if (period && period !== "all" && date) query.set("date", date);
   if (perPlayer) query.set("per_player", "best");
   if (includeAssisted) query.set("include_assisted", "true");
   if (limit !== DEFAULT_LIMIT) query.set("limit", String(limit));
@@ -66,7 +81,8 @@ export function boardHash({
 }
 
 /** How a board's answer names its window: "All time", "Day 2026-12-01 (UTC)", "Week
- * 2026-11-30 – 2026-12-06 (UTC, Monday to Sunday)". */
+ * 2026-11-30 – 2026-12-06 (UTC, Monday to Sunday)".
+ * @param {Window} answer */
 export function windowText(answer) {
   if (answer.period === "day") return `Day ${answer.starts_on} (UTC)`;
   if (answer.period === "week") {
@@ -77,7 +93,8 @@ export function windowText(answer) {
 
 /** A player's name, whole: a line may break after a "_" or a "-" only (`newbie_` / `desk`,
  * never `newbie_d` / `esk`), in a span that tables keep unbroken where there is room
- * (app.css, `.name`). */
+ * (app.css, `.name`).
+ * @param {string} name */
 export function nameElement(name) {
   const parts = name.split(/(?<=[_-])/);
   const pieces = parts.flatMap((part, index) => (index ? [element("wbr"), part] : [part]));
@@ -85,7 +102,9 @@ export function nameElement(name) {
 }
 
 /** A player's name as a link to their page (`#/players/{name}`), or as text for a guest
- * (`registered` false, as the API says it): guests have no page. */
+ * (`registered` false, as the API says it): guests have no page.
+ * @param {string} name
+ * @param {boolean} registered */
 export function playerLink(name, registered) {
   if (!registered) return nameElement(name);
   const link = element("a", { href: `#/players/${encodeURIComponent(name)}` });
@@ -97,7 +116,8 @@ export function playerLink(name, registered) {
 export const BOARD_COLUMNS = ["Rank", "Player", "Score", "Finished", "Game"];
 
 /** A board's row: rank, player (a link to their page), score, finish time and a link to the
- * game's replay. */
+ * game's replay.
+ * @param {Schemas["LeaderboardEntry"]} entry */
 export function leaderboardRow(entry) {
   const open = element("a", {
     href: `#/games/${encodeURIComponent(entry.game_id)}`,
@@ -119,18 +139,22 @@ export function leaderboardRow(entry) {
   return labelCells(tr, BOARD_COLUMNS);
 }
 
-/** How a board's assistance is named, on this page and at the end of a game. */
+/** How a board's assistance is named, on this page and at the end of a game.
+ * @param {boolean} includeAssisted */
 export function assistedText(includeAssisted) {
   return includeAssisted ? "assisted games included" : "games played without hints";
 }
 
 /** The full name of a board, the one wording of the leaderboard page and the end panel:
- * "All time, games played without hints". */
+ * "All time, games played without hints".
+ * @param {Window} answer
+ * @param {boolean} includeAssisted */
 export function boardName(answer, includeAssisted) {
   return `${windowText(answer)}, ${assistedText(includeAssisted)}`;
 }
 
-/** Why the board is empty or short: the wins with hints it leaves out, and the switch. */
+/** Why the board is empty or short: the wins with hints it leaves out, and the switch.
+ * @param {number} count */
 function showLeftOut(count) {
   $("leaderboard-left-out").hidden = count === 0;
   if (count === 0) return;
@@ -178,22 +202,28 @@ const pager = makePager(
     $("leaderboard-empty").textContent = `${won}${period === "all" ? "" : " on this board"} yet.`;
     showLeftOut(answer.assisted_left_out || 0);
     const rows = answer.entries.map(leaderboardRow);
-    for (const row of rows) row.classList.toggle("fresh", freshGames.has(row.dataset.gameId));
+    for (const row of rows) row.classList.toggle("fresh", freshGames.has(row.dataset.gameId ?? ""));
     return { rows, next_cursor: answer.next_cursor };
   },
 );
 
 // The games of the latest burst of news, their rows marked: a burst may hold several wins
 // (two players finishing together), and each is new.
+/** @type {Set<string>} */
 let freshGames = new Set();
+/** @type {string | null} */
 let announcedWin = null; // the game of the latest win announced
+/** @type {ReturnType<typeof setTimeout> | null} */
 let newsTimer = null;
 
+/** @type {Record<Schemas["BestEvent"]["board"], string>} */
 const BOARD_NAMES = { all_time: "all time", day: "today", week: "this week" };
 
 /** A win or a new best came: say so, and read the page shown again (once per burst). A past
  * day's or week's board cannot change. `text` null: nothing new to say (a best of the win
- * just announced, whose words already give its ranks). */
+ * just announced, whose words already give its ranks).
+ * @param {string | null} text
+ * @param {string} gameId */
 function news(text, gameId) {
   const { period, date } = windowOf(board.choice, board.date);
   if (period !== "all" && date) return;
@@ -207,6 +237,7 @@ function news(text, gameId) {
   }, NEWS_DELAY_MS);
 }
 
+/** @param {number} gen */
 function listen(gen) {
   openStream(
     SITE_EVENTS_URL,
@@ -230,13 +261,13 @@ function listen(gen) {
 /** Draw the controls for `board`. */
 function drawControls() {
   const dated = board.choice === "day" || board.choice === "week";
-  $("board-period").value = board.choice;
+  $("board-period", HTMLSelectElement).value = board.choice;
   $("board-date-field").hidden = !dated;
-  $("board-date").value = board.date;
+  $("board-date", HTMLInputElement).value = board.date;
   $("board-date-label").textContent =
     board.choice === "week" ? "A day of the week (UTC)" : "Day (UTC)";
-  $("per-player").checked = board.perPlayer;
-  $("include-assisted").checked = board.includeAssisted;
+  $("per-player", HTMLInputElement).checked = board.perPlayer;
+  $("include-assisted", HTMLInputElement).checked = board.includeAssisted;
 }
 
 /** A date the API would refuse, explained (its true reason); or "" if it may be asked. */
@@ -264,7 +295,8 @@ function showDateProblem() {
     $("leaderboard-window").textContent = "";
     $("leaderboard-empty").hidden = true;
     $("leaderboard-left-out").hidden = true;
-    $("leaderboard-first").closest(".pager").hidden = true;
+    const pages = $("leaderboard-first").closest(".pager");
+    if (pages instanceof HTMLElement) pages.hidden = true;
   }
   return Boolean(problem);
 }
@@ -283,8 +315,10 @@ function changed() {
 /** Wire the view's controls; called once. */
 export function installLeaderboard() {
   $("board-form").addEventListener("submit", (event) => event.preventDefault());
-  $("board-period").addEventListener("change", (event) => {
-    board.choice = event.target.value;
+  const period = $("board-period", HTMLSelectElement);
+  const date = $("board-date", HTMLInputElement);
+  period.addEventListener("change", () => {
+    board.choice = period.value;
     // A past day or week starts at yesterday or last week, changed with the date field.
     if (board.choice === "day" && !board.date) board.date = utcToday(-1);
     if (board.choice === "week" && !board.date) board.date = utcToday(-7);
@@ -293,22 +327,24 @@ export function installLeaderboard() {
   });
   // The date is typed as ISO (YYYY-MM-DD), like every date on the page (a date picker shows
   // the browser's local format): read once it is complete, or when the field is left.
-  $("board-date").addEventListener("input", (event) => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(event.target.value.trim())) return;
-    board.date = event.target.value.trim();
+  date.addEventListener("input", () => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date.value.trim())) return;
+    board.date = date.value.trim();
     changed();
   });
-  $("board-date").addEventListener("change", (event) => {
-    if (event.target.value.trim() === board.date) return;
-    board.date = event.target.value.trim();
+  date.addEventListener("change", () => {
+    if (date.value.trim() === board.date) return;
+    board.date = date.value.trim();
     changed();
   });
-  $("per-player").addEventListener("change", (event) => {
-    board.perPlayer = event.target.checked;
+  const perPlayer = $("per-player", HTMLInputElement);
+  perPlayer.addEventListener("change", () => {
+    board.perPlayer = perPlayer.checked;
     changed();
   });
-  $("include-assisted").addEventListener("change", (event) => {
-    board.includeAssisted = event.target.checked;
+  const includeAssisted = $("include-assisted", HTMLInputElement);
+  includeAssisted.addEventListener("change", () => {
+    board.includeAssisted = includeAssisted.checked;
     changed();
   });
   $("leaderboard-include").addEventListener("click", () => {
@@ -320,7 +356,8 @@ export function installLeaderboard() {
 
 /** The view became visible (`#/leaderboard`, with the board in its query: `period`, `date`,
  * `per_player=best`, `include_assisted=true`, `limit=N`): read its page one, or say beside
- * the date field why its date cannot be shown. */
+ * the date field why its date cannot be shown.
+ * @param {URLSearchParams} params */
 export function showLeaderboard(params) {
   const asked = Number(params.get("limit"));
   const period = params.get("period");

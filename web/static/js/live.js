@@ -1,3 +1,4 @@
+// @ts-check
 // The Live page: the games being played now (`GET /games?status=in_progress`, the latest move
 // first, a page at a time), and one of them watched as it is played (`#/live/{id}`): its
 // placements arrive on `/games/{id}/events` (events.js) and the board is drawn from them as a
@@ -13,7 +14,7 @@ import { renderBoard, showFaceDown } from "./board.js";
 import { $, element } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream, SITE_EVENTS_URL } from "./events.js";
 import { timeElement } from "./format.js";
-import { DECK_SIZE, resultText } from "./game.js";
+import { DECK_SIZE, GUEST_NAME, resultText } from "./game.js";
 import { nameElement, playerLink } from "./leaderboard.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
 import { clearNotice, noticeMark, showError } from "./ui.js";
@@ -26,22 +27,32 @@ import { placementText } from "./words.js";
 const LIST_REFRESH_MS = 15_000;
 const COLUMNS = ["Player", "Cards placed", "Last move", "Game"];
 
+/** @typedef {import("./api.js").Schemas} Schemas */
+
+/** @type {string | null} */
 let watchedId = null; // the game followed (`#/live/{id}`), or null on the list
+/** @type {Schemas["PlacementOut"][]} */
 let placements = [];
+/** @type {Schemas["PileOut"][][]} */
 let boards = [[]];
+/** @type {Schemas["GameEndEvent"] | null} */
 let ended = null; // the `end` event's data, once it came
+/** @type {import("./events.js").Stream | null} */
 let stream = null;
+/** @type {ReturnType<typeof setInterval> | null} */
 let listTimer = null;
 let onPageOne = true;
 
+/** @param {Schemas["GameInProgressOut"]} entry */
 function gameRow(entry) {
+  const player = entry.player ?? GUEST_NAME;
   const watch = element("a", {
     href: `#/live/${encodeURIComponent(entry.game_id)}`,
     textContent: "Watch",
   });
-  watch.setAttribute("aria-label", `Watch the game of ${entry.player}`);
+  watch.setAttribute("aria-label", `Watch the game of ${player}`);
   const tr = tableRow([
-    playerLink(entry.player, entry.registered),
+    playerLink(player, entry.registered),
     String(entry.cards_placed),
     timeElement(entry.last_move_at || entry.created_at),
     watch,
@@ -70,11 +81,12 @@ const pager = makePager(
 
 /** A game began, moved or ended (`game` event): on page one, its row comes, counts its cards
  * at the top (the latest move first) or goes, at once. A row holding the focus is counted
- * where it is: moved, it would lose the focus. */
+ * where it is: moved, it would lose the focus.
+ * @param {Schemas["GameListedEvent"]} data */
 function listEvent(data) {
   if (watchedId !== null || !onPageOne) return;
-  const body = $("live-body");
-  const shown = body.querySelector(`tr[data-game-id="${CSS.escape(data.game_id)}"]`);
+  const body = $("live-body", HTMLTableSectionElement);
+  const shown = [...body.rows].find((row) => row.dataset.gameId === data.game_id);
   if (data.status !== "in_progress") {
     shown?.remove();
   } else if (shown) {
@@ -105,20 +117,23 @@ function refreshList() {
 
 // ---------------------------------------------------------------- one game, followed
 
+/** @param {string} text @param {string} state */
 function setState(text, state) {
   $("live-state").textContent = text;
   $("live-state").dataset.state = state;
 }
 
-function endText() {
+/** @param {Schemas["GameEndEvent"]} ended */
+function endText(ended) {
   const who = $("live-watch").dataset.player;
   return `The game is over: ${who} ${resultText(ended.status, ended.reason, ended.score)}.`;
 }
 
 /** The end, announced as a player's own is: a panel with its heading (focused), the won
- * table's wave, the result in words. */
-function announceEnd() {
-  const who = $("live-watch").dataset.player;
+ * table's wave, the result in words.
+ * @param {Schemas["GameEndEvent"]} ended */
+function announceEnd(ended) {
+  const who = $("live-watch").dataset.player ?? GUEST_NAME;
   const won = ended.status === "won";
   $("live-end").hidden = false;
   $("live-end").classList.toggle("won", won);
@@ -156,7 +171,8 @@ function drawWatch(celebrate = false) {
 }
 
 /** The history read again (an event was missed: a gap in the numbers, or an end that counts
- * more placements than came). */
+ * more placements than came).
+ * @param {string} id */
 async function catchUp(id) {
   try {
     const history = await api.getPlacements(id);
@@ -171,6 +187,7 @@ async function catchUp(id) {
   }
 }
 
+/** @param {string} id @param {number} gen */
 function follow(id, gen) {
   stream = openStream(
     gameEventsUrl(id),
@@ -194,8 +211,8 @@ function follow(id, gen) {
         ended = data;
         if (data.placements > placements.length) catchUp(id);
         drawWatch(data.status === "won");
-        setState(endText(), "ended");
-        announceEnd();
+        setState(endText(data), "ended");
+        announceEnd(data);
       },
     },
     {
@@ -214,6 +231,7 @@ function follow(id, gen) {
   );
 }
 
+/** @param {string} id */
 async function showWatch(id) {
   const gen = currentGeneration();
   const mark = noticeMark();
@@ -228,7 +246,7 @@ async function showWatch(id) {
   $("live-heading").textContent = "Live game";
   $("live-board").replaceChildren();
   $("live-move").textContent = "";
-  $("live-replay-link").href = `#/games/${encodeURIComponent(id)}`;
+  $("live-replay-link", HTMLAnchorElement).href = `#/games/${encodeURIComponent(id)}`;
   setState("Connecting…", "connecting");
   let game;
   try {
@@ -259,7 +277,8 @@ export function installLive() {
   });
 }
 
-/** The view became visible: the list (`#/live`), or game `id` followed (`#/live/{id}`). */
+/** The view became visible: the list (`#/live`), or game `id` followed (`#/live/{id}`).
+ * @param {string | null} [id] */
 export function showLive(id = null) {
   stopListTimer();
   stream = null; // the router closed it

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's views, chosen by the URL's fragment: #/ (the home page, the default), #/play (the
 // table: a game started, played and ended), #/daily (today's
 // daily challenge; #/daily/YYYY-MM-DD another day's), #/leaderboard (optionally ?limit=N),
@@ -23,7 +24,17 @@ import { installReplay, showReplay } from "./replay.js";
 import { installRules, showRules } from "./rules.js";
 import { installNotice } from "./ui.js";
 
-const VIEWS = [
+/** @typedef {typeof VIEWS[number]} View */
+/**
+ * A route: the view a fragment shows, and what it names.
+ * @typedef {{view: "home" | "play" | "leaderboard" | "account" | "rules", params: URLSearchParams}
+ *   | {view: "daily", day: string, params: URLSearchParams}
+ *   | {view: "live" | "race", id: string | null, params: URLSearchParams}
+ *   | {view: "player", name: string, params: URLSearchParams}
+ *   | {view: "replay", id: string, params: URLSearchParams}} Route
+ */
+
+const VIEWS = /** @type {const} */ ([
   "home",
   "play",
   "daily",
@@ -34,7 +45,8 @@ const VIEWS = [
   "player",
   "replay",
   "rules",
-];
+]);
+/** @type {Record<View, string>} */
 const TITLES = {
   home: "Foursquare: a card game for one",
   play: "Play · Foursquare",
@@ -48,6 +60,7 @@ const TITLES = {
   rules: "How to play · Foursquare",
 };
 // The navigation link marked current for each view.
+/** @type {Partial<Record<View, string>>} */
 const LINKS = {
   home: "home",
   play: "play",
@@ -59,6 +72,8 @@ const LINKS = {
   rules: "rules",
 };
 
+/** @param {string} hash
+ * @returns {Route} */
 function parseRoute(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(query);
@@ -94,7 +109,8 @@ function route() {
     $(`${view}-view`).hidden = view !== target.view;
   }
   for (const link of document.querySelectorAll("[data-view-link]")) {
-    if (link.dataset.viewLink === LINKS[target.view]) link.setAttribute("aria-current", "page");
+    const current = link.getAttribute("data-view-link") === LINKS[target.view];
+    if (current) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
   document.title = TITLES[target.view];

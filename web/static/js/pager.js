@@ -1,3 +1,4 @@
+// @ts-check
 // A listing read a page at a time with the API's `next_cursor` (the leaderboard, a day's
 // board, a player's games): First / Previous / Next buttons and a page number, shown only
 // when there is more than one page; and the rows of such tables.
@@ -6,30 +7,45 @@ import { $, element } from "./dom.js";
 import { clearNotice, showError } from "./ui.js";
 
 /**
+ * The elements of a pager and its table, by id.
+ * @typedef {{table: string, body: string, empty: string, first: string, previous: string,
+ *   next: string, page: string}} PagerIds
+ */
+/** A page read: the rows of the table's body, and the API's cursor of the next page.
+ * @typedef {{rows: HTMLElement[], next_cursor: string | null}} Page */
+
+/**
  * ids: {table, body, empty, first, previous, next, page} (element ids); fetchPage(cursor)
  * answers {rows (elements for the body), next_cursor}. Returns {reload()}: read page one,
  * and {refresh()}: read the page shown again.
+ * @param {PagerIds} ids
+ * @param {(cursor: string | null) => Promise<Page>} fetchPage
  */
 export function makePager(ids, fetchPage) {
+  /** @type {(string | null)[]} */
   let cursors = [null]; // cursors[i] reads page i + 1
   let page = 0;
+  /** @type {string | null} */
   let nextCursor = null;
   let loading = false;
   let generation = 0; // a newer reload wins over an older answer
   // The notice this pager's failed read showed ("Try again"), hidden once a read succeeds. A
   // read hides no other notice unless its page passes the mark of its own load (`reload`): a
   // table re-read on news must not hide the error of a button pressed meanwhile.
+  /** @type {number | null} */
   let ownNotice = null;
+  const pager = $(ids.first).closest(".pager");
 
   function setButtons() {
     // One page (or none): no pager at all. Hidden only once an answer says so, so that a
     // reload keeps the buttons where they were while it loads.
-    if (!loading) $(ids.first).closest(".pager").hidden = page === 0 && !nextCursor;
-    $(ids.first).disabled = loading || page === 0;
-    $(ids.previous).disabled = loading || page === 0;
-    $(ids.next).disabled = loading || !nextCursor;
+    if (!loading && pager instanceof HTMLElement) pager.hidden = page === 0 && !nextCursor;
+    $(ids.first, HTMLButtonElement).disabled = loading || page === 0;
+    $(ids.previous, HTMLButtonElement).disabled = loading || page === 0;
+    $(ids.next, HTMLButtonElement).disabled = loading || !nextCursor;
   }
 
+  /** @param {number | null} [mark] */
   async function load(mark = null) {
     const mine = ++generation;
     loading = true;
@@ -78,7 +94,8 @@ export function makePager(ids, fetchPage) {
       return load();
     },
     /** Read page one. `mark` (`noticeMark()` when the page's load began): notices shown
-     * before it are stale, hidden when the read succeeds. */
+     * before it are stale, hidden when the read succeeds.
+     * @param {number | null} [mark] */
     reload(mark = null) {
       cursors = [null];
       page = 0;
@@ -89,15 +106,18 @@ export function makePager(ids, fetchPage) {
   };
 }
 
-/** A table row of text cells; `cells` items are strings or elements. */
+/** A table row of text cells; `cells` items are strings or elements.
+ * @param {(Node | string)[]} cells */
 export function tableRow(cells) {
   return element("tr", {}, ...cells.map((content) => element("td", {}, content)));
 }
 
 /** A table row of cells labelled with their column's name (`labels`), for the stacked
- * layout of narrow screens, where each row is a card and each cell says what it is. */
+ * layout of narrow screens, where each row is a card and each cell says what it is.
+ * @param {HTMLTableRowElement} row
+ * @param {string[]} labels */
 export function labelCells(row, labels) {
-  [...row.children].forEach((cell, index) => {
+  [...row.cells].forEach((cell, index) => {
     if (labels[index]) cell.dataset.label = labels[index];
   });
   return row;

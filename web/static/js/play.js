@@ -1,3 +1,4 @@
+// @ts-check
 // Playing a game: start one under a name (or as the account whose key this page holds), or
 // the daily challenge; place the current card, ask for a hint, see the end. The page draws
 // only what the API answered (after a placement, the `game` that came back); the game's id
@@ -14,7 +15,6 @@ import { checkNameField } from "./names.js";
 import { makeStanding } from "./standing.js";
 import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
 import { clearNotice, confirmDialog, showError } from "./ui.js";
-import { replayHistory } from "./verify.js";
 import { moveWords, placeWords } from "./words.js";
 
 const SAVED_PLAYER = "foursquare.player";
@@ -22,15 +22,25 @@ const RULES_OFFER = "foursquare.rules-offer";
 // Codes after which the page's copy of the game may be out of date: read it again.
 const STALE_CODES = new Set(["version_conflict", "precondition_failed", "game_over"]);
 
-let saved = null; // {id, token, player}: the game being played, as kept in localStorage
+/** @typedef {import("./api.js").Schemas} Schemas */
+/** @typedef {Schemas["GameOut"]} Game */
+
+/** @type {import("./storage.js").SavedGame | null} */
+let saved = null; // the game being played, as kept in localStorage
+/** @type {Game | null} */
 let game = null; // the game as the API last answered
+/** @type {Schemas["PlacementOut"] | null} */
 let lastPlacement = null; // the placement that produced `game`, for its marks
+/** @type {Schemas["PileOut"][] | null} */
 let before = null; // the piles before `lastPlacement` (what the player chose it on)
+/** @type {Schemas["Hint"] | null} */
 let hint = null; // the hint for the current card, if one was asked
 let busy = false;
 let loaded = false;
+/** @type {ReturnType<typeof makeStanding> | null} */
 let standing = null; // the won game's rank and place (standing.js)
 
+/** @param {import("./storage.js").SavedGame | null} value */
 function save(value) {
   saved = value;
   writeSavedGame(value);
@@ -51,13 +61,15 @@ function renderStartForm() {
 }
 
 /** The first game of a new visitor offers the rules page once: the offer belongs to that
- * game (kept with its id) until it is dismissed or the rules are read. */
+ * game (kept with its id) until it is dismissed or the rules are read.
+ * @param {boolean} [done] */
 export function rulesOffered(done = false) {
   if (done) storage()?.setItem(RULES_OFFER, "done");
   return storage()?.getItem(RULES_OFFER) || null;
 }
 
-function renderRulesOffer(playing) {
+/** @param {Game} game @param {boolean} playing */
+function renderRulesOffer(game, playing) {
   let offer = rulesOffered();
   if (playing && offer === null) {
     storage()?.setItem(RULES_OFFER, game.id);
@@ -66,8 +78,9 @@ function renderRulesOffer(playing) {
   $("rules-offer").hidden = !(playing && offer === game.id);
 }
 
-/** Why the game ended, in plain words, naming the move that ended it when it is known. */
-function endText() {
+/** Why the game ended, in plain words, naming the move that ended it when it is known.
+ * @param {Game} game */
+function endText(game) {
   if (game.status === "won") {
     const cards = game.score === 1 ? "1 card was" : `${game.score} cards were`;
     return `Score ${game.score}: ${cards} left in the stock. All ${GRID_CELLS} piles are face up.`;
@@ -129,8 +142,8 @@ function render({ animate = false } = {}) {
   $("play-actions").hidden = !playing;
   $("hint-button").hidden = challenge;
   $("no-hints").hidden = !challenge;
-  $("hint-button").disabled = busy;
-  renderRulesOffer(playing);
+  $("hint-button", HTMLButtonElement).disabled = busy;
+  renderRulesOffer(game, playing);
 
   // Keep the keyboard focus on the grid across a redraw (the clicked button is replaced).
   const board = $("board");
@@ -147,7 +160,9 @@ function render({ animate = false } = {}) {
   });
   board.setAttribute(
     "aria-label",
-    playing ? `Grid: choose where to place the ${cardName(game.current_card)}` : "Grid",
+    playing && game.current_card
+      ? `Grid: choose where to place the ${cardName(game.current_card)}`
+      : "Grid",
   );
 
   showLastMove($("last-move"), lastPlacement, before);
@@ -161,15 +176,17 @@ function render({ animate = false } = {}) {
   panel.classList.toggle("lost", game.status === "lost");
   if (!playing) {
     $("end-title").textContent = game.status === "won" ? "You won!" : "Game lost";
-    $("end-detail").textContent = endText();
-    standing.show(game);
+    $("end-detail").textContent = endText(game);
+    standing?.show(game);
     // A daily challenge game is analysed once its day has closed: until then, its replay.
     const sealed = game.challenge_date && !game.reveal;
-    const analyse = $("end-analyse-link");
+    const analyse = $("end-analyse-link", HTMLAnchorElement);
     analyse.textContent = sealed ? "Replay this game" : "Analyse this game";
     analyse.href = `#/games/${encodeURIComponent(game.id)}${sealed ? "" : "?analyse"}`;
     $("end-board-link").hidden = !game.challenge_date;
-    if (game.challenge_date) $("end-board-link").href = `#/daily/${game.challenge_date}`;
+    if (game.challenge_date) {
+      $("end-board-link", HTMLAnchorElement).href = `#/daily/${game.challenge_date}`;
+    }
     if (wasHidden && (hadFocus || animate)) $("end-title").focus();
   }
 }
@@ -177,12 +194,14 @@ function render({ animate = false } = {}) {
 /** Start a game: a guest's under `player`, or the account's when this page holds a key (its
  * name is sent too, so a key of another account is refused, not silently used). `field`
  * ([input id, message id]): the guest's name field, where a refusal of the name is said (not
- * at the top of the page). */
+ * at the top of the page).
+ * @param {string} player
+ * @param {[inputId: string, messageId: string] | null} [field] */
 async function start(player, field = null) {
   if (busy) return;
   busy = true;
-  $("start-button").disabled = true;
-  $("play-again-button").disabled = true;
+  $("start-button", HTMLButtonElement).disabled = true;
+  $("play-again-button", HTMLButtonElement).disabled = true;
   const account = readAccount();
   try {
     let created;
@@ -204,8 +223,8 @@ async function start(player, field = null) {
     hint = null;
   } finally {
     busy = false;
-    $("start-button").disabled = false;
-    $("play-again-button").disabled = false;
+    $("start-button", HTMLButtonElement).disabled = false;
+    $("play-again-button", HTMLButtonElement).disabled = false;
     render();
   }
   const firstCell = $("board").querySelector("button");
@@ -213,7 +232,9 @@ async function start(player, field = null) {
 }
 
 /** Start a game from another view (the home page) and go to the table: a guest's under
- * `player` ("" for anonymous), or the account's. */
+ * `player` ("" for anonymous), or the account's.
+ * @param {string | null} player
+ * @param {[inputId: string, messageId: string] | null} [field] */
 export async function startGame(player, field = null) {
   if (game && game.status === "in_progress" && !(await mayLeave())) return;
   await start(player || "", field);
@@ -223,13 +244,15 @@ export async function startGame(player, field = null) {
   }
 }
 
+/** @param {{row: number, col: number}} position */
 async function place(position) {
-  if (busy || !game || game.status !== "in_progress") return;
+  if (busy || !saved || !game || game.status !== "in_progress") return;
+  const { id } = saved;
   // While the placement is in flight the board stays as drawn (and keeps the focus); a
   // second click is ignored.
   setBusy(true);
   try {
-    const answer = await api.placeCard(saved.id, bearer(), position, game.version);
+    const answer = await api.placeCard(id, bearer(), position, game.version);
     clearNotice();
     before = game.piles;
     game = answer.game;
@@ -239,9 +262,9 @@ async function place(position) {
     render({ animate: true });
   } catch (error) {
     showError(error);
-    if (STALE_CODES.has(error.code)) {
+    if (STALE_CODES.has(api.codeOf(error) ?? "")) {
       // Show the notice, then draw the game as it is now.
-      const fresh = await api.getGame(saved.id, bearer()).catch(() => null);
+      const fresh = await api.getGame(id, bearer()).catch(() => null);
       if (fresh) {
         game = fresh;
         lastPlacement = null; // another client's move: its marks are not known here
@@ -253,15 +276,17 @@ async function place(position) {
   }
 }
 
+/** @param {boolean} value */
 function setBusy(value) {
   busy = value;
   $("board").setAttribute("aria-busy", String(value));
-  $("hint-button").disabled = value || !game || game.status !== "in_progress";
-  $("new-game-button").disabled = value;
+  $("hint-button", HTMLButtonElement).disabled = value || !game || game.status !== "in_progress";
+  $("new-game-button", HTMLButtonElement).disabled = value;
 }
 
 async function askHint() {
-  if (busy || !game || game.status !== "in_progress") return;
+  if (busy || !saved || !game || game.status !== "in_progress") return;
+  const { id } = saved;
   if (!game.assisted) {
     const ok = await confirmDialog({
       title: "Ask for a hint?",
@@ -277,17 +302,19 @@ async function askHint() {
   $("hint-text").textContent = "Thinking…";
   $("hint-text").hidden = false;
   try {
-    const advice = await api.getHint(saved.id, bearer());
-    const fresh = await api.getGame(saved.id, bearer()); // the game is now assisted (a new version)
+    const advice = await api.getHint(id, bearer());
+    const fresh = await api.getGame(id, bearer()); // the game is now assisted (a new version)
     clearNotice();
     game = fresh;
     hint = advice;
-    const pile = game.piles.some(
+    const pile = fresh.piles.some(
       (p) => p.row === advice.placement.row && p.col === advice.placement.col,
     );
-    const where = placeWords(advice.placement, game.piles);
+    const where = placeWords(advice.placement, fresh.piles);
+    // A hint is for the card in hand: a game that gave one is in progress, with its card.
+    const card = fresh.current_card ? cardName(fresh.current_card) : "card";
     $("hint-text").textContent =
-      `Hint: place the ${cardName(game.current_card)} ` +
+      `Hint: place the ${card} ` +
       `${pile ? `on the pile (${where})` : `on a new pile (${where})`}, marked ★ on the grid ` +
       `(${winChanceText(advice.win_probability)}; expected score ${advice.expected_score.toFixed(1)}).`;
   } catch (error) {
@@ -321,7 +348,7 @@ async function newGame() {
   hint = null;
   clearNotice();
   render();
-  (readAccount() ? $("start-button") : $("player-name")).focus();
+  $(readAccount() ? "start-button" : "player-name").focus();
 }
 
 /** Play today's daily challenge (the page holds a key: the daily view checks). Refused with
@@ -333,8 +360,9 @@ export async function startDailyChallenge() {
   try {
     created = await api.createGame(account.name, { key: account.key, challenge: "daily" });
   } catch (error) {
-    if (error.code === "challenge_already_played" && error.gameId) {
-      showError(error, { label: "Open your game", run: () => openAccountGame(error.gameId) });
+    const gameId = error instanceof api.ApiProblem ? error.gameId : null;
+    if (api.codeOf(error) === "challenge_already_played" && gameId) {
+      showError(error, { label: "Open your game", run: () => openAccountGame(gameId) });
     } else {
       showError(error);
     }
@@ -352,7 +380,8 @@ export async function startDailyChallenge() {
 }
 
 /** Open one of the account's games: to play on if it is in progress (the key authorises
- * its placements), else its replay. */
+ * its placements), else its replay.
+ * @param {string} id */
 export async function openAccountGame(id) {
   const account = readAccount();
   let fresh;
@@ -381,7 +410,7 @@ export async function openAccountGame(id) {
 /** Wire the play view's controls; called once. */
 export function installPlay() {
   standing = makeStanding($("end-standing"), "end-standing");
-  $("player-name").value = storage()?.getItem(SAVED_PLAYER) || "";
+  $("player-name", HTMLInputElement).value = storage()?.getItem(SAVED_PLAYER) || "";
   checkNameField("player-name", "player-name-check");
   onAccountChange(() => render());
   $("start-form").addEventListener("submit", (event) => {
@@ -389,12 +418,12 @@ export function installPlay() {
     clearNotice(); // an older refusal at the top goes: this attempt's is said beside the name
     const guest = !readAccount();
     if (guest && refusedField("player-name", "player-name-check")) return;
-    const player = $("player-name").value.trim();
+    const player = $("player-name", HTMLInputElement).value.trim();
     storage()?.setItem(SAVED_PLAYER, player);
     start(player, ["player-name", "player-name-check"]);
   });
   $("play-again-button").addEventListener("click", () => {
-    const player = saved?.player || $("player-name").value.trim();
+    const player = saved?.player || $("player-name", HTMLInputElement).value.trim();
     start(player === "anonymous" ? "" : player);
   });
   $("new-game-button").addEventListener("click", newGame);
@@ -408,32 +437,18 @@ export function installPlay() {
   saved = readSavedGame();
 }
 
-/** After a reload, the last move's marks and words come from the game's history (the board
- * before it rebuilt from the placements' flips). Without them the table is still right. */
-async function loadLastMove() {
-  if (!game || game.placements_count === 0) return;
-  const shown = game;
-  try {
-    const history = await api.getPlacements(saved.id, bearer());
-    if (game !== shown || history.placements.length !== shown.placements_count) return;
-    const boards = replayHistory(history.placements);
-    lastPlacement = history.placements[history.placements.length - 1];
-    before = boards[boards.length - 2];
-  } catch {
-    // The marks are a help, not the game: the notice stays for errors that matter.
-  }
-}
-
 /** Read the saved game from the API (after a reload of the page). */
 async function loadSaved() {
+  if (!saved) return;
+  const { id } = saved;
   $("game").setAttribute("aria-busy", "true");
   try {
-    game = await api.getGame(saved.id, bearer());
+    game = await api.getGame(id, bearer());
     lastPlacement = null;
     before = null;
     hint = null;
   } catch (error) {
-    if (error.status === 404) {
+    if (error instanceof api.ApiProblem && error.status === 404) {
       save(null); // the game is gone: start a new one, with the notice saying why
       showError(error);
     } else {

@@ -1,3 +1,4 @@
+// @ts-check
 // Races (`#/races`, `#/races/{id}`): one deal played at once by friends and, if asked, the
 // computer at a level of the opener's choice. A race is opened here (a guest under a name, or
 // as the account whose key this page holds), its link copied to friends, who join it in its
@@ -19,7 +20,7 @@ import * as api from "./api.js";
 import { enableArrowKeys, redrawGrid, showFaceDown, showLastMove } from "./board.js";
 import { cardName, faceUpCard } from "./cards.js";
 import { $, element } from "./dom.js";
-import { currentGeneration, openStream } from "./events.js";
+import { currentGeneration, openStream, raceEventsUrl } from "./events.js";
 import { DECK_SIZE, resultText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
 import { checkNameField } from "./names.js";
@@ -33,8 +34,16 @@ import {
 } from "./storage.js";
 import { clearNotice, noticeMark, showError } from "./ui.js";
 
+/** @typedef {import("./api.js").Schemas} Schemas */
+/** @typedef {Schemas["RaceOut"]} Race */
+/** @typedef {Schemas["RacerEvent"]} Racer */
+/** @typedef {Race["status"]} RaceStatus */
+
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
+/** @type {RaceStatus[]} */
 const STAGES = ["lobby", "countdown", "running", "finished"];
+/** @type {NonNullable<Schemas["RaceCreate"]["level"]>[]} */
+const LEVELS = ["beginner", "good", "best"];
 // Each racer's game is dealt by the server at the countdown's end, within a fraction of a
 // second (its ticker), and the stream's `started` says so: the race is read then. Should
 // that event be missed (a stream reconnecting), the race is also read this often until
@@ -44,31 +53,55 @@ const DEAL_POLL_MS = 1_000;
 const DEAL_WAIT_MS = 30_000;
 const STALE_CODES = new Set(["version_conflict", "precondition_failed", "game_over"]);
 
+/** @type {string | null} */
 let raceId = null; // the race shown, or null on the opening page
+/** @type {Race | null} */
 let race = null; // the race as last read, its racers kept up to date by the stream
+/** @type {string | null} */
 let credential = null; // this page's racer credential in it: a guest's token or the key
+/** @type {Schemas["GameOut"] | null} */
 let game = null; // this racer's game, as the API last answered
+/** @type {Schemas["PlacementOut"] | null} */
 let lastPlacement = null;
+/** @type {Schemas["PileOut"][] | null} */
 let before = null; // the piles before `lastPlacement`
 let busy = false;
+/** @type {import("./events.js").Stream | null} */
 let stream = null;
+/** @type {ReturnType<typeof setInterval> | null} */
 let timer = null; // the countdown's ticks
 let dealChain = 0; // the reads for `your_game` going on: a new chain of them ends the older
 
+/** @param {RaceStatus} status */
 const stageOf = (status) => STAGES.indexOf(status);
+/** @param {number} n @param {string} one @param {string} many */
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const ORDINAL = ["", "1st", "2nd", "3rd"];
-const ordinal = (n) => ORDINAL[n] || `${n}th`;
+/** @param {number | null} n */
+const ordinal = (n) => (n === null ? "–" : ORDINAL[n] || `${n}th`);
+/** @param {Racer} racer */
 const gameOver = (racer) => racer.state === "won" || racer.state === "lost";
+
+/** The race shown. Everything below but the opening page runs only while one is (the view
+ * reads it before it draws or wires anything of it).
+ * @returns {Race} */
+function theRace() {
+  if (race === null) throw new Error("no race is shown");
+  return race;
+}
 
 /** Who may start the race: the first person (never the computer) still in it, as the API
  * has it; null once none is. */
 function openerOf() {
+  const race = theRace();
   return race.racers.find((r) => !r.computer)?.racer ?? null;
 }
 
-/** A racer's name, the computer's as a label: it is no person, and "computer" no name. */
+/** A racer's name, the computer's as a label: it is no person, and "computer" no name.
+ * @param {Racer} racer
+ * @param {boolean} [link] */
 function racerName(racer, link = false) {
+  const race = theRace();
   if (!racer.computer) return link ? playerLink(racer.name, racer.registered) : racer.name;
   // A narrow column breaks the label after its "·" only.
   const label = race.level ? `computer\u00a0· ${race.level}` : "computer";
@@ -97,23 +130,24 @@ function renderOpenForm() {
 
 /** The computer's level is chosen once the computer races. */
 function renderLevel() {
-  $("race-level").disabled = !$("race-computer").checked;
+  $("race-level", HTMLFieldSetElement).disabled = !$("race-computer", HTMLInputElement).checked;
 }
 
+/** @param {SubmitEvent} event */
 async function openRace(event) {
   event.preventDefault();
   if (busy) return;
   const account = readAccount();
-  const player = $("race-name").value.trim();
+  const player = $("race-name", HTMLInputElement).value.trim();
   if (!account) storage()?.setItem(SAVED_PLAYER, player);
   busy = true;
-  $("race-open-button").disabled = true;
+  $("race-open-button", HTMLButtonElement).disabled = true;
   try {
     const opened = await api.openRace({
       player: account ? account.name : player,
       key: account?.key || null,
-      computer: $("race-computer").checked,
-      level: $("race-open-form").elements.level.value || null,
+      computer: $("race-computer", HTMLInputElement).checked,
+      level: LEVELS.find((level) => $(`race-level-${level}`, HTMLInputElement).checked) ?? null,
     });
     clearNotice();
     if (opened.racer_token) writeRaceToken(opened.id, opened.racer_token);
@@ -122,14 +156,16 @@ async function openRace(event) {
     showError(error, null, "race");
   } finally {
     busy = false;
-    $("race-open-button").disabled = false;
+    $("race-open-button", HTMLButtonElement).disabled = false;
   }
 }
 
 // ---------------------------------------------------------------- the racers
 
-/** One racer's line: name, a bar of the cards placed, and the counts (or the result). */
+/** One racer's line: name, a bar of the cards placed, and the counts (or the result).
+ * @param {Racer} racer */
 function racerItem(racer) {
+  const race = theRace();
   const mine = race.you === racer.racer;
   const name = element("span", { className: "racer-name" }, racerName(racer));
   if (mine) name.append(element("span", { className: "badge", textContent: "you" }));
@@ -164,18 +200,23 @@ function racerItem(racer) {
 }
 
 function renderRacers() {
+  const race = theRace();
   // At the end the ranking says it all; a closed race has nobody left to show.
   $("race-racers-box").hidden = race.status === "finished" || race.status === "closed";
   $("race-racers").replaceChildren(...race.racers.map(racerItem));
   $("race-racers-heading").textContent = `Racers (${race.racers.length} of ${race.seats})`;
 }
 
+/** @type {Record<Racer["state"], number>} */
 const STATE_ORDER = { waiting: 0, in_progress: 1, won: 2, lost: 2 };
 
 /** A racer's news from the stream: their line takes it (a new racer is added), unless it is
  * older than what the line shows (the stream replays a race from its first event, after the
- * page has read the race as it is). Returns the line's state before, or null if unchanged. */
+ * page has read the race as it is). Returns the line's state before, or null if unchanged.
+ * @param {Racer} racer
+ * @returns {Racer["state"] | "new" | null} */
 function updateRacer(racer) {
+  const race = theRace();
   const index = race.racers.findIndex((r) => r.racer === racer.racer);
   if (index === -1) {
     race.racers = [...race.racers, racer].sort((a, b) => a.racer - b.racer);
@@ -194,35 +235,43 @@ function updateRacer(racer) {
 /** A racer left the lobby: their line goes. (A racer's number is the highest one plus one
  * when they join: a number may come back, after its racer left, for somebody else; the
  * stream replays the joins and leaves in their order, so the lines end as the race has them.)
- * The last person gone, the race is closed (the API closes it then). */
+ * The last person gone, the race is closed (the API closes it then).
+ * @param {Racer} racer */
 function removeRacer(racer) {
+  const race = theRace();
   race.racers = race.racers.filter((r) => r.racer !== racer.racer);
   if (race.status === "lobby" && openerOf() === null) race.status = "closed";
 }
 
 /** The race moves on to `status` (never back: a replayed stream says old news first; a
- * closed race stays closed). */
+ * closed race stays closed).
+ * @param {RaceStatus} status */
 function advance(status) {
+  const race = theRace();
   if (race.status !== "closed" && stageOf(status) > stageOf(race.status)) race.status = status;
 }
 
 // ---------------------------------------------------------------- the race's state
 
+/** @param {string} text */
 function setState(text) {
+  const race = theRace();
   $("race-state").textContent = text;
   $("race-room").dataset.status = race.status;
 }
 
 function secondsLeft() {
-  return Math.max(0, Math.ceil((Date.parse(race.starts_at) - Date.now()) / 1000));
+  const race = theRace();
+  return Math.max(0, Math.ceil((Date.parse(race.starts_at ?? "") - Date.now()) / 1000));
 }
 
 function renderLobby() {
+  const race = theRace();
   const lobby = race.status === "lobby";
   $("race-lobby").hidden = !lobby;
   if (!lobby) return;
   const link = `${window.location.origin}${window.location.pathname}#/races/${race.id}`;
-  $("race-link").value = link;
+  $("race-link", HTMLInputElement).value = link;
   const racer = race.you !== null;
   const openerNumber = openerOf();
   const opener = racer && race.you === openerNumber;
@@ -232,9 +281,9 @@ function renderLobby() {
   $("race-join-account").hidden = !account;
   if (account) $("race-join-account-name").textContent = account.name;
   $("race-start").hidden = !opener;
-  $("race-start").disabled = busy || race.racers.length < 2;
+  $("race-start", HTMLButtonElement).disabled = busy || race.racers.length < 2;
   $("race-leave").hidden = !racer;
-  $("race-leave").disabled = busy;
+  $("race-leave", HTMLButtonElement).disabled = busy;
   const openerName = race.racers.find((r) => r.racer === openerNumber)?.name;
   const starter = openerName ? `its opener, ${openerName},` : "its opener";
   let waiting;
@@ -246,6 +295,7 @@ function renderLobby() {
 }
 
 function renderCountdown() {
+  const race = theRace();
   const counting = race.status === "countdown";
   $("race-countdown").hidden = !counting;
   if (counting) {
@@ -256,6 +306,7 @@ function renderCountdown() {
 }
 
 function renderResult() {
+  const race = theRace();
   const over = race.status === "finished";
   const panel = $("race-result");
   const wasHidden = panel.hidden;
@@ -271,11 +322,16 @@ function renderResult() {
   const rows = race.racers.map((racer) => {
     const name = racerName(racer, true);
     // Once the race is over every racer's game is public: its replay.
+    /** @type {HTMLAnchorElement | string} */
     let replay = "";
     if (racer.game_id) {
       const whose = racer.racer === race.you ? "your game" : `the game of ${racer.computer ? "the computer" : racer.name}`;
-      replay = element("a", { href: `#/games/${encodeURIComponent(racer.game_id)}`, textContent: "Replay" });
-      replay.setAttribute("aria-label", `Replay ${whose}`);
+      const link = element("a", {
+        href: `#/games/${encodeURIComponent(racer.game_id)}`,
+        textContent: "Replay",
+      });
+      link.setAttribute("aria-label", `Replay ${whose}`);
+      replay = link;
     }
     const row = element(
       "tr",
@@ -301,12 +357,14 @@ function renderResult() {
   }
   $("race-rematch-text").textContent = rematchText;
   const yourGame = mine?.game_id || race.your_game?.id;
-  $("race-replay-link").hidden = !yourGame;
-  if (yourGame) $("race-replay-link").href = `#/games/${encodeURIComponent(yourGame)}`;
+  const replayLink = $("race-replay-link", HTMLAnchorElement);
+  replayLink.hidden = !yourGame;
+  if (yourGame) replayLink.href = `#/games/${encodeURIComponent(yourGame)}`;
   if (wasHidden) $("race-result-title").focus();
 }
 
 function renderState() {
+  const race = theRace();
   const count = race.racers.length;
   if (race.status === "lobby") setState(`In the lobby: ${plural(count, "racer", "racers")} of ${race.seats}.`);
   if (race.status === "countdown") setState(`The race starts in ${plural(secondsLeft(), "second", "seconds")}.`);
@@ -319,9 +377,11 @@ function renderState() {
   if (race.status === "closed") setState("This race is closed: everybody left its lobby.");
 }
 
+/** @type {Partial<Record<RaceStatus, string>>} */
 const HEADINGS = { lobby: "Race lobby", finished: "Race result", closed: "Race closed" };
 
 function render() {
+  const race = theRace();
   $("race-heading").textContent = HEADINGS[race.status] || "Race";
   $("race-closed").hidden = race.status !== "closed";
   renderState();
@@ -335,8 +395,10 @@ function render() {
 // ---------------------------------------------------------------- your table
 
 /** Your game's end; while others still play, how many you wait for (from their states: the
- * ranking comes only when every game is over, or at the time limit). */
-function ownEndText() {
+ * ranking comes only when every game is over, or at the time limit).
+ * @param {Schemas["GameOut"]} game */
+function ownEndText(game) {
+  const race = theRace();
   const ended = `${resultText(game.status, game.end_reason, game.score)}, after ${plural(game.placements_count, "card", "cards")}`;
   if (race.status === "finished") return `Your game is over: ${ended}.`;
   const playing = race.racers.filter((r) => r.racer !== race.you && !gameOver(r)).length;
@@ -345,18 +407,18 @@ function ownEndText() {
 }
 
 function renderOwnEnd() {
-  const ended = Boolean(game) && game.status !== "in_progress";
+  const ended = game !== null && game.status !== "in_progress";
   $("race-own-end").hidden = !ended;
-  if (ended) $("race-own-end").textContent = ownEndText();
+  if (game && ended) $("race-own-end").textContent = ownEndText(game);
 }
 
 function renderTable() {
-  const shown = Boolean(game);
-  $("race-own").hidden = !shown;
-  $("race-hand").hidden = !shown;
-  $("race-last-move").hidden = !shown;
-  $("race-table").classList.toggle("with-table", shown);
-  if (!shown) {
+  const race = theRace();
+  $("race-own").hidden = !game;
+  $("race-hand").hidden = !game;
+  $("race-last-move").hidden = !game;
+  $("race-table").classList.toggle("with-table", Boolean(game));
+  if (!game) {
     $("race-table").classList.remove("playing");
     return;
   }
@@ -387,29 +449,34 @@ function renderTable() {
   });
   board.setAttribute(
     "aria-label",
-    playing ? `Your grid: choose where to place the ${cardName(game.current_card)}` : "Your grid",
+    playing && game.current_card
+      ? `Your grid: choose where to place the ${cardName(game.current_card)}`
+      : "Your grid",
   );
   showLastMove($("race-last-move"), lastPlacement, before);
   renderOwnEnd();
 }
 
+/** @param {{row: number, col: number}} position */
 async function place(position) {
-  if (busy || !game || game.status !== "in_progress") return;
+  const token = race?.your_game?.token;
+  if (busy || !game || game.status !== "in_progress" || !token) return;
   const id = raceId;
+  const shownGame = game;
   busy = true;
   $("race-board").setAttribute("aria-busy", "true");
   try {
-    const answer = await api.placeCard(game.id, race.your_game.token, position, game.version);
+    const answer = await api.placeCard(shownGame.id, token, position, shownGame.version);
     if (id !== raceId) return;
     clearNotice();
-    before = game.piles;
+    before = shownGame.piles;
     game = answer.game;
     lastPlacement = answer.placement;
   } catch (error) {
     if (id !== raceId) return;
     showError(error, null, "race");
-    if (STALE_CODES.has(error.code)) {
-      const fresh = await api.getGame(game.id, race.your_game.token).catch(() => null);
+    if (STALE_CODES.has(api.codeOf(error) ?? "")) {
+      const fresh = await api.getGame(shownGame.id, token).catch(() => null);
       if (fresh && id === raceId) {
         game = fresh;
         lastPlacement = null;
@@ -422,18 +489,21 @@ async function place(position) {
   }
   if (id !== raceId) return;
   renderTable();
-  if (game.status !== "in_progress") $("race-own-end").focus();
+  if (game?.status !== "in_progress") $("race-own-end").focus();
 }
 
-/** Read this racer's game (the race has started: `your_game` names it). */
+/** Read this racer's game (the race has started: `your_game` names it).
+ * @param {string} id */
 async function loadGame(id) {
+  const yours = theRace().your_game;
+  if (!yours) return;
   try {
-    const fresh = await api.getGame(race.your_game.id, race.your_game.token);
+    const fresh = await api.getGame(yours.id, yours.token);
     if (id !== raceId) return;
     const first = game === null;
     game = fresh;
     renderTable();
-    if (first && game.status === "in_progress") $("race-board").querySelector("button")?.focus();
+    if (first && fresh.status === "in_progress") $("race-board").querySelector("button")?.focus();
   } catch (error) {
     if (id === raceId) showError(error, { label: "Try again", run: () => loadGame(id) }, "race");
   }
@@ -443,11 +513,16 @@ async function loadGame(id) {
  * racer's game at `starts_at`, within its ticker's half-second), then the game: once a second
  * while the count runs, often once it is over. The count is drawn by this browser's clock,
  * which may be off the server's: the table comes when the deal is there, whatever the count
- * says. */
+ * says.
+ * @param {string} id
+ * @param {number} [chain]
+ * @param {number | null} [deadline] */
 async function waitForDeal(id, chain = ++dealChain, deadline = null) {
-  const current = () => id === raceId && chain === dealChain && !game && race.status !== "finished";
-  if (!current() || race.you === null) return;
-  const until = deadline ?? Math.max(Date.parse(race.starts_at) || 0, Date.now()) + DEAL_WAIT_MS;
+  const current = () =>
+    id === raceId && chain === dealChain && !game && theRace().status !== "finished";
+  if (!current() || theRace().you === null) return;
+  const starts = Date.parse(theRace().starts_at ?? "") || 0;
+  const until = deadline ?? Math.max(starts, Date.now()) + DEAL_WAIT_MS;
   let fresh;
   try {
     fresh = await api.getRace(id, credential);
@@ -457,21 +532,22 @@ async function waitForDeal(id, chain = ++dealChain, deadline = null) {
   }
   if (!current()) return;
   if (fresh.your_game) {
-    race.your_game = fresh.your_game;
+    theRace().your_game = fresh.your_game;
     advance(fresh.status);
     render();
     await loadGame(id);
   } else if (Date.now() < until) {
-    const counting = race.status === "countdown" && secondsLeft() > 1;
+    const counting = theRace().status === "countdown" && secondsLeft() > 1;
     setTimeout(() => waitForDeal(id, chain, until), counting ? COUNTDOWN_POLL_MS : DEAL_POLL_MS);
   }
 }
 
+/** @param {string} id */
 function startCountdown(id) {
   stopTimer();
   render();
   timer = setInterval(() => {
-    if (id !== raceId || race.status !== "countdown") return stopTimer();
+    if (id !== raceId || theRace().status !== "countdown") return stopTimer();
     if (secondsLeft() > 0) {
       renderState();
       renderCountdown();
@@ -482,22 +558,26 @@ function startCountdown(id) {
     render();
   }, 200);
   waitForDeal(id);
-  if (race.you !== null) $("race-countdown").focus();
+  if (theRace().you !== null) $("race-countdown").focus();
 }
 
 /** The race is over (its `result`): the ranking is the event's, and this racer's game is read
  * once more (a game the time limit ended is lost now). Nothing else is read: the rematch, if
- * any, comes on the stream. */
+ * any, comes on the stream.
+ * @param {string} id
+ * @param {Racer[]} racers */
 async function finish(id, racers) {
+  const race = theRace();
   const was = race.status;
   race.racers = racers;
   advance("finished");
   stopTimer();
   dealChain += 1; // no more reads for the deal
   render();
-  if (was === "finished" || !race.your_game) return;
+  const yours = race.your_game;
+  if (was === "finished" || !yours) return;
   try {
-    const fresh = await api.getGame(race.your_game.id, race.your_game.token);
+    const fresh = await api.getGame(yours.id, yours.token);
     if (id !== raceId) return;
     game = fresh;
     renderTable();
@@ -515,22 +595,24 @@ function endStream() {
 
 /** Whether the page's racer is still in the race (after a `left` of their number: it may be
  * another tab of theirs that left, or, in the stream's replay, somebody who had their number
- * before them). */
+ * before them).
+ * @param {string} id */
 async function checkStillIn(id) {
   try {
     const fresh = await api.getRace(id, credential);
     if (id !== raceId || fresh.you !== null) return;
     if (credential !== readAccount()?.key) forgetRaceToken(id);
-    race.you = null;
+    theRace().you = null;
     render();
   } catch {
     // The page is as it was; the lobby's buttons say what the server refuses.
   }
 }
 
+/** @param {string} id @param {number} gen */
 function follow(id, gen) {
   stream = openStream(
-    `/races/${encodeURIComponent(id)}/events`,
+    raceEventsUrl(id),
     {
       joined(racer) {
         if (id !== raceId) return;
@@ -541,11 +623,13 @@ function follow(id, gen) {
         if (id !== raceId) return;
         removeRacer(racer);
         render();
-        if (race.status === "closed") endStream();
-        else if (racer.racer === race.you) checkStillIn(id);
+        if (theRace().status === "closed") endStream();
+        else if (racer.racer === theRace().you) checkStillIn(id);
       },
       countdown(data) {
-        if (id !== raceId || stageOf(race.status) > stageOf("countdown")) return;
+        if (id !== raceId) return;
+        const race = theRace();
+        if (stageOf(race.status) > stageOf("countdown")) return;
         race.starts_at = data.starts_at;
         race.ends_at = data.ends_at;
         advance("countdown");
@@ -557,7 +641,7 @@ function follow(id, gen) {
         }
       },
       started() {
-        if (id !== raceId || game || race.status === "finished") return;
+        if (id !== raceId || game || theRace().status === "finished") return;
         advance("running");
         render();
         waitForDeal(id);
@@ -577,7 +661,8 @@ function follow(id, gen) {
         renderRacers();
         renderOwnEnd();
         if (was === "waiting" || was === "in_progress") {
-          const who = racer.racer === race.you ? "You" : racer.computer ? "The computer" : racer.name;
+          const who =
+            racer.racer === theRace().you ? "You" : racer.computer ? "The computer" : racer.name;
           const news = `${who} finished: ${resultText(racer.state, null, racer.score)}.`;
           $("race-news").append(element("p", { textContent: news }));
         }
@@ -588,7 +673,7 @@ function follow(id, gen) {
       },
       rematch(data) {
         if (id !== raceId) return;
-        race.next_race = data.next_race;
+        theRace().next_race = data.next_race;
         endStream();
         renderResult();
         $("race-live").textContent = "";
@@ -609,6 +694,7 @@ function follow(id, gen) {
   );
 }
 
+/** @param {string} id */
 async function showRace(id) {
   const gen = currentGeneration();
   raceId = id;
@@ -639,26 +725,27 @@ async function showRace(id) {
   render();
   // A closed race has nothing more to tell; a finished one's stream is followed for its
   // rematch, until one is open.
-  if (race.status === "closed") return;
-  if (!race.next_race) follow(id, gen);
-  if (race.status === "countdown") startCountdown(id);
-  if (race.status === "running" || race.status === "finished") {
-    if (race.your_game) await loadGame(id);
-    else if (race.status === "running") waitForDeal(id);
+  if (read.status === "closed") return;
+  if (!read.next_race) follow(id, gen);
+  if (read.status === "countdown") startCountdown(id);
+  if (read.status === "running" || read.status === "finished") {
+    if (read.your_game) await loadGame(id);
+    else if (read.status === "running") waitForDeal(id);
   }
 }
 
 // ---------------------------------------------------------------- the lobby's buttons
 
+/** @param {SubmitEvent} event */
 async function join(event) {
   event.preventDefault();
-  if (busy || !race) return;
+  if (busy || !race || raceId === null) return;
   const id = raceId;
   const account = readAccount();
-  const player = $("race-join-name").value.trim();
+  const player = $("race-join-name", HTMLInputElement).value.trim();
   if (!account) storage()?.setItem(SAVED_PLAYER, player);
   busy = true;
-  $("race-join-button").disabled = true;
+  $("race-join-button", HTMLButtonElement).disabled = true;
   try {
     const joined = await api.joinRace(id, {
       player: account ? account.name : player,
@@ -667,7 +754,9 @@ async function join(event) {
     if (id !== raceId) return;
     clearNotice();
     if (joined.racer_token) writeRaceToken(id, joined.racer_token);
-    credential = joined.racer_token || account.key;
+    // A guest's token, or (an account joined) the key that joined.
+    credential = joined.racer_token || account?.key || null;
+    const race = theRace();
     race.you = joined.you;
     for (const racer of joined.racers) updateRacer(racer);
     advance(joined.status);
@@ -685,21 +774,22 @@ async function join(event) {
     showError(error, null, "race");
   } finally {
     busy = false;
-    $("race-join-button").disabled = false;
-    if (id === raceId && race.status === "lobby") renderLobby();
+    $("race-join-button", HTMLButtonElement).disabled = false;
+    if (id === raceId && theRace().status === "lobby") renderLobby();
   }
 }
 
 async function start() {
-  if (busy || !race) return;
+  if (busy || !race || raceId === null) return;
   const id = raceId;
   busy = true;
-  $("race-start").disabled = true;
+  $("race-start", HTMLButtonElement).disabled = true;
   try {
     const started = await api.startRace(id, credential);
     if (id !== raceId) return;
     clearNotice();
     // The `countdown` event says the same; whichever comes first starts the count.
+    const race = theRace();
     if (race.status === "lobby") {
       race.starts_at = started.starts_at;
       race.ends_at = started.ends_at;
@@ -715,7 +805,7 @@ async function start() {
 }
 
 async function leave() {
-  if (busy || !race) return;
+  if (busy || !race || raceId === null) return;
   const id = raceId;
   busy = true;
   renderLobby();
@@ -726,6 +816,7 @@ async function leave() {
     // The token named this racer only: it is forgotten, and the page watches the race.
     if (credential !== readAccount()?.key) forgetRaceToken(id);
     credential = readAccount()?.key || null;
+    const race = theRace();
     race.you = null;
     race.racers = left.racers;
     if (left.status === "closed") race.status = "closed";
@@ -737,24 +828,25 @@ async function leave() {
     if (id === raceId) showError(error, null, "race");
   } finally {
     busy = false;
-    if (id === raceId && race.status === "lobby") renderLobby();
+    if (id === raceId && theRace().status === "lobby") renderLobby();
   }
 }
 
 async function copyLink() {
+  const link = $("race-link", HTMLInputElement);
   try {
-    await navigator.clipboard.writeText($("race-link").value);
+    await navigator.clipboard.writeText(link.value);
     $("race-copy-status").textContent = "The link was copied: send it to the friends you race.";
   } catch {
-    $("race-link").focus();
-    $("race-link").select();
+    link.focus();
+    link.select();
     $("race-copy-status").textContent =
       "The browser did not allow copying: the link is selected, copy it with Ctrl+C (⌘C).";
   }
 }
 
 async function rematch() {
-  if (busy || !race) return;
+  if (busy || !race || raceId === null) return;
   const id = raceId;
   // An onlooker goes and watches the rematch; a racer asks for it (or for the one open).
   if (race.you === null) {
@@ -762,7 +854,7 @@ async function rematch() {
     return;
   }
   busy = true;
-  $("race-rematch").disabled = true;
+  $("race-rematch", HTMLButtonElement).disabled = true;
   try {
     const next = await api.rematchRace(id, credential);
     // The same racers, the same credentials: a guest's token is this race's as well.
@@ -773,15 +865,15 @@ async function rematch() {
     showError(error, null, "race");
   } finally {
     busy = false;
-    $("race-rematch").disabled = false;
+    $("race-rematch", HTMLButtonElement).disabled = false;
   }
 }
 
 /** Wire the view's controls; called once. */
 export function installRaces() {
   const saved = storage()?.getItem(SAVED_PLAYER) || "";
-  $("race-name").value = saved;
-  $("race-join-name").value = saved;
+  $("race-name", HTMLInputElement).value = saved;
+  $("race-join-name", HTMLInputElement).value = saved;
   checkNameField("race-name", "race-name-check");
   checkNameField("race-join-name", "race-join-name-check");
   $("race-open-form").addEventListener("submit", openRace);
@@ -799,7 +891,8 @@ export function installRaces() {
   });
 }
 
-/** The view became visible: the opening page (`#/races`) or race `id` (`#/races/{id}`). */
+/** The view became visible: the opening page (`#/races`) or race `id` (`#/races/{id}`).
+ * @param {string | null} [id] */
 export function showRaces(id = null) {
   stopTimer();
   stream = null; // the router closed it

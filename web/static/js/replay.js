@@ -1,3 +1,4 @@
+// @ts-check
 // One game, stepped through: the board after each placement is rebuilt in the browser from
 // the history (`GET /games/{id}/placements`: each placement and the piles it flipped), a
 // finished game's deal can be verified (see verify.js) and the game analysed (analysis.js:
@@ -17,22 +18,36 @@ import { clearNotice, noticeMark, showError } from "./ui.js";
 import { checkItem, faceDownCount, replayHistory, sameGrid, verifyDeal } from "./verify.js";
 import { placementText } from "./words.js";
 
+/** @typedef {import("./api.js").Schemas} Schemas */
+/** @typedef {Schemas["GameOut"]} Game */
+
+/** @type {Game | null} */
 let game = null;
+/** @type {Schemas["PlacementOut"][]} */
 let placements = [];
+/** @type {Schemas["PileOut"][][]} */
 let boards = [[]];
 let step = 0;
+/** @type {string | null} */
 let requested = null; // the id whose view is wanted (a newer navigation wins)
+/** @type {ReturnType<typeof makeStanding> | null} */
 let standing = null; // a won game's rank and place (standing.js)
+/** @type {import("./events.js").Stream | null} */
 let stream = null; // the game's events, while it is in progress
+/** @type {string | null} */
 let endedLive = null; // the id of the game whose end was just watched
 
+/** @param {string} text */
 function setLive(text) {
   $("replay-live").textContent = text;
   $("replay-live").hidden = !text;
 }
 
-/** Follow game `id` (in progress) from placement `placements.length + 1` on. */
-function followLive(id, gen) {
+/** Follow game `id` (in progress) from placement `placements.length + 1` on.
+ * @param {Game} shown its game, as read
+ * @param {number} gen */
+function followLive(shown, gen) {
+  const { id } = shown;
   stream = openStream(
     gameEventsUrl(id),
     {
@@ -47,8 +62,8 @@ function followLive(id, gen) {
         const atEnd = step === placements.length;
         placements = [...placements, data];
         boards = replayHistory(placements);
-        $("replay-range").max = String(placements.length);
-        $("replay-summary").textContent = summary();
+        $("replay-range", HTMLInputElement).max = String(placements.length);
+        $("replay-summary").textContent = summary(shown);
         if (atEnd) goTo(placements.length);
         else render();
       },
@@ -73,7 +88,8 @@ function followLive(id, gen) {
   );
 }
 
-function summary() {
+/** @param {Game} game */
+function summary(game) {
   const count = placements.length === 1 ? "1 placement" : `${placements.length} placements`;
   const result = resultText(game.status, game.end_reason, game.score);
   const assisted = game.assisted ? ", assisted (hints were asked)" : "";
@@ -107,45 +123,51 @@ function render() {
   $("replay-step-text").textContent = stepText();
   const down = faceDownCount(boards[step]);
   // The stock after `step` placements: the rest of the deck, less the next (current) card.
-  const playing = step === 0 || placement.status_after === "in_progress";
+  const playing = !placement || placement.status_after === "in_progress";
   $("replay-stock").textContent = String(DECK_SIZE - step - (playing ? 1 : 0));
   showFaceDown($("replay-face-down"), down);
-  $("replay-range").value = String(step);
-  $("replay-first").disabled = step === 0;
-  $("replay-previous").disabled = step === 0;
-  $("replay-next").disabled = step === placements.length;
-  $("replay-last").disabled = step === placements.length;
+  $("replay-range", HTMLInputElement).value = String(step);
+  $("replay-first", HTMLButtonElement).disabled = step === 0;
+  $("replay-previous", HTMLButtonElement).disabled = step === 0;
+  $("replay-next", HTMLButtonElement).disabled = step === placements.length;
+  $("replay-last", HTMLButtonElement).disabled = step === placements.length;
 }
 
+/** @param {number} target */
 function goTo(target) {
   step = Math.min(Math.max(target, 0), placements.length);
   render();
 }
 
-function renderVerifySection() {
+/** @param {Game} game */
+function renderVerifySection(game) {
   $("replay-commitment").textContent = game.deck_commitment;
   $("verify-results").replaceChildren();
   const finished = Boolean(game.reveal);
-  $("verify-button").disabled = !finished;
-  $("verify-button").title = finished ? "" : "The deck is revealed when the game ends.";
+  const button = $("verify-button", HTMLButtonElement);
+  button.disabled = !finished;
+  button.title = finished ? "" : "The deck is revealed when the game ends.";
   if (finished) return;
   const sealed = game.challenge_date && game.status !== "in_progress";
   const detail = sealed
     ? `The deck of the daily challenge of ${game.challenge_date} is revealed when the day closes (00:00 UTC).`
     : "The deck is revealed when the game ends.";
-  $("verify-button").title = detail;
+  button.title = detail;
   addResult({ name: "Not yet", ok: null, detail });
 }
 
+/** @param {import("./verify.js").Check} check */
 function addResult(check) {
   $("verify-results").append(checkItem(check));
 }
 
 async function verify() {
-  $("verify-button").disabled = true;
+  if (!game?.reveal) return; // the button is offered once the deck is revealed
+  const shown = { ...game, reveal: game.reveal };
+  $("verify-button", HTMLButtonElement).disabled = true;
   $("verify-results").replaceChildren();
   try {
-    const checks = await verifyDeal(game, placements);
+    const checks = await verifyDeal(shown, placements);
     const all = checks.every((check) => check.ok);
     addResult({
       name: "Verdict",
@@ -156,23 +178,26 @@ async function verify() {
   } catch (error) {
     showError(error);
   } finally {
-    $("verify-button").disabled = !game.reveal;
+    $("verify-button", HTMLButtonElement).disabled = !shown.reveal;
   }
 }
 
 /** Wire the view's controls; called once. */
 export function installReplay() {
   standing = makeStanding($("replay-standing"), "replay-standing");
-  $("replay-first").addEventListener("click", () => goTo(0));
-  $("replay-previous").addEventListener("click", () => goTo(step - 1));
-  $("replay-next").addEventListener("click", () => goTo(step + 1));
-  $("replay-last").addEventListener("click", () => goTo(placements.length));
-  $("replay-range").addEventListener("input", (event) => goTo(Number(event.target.value)));
-  $("verify-button").addEventListener("click", verify);
+  $("replay-first", HTMLButtonElement).addEventListener("click", () => goTo(0));
+  $("replay-previous", HTMLButtonElement).addEventListener("click", () => goTo(step - 1));
+  $("replay-next", HTMLButtonElement).addEventListener("click", () => goTo(step + 1));
+  $("replay-last", HTMLButtonElement).addEventListener("click", () => goTo(placements.length));
+  const range = $("replay-range", HTMLInputElement);
+  range.addEventListener("input", () => goTo(Number(range.value)));
+  $("verify-button", HTMLButtonElement).addEventListener("click", verify);
 }
 
 /** The view became visible for game `id` (`#/games/{id}`): read it and its history;
- * `analyse`: ask for its analysis at once (`#/games/{id}?analyse`). */
+ * `analyse`: ask for its analysis at once (`#/games/{id}?analyse`).
+ * @param {string} id
+ * @param {boolean} [analyse] */
 export async function showReplay(id, analyse = false) {
   const gen = currentGeneration();
   stream?.close();
@@ -181,12 +206,12 @@ export async function showReplay(id, analyse = false) {
   requested = id;
   $("replay-heading").textContent = "Game";
   $("replay-summary").textContent = "Loading…";
-  standing.show(null);
+  standing?.show(null);
   $("replay-board").replaceChildren();
   $("verify-results").replaceChildren();
   // Until this game is read there is nothing to verify (a click would verify the last game
   // shown, or nothing at all on a first visit).
-  $("verify-button").disabled = true;
+  $("verify-button", HTMLButtonElement).disabled = true;
   $("replay-review").textContent = "";
   leaveAnalysis();
   const mark = noticeMark();
@@ -212,11 +237,12 @@ export async function showReplay(id, analyse = false) {
   $("replay-heading").textContent = `Game of ${game.player}`;
   const matches = sameGrid(boards[placements.length], game.piles);
   $("replay-summary").textContent =
-    summary() + (matches ? "" : " The replayed history does not give the game's grid!");
-  standing.show(game);
-  $("replay-range").max = String(placements.length);
-  renderVerifySection();
+    summary(game) + (matches ? "" : " The replayed history does not give the game's grid!");
+  standing?.show(game);
+  $("replay-range", HTMLInputElement).max = String(placements.length);
+  renderVerifySection(game);
   goTo(placements.length);
+  /** @param {number} number */
   const stepTo = (number) => {
     goTo(number);
     $("replay-step-text").scrollIntoView({ block: "nearest" });
@@ -225,7 +251,7 @@ export async function showReplay(id, analyse = false) {
   showAnalysis(game, stepTo, boards, analyse);
   // A game in progress goes on as it is watched; a daily challenge game of an open day is its
   // player's only (the stream would refuse anybody's browser: it sends no token).
-  if (game.status === "in_progress" && !game.challenge_date) followLive(id, gen);
+  if (game.status === "in_progress" && !game.challenge_date) followLive(game, gen);
   else setLive(endedLive === id ? "The game ended while you watched: this is its whole history." : "");
   endedLive = null;
 }

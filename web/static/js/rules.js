@@ -1,3 +1,4 @@
+// @ts-check
 // How to play (#/rules): the rules in short, and the designer's worked example (RULES.md, the
 // engine's tests/engine/test_worked_example.py) to try: the 6♦ placed on any legal cell shows
 // what turns over and why, and which placement loses. The moves are computed here with the
@@ -12,6 +13,15 @@ import { rulesOffered } from "./play.js";
 import { faceDownCount, legalPlacements } from "./verify.js";
 import { applyMove, explainMove, moveWords } from "./words.js";
 
+/** @typedef {{row: number, col: number}} Position */
+
+/**
+ * @param {number} row
+ * @param {number} col
+ * @param {string} code
+ * @param {boolean} [faceUp]
+ * @returns {import("./api.js").Schemas["PileOut"]}
+ */
 const pile = (row, col, code, faceUp = true) => ({
   row,
   col,
@@ -38,8 +48,10 @@ const SUGGESTED = [
   { row: 0, col: 3 },
 ];
 
+/** @type {Position | null} */
 let tried = null; // the position the 6♦ was placed on, or null
 
+/** @param {{animate?: boolean}} [options] */
 function render({ animate = false } = {}) {
   const result = tried ? applyMove(EXAMPLE, CARD, tried) : null;
   const piles = result ? result.piles : EXAMPLE;
@@ -61,7 +73,7 @@ function render({ animate = false } = {}) {
   out.replaceChildren();
   $("rules-reset").hidden = !result;
   $("rules-tries").hidden = Boolean(result);
-  if (!result) {
+  if (!result || !tried) {
     const text = `Choose where the ${cardShort(CARD)} goes: a dashed cell (+) on the grid, or one of the rulebook's four placements below.`;
     out.append(element("p", { textContent: text }));
     return;
@@ -75,6 +87,7 @@ function render({ animate = false } = {}) {
   out.append(element("p", { className: lost ? "verdict lost" : "verdict", textContent: verdict }));
 }
 
+/** @param {Position} position */
 function place(position) {
   tried = position;
   render({ animate: true });

@@ -1,3 +1,4 @@
+// @ts-check
 // A won game's standing: its all-time rank (the game's `rank`) and, on demand ("Show my
 // place"), the entries just above and below it (`GET /leaderboard/around/{id}`) on the
 // all-time board or on the board of the UTC day or ISO week it was won in, its row marked.
@@ -10,7 +11,13 @@ import { problemWords, showError } from "./ui.js";
 
 const NEIGHBOURS = 5;
 
-/** Why the game is not on the board the API was asked for (a `409 not_on_board`). */
+/** @typedef {import("./api.js").Schemas} Schemas */
+/** @typedef {import("./leaderboard.js").Period} Period */
+
+/** Why the game is not on the board the API was asked for (a `409 not_on_board`).
+ * @param {Schemas["GameOut"]} game
+ * @param {boolean} includeAssisted
+ * @param {unknown} problem */
 function notOnBoardText(game, includeAssisted, problem) {
   if (game.assisted && !includeAssisted) {
     return (
@@ -25,9 +32,13 @@ function notOnBoardText(game, includeAssisted, problem) {
 /**
  * The standing of the won game shown in `container` (an element, emptied and filled here);
  * `prefix` makes its elements' ids unique. Returns {show(game), hide()}.
+ * @param {HTMLElement} container
+ * @param {string} prefix
  */
 export function makeStanding(container, prefix) {
+  /** @param {string} name */
   const id = (name) => `${prefix}-${name}`;
+  /** @type {Schemas["GameOut"] | null} */
   let game = null;
   let generation = 0;
 
@@ -42,13 +53,19 @@ export function makeStanding(container, prefix) {
 
   const choices = element("fieldset", { className: "place-board" });
   choices.append(element("legend", { textContent: "Board" }));
+  /** @type {Record<string, HTMLSpanElement>} */
   const radios = {};
-  for (const [value, label] of [
+  /** @type {Map<Period, HTMLInputElement>} */
+  const periods = new Map();
+  /** @type {[Period, string][]} */
+  const boards = [
     ["all", "All time"],
     ["day", "Its day"],
     ["week", "Its week"],
-  ]) {
+  ];
+  for (const [value, label] of boards) {
     const input = element("input", { type: "radio", name: id("period"), value, id: id(value) });
+    periods.set(value, input);
     radios[value] = element("span", {}, label);
     choices.append(element("label", { className: "check" }, input, " ", radios[value]));
   }
@@ -87,24 +104,27 @@ export function makeStanding(container, prefix) {
     place,
   );
 
-  const period = () => choices.querySelector("input:checked")?.value || "all";
+  /** @returns {Period} */
+  const period = () => [...periods].find(([, input]) => input.checked)?.[0] || "all";
 
   async function load() {
+    if (!game) return;
+    const shown = game;
     const mine = ++generation;
     const asked = { period: period(), includeAssisted: assistedBox.checked };
     table.setAttribute("aria-busy", "true");
     status.textContent = "Finding the game's place…";
     let answer;
     try {
-      answer = await api.getAround(game.id, { ...asked, count: NEIGHBOURS });
+      answer = await api.getAround(shown.id, { ...asked, count: NEIGHBOURS });
     } catch (error) {
       if (mine !== generation) return;
       table.removeAttribute("aria-busy");
       body.replaceChildren();
       tableWrap.hidden = true;
       boardLink.hidden = true;
-      if (error.code === "not_on_board") {
-        status.textContent = notOnBoardText(game, asked.includeAssisted, error);
+      if (api.codeOf(error) === "not_on_board") {
+        status.textContent = notOnBoardText(shown, asked.includeAssisted, error);
       } else {
         status.textContent = "";
         showError(error, { label: "Try again", run: load });
@@ -115,7 +135,7 @@ export function makeStanding(container, prefix) {
     table.removeAttribute("aria-busy");
     const rows = answer.entries.map((entry) => {
       const row = leaderboardRow(entry);
-      if (entry.game_id === game.id) {
+      if (entry.game_id === shown.id) {
         row.classList.add("mine");
         row.setAttribute("aria-current", "true");
         const badge = element("span", { className: "badge mine-badge", textContent: "this game" });
@@ -153,7 +173,8 @@ export function makeStanding(container, prefix) {
   assistedBox.addEventListener("change", load);
 
   return {
-    /** Show `game`'s standing if it is won (and ranked), else nothing. */
+    /** Show `game`'s standing if it is won (and ranked), else nothing.
+     * @param {Schemas["GameOut"] | null} shown */
     show(shown) {
       const ranked = shown && shown.status === "won" && Number.isInteger(shown.rank);
       container.hidden = !ranked;
@@ -170,11 +191,11 @@ export function makeStanding(container, prefix) {
       rankText.textContent = `Rank ${game.rank} on the board “${board}”`;
       rankLink.href = boardHash({ includeAssisted: game.assisted });
       rankLink.hidden = false;
-      const day = game.finished_at.slice(0, 10);
+      const day = (game.finished_at ?? "").slice(0, 10); // a won game has finished
       radios.day.textContent = `Its day (${day})`;
       if (same) return; // a redraw of the same game keeps the panel as it is
       generation++;
-      choices.querySelector(`input[value="all"]`).checked = true;
+      for (const [value, input] of periods) input.checked = value === "all";
       // An assisted game's rank is on the board with assisted games: start there.
       assistedBox.checked = Boolean(game.assisted);
       place.hidden = true;

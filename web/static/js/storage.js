@@ -1,3 +1,4 @@
+// @ts-check
 // What the page keeps in this browser's localStorage: the game being played (its id and
 // token), the player's account (their name and secret key) and a guest racer's credential
 // for each race it is in (its `racer_token`). Nothing else is kept, and nothing is kept
@@ -9,6 +10,10 @@ const SAVED_RACES = "foursquare.races";
 // A guest racer's tokens, the latest races' only: a race is over in minutes.
 const RACES_KEPT = 20;
 
+/** @typedef {{id: string, token: string | null, player: string}} SavedGame */
+/** @typedef {{name: string, key: string}} Account */
+/** @typedef {(account: Account | null) => void} AccountListener */
+
 export function storage() {
   try {
     return window.localStorage;
@@ -17,6 +22,9 @@ export function storage() {
   }
 }
 
+/** What is kept under `name`, parsed (unknown: it is checked where it is read).
+ * @param {string} name
+ * @returns {unknown} */
 function readJson(name) {
   try {
     return JSON.parse(storage()?.getItem(name) || "null");
@@ -25,46 +33,56 @@ function readJson(name) {
   }
 }
 
+/** @param {string} name @param {unknown} value */
 function writeJson(name, value) {
   if (value) storage()?.setItem(name, JSON.stringify(value));
   else storage()?.removeItem(name);
 }
 
 /** The game being played: {id, token, player}; `token` is null for a game opened without
- * its token (then the account's key authorises its placements). */
+ * its token (then the account's key authorises its placements).
+ * @returns {SavedGame | null} */
 export function readSavedGame() {
-  const value = readJson(SAVED_GAME);
+  const value = /** @type {Partial<SavedGame> | null} */ (readJson(SAVED_GAME));
   if (value && typeof value.id === "string" && (typeof value.token === "string" || value.token === null)) {
-    return value;
+    return /** @type {SavedGame} */ (value);
   }
   return null;
 }
 
+/** @param {SavedGame | null} value */
 export function writeSavedGame(value) {
   writeJson(SAVED_GAME, value);
 }
 
-/** The player's account: {name, key}, or null (a guest). */
+/** The player's account: {name, key}, or null (a guest).
+ * @returns {Account | null} */
 export function readAccount() {
-  const value = readJson(SAVED_ACCOUNT);
-  if (value && typeof value.name === "string" && typeof value.key === "string") return value;
+  const value = /** @type {Partial<Account> | null} */ (readJson(SAVED_ACCOUNT));
+  if (value && typeof value.name === "string" && typeof value.key === "string") {
+    return { name: value.name, key: value.key };
+  }
   return null;
 }
 
+/** @type {AccountListener[]} */
 const listeners = [];
 
-/** Be told (with the account, or null) whenever the account is stored or forgotten. */
+/** Be told (with the account, or null) whenever the account is stored or forgotten.
+ * @param {AccountListener} listener */
 export function onAccountChange(listener) {
   listeners.push(listener);
 }
 
+/** @param {Account | null} value */
 export function writeAccount(value) {
   writeJson(SAVED_ACCOUNT, value);
   for (const listener of listeners) listener(value);
 }
 
 /** What authorises reading a private game (a daily challenge game before its day closes):
- * the game's token if this page holds it, else the account's key, else nothing. */
+ * the game's token if this page holds it, else the account's key, else nothing.
+ * @param {string} gameId */
 export function bearerFor(gameId) {
   const saved = readSavedGame();
   if (saved && saved.id === gameId && saved.token) return saved.token;
@@ -72,7 +90,9 @@ export function bearerFor(gameId) {
 }
 
 /** A guest racer's `racer_token` in race `raceId` (shown once by the API, when it opened or
- * joined: kept so that a reload, and the rematch, find the racer again), or null. */
+ * joined: kept so that a reload, and the rematch, find the racer again), or null.
+ * @param {string} raceId
+ * @returns {string | null} */
 export function readRaceToken(raceId) {
   const kept = readJson(SAVED_RACES);
   if (!Array.isArray(kept)) return null;
@@ -80,14 +100,17 @@ export function readRaceToken(raceId) {
   return entry ? entry.token : null;
 }
 
-/** Keep a guest racer's token for race `raceId` (the newest first, the oldest forgotten). */
+/** Keep a guest racer's token for race `raceId` (the newest first, the oldest forgotten).
+ * @param {string} raceId
+ * @param {string} token */
 export function writeRaceToken(raceId, token) {
   const kept = readJson(SAVED_RACES);
   const others = Array.isArray(kept) ? kept.filter((e) => e && e.race !== raceId) : [];
   writeJson(SAVED_RACES, [{ race: raceId, token }, ...others].slice(0, RACES_KEPT));
 }
 
-/** Forget the racer's token for race `raceId` (it left the race: the token names no racer). */
+/** Forget the racer's token for race `raceId` (it left the race: the token names no racer).
+ * @param {string} raceId */
 export function forgetRaceToken(raceId) {
   const kept = readJson(SAVED_RACES);
   if (!Array.isArray(kept)) return;

@@ -1,14 +1,19 @@
+// @ts-check
 // The page's shared pieces: the error notice (what went wrong and what to do next, in words,
 // and the automatic retry after Retry-After) and a confirmation dialog.
 
-import { onRetry } from "./api.js";
+import { ApiProblem, onRetry } from "./api.js";
 import { $ } from "./dom.js";
 
 let retryNoticeShown = false;
 
+/** @typedef {{title: string, detail: string}} Words */
+/** @typedef {{label: string, run: () => unknown}} NoticeAction */
+
 // What a player reads for each of the API's problem codes (api/core/errors.py): what happened
 // and what to do next. Never an HTTP status, a code or a header: those are the API's words
 // for programs (they stay in the console's network panel).
+/** @type {Record<string, [title: string, detail: string]>} */
 const WORDS = {
   invalid_request: [
     "That could not be sent as it is",
@@ -148,6 +153,7 @@ const WORDS = {
 // The same codes where a race answers them: a name is taken within the race, not by an
 // account; a credential refused is a racer's, not a game's. On the account page, the key is
 // used right there.
+/** @type {Record<string, Record<string, [title: string, detail: string]>>} */
 const WITHIN = {
   account: {
     name_taken: [
@@ -175,12 +181,16 @@ const WITHIN = {
 };
 
 /** A problem (an ApiProblem, or any error) in words: {title, detail}; `within` ("race")
- * names where it was answered, for the codes that mean something else there. */
+ * names where it was answered, for the codes that mean something else there.
+ * @param {unknown} problem
+ * @param {string | null} [within]
+ * @returns {Words} */
 export function problemWords(problem, within = null) {
-  if (problem?.name !== "ApiProblem") {
+  if (!(problem instanceof ApiProblem)) {
     return { title: "Something went wrong in this page", detail: "Reload the page and try again." };
   }
-  const words = WITHIN[within]?.[problem.code] || WORDS[problem.code];
+  const code = problem.code ?? "";
+  const words = (within === null ? undefined : WITHIN[within]?.[code]) || WORDS[code];
   if (words) return { title: words[0], detail: words[1] };
   if (problem.status === 0) {
     return {
@@ -203,6 +213,7 @@ export function noticeMark() {
   return noticesShown;
 }
 
+/** @param {unknown} problem @param {string | null} [within] */
 function fillNotice(problem, within = null) {
   noticesShown += 1;
   const { title, detail } = problemWords(problem, within);
@@ -211,11 +222,15 @@ function fillNotice(problem, within = null) {
   $("notice").hidden = false;
 }
 
+/** @type {NoticeAction | null} */
 let noticeAction = null;
 
 /** Show an error in words (`problemWords`): an ApiProblem, or any other error (logged).
  * `action` ({label, run}) adds a button to the notice, e.g. "Try again"; `within` as for
- * `problemWords`. Returns the notice's mark: `clearNotice(it)` hides this notice only. */
+ * `problemWords`. Returns the notice's mark: `clearNotice(it)` hides this notice only.
+ * @param {unknown} error
+ * @param {NoticeAction | null} [action]
+ * @param {string | null} [within] */
 export function showError(error, action = null, within = null) {
   retryNoticeShown = false;
   fillNotice(error, within);
@@ -224,11 +239,12 @@ export function showError(error, action = null, within = null) {
   noticeAction = action;
   $("notice-action").hidden = !action;
   if (action) $("notice-action").textContent = action.label;
-  if (!(error && error.name === "ApiProblem")) console.error(error);
+  if (!(error instanceof ApiProblem)) console.error(error);
   return noticesShown;
 }
 
-/** Hide the notice; with `mark` (from `noticeMark`), only if no notice was shown since. */
+/** Hide the notice; with `mark` (from `noticeMark`), only if no notice was shown since.
+ * @param {number | null} [mark] */
 export function clearNotice(mark = null) {
   if (mark !== null && mark !== noticesShown) return;
   retryNoticeShown = false;
@@ -236,7 +252,10 @@ export function clearNotice(mark = null) {
   $("notice").hidden = true;
 }
 
-/** Run an action, showing any error it throws; returns its result, or undefined on error. */
+/** Run an action, showing any error it throws; returns its result, or undefined on error.
+ * @template T
+ * @param {() => T | Promise<T>} action
+ * @returns {Promise<T | undefined>} */
 export async function guarded(action) {
   try {
     return await action();
@@ -272,9 +291,11 @@ export function installNotice() {
   });
 }
 
-/** Ask before doing something; resolves to true if the person confirmed. */
+/** Ask before doing something; resolves to true if the person confirmed.
+ * @param {{title: string, text: string, confirm: string}} question
+ * @returns {Promise<boolean>} */
 export function confirmDialog({ title, text, confirm }) {
-  const dialog = $("confirm-dialog");
+  const dialog = $("confirm-dialog", HTMLDialogElement);
   $("confirm-title").textContent = title;
   $("confirm-text").textContent = text;
   $("confirm-ok").textContent = confirm;

@@ -1,3 +1,4 @@
+// @ts-check
 // A game's history replayed in the browser, and its deal checked: the SHA-256 commitment
 // (WebCrypto), the cards played against the revealed deck, and every flip against the rules
 // (RULES.md: a placed card that is strictly highest or lowest among the face-up tops of the
@@ -14,8 +15,17 @@ import {
   GRID_SIZE,
   PILE_LIMIT,
   positionKey,
+  statusText,
 } from "./game.js";
 
+/** @typedef {import("./api.js").Schemas} Schemas */
+/** @typedef {Schemas["PileOut"]} Pile */
+/** @typedef {Schemas["FlipOut"]} Flip */
+/** @typedef {Schemas["PlacementOut"]} Placement */
+/** A check of a deal, as the page lists it; `ok` null for one that cannot be made yet.
+ * @typedef {{name: string, ok: boolean | null, detail: string}} Check */
+
+/** @param {Map<string, Pile>} piles */
 function sortedPiles(piles) {
   return [...piles.values()].sort((a, b) => a.row - b.row || a.col - b.col);
 }
@@ -24,9 +34,13 @@ function sortedPiles(piles) {
  * The board after each placement, from the history alone (the placements and their `flipped`
  * lists): boards[0] is empty, boards[k] is the grid after placement k. Each board is a list
  * of piles {row, col, cards, face_up}, sorted as the API sorts them.
+ * @param {Placement[]} placements
+ * @returns {Pile[][]}
  */
 export function replayHistory(placements) {
+  /** @type {Map<string, Pile>} */
   const piles = new Map();
+  /** @type {Pile[][]} */
   const boards = [[]];
   for (const placement of placements) {
     const here = positionKey(placement.row, placement.col);
@@ -42,11 +56,15 @@ export function replayHistory(placements) {
   return boards;
 }
 
+/** @param {Pile[]} piles */
 export function faceDownCount(piles) {
   return piles.filter((pile) => !pile.face_up).length;
 }
 
-/** Why a placement at (row, col) is illegal on `piles` (a Map), or null if it is legal. */
+/** Why a placement at (row, col) is illegal on `piles` (a Map), or null if it is legal.
+ * @param {Map<string, Pile>} piles
+ * @param {number} row
+ * @param {number} col */
 function illegality(piles, row, col) {
   if (piles.size === 0) return row === 0 && col === 0 ? null : "the first card goes at (0, 0)";
   const pile = piles.get(positionKey(row, col));
@@ -59,6 +77,7 @@ function illegality(piles, row, col) {
   ].some(([dr, dc]) => piles.has(positionKey(row + dr, col + dc)));
   if (!adjacent) return `(${row}, ${col}) is not adjacent to any pile`;
   const all = [...piles.values(), { row, col }];
+  /** @param {number[]} values */
   const span = (values) => Math.max(...values) - Math.min(...values) + 1;
   if (span(all.map((p) => p.row)) > GRID_SIZE || span(all.map((p) => p.col)) > GRID_SIZE) {
     return `(${row}, ${col}) makes the grid larger than ${GRID_SIZE} × ${GRID_SIZE}`;
@@ -67,7 +86,9 @@ function illegality(piles, row, col) {
 }
 
 /** Where the next card may go on `piles` (a list, as the API sends them), by the rules:
- * positions sorted by row then column, as the API's `legal_placements`. */
+ * positions sorted by row then column, as the API's `legal_placements`.
+ * @param {Pile[]} piles
+ * @returns {Schemas["PositionOut"][]} */
 export function legalPlacements(piles) {
   const at = new Map(piles.map((p) => [positionKey(p.row, p.col), p]));
   if (at.size === 0) return [{ row: 0, col: 0 }];
@@ -86,10 +107,17 @@ export function legalPlacements(piles) {
   return legal.sort((a, b) => a.row - b.row || a.col - b.col);
 }
 
-/** The piles a card of `rank` placed at (row, col) flips, by the rules, sorted. */
+/** The piles a card of `rank` placed at (row, col) flips, by the rules, sorted.
+ * @param {Map<string, Pile>} piles
+ * @param {number} row
+ * @param {number} col
+ * @param {number} rank */
 function ruleFlips(piles, row, col, rank) {
+  /** @type {Flip[]} */
   const flips = [];
-  for (const sameLine of [(p) => p.row === row, (p) => p.col === col]) {
+  /** @type {((p: Pile) => boolean)[]} */
+  const lines = [(p) => p.row === row, (p) => p.col === col];
+  for (const sameLine of lines) {
     const others = [...piles.values()].filter(
       (p) => sameLine(p) && !(p.row === row && p.col === col),
     );
@@ -105,8 +133,12 @@ function ruleFlips(piles, row, col, rank) {
  * Replay `cards` (codes, in order) at the history's positions under the rules, and compare
  * each placement's flips and status with the history. Returns {ok, problem, piles}: the
  * first disagreement, and the final grid the rules give.
+ * @param {Placement[]} placements
+ * @param {(index: number) => number} rankOf
+ * @returns {{ok: true, problem: null, piles: Pile[]} | {ok: false, problem: string, piles: Pile[]}}
  */
 export function checkRules(placements, rankOf) {
+  /** @type {Map<string, Pile>} */
   const piles = new Map();
   for (const [index, placement] of placements.entries()) {
     const { row, col } = placement;
@@ -119,7 +151,8 @@ export function checkRules(placements, rankOf) {
     piles.set(here, { ...pile, cards: [...pile.cards, placement.card], face_up: true });
     for (const flip of expected) {
       const there = positionKey(flip.row, flip.col);
-      piles.set(there, { ...piles.get(there), face_up: flip.face_up });
+      const turned = piles.get(there); // always a pile: the rules turn only piles on the grid
+      if (turned) piles.set(there, { ...turned, face_up: flip.face_up });
     }
     const given = placement.flipped.map((f) => `${f.row},${f.col},${f.face_up}`).join(" ");
     const wanted = expected.map((f) => `${f.row},${f.col},${f.face_up}`).join(" ");
@@ -146,8 +179,11 @@ export function checkRules(placements, rankOf) {
   return { ok: true, problem: null, piles: sortedPiles(piles) };
 }
 
-/** Whether two lists of piles are the same grid (positions, cards, faces). */
+/** Whether two lists of piles are the same grid (positions, cards, faces).
+ * @param {Pile[]} a
+ * @param {Pile[]} b */
 export function sameGrid(a, b) {
+  /** @param {Pile[]} piles */
   const text = (piles) =>
     JSON.stringify(
       piles.map((p) => [p.row, p.col, p.cards.map((c) => c.code), p.face_up]),
@@ -155,7 +191,8 @@ export function sameGrid(a, b) {
   return text(a) === text(b);
 }
 
-/** The SHA-256 of a text, as lowercase hex (WebCrypto: needs a secure context). */
+/** The SHA-256 of a text, as lowercase hex (WebCrypto: needs a secure context).
+ * @param {string} text */
 export async function sha256Hex(text) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -168,8 +205,12 @@ const ALL_CODES = ["C", "D", "H", "S"].flatMap((suit) =>
 /**
  * Check a revealed deck and salt against a deck commitment (a game's, or a daily challenge
  * day's): the "Commitment" and "Deck" checks, as {name, ok, detail}.
+ * @param {string} commitment
+ * @param {Schemas["DeckReveal"]} reveal
+ * @returns {Promise<Check[]>}
  */
 export async function verifyReveal(commitment, reveal) {
+  /** @type {Check[]} */
   const checks = [];
   const { deck, salt } = reveal;
   if (!globalThis.crypto?.subtle) {
@@ -202,7 +243,8 @@ export async function verifyReveal(commitment, reveal) {
 }
 
 /** A check ({name, ok, detail}) as a list item: "Deck: ✓ passed. The revealed deck…";
- * `ok` null for a check that cannot be made yet. */
+ * `ok` null for a check that cannot be made yet.
+ * @param {Check} check */
 export function checkItem(check) {
   const verdict = check.ok === null ? "" : ` ${check.ok ? "✓ passed" : "✗ failed"}.`;
   const mark = element("strong", { textContent: `${check.name}:${verdict} ` });
@@ -212,7 +254,10 @@ export function checkItem(check) {
 
 /**
  * Verify a finished game's deal: a list of {name, ok, detail} checks.
- * `game` and `placements` are the API's answers for the game and its history.
+ * `game` and `placements` are the API's answers for the game (over: its deck revealed) and
+ * its history.
+ * @param {Schemas["GameOut"] & {reveal: Schemas["DeckReveal"]}} game
+ * @param {Placement[]} placements
  */
 export async function verifyDeal(game, placements) {
   const checks = await verifyReveal(game.deck_commitment, game.reveal);

@@ -1,3 +1,4 @@
+// @ts-check
 // Positions and moves in words, as the table shows them: "top row, second from the left",
 // "a new pile above the top row, far right", never the API's coordinates (the grid floats, so
 // they are relative to the first card and often negative). A position is described against the
@@ -7,6 +8,22 @@
 import { cardShort, topCard } from "./cards.js";
 import { positionKey, statusText } from "./game.js";
 
+/** @typedef {import("./api.js").Schemas} Schemas */
+/** @typedef {Schemas["PileOut"]} Pile */
+/** @typedef {Schemas["CardOut"]} Card */
+/** @typedef {Schemas["FlipOut"]} Flip */
+/** @typedef {{row: number, col: number}} Position */
+/** A move as words tell it: where the card went and what it turned (a placement of the API's,
+ * or one the rules' example makes).
+ * @typedef {Position & Pick<Schemas["PlacementOut"], "card" | "flipped">} Move */
+/**
+ * One line's check for a move: the other piles in it, those face up, the verdict, the flips.
+ * @typedef {{line: "row" | "column", others: Pile[], up: Pile[],
+ *   verdict: "alone" | "none-up" | "highest" | "lowest" | "tie" | "between",
+ *   flips: Flip[]}} LineCheck
+ */
+
+/** @param {Position[]} piles */
 function span(piles) {
   const rows = piles.map((p) => p.row);
   const cols = piles.map((p) => p.col);
@@ -20,7 +37,9 @@ function span(piles) {
 
 const ORDINALS = ["first", "second", "third", "fourth"];
 
-/** "top row", "second row", "middle row", "bottom row" (`index` of `count`, from the top). */
+/** "top row", "second row", "middle row", "bottom row" (`index` of `count`, from the top).
+ * @param {number} index
+ * @param {number} count */
 function rowWords(index, count) {
   if (count === 1) return "the row";
   if (index === 0) return "top row";
@@ -29,7 +48,9 @@ function rowWords(index, count) {
   return `${ORDINALS[index]} row`;
 }
 
-/** "far left", "second from the left", "middle", "second from the right", "far right". */
+/** "far left", "second from the left", "middle", "second from the right", "far right".
+ * @param {number} index
+ * @param {number} count */
 function columnWords(index, count) {
   if (count === 1) return "";
   if (index === 0) return "far left";
@@ -40,6 +61,7 @@ function columnWords(index, count) {
     : `${ORDINALS[count - 1 - index]} from the right`;
 }
 
+/** @param {string} row @param {string} column */
 function joined(row, column) {
   return column ? `${row}, ${column}` : row;
 }
@@ -48,6 +70,8 @@ function joined(row, column) {
  * Where `position` is, against `piles` (the table as the player saw it): "top row, far left"
  * for a pile's place; "above the top row, far left", "at the left end of the middle row" for a
  * new pile around them; "the middle of the table" for the first card.
+ * @param {Position} position
+ * @param {Pile[]} piles
  */
 export function placeWords(position, piles) {
   if (piles.length === 0) return "the middle of the table";
@@ -77,13 +101,16 @@ export function placeWords(position, piles) {
   return joined(row, column);
 }
 
-/** A pile by what shows: "the 10♣" or "the face-down pile". */
+/** A pile by what shows: "the 10♣" or "the face-down pile".
+ * @param {Pile} pile */
 function pileName(pile) {
   return pile.face_up ? `the ${cardShort(topCard(pile))}` : "the face-down pile";
 }
 
 /** Where the card of a move went: "on a new pile above the top row, far left", "on the 10♣
- * (top row, second from the left)". `piles` is the table before the move. */
+ * (top row, second from the left)". `piles` is the table before the move.
+ * @param {Position} position
+ * @param {Pile[]} piles */
 export function moveWords(position, piles) {
   const pile = piles.find((p) => p.row === position.row && p.col === position.col);
   const where = placeWords(position, piles);
@@ -97,7 +124,9 @@ export function moveWords(position, piles) {
 
 /** A placement of a game's history in short, as a replay and the Live page step through it:
  * "9♠ went on a new pile below the row, far left; 2 piles flipped; the game is lost".
- * `before` is the table before it. */
+ * `before` is the table before it.
+ * @param {Schemas["PlacementOut"]} placement
+ * @param {Pile[]} before */
 export function placementText(placement, before) {
   const flips = placement.flipped.length;
   const flipped =
@@ -107,6 +136,7 @@ export function placementText(placement, before) {
   return `${cardShort(placement.card)} went ${moveWords(placement, before)}; ${flipped}${after}`;
 }
 
+/** @param {string[]} names */
 function list(names) {
   if (names.length <= 1) return names.join("");
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
@@ -117,16 +147,22 @@ function list(names) {
  * before the move), each as {line: "row" | "column", others, verdict, flips}: `verdict` is
  * "alone" (no other pile), "none-up" (only face-down piles: all turn up), "highest", "lowest",
  * "tie" or "between" (nothing turns); `flips` the piles turned over, {row, col, face_up}.
+ * @param {Card} card
+ * @param {Position} position
+ * @param {Pile[]} piles
+ * @returns {LineCheck[]}
  */
 export function lineChecks(card, position, piles) {
+  /** @type {LineCheck[]} */
   const checks = [];
-  for (const line of ["row", "column"]) {
+  for (const line of /** @type {const} */ (["row", "column"])) {
     const field = line === "row" ? "row" : "col";
     const others = piles.filter(
       (p) => p[field] === position[field] && !(p.row === position.row && p.col === position.col),
     );
     const up = others.filter((p) => p.face_up);
     const ranks = up.map((p) => topCard(p).rank);
+    /** @type {LineCheck["verdict"]} */
     let verdict;
     if (others.length === 0) verdict = "alone";
     else if (up.length === 0) verdict = "none-up";
@@ -141,8 +177,12 @@ export function lineChecks(card, position, piles) {
   return checks;
 }
 
+/** @param {Flip[]} flips @param {Pile[]} piles */
 function turnedText(flips, piles) {
-  const at = (flip) => piles.find((p) => p.row === flip.row && p.col === flip.col);
+  // A flip is of a pile on the table: the API's flips, and the rules', never name another.
+  /** @param {Flip} flip */
+  const at = (flip) =>
+    /** @type {Pile} */ (piles.find((p) => p.row === flip.row && p.col === flip.col));
   const down = flips.filter((f) => !f.face_up).map((f) => cardShort(topCard(at(f))));
   const up = flips.filter((f) => f.face_up).map((f) => cardShort(topCard(at(f))));
   const parts = [];
@@ -152,7 +192,10 @@ function turnedText(flips, piles) {
 }
 
 /** Why a line turned or not, as a sentence: "In its row the 6 is the highest face-up card:
- * 3♠ and 2♥ turn face down." (`piles`: the table before the move.) */
+ * 3♠ and 2♥ turn face down." (`piles`: the table before the move.)
+ * @param {Card} card
+ * @param {LineCheck} check
+ * @param {Pile[]} piles */
 function checkSentence(card, check, piles) {
   const rank = card.rank === 1 ? "ace" : String(card.rank);
   const line = `In its ${check.line}`;
@@ -175,6 +218,7 @@ function checkSentence(card, check, piles) {
   }
 }
 
+/** @param {Flip} f */
 const flipKey = (f) => `${f.row},${f.col},${f.face_up}`;
 
 /**
@@ -182,6 +226,9 @@ const flipKey = (f) => `${f.row},${f.col},${f.face_up}`;
  * turned over or not. `placement` is the API's ({row, col, card, flipped}); `before` the piles
  * before it. If the API's flips are not the rules' (they always are), its flips are listed
  * as they came. Returns {where, why: [sentences]}.
+ * @param {Move} placement
+ * @param {Pile[]} before
+ * @returns {{where: string, why: string[]}}
  */
 export function explainMove(placement, before) {
   const where = `${cardShort(placement.card)} went ${moveWords(placement, before)}.`;
@@ -200,7 +247,11 @@ export function explainMove(placement, before) {
 }
 
 /** The piles after a move, as the rules make them (for pages that show a move the API was
- * never asked about, such as the rules' example). */
+ * never asked about, such as the rules' example).
+ * @param {Pile[]} piles
+ * @param {Card} card
+ * @param {Position} position
+ * @returns {{piles: Pile[], flipped: Flip[]}} */
 export function applyMove(piles, card, position) {
   const flips = lineChecks(card, position, piles).flatMap((c) => c.flips);
   const at = new Map(piles.map((p) => [positionKey(p.row, p.col), { ...p }]));
@@ -209,7 +260,8 @@ export function applyMove(piles, card, position) {
   at.set(here, { ...pile, cards: [...pile.cards, card], face_up: true });
   for (const flip of flips) {
     const there = positionKey(flip.row, flip.col);
-    at.set(there, { ...at.get(there), face_up: flip.face_up });
+    const turned = at.get(there); // always a pile: the rules turn only piles on the table
+    if (turned) at.set(there, { ...turned, face_up: flip.face_up });
   }
   const after = [...at.values()].sort((a, b) => a.row - b.row || a.col - b.col);
   return { piles: after, flipped: flips.sort((a, b) => a.row - b.row || a.col - b.col) };

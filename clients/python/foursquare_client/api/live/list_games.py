@@ -93,7 +93,7 @@ def sync_detailed(
      Games being played, the most recently changed first, a page at a time (pass
     `next_cursor` back as `cursor`). Daily challenge games are left out until their day
     closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-    end as abandoned). `event: game` on `GET /events` tells when a game begins or ends.
+    end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
     Watch one with `GET /games/{id}/events`.
 
     Args:
@@ -134,7 +134,7 @@ def sync(
      Games being played, the most recently changed first, a page at a time (pass
     `next_cursor` back as `cursor`). Daily challenge games are left out until their day
     closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-    end as abandoned). `event: game` on `GET /events` tells when a game begins or ends.
+    end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
     Watch one with `GET /games/{id}/events`.
 
     Args:
@@ -170,7 +170,7 @@ async def asyncio_detailed(
      Games being played, the most recently changed first, a page at a time (pass
     `next_cursor` back as `cursor`). Daily challenge games are left out until their day
     closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-    end as abandoned). `event: game` on `GET /events` tells when a game begins or ends.
+    end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
     Watch one with `GET /games/{id}/events`.
 
     Args:
@@ -209,7 +209,7 @@ async def asyncio(
      Games being played, the most recently changed first, a page at a time (pass
     `next_cursor` back as `cursor`). Daily challenge games are left out until their day
     closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-    end as abandoned). `event: game` on `GET /events` tells when a game begins or ends.
+    end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
     Watch one with `GET /games/{id}/events`.
 
     Args:

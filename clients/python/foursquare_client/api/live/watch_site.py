@@ -59,8 +59,9 @@ def sync_detailed(
     win (as the leaderboard lists it at once, daily challenge games included), `event: best`
     when a win takes rank 1 on the all-time, day or week board (games played without hints),
     `event: challenge` when a daily challenge's played or won count changes, and `event: game`
-    when a game begins or ends (guests' games included, no card; daily challenge games once
-    their day has closed only), for the list of games being played. These events have no id:
+    when a game begins, moves (at most once a second) or ends (guests' games included, no card;
+    daily challenge games once their day has closed only, race games never), for the list of
+    games being played. These events have no id:
     a client that reconnects reads the leaderboard, the challenge and the list again.
 
     Raises:
@@ -90,8 +91,9 @@ def sync(
     win (as the leaderboard lists it at once, daily challenge games included), `event: best`
     when a win takes rank 1 on the all-time, day or week board (games played without hints),
     `event: challenge` when a daily challenge's played or won count changes, and `event: game`
-    when a game begins or ends (guests' games included, no card; daily challenge games once
-    their day has closed only), for the list of games being played. These events have no id:
+    when a game begins, moves (at most once a second) or ends (guests' games included, no card;
+    daily challenge games once their day has closed only, race games never), for the list of
+    games being played. These events have no id:
     a client that reconnects reads the leaderboard, the challenge and the list again.
 
     Raises:
@@ -117,8 +119,9 @@ async def asyncio_detailed(
     win (as the leaderboard lists it at once, daily challenge games included), `event: best`
     when a win takes rank 1 on the all-time, day or week board (games played without hints),
     `event: challenge` when a daily challenge's played or won count changes, and `event: game`
-    when a game begins or ends (guests' games included, no card; daily challenge games once
-    their day has closed only), for the list of games being played. These events have no id:
+    when a game begins, moves (at most once a second) or ends (guests' games included, no card;
+    daily challenge games once their day has closed only, race games never), for the list of
+    games being played. These events have no id:
     a client that reconnects reads the leaderboard, the challenge and the list again.
 
     Raises:
@@ -146,8 +149,9 @@ async def asyncio(
     win (as the leaderboard lists it at once, daily challenge games included), `event: best`
     when a win takes rank 1 on the all-time, day or week board (games played without hints),
     `event: challenge` when a daily challenge's played or won count changes, and `event: game`
-    when a game begins or ends (guests' games included, no card; daily challenge games once
-    their day has closed only), for the list of games being played. These events have no id:
+    when a game begins, moves (at most once a second) or ends (guests' games included, no card;
+    daily challenge games once their day has closed only, race games never), for the list of
+    games being played. These events have no id:
     a client that reconnects reads the leaderboard, the challenge and the list again.
 
     Raises:
