@@ -281,9 +281,7 @@ class Run:
                     async for event in sse_events(response):
                         read = time.perf_counter()
                         assert event.id is not None
-                        stream.events.append(
-                            (event.id, event.name, json.loads(event.data), read)
-                        )
+                        stream.events.append((event.id, event.name, json.loads(event.data), read))
                         if event.name == "result":
                             stream.done = True
                             return

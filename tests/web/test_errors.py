@@ -142,18 +142,18 @@ def test_the_name_rule_is_said_in_words(desktop: Page, server: Server, api: http
         assert field.evaluate("field => field.validity.customError")
     assert sent == []
     # The computer's name, however spelt, and an account's but for _ and -: the server's
-    # refusals, in words (no status, no code).
-    notice = desktop.get_by_role("alert")
+    # refusals, in words (no status, no code), beside the field.
     field.fill("C0m-puter")
     expect(check).to_be_hidden()
     desktop.get_by_role("button", name="Start a game").click()
-    expect(notice).to_contain_text("That name is kept for the site")
-    expect(notice).to_contain_text("Choose another name")
+    expect(check).to_contain_text("That name is kept for the site")
+    expect(check).to_contain_text("Choose another name")
     for developer_words in ("409", "name_reserved"):
-        expect(notice).not_to_contain_text(developer_words)
+        expect(check).not_to_contain_text(developer_words)
     assert api.post("/players", json={"name": "rule-words"}).status_code == 201
     field.fill("rule_words_")
+    expect(check).to_be_hidden()  # the words go when the field changes
     desktop.get_by_role("button", name="Start a game").click()
-    expect(notice).to_contain_text("That name belongs to a registered player")
-    expect(notice).to_contain_text("differ only by _ and -")
+    expect(check).to_contain_text("That name belongs to a registered player")
+    expect(check).to_contain_text("differ only by _ and -")
     assert len(sent) == 2  # the two refused games; nothing else was started
