@@ -384,6 +384,12 @@ def test_two_browsers_and_the_computer_race_to_a_ranking_and_a_rematch(
     expect(onlooker).to_have_url(f"{base}/#/races/{rematch}")
     expect(onlooker.get_by_role("form", name="Join the race")).to_be_visible()
     expect(onlooker.locator("#race-racers li")).to_have_count(3)
+    # The computer's game, public now, is the computer's: labelled, never a person's name.
+    computer = next(r for r in race["racers"] if r["computer"])
+    onlooker.goto(f"{base}/#/games/{computer['game_id']}")
+    heading = onlooker.get_by_role("heading", level=2)
+    expect(heading).to_have_text(re.compile(r"^Game of the computer\s+computer$"))
+    expect(onlooker.locator("#replay-summary")).to_contain_text("The computer: ")
 
 
 def test_four_browser_racers_see_each_others_progress(racers: Any, race_server: Server) -> None:

@@ -9,7 +9,7 @@
 import { leaveAnalysis, markStep, reviewOf, reviewText, showAnalysis } from "./analysis.js";
 import * as api from "./api.js";
 import { renderBoard, showFaceDown } from "./board.js";
-import { $ } from "./dom.js";
+import { $, element } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
 import { DECK_SIZE, resultText } from "./game.js";
 import { makeStanding } from "./standing.js";
@@ -94,7 +94,8 @@ function summary(game) {
   const result = resultText(game.status, game.end_reason, game.score);
   const assisted = game.assisted ? ", assisted (hints were asked)" : "";
   const challenge = game.challenge_date ? `; the daily challenge of ${game.challenge_date}` : "";
-  return `${game.player}: ${result}; ${count}${assisted}${challenge}.`;
+  const who = game.computer ? "The computer" : game.player;
+  return `${who}: ${result}; ${count}${assisted}${challenge}.`;
 }
 
 function stepText() {
@@ -234,7 +235,12 @@ export async function showReplay(id, analyse = false) {
     showError(error, { label: "Try again", run: () => showReplay(id) });
     return;
   }
-  $("replay-heading").textContent = `Game of ${game.player}`;
+  // The computer is no person: its game is said to be the computer's, with a label.
+  const heading = $("replay-heading");
+  if (game.computer) {
+    const label = element("span", { className: "badge computer", textContent: "computer" });
+    heading.replaceChildren("Game of the computer ", label);
+  } else heading.textContent = `Game of ${game.player}`;
   const matches = sameGrid(boards[placements.length], game.piles);
   $("replay-summary").textContent =
     summary(game) + (matches ? "" : " The replayed history does not give the game's grid!");
