@@ -23,6 +23,17 @@ log = logging.getLogger("foursquare.api")
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
+# An answer echoes at most this much of a request: a path of any length (up to the header
+# limit, 32 KiB) would otherwise come back whole in ``instance``, making a 404 as large as the
+# request. What is cut is marked, so that nobody takes it for the whole path.
+MAX_INSTANCE_CHARS = 256
+CUT_MARK = "…"
+
+
+def bounded(text: str, limit: int = MAX_INSTANCE_CHARS) -> str:
+    """``text``, or its first ``limit`` characters and :data:`CUT_MARK` if it is longer."""
+    return text if len(text) <= limit else text[:limit] + CUT_MARK
+
 
 def json_response(
     body: BaseModel, status_code: int = 200, headers: Mapping[str, str] | None = None
@@ -53,7 +64,7 @@ def problem_response(
         status=status,
         detail=detail,
         code=code,
-        instance=instance,
+        instance=None if instance is None else bounded(instance),
         request_id=current_request_id(),
         **extra,
     )
