@@ -48,6 +48,23 @@ def json_response(
     )
 
 
+def problem_bytes(
+    status: int, code: str, title: str, detail: str, request_id: str, **extra: Any
+) -> bytes:
+    """A problem's JSON body, for answers written below the app (api/ops/http_limits.py),
+    which has no request context: the same fields as :func:`problem_response`'s."""
+    body = Problem(
+        type=problem_type(code),
+        title=title,
+        status=status,
+        detail=detail,
+        code=code,
+        request_id=request_id,
+        **extra,
+    )
+    return body.model_dump_json(exclude_none=True).encode()
+
+
 def problem_response(
     status: int,
     code: str,
