@@ -120,4 +120,3 @@ def test_a_refusal_before_the_app_is_the_services_problem(
         line["status"] == status and line["code"] == code and line["method"] == method
         for line in logged
     ), lines[-5:]
-
