@@ -45,6 +45,8 @@ and the body, checks a body's size, and leaves everything else to uvicorn.
   and gevent workers. A cap in ``connection_made`` is the first point where a connection is
   seen, and closing it there gives its descriptor back at once.
 
+A request httptools cannot parse gets ``400 bad_request`` (uvicorn answered it in plain text).
+
 Every refusal made here is the service's own: problem+json with its ``code``, a
 ``request_id`` (the client's ``X-Request-ID`` if the head got that far and it is sane, else a
 new one) also sent as ``X-Request-ID``, a line in the access log (api.ops.logs) and a count in
@@ -393,6 +395,20 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         self.body_deadline = None
         if not self.transport.is_closing():
             self.transport.close()
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request httptools cannot parse (a text/plain 400), in the
+        service's voice like the other refusals made here."""
+        del msg  # uvicorn's "Invalid HTTP request received." (it logs it as a warning)
+        self.disarm_head_deadline()
+        self.disarm_body_deadline()
+        status = http.HTTPStatus.BAD_REQUEST
+        code = "bad_request"
+        request_id = request_id_of(self.headers)
+        detail = "the request is not well-formed HTTP/1.1"
+        self.transport.write(refusal_bytes(status, code, "Bad request", detail, request_id))
+        self.transport.close()
+        self.observe_refusal(request_id, self.method(), status, code)
 
     def refuse(self) -> None:
         """Answer the refusal (unless a response has begun on this connection) and close."""

@@ -2,7 +2,8 @@
 in the service's own voice: a declared 5 MB body's 413 and a 40 KB header's 431 from a real
 ``foursquare serve`` are problem+json with their ``type`` and ``code``, a ``request_id`` also
 sent as ``X-Request-ID`` (the client's own when it sent a sane one), a line in the access log
-and a count in ``/metrics``, like any refusal the app makes."""
+and a count in ``/metrics``, like any refusal the app makes; so is the 400 for a request
+httptools cannot parse (uvicorn's plain text before)."""
 
 from __future__ import annotations
 
@@ -66,6 +67,15 @@ def large_head(request_id: bytes | None) -> bytes:
     )
 
 
+def malformed(request_id: bytes | None) -> bytes:
+    """A head httptools refuses (a header line with no colon), after the request's id."""
+    return (
+        b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + (b"X-Request-ID: " + request_id + b"\r\n" if request_id else b"")
+        + b"this line is no header\r\n\r\n"
+    )
+
+
 def problem_of(response: bytes) -> tuple[dict[str, object], str]:
     head, _, body = response.partition(b"\r\n\r\n")
     assert b"\r\ncontent-type: application/problem+json\r\n" in head.lower(), head
@@ -84,15 +94,17 @@ def requests_counted(server: Server, method: str, status: int) -> float:
 
 
 @pytest.mark.parametrize(
-    ("request_of", "method", "status", "code"),
+    ("request_of", "method", "status", "code", "keeps_id"),
     [
-        (declared_body, "POST", 413, "payload_too_large"),
-        (large_head, "GET", 431, "headers_too_large"),
+        (declared_body, "POST", 413, "payload_too_large", True),
+        (large_head, "GET", 431, "headers_too_large", True),
+        # Refused in the middle of its headers: the client's id may not have been parsed yet.
+        (malformed, "GET", 400, "bad_request", False),
     ],
-    ids=["413", "431"],
+    ids=["413", "431", "400"],
 )
 def test_a_refusal_before_the_app_is_the_services_problem(
-    server: Server, request_of: object, method: str, status: int, code: str
+    server: Server, request_of: object, method: str, status: int, code: str, keeps_id: bool
 ) -> None:
     make = request_of
     assert callable(make)
@@ -103,7 +115,9 @@ def test_a_refusal_before_the_app_is_the_services_problem(
     assert problem["type"] == f"urn:foursquare:problem:{code}"
     assert problem["code"] == code
     assert problem["status"] == status
-    assert problem["request_id"] == header == "my-request-1"
+    assert problem["request_id"] == header
+    assert header == "my-request-1" or not keeps_id
+    sent_id = header
     # Without a request id of the client's, one is made.
     problem, header = problem_of(exchange(server, make(None)))
     assert problem["request_id"] == header
@@ -115,7 +129,7 @@ def test_a_refusal_before_the_app_is_the_services_problem(
         for line in server.log.read_text().splitlines()
         if line.startswith("{") and '"logger":"foursquare.access"' in line
     ]
-    logged = [line for line in lines if line.get("request_id") in ("my-request-1", header)]
+    logged = [line for line in lines if line.get("request_id") in (sent_id, header)]
     assert any(
         line["status"] == status and line["code"] == code and line["method"] == method
         for line in logged
