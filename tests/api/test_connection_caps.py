@@ -168,3 +168,50 @@ def test_past_the_processs_own_cap_connections_are_answered_never_reset(
             assert client.get("/readyz").status_code == 200
             counted = metric(server, "foursquare_connections_refused_total", 'limit="total"')
             assert counted >= len(refused)
+
+
+def streams_limit(server: Server) -> int:
+    text = httpx.get(f"{server.base_url}/metrics", timeout=30).text
+    found = re.search(r"^foursquare_event_streams_limit(?:\{[^}]*\})? (\S+)$", text, re.M)
+    assert found, text
+    return int(float(found.group(1)))
+
+
+def open_stream(server: Server, address: str) -> tuple[socket.socket, bytes]:
+    """A connection from ``address`` holding the site's event stream, and its answer's head."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.settimeout(30)
+    sock.bind((address, 0))
+    sock.connect((server.host, server.port))
+    sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+    head = b""
+    with contextlib.suppress(ConnectionResetError):
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            head += chunk
+    return sock, head
+
+
+def test_with_every_stream_taken_one_address_still_cannot_take_the_reserve(
+    tmp_path: Path, many_files: None
+) -> None:
+    """Every event stream the process admits is held (from many addresses, 20 each), then 400
+    half-open connections come from one more: the descriptors kept for ordinary requests are
+    not theirs to take, and the health checks answer."""
+    with serving(tmp_path) as server:
+        held: list[socket.socket] = []
+        try:
+            limit = streams_limit(server)
+            for number in range(limit):
+                sock, head = open_stream(server, f"127.0.1.{10 + number // 20}")
+                held.append(sock)
+                assert head.startswith(b"HTTP/1.1 200 "), (number, head[:200])
+            held += half_open(server, 400)
+            with httpx.Client(base_url=server.base_url, timeout=3) as client:
+                assert client.get("/healthz").status_code == 200
+                assert client.get("/readyz").status_code == 200
+        finally:
+            for sock in held:
+                sock.close()
