@@ -76,12 +76,17 @@ def test_the_proxy_answers_its_own_errors_as_problems_and_follows_replicas_down_
     assert failed.status_code == 502, failed.text
     assert failed.headers["content-type"].startswith(PROBLEM)
     assert failed.json()["code"] == "bad_gateway"
+    assert failed.json()["request_id"] == failed.headers["x-request-id"] != ""
     assert int(failed.headers["retry-after"]) >= 1
 
     unavailable = _wait_for_status(f"{proxy.base_url}/healthz", 503)
     assert unavailable.status_code == 503, unavailable.text
     assert unavailable.headers["content-type"].startswith(PROBLEM)
     assert unavailable.json()["code"] == "service_unavailable"
+    unavailable = httpx.get(
+        f"{proxy.base_url}/healthz", headers={"X-Request-ID": "mine-503"}, timeout=10
+    )
+    assert unavailable.json()["request_id"] == unavailable.headers["x-request-id"] == "mine-503"
     assert int(unavailable.headers["retry-after"]) >= 1
 
     for index, server in enumerate(servers):
