@@ -254,6 +254,7 @@ class HeadLimitedProtocol(HttpToolsProtocol):
                 "Connections full",
             )
             detail = "this server holds as many connections as it may; retry shortly"
+        self.refusal = status  # nothing it sends is parsed (or handed to the app)
         request_id = uuid.uuid4().hex
         self.transport.write(
             refusal_bytes(
