@@ -1,5 +1,5 @@
-"""Limits on a request for the server's HTTP parser: its head's size and time, its body's size
-and time.
+"""Limits for the server's HTTP parser: on a request, its head's size and time and its body's
+size and time; on connections, how many one client address and the process hold open.
 
 Why here and not in a library's setting: a replica reached directly (not through HAProxy,
 which enforces both) had none. uvicorn's default parser, httptools, buffers a header of any
