@@ -29,7 +29,7 @@ from api.games import HOOKS, GameHooks, GameService
 from api.hints import AdvicePool, HintService
 from api.idempotency import IdempotentRequests
 from api.leaderboards import LeaderboardService
-from api.ops import files, health, metrics
+from api.ops import files, health, http_limits, metrics
 from api.ops.logs import configure_logging
 from api.ops.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
 from api.ops.observer import install_observability, observing
@@ -123,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         capacity = files.stream_capacity(settings, database)
         (log.warning if capacity.limited_by_files else log.info)(capacity.describe())
         metrics.event_streams_limit(capacity.streams)
+        http_limits.admit_connections(capacity.connections)
         hub = EventHub(
             database,
             events.FRAMES,

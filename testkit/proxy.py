@@ -42,6 +42,8 @@ class Proxy:
     log_path: Path | None = None
     config: Path = CONFIG
     port: int = field(default_factory=free_port)
+    # HAProxy's own Prometheus exporter (deploy/haproxy.cfg, frontend "metrics").
+    metrics_port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     _temporary_log: Path | None = field(default=None, init=False, repr=False)
 
@@ -65,6 +67,7 @@ class Proxy:
         env = {
             **os.environ,
             "FOURSQUARE_PROXY_BIND": f"127.0.0.1:{self.port}",
+            "FOURSQUARE_PROXY_METRICS_BIND": f"127.0.0.1:{self.metrics_port}",
             **{
                 f"FOURSQUARE_REPLICA_{i}": f"127.0.0.1:{server.port}"
                 for i, server in enumerate(self.replicas, start=1)

@@ -23,6 +23,17 @@ log = logging.getLogger("foursquare.api")
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
+# An answer echoes at most this much of a request: a path of any length (up to the header
+# limit, 32 KiB) would otherwise come back whole in ``instance``, making a 404 as large as the
+# request. What is cut is marked, so that nobody takes it for the whole path.
+MAX_INSTANCE_CHARS = 256
+CUT_MARK = "…"
+
+
+def bounded(text: str, limit: int = MAX_INSTANCE_CHARS) -> str:
+    """``text``, or its first ``limit`` characters and :data:`CUT_MARK` if it is longer."""
+    return text if len(text) <= limit else text[:limit] + CUT_MARK
+
 
 def json_response(
     body: BaseModel, status_code: int = 200, headers: Mapping[str, str] | None = None
@@ -35,6 +46,23 @@ def json_response(
         headers=dict(headers) if headers else None,
         media_type="application/json",
     )
+
+
+def problem_bytes(
+    status: int, code: str, title: str, detail: str, request_id: str, **extra: Any
+) -> bytes:
+    """A problem's JSON body, for answers written below the app (api/ops/http_limits.py),
+    which has no request context: the same fields as :func:`problem_response`'s."""
+    body = Problem(
+        type=problem_type(code),
+        title=title,
+        status=status,
+        detail=detail,
+        code=code,
+        request_id=request_id,
+        **extra,
+    )
+    return body.model_dump_json(exclude_none=True).encode()
 
 
 def problem_response(
@@ -53,7 +81,7 @@ def problem_response(
         status=status,
         detail=detail,
         code=code,
-        instance=instance,
+        instance=None if instance is None else bounded(instance),
         request_id=current_request_id(),
         **extra,
     )

@@ -84,6 +84,15 @@ class Settings(BaseSettings):
         description="A request whose line and headers exceed this many bytes gets 431 and its "
         "connection is closed (foursquare serve; api/ops/http_limits.py).",
     )
+    max_connections_per_client: int = Field(
+        default=50,
+        ge=1,
+        description="Connections one client address (the socket's peer) holds open on one "
+        "server process; a connection past it is answered 429 too_many_connections and closed "
+        "at once. FOURSQUARE_TRUSTED_PROXIES are exempt (a proxy carries everybody's "
+        "connections). The process's own cap on connections, below its open-file limit, is "
+        "worked out at start (api/ops/files.py; docs/operations.md).",
+    )
     header_timeout_seconds: float = Field(
         default=10.0,
         gt=0,

@@ -202,12 +202,20 @@ class GameService:
 
             return write
 
+        def check(session: Session) -> None:
+            # Authorization before the key is looked at: a key used on this game answers
+            # 422 idempotency_key_reused, an unused one is claimed, and either would tell
+            # another player's token that the key was used (the fingerprint differs with the
+            # credential). Run in the claim's transaction, so a refused request claims nothing.
+            authorize(existing_game(store.get_game(session, game_uuid), game_id), token)
+
         return await self.requests.run(
             key,
             f"game:{game_uuid.hex}",
             lambda: placement_fingerprint(*cell, token),
             f"/games/{game_id}/placements",
             prepare,
+            check,
         )
 
     # ------------------------------------------------------------ for hints and analyses

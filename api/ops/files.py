@@ -13,7 +13,15 @@ nothing was logged. So each process, as its app starts:
   already (the listening socket, logs, its libraries'), its database pools at their fullest,
   and ``FOURSQUARE_EVENTS_RESERVED_FILES`` more for everything else (ordinary requests'
   connections, the pipes of its hint and analysis workers) (:func:`stream_capacity`). The
-  hub refuses streams past it with 503 and Retry-After, as past the configured cap.
+  hub refuses streams past it with 503 and Retry-After, as past the configured cap;
+- admits no more open connections of any kind than leave, under the same soft limit,
+  :data:`FILES_BESIDE_CONNECTIONS` of that reserve for what is not a connection (the hint
+  and analysis workers' pipes, files opened on demand) (:attr:`StreamCapacity.connections`,
+  enforced by api/ops/http_limits.py). Streams are connections too: when they are all
+  taken, ``FOURSQUARE_EVENTS_RESERVED_FILES`` less these remain for ordinary requests, and
+  one client address holds at most ``FOURSQUARE_MAX_CONNECTIONS_PER_CLIENT`` of them. Without
+  this cap, 1,000 idle half-open connections from one address took every descriptor of a
+  process limited to 1,024, and its ``/healthz`` was reset until they timed out.
 """
 
 from __future__ import annotations
@@ -30,6 +38,10 @@ from api.core.settings import Settings
 # Descriptors one pooled database connection holds: a socket to PostgreSQL; SQLite in WAL
 # mode opens the database, its ``-wal`` and its ``-shm`` files.
 FILES_PER_CONNECTION = {"postgresql": 1, "sqlite": 3}
+# Of FOURSQUARE_EVENTS_RESERVED_FILES, the descriptors no client connection may take: a hint
+# pool's or an analysis runner's worker holds a few pipes each (its call and result queues,
+# its sentinel), and files are opened on demand (SQLite's temporary files, a log reopened).
+FILES_BESIDE_CONNECTIONS = 50
 
 
 def raise_open_file_limit() -> int:
@@ -67,6 +79,9 @@ class StreamCapacity:
     open_now: int
     database: int
     reserved: int
+    # Open connections of any kind (streams included) this process admits; None: no limit
+    # (an unlimited open-file limit).
+    connections: int | None = None
 
     @property
     def limited_by_files(self) -> bool:
@@ -77,7 +92,8 @@ class StreamCapacity:
             f"event streams: at most {self.streams} in this process (configured "
             f"{self.configured}; open-file limit {self.soft_limit}, of which {self.open_now} "
             f"open at start, {self.database} for the database pools and {self.reserved} "
-            "reserved for requests and workers)"
+            "reserved for requests and workers); open connections: at most "
+            f"{'any number' if self.connections is None else self.connections}"
         )
 
 
@@ -89,7 +105,8 @@ def stream_capacity(settings: Settings, database: Database) -> StreamCapacity:
     pools = database_files(database, settings)
     reserved = settings.events_reserved_files
     if soft == resource.RLIM_INFINITY:
-        streams = configured
-    else:
-        streams = max(0, min(configured, soft - open_now - pools - reserved))
-    return StreamCapacity(streams, configured, soft, open_now, pools, reserved)
+        return StreamCapacity(configured, configured, soft, open_now, pools, reserved, None)
+    room = soft - open_now - pools
+    streams = max(0, min(configured, room - reserved))
+    connections = max(1, room - min(reserved, FILES_BESIDE_CONNECTIONS))
+    return StreamCapacity(streams, configured, soft, open_now, pools, reserved, connections)

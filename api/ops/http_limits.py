@@ -1,5 +1,5 @@
-"""Limits on a request for the server's HTTP parser: its head's size and time, its body's size
-and time.
+"""Limits for the server's HTTP parser: on a request, its head's size and time and its body's
+size and time; on connections, how many one client address and the process hold open.
 
 Why here and not in a library's setting: a replica reached directly (not through HAProxy,
 which enforces both) had none. uvicorn's default parser, httptools, buffers a header of any
@@ -28,19 +28,156 @@ and the body, checks a body's size, and leaves everything else to uvicorn.
 - A body not complete ``body_timeout`` seconds (``FOURSQUARE_BODY_TIMEOUT_SECONDS``) after
   its head: the connection closes (the request's handler, waiting for the body, is told the
   client went away).
+- A connection opened while its client address holds ``max_connections_per_client``
+  (``FOURSQUARE_MAX_CONNECTIONS_PER_CLIENT``) already on this process: ``429
+  too_many_connections``; while the process holds as many as its open-file limit allows
+  (:func:`admit_connections`, from api/ops/files.py): ``503 connections_full``. Either is
+  written as soon as the connection is accepted, before anything is read, and the connection
+  closes. The addresses of FOURSQUARE_TRUSTED_PROXIES have no cap of their own.
+
+  Why: every open connection holds a descriptor, and a half-open one (a head begun and never
+  finished) holds it until the head timeout. 1,000 of them from one address, under a limit of
+  1,024 open files, took every descriptor of a worker: accept failed with EMFILE, the kernel
+  dropped what waited in the backlog, and ``/healthz`` and ``/readyz`` were reset for ten
+  seconds, with nothing logged. uvicorn's ``limit_concurrency`` does not prevent it: it
+  answers 503 once a request's head is complete, so a connection that never completes one is
+  never counted against it; gunicorn's ``worker_connections`` applies only to its eventlet
+  and gevent workers. A cap in ``connection_made`` is the first point where a connection is
+  seen, and closing it there gives its descriptor back at once.
+
+A request httptools cannot parse gets ``400 bad_request`` (uvicorn answered it in plain text).
+
+Every refusal made here is the service's own: problem+json with its ``code``, a
+``request_id`` (the client's ``X-Request-ID`` if the head got that far and it is sane, else a
+new one) also sent as ``X-Request-ID``, a line in the access log (api.ops.logs) and a count in
+``/metrics`` (api.ops.metrics), as the app's refusals have (api.ops.observer); the app never
+sees these requests, so its observer cannot do it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import http
-import json
+import ipaddress
+import logging
+import re
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+from pydantic import IPvAnyNetwork
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from api.core.context import UNMATCHED
+from api.core.errors import RETRY_AFTER_SECONDS
+from api.core.problems import PROBLEM_MEDIA_TYPE, problem_bytes
+from api.core.settings import Settings
+from api.ops.logs import log_refusal
 
 TOO_LARGE = http.HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
 BODY_TOO_LARGE = http.HTTPStatus.REQUEST_ENTITY_TOO_LARGE
+
+log = logging.getLogger("foursquare.http")
+
+# As api.ops.observer reads them: a client's request id is kept if sane, a method named if
+# it is one of these.
+_SANE_REQUEST_ID = re.compile(rb"[\x21-\x7e]{1,128}")
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+# A warning that a connection cap refuses is logged at most this often (each refusal has its
+# access-log line and its count already; the warning is for whoever reads warnings only).
+WARN_EVERY_SECONDS = 10.0
+
+
+class Connections:
+    """This process's open connections (one such object per process: :data:`CONNECTIONS`),
+    in all and by client address, and the cap in all."""
+
+    def __init__(self) -> None:
+        self.limit: int | None = None  # None: not capped (an unlimited open-file limit)
+        self.open = 0
+        self.by_client: Counter[str] = Counter()
+        self.refused_since_warning = 0
+        self.warned_at = 0.0
+
+    def admit(self, client: str | None, per_client: int | None) -> str | None:
+        """Count a new connection in, or say which cap refuses it ("client", "total")."""
+        if client is not None and per_client is not None and self.by_client[client] >= per_client:
+            return "client"
+        if self.limit is not None and self.open >= self.limit:
+            return "total"
+        self.open += 1
+        if client is not None:
+            self.by_client[client] += 1
+        return None
+
+    def release(self, client: str | None) -> None:
+        self.open -= 1
+        if client is not None:
+            self.by_client[client] -= 1
+            if self.by_client[client] <= 0:
+                del self.by_client[client]
+
+    def refused(self, limit: str, client: str | None) -> None:
+        self.refused_since_warning += 1
+        moment = time.monotonic()
+        if moment - self.warned_at >= WARN_EVERY_SECONDS:
+            log.warning(
+                "open connections capped: %d refused since the last warning, the last by the "
+                "%s cap (%s); %d open",
+                self.refused_since_warning,
+                limit,
+                f"client {client}" if limit == "client" else f"at most {self.limit}",
+                self.open,
+                extra={"fields": {"cap": limit, "refused": self.refused_since_warning}},
+            )
+            self.refused_since_warning = 0
+            self.warned_at = moment
+
+
+CONNECTIONS = Connections()
+
+
+def admit_connections(limit: int | None) -> None:
+    """Cap this process's open connections at ``limit`` (from api/ops/files.py, as its app
+    starts: the cap depends on the descriptors it holds and its pools)."""
+    CONNECTIONS.limit = limit
+    if limit is not None:
+        from api.ops import metrics  # imported by the app already; see metrics_on
+
+        metrics.connections_limit(limit)
+
+
+def request_id_of(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """The client's ``X-Request-ID`` if sane (as api.ops.observer keeps it), else a new one."""
+    for name, value in headers:
+        if name == b"x-request-id":
+            if _SANE_REQUEST_ID.fullmatch(value):
+                return value.decode("ascii")
+            break
+    return uuid.uuid4().hex
+
+
+def refusal_bytes(
+    status: http.HTTPStatus,
+    code: str,
+    title: str,
+    detail: str,
+    request_id: str,
+    headers: Sequence[tuple[str, str]] = (),
+) -> bytes:
+    """A whole HTTP/1.1 response closing its connection, with a problem+json body."""
+    body = problem_bytes(status.value, code, title, detail, request_id)
+    lines = [
+        f"HTTP/1.1 {status.value} {status.phrase}",
+        f"content-type: {PROBLEM_MEDIA_TYPE}",
+        f"content-length: {len(body)}",
+        f"x-request-id: {request_id}",
+        *(f"{name}: {value}" for name, value in headers),
+        "connection: close",
+    ]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
 
 class HeadLimitedProtocol(HttpToolsProtocol):
@@ -51,6 +188,10 @@ class HeadLimitedProtocol(HttpToolsProtocol):
     header_timeout = 10.0
     max_body_bytes = 4096
     body_timeout = 10.0
+    max_connections_per_client: int | None = None
+    trusted_proxies: tuple[IPvAnyNetwork, ...] = ()
+    refusal_log = False  # (not "access_log": uvicorn's protocol has its own)
+    metrics_on = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -63,15 +204,93 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         self.refusal: http.HTTPStatus | None = None
         self.head_deadline: asyncio.TimerHandle | None = None
         self.body_deadline: asyncio.TimerHandle | None = None
+        self.peer: str | None = None  # the client address counted, while counted
+        self.counted = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        peer = self.client[0] if self.client else None
+        capped = None if peer is None or self.trusted(peer) else peer
+        limit = CONNECTIONS.admit(capped, self.max_connections_per_client)
+        if limit is not None:
+            self.refuse_connection(limit, peer)
+            return
+        self.peer, self.counted = capped, True
         self.arm_head_deadline()  # a connection that sends nothing is held no longer
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.counted:
+            self.counted = False
+            CONNECTIONS.release(self.peer)
         self.disarm_head_deadline()
         self.disarm_body_deadline()
         super().connection_lost(exc)
+
+    def trusted(self, peer: str) -> bool:
+        if not self.trusted_proxies:
+            return False
+        try:
+            address = ipaddress.ip_address(peer)
+        except ValueError:
+            return False
+        return any(address in network for network in self.trusted_proxies)
+
+    def refuse_connection(self, limit: str, peer: str | None) -> None:
+        """Answer a connection past a cap at once, before reading anything, and close it."""
+        if limit == "client":
+            status, code, title = (
+                http.HTTPStatus.TOO_MANY_REQUESTS,
+                "too_many_connections",
+                "Too many connections",
+            )
+            detail = (
+                f"this address holds {self.max_connections_per_client} connections to this "
+                "server already; close one, or retry later"
+            )
+        else:
+            status, code, title = (
+                http.HTTPStatus.SERVICE_UNAVAILABLE,
+                "connections_full",
+                "Connections full",
+            )
+            detail = "this server holds as many connections as it may; retry shortly"
+        self.refusal = status  # nothing it sends is parsed (or handed to the app)
+        request_id = uuid.uuid4().hex
+        self.transport.write(
+            refusal_bytes(
+                status,
+                code,
+                title,
+                detail,
+                request_id,
+                [("retry-after", str(RETRY_AFTER_SECONDS))],
+            )
+        )
+        self.transport.close()
+        CONNECTIONS.refused(limit, peer)
+        self.observe_refusal(request_id, "OTHER", status, code)
+        if self.metrics_on:
+            from api.ops import metrics
+
+            metrics.connection_refused(limit)
+
+    def observe_refusal(
+        self, request_id: str, method: str, status: http.HTTPStatus, code: str
+    ) -> None:
+        """The access-log line and the request count of a refusal made here."""
+        if self.refusal_log:
+            log_refusal(request_id, method, UNMATCHED, status.value, code)
+        if self.metrics_on and code not in ("too_many_connections", "connections_full"):
+            from api.ops import metrics
+
+            metrics.request_refused_early(method, UNMATCHED, status.value)
+
+    def method(self) -> str:
+        try:
+            method = self.parser.get_method().decode("ascii", "replace")
+        except Exception:  # no request line parsed yet
+            return "OTHER"
+        return method if method in _METHODS else "OTHER"
 
     def data_received(self, data: bytes) -> None:
         if self.refusal is not None:
@@ -178,6 +397,20 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         if not self.transport.is_closing():
             self.transport.close()
 
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request httptools cannot parse (a text/plain 400), in the
+        service's voice like the other refusals made here."""
+        del msg  # uvicorn's "Invalid HTTP request received." (it logs it as a warning)
+        self.disarm_head_deadline()
+        self.disarm_body_deadline()
+        status = http.HTTPStatus.BAD_REQUEST
+        code = "bad_request"
+        request_id = request_id_of(self.headers)
+        detail = "the request is not well-formed HTTP/1.1"
+        self.transport.write(refusal_bytes(status, code, "Bad request", detail, request_id))
+        self.transport.close()
+        self.observe_refusal(request_id, self.method(), status, code)
+
     def refuse(self) -> None:
         """Answer the refusal (unless a response has begun on this connection) and close."""
         self.disarm_head_deadline()
@@ -186,50 +419,33 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         assert status is not None
         if status is TOO_LARGE:
             detail = f"the request line and headers exceed {self.max_header_bytes} bytes"
-            code = None
+            code, title = "headers_too_large", "Request headers too large"
         else:
             detail = f"request bodies are limited to {self.max_body_bytes} bytes"
-            code = "payload_too_large"
+            code, title = "payload_too_large", "Payload too large"
         cycle = self.cycle
         # A response begun (its handler answered before reading the body) cannot be followed
         # by another on the same connection: the connection just closes.
         if cycle is None or not cycle.response_started or cycle.response_complete:
-            problem: dict[str, object] = {
-                "type": "about:blank",
-                "title": status.phrase,
-                "status": status.value,
-                "detail": detail,
-            }
-            if code is not None:
-                problem["code"] = code
-            body = json.dumps(problem).encode()
-            self.transport.write(
-                b"".join(
-                    [
-                        f"HTTP/1.1 {status.value} {status.phrase}\r\n".encode(),
-                        b"content-type: application/problem+json\r\n",
-                        b"content-length: %d\r\n" % len(body),
-                        b"connection: close\r\n\r\n",
-                        body,
-                    ]
-                )
-            )
+            request_id = request_id_of(self.headers)
+            self.transport.write(refusal_bytes(status, code, title, detail, request_id))
+            self.observe_refusal(request_id, self.method(), status, code)
         self.transport.close()
 
 
-def head_limited_protocol(
-    max_header_bytes: int,
-    header_timeout: float,
-    max_body_bytes: int = HeadLimitedProtocol.max_body_bytes,
-    body_timeout: float = HeadLimitedProtocol.body_timeout,
-) -> type[HttpToolsProtocol]:
-    """The protocol class a worker's uvicorn ``Config(http=...)`` takes, with these limits."""
+def head_limited_protocol(settings: Settings) -> type[HttpToolsProtocol]:
+    """The protocol class a worker's uvicorn ``Config(http=...)`` takes, with the limits
+    ``settings`` name."""
 
     class Configured(HeadLimitedProtocol):
         pass
 
-    Configured.max_header_bytes = max_header_bytes
-    Configured.header_timeout = header_timeout
-    Configured.max_body_bytes = max_body_bytes
-    Configured.body_timeout = body_timeout
+    Configured.max_header_bytes = settings.max_header_bytes
+    Configured.header_timeout = settings.header_timeout_seconds
+    Configured.max_body_bytes = settings.max_body_bytes
+    Configured.body_timeout = settings.body_timeout_seconds
+    Configured.max_connections_per_client = settings.max_connections_per_client
+    Configured.trusted_proxies = tuple(settings.trusted_proxies)
+    Configured.refusal_log = settings.access_log
+    Configured.metrics_on = settings.metrics
     return Configured

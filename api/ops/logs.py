@@ -115,3 +115,24 @@ def configure_logging(settings: Settings) -> None:
     # uvicorn sets the access logger's level again from its own options after loading the
     # config; disabled, it writes nothing whatever its level.
     logging.getLogger("uvicorn.access").disabled = True
+
+
+# ---------------------------------------------------------------- refused below the app
+# The access log's line for what the HTTP protocol refuses before the app sees it
+# (api/ops/http_limits.py): the same logger and fields as api.ops.observer's request line, so
+# that a refusal reads, and is searched for, like any other answer.
+
+ACCESS_LOGGER = "foursquare.access"
+
+
+def log_refusal(request_id: str, method: str, route: str, status: int, code: str) -> None:
+    log = logging.getLogger(ACCESS_LOGGER)
+    if log.isEnabledFor(logging.INFO):
+        fields = {
+            "request_id": request_id,
+            "method": method,
+            "route": route,
+            "status": status,
+            "code": code,
+        }
+        log.info("%s %s %s", method, route, status, extra={"fields": fields})

@@ -194,3 +194,36 @@ def serve_on_port(host: str, port: int) -> None:
     thread.name = "foursquare-metrics"
     del server
     assert isinstance(thread, threading.Thread)
+
+
+# ---------------------------------------------------------------- refused below the app
+# What the HTTP protocol refuses before a request reaches the app (api/ops/http_limits.py):
+# the app's observer never sees those, so they are counted here. A request refused there (413,
+# 431) counts in foursquare_http_requests_total like any other, with the route "unmatched"
+# (none was looked up); a connection refused before any request, in its own counter.
+
+CONNECTIONS_REFUSED = Counter(
+    "foursquare_connections_refused_total",
+    "Connections answered and closed at once because a cap on open connections was reached, "
+    "by cap: client (FOURSQUARE_MAX_CONNECTIONS_PER_CLIENT) or total (the process's, below its "
+    "open-file limit).",
+    ["limit"],
+)
+CONNECTIONS_LIMIT = Gauge(
+    "foursquare_connections_limit",
+    "Open connections the live processes admit, summed (api/ops/files.py).",
+    multiprocess_mode="livesum",
+)
+
+
+def connections_limit(connections: int) -> None:
+    CONNECTIONS_LIMIT.set(connections)
+
+
+def connection_refused(limit: str) -> None:
+    CONNECTIONS_REFUSED.labels(limit).inc()
+
+
+def request_refused_early(method: str, route: str, status: int) -> None:
+    """Count a request the HTTP protocol refused before the app saw it."""
+    HTTP_REQUESTS.labels(method, route, str(status)).inc()

@@ -59,13 +59,8 @@ class Worker(UvicornWorker):  # type: ignore[misc]
         self.config.timeout_notify = HEARTBEAT_SECONDS
         # httptools, with a limit on each request head's and body's size and time (why not
         # a setting of uvicorn's: api/ops/http_limits.py).
-        settings = Settings()
-        self.config.http = head_limited_protocol(
-            settings.max_header_bytes,
-            settings.header_timeout_seconds,
-            settings.max_body_bytes,
-            settings.body_timeout_seconds,
-        )
+        # The caps on open connections too (the process's own is set as its app starts).
+        self.config.http = head_limited_protocol(Settings())
         self._leaving = False
 
     def init_signals(self) -> None:

@@ -7,6 +7,7 @@ FOURSQUARE_HEADER_TIMEOUT_SECONDS."""
 from __future__ import annotations
 
 import contextlib
+import json
 import select
 import socket
 import time
@@ -148,3 +149,17 @@ def test_a_kept_alive_connection_serves_several_requests(server: Server) -> None
                 response += chunk
             assert response.startswith(b"HTTP/1.1 200 ")
             time.sleep(TIMEOUT * 0.75)
+
+
+def test_a_long_paths_404_echoes_only_the_start_of_it(server: Server) -> None:
+    """The ``instance`` of a problem is cut, with a mark: an answer is never as large as the
+    request it refuses."""
+    path = "/" + "p" * (30 * 1024)
+    with connect(server) as sock:
+        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        sock.sendall(request.encode())
+        response = answer(sock)
+    assert response.startswith(b"HTTP/1.1 404 "), response[:200]
+    assert len(response) < 2048, len(response)
+    problem = json.loads(response.partition(b"\r\n\r\n")[2])
+    assert problem["instance"] == path[:256] + "…"

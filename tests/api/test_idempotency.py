@@ -345,3 +345,34 @@ def test_a_claim_is_taken_over_after_the_configured_stale_time_and_not_before(
     with database.transaction() as session:
         record = idempotency_store.get_idempotency_key(session, scope, key_hash("key"))
     assert record is not None and record.claim != first.claim
+
+
+def test_another_players_token_learns_nothing_about_a_games_keys(
+    client: TestClient, make_game: MakeGame
+) -> None:
+    """Authorization comes first: with another game's token, a key already used on this game
+    and one never used get the same refusal, and the unused one is not claimed."""
+    game, other = make_game(), make_game()
+    used = {"Idempotency-Key": "used-key"}
+    first = client.post(
+        f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers={**game.auth, **used}
+    )
+    assert first.status_code == 201
+    answers = [
+        client.post(
+            f"/games/{game.id}/placements",
+            json={"row": 0, "col": 1},
+            headers={**other.auth, "Idempotency-Key": key},
+        )
+        for key in ("used-key", "unused-key")
+    ]
+    assert [answer.status_code for answer in answers] == [403, 403]
+    assert {answer.json()["code"] for answer in answers} == {"invalid_token"}
+    # The unused key is still the game's player's to use.
+    mine = client.post(
+        f"/games/{game.id}/placements",
+        json={"row": 0, "col": 1},
+        headers={**game.auth, "Idempotency-Key": "unused-key"},
+    )
+    assert mine.status_code == 201
+    assert "idempotent-replayed" not in mine.headers

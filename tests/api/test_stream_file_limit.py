@@ -72,6 +72,7 @@ def test_streams_are_refused_before_the_open_files_run_out(
         extra_env={
             # One client address holds them all: what is tested is the process's limit.
             "FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT": "100000",
+            "FOURSQUARE_MAX_CONNECTIONS_PER_CLIENT": "100000",
             "FOURSQUARE_RATE_LIMIT_ENABLED": "false",
         },
     )

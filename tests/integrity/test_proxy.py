@@ -54,11 +54,13 @@ def test_the_proxy_answers_its_own_errors_as_problems_and_follows_replicas_down_
     servers: list[Server], entry: Proxy
 ) -> None:
     proxy = entry
-    # The header limit is the proxy's (a replica takes headers of any size); HAProxy's
-    # parser answers this 400 with its own HTML page.
-    big = {"X-Padding": "a" * 20_000}
-    assert httpx.get(f"{proxy.base_url}/healthz", headers=big).status_code == 400
-    assert httpx.get(f"{servers[0].base_url}/healthz", headers=big).status_code == 200
+    # The header limit is the proxy's as much as a replica's: 431, problem+json, from both
+    # (tests/integrity/test_proxy_refusals.py has the rest).
+    big = {"X-Padding": "a" * 40_000}
+    for base_url in (proxy.base_url, servers[0].base_url):
+        refused = httpx.get(f"{base_url}/healthz", headers=big)
+        assert refused.status_code == 431, refused.text
+        assert refused.json()["code"] == "headers_too_large"
 
     # Both replicas die with a request in hand: 502 (the proxy retries no request a
     # replica received), then 503 until a replica is ready again. Stopped (SIGSTOP) first,
@@ -74,12 +76,17 @@ def test_the_proxy_answers_its_own_errors_as_problems_and_follows_replicas_down_
     assert failed.status_code == 502, failed.text
     assert failed.headers["content-type"].startswith(PROBLEM)
     assert failed.json()["code"] == "bad_gateway"
+    assert failed.json()["request_id"] == failed.headers["x-request-id"] != ""
     assert int(failed.headers["retry-after"]) >= 1
 
     unavailable = _wait_for_status(f"{proxy.base_url}/healthz", 503)
     assert unavailable.status_code == 503, unavailable.text
     assert unavailable.headers["content-type"].startswith(PROBLEM)
     assert unavailable.json()["code"] == "service_unavailable"
+    unavailable = httpx.get(
+        f"{proxy.base_url}/healthz", headers={"X-Request-ID": "mine-503"}, timeout=10
+    )
+    assert unavailable.json()["request_id"] == unavailable.headers["x-request-id"] == "mine-503"
     assert int(unavailable.headers["retry-after"]) >= 1
 
     for index, server in enumerate(servers):
