@@ -125,7 +125,11 @@ def test_every_answer_says_where_its_time_went_in_header_log_and_metrics(
         # The same figures in each request's log line (its head had them all: the answer
         # was ready).
         for what, request_id in (("read", "timed-read"), ("write", "timed-write")):
-            line = wait_for(lambda rid=request_id: request_line(log_path, rid), "a log line")
+
+            def logged(rid: str = request_id) -> dict[str, Any] | None:
+                return request_line(log_path, rid)
+
+            line = wait_for(logged, "a log line")
             for phase in ("pool", "turn", "db"):
                 assert line[f"{phase}_ms"] == pytest.approx(figures[what][phase], abs=0.006)
             assert line["duration_ms"] >= figures[what]["total"] - 0.01
