@@ -71,7 +71,6 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _JSON_TYPES = (b"application/json", b"application/problem+json")
 _RATE_LIMIT_FIELDS = (b"ratelimit", b"ratelimit-policy")
-_DISCONNECT: Message = {"type": "http.disconnect"}
 POOL_SAMPLE_SECONDS = 1.0
 
 # Set in a HEAD request's scope: a route whose answer never ends (an event stream) answers
@@ -82,10 +81,10 @@ Refusals = Callable[[ASGIApp], ASGIApp]
 
 
 def _is_event_stream(headers: Iterable[tuple[bytes, bytes]]) -> bool:
-    return any(
-        name == b"content-type" and value.startswith(b"text/event-stream")
-        for name, value in headers
-    )
+    for name, value in headers:
+        if name == b"content-type":
+            return value.startswith(b"text/event-stream")
+    return False
 
 
 def server_timing(request: RequestContext, total: float) -> bytes:
@@ -198,7 +197,7 @@ class RequestEdge:
         async def limited_receive() -> Message:
             nonlocal received, refused
             if refused:
-                return _DISCONNECT
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
@@ -207,7 +206,7 @@ class RequestEdge:
                     if not responded:
                         await self._too_large(inner, receive, send_edge)
                     refused = True
-                    return _DISCONNECT
+                    return {"type": "http.disconnect"}
             return message
 
         reset = REQUEST.set(request)
