@@ -35,7 +35,9 @@ there never reaches a log.
 Why one hand-written layer: Starlette's ``BaseHTTPMiddleware`` (``@app.middleware("http")``)
 runs the app in another task and buffers streamed bodies (the event streams); a FastAPI
 dependency runs after routing and cannot see a 404, a 500 or the body's bytes as they come;
-Starlette has no body limit, no HEAD for FastAPI's routes, and no request ids. It sits around
+FastAPI's ``max_body_size`` (Starlette's ``RequestBodyLimitMiddleware``) is two more layers
+with a ``send`` wrapper of their own and refuses a declared length only once the route reads
+the body; nothing there answers HEAD for FastAPI's routes or gives request ids. It sits around
 the *whole* app, outside Starlette's ``ServerErrorMiddleware`` (see :func:`install_edge`), so
 that it also sees, counts and tags the 500 answers that middleware sends; its refusals go
 through the app's CORS layer when there is one, as the app's own answers do.
