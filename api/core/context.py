@@ -46,7 +46,8 @@ REQUEST: ContextVar[RequestContext | None] = ContextVar("foursquare_request", de
 
 
 def current_request() -> RequestContext | None:
-    """The request being answered (None outside a request: the tools, background tasks)."""
+    """The request being answered (None outside a request: the tools, the lifespan's loops;
+    a task a request starts inherits its request, as asyncio copies the context)."""
     return REQUEST.get()
 
 
