@@ -127,7 +127,7 @@ class RequestEdge:
         # locks on every call; these are looked up once per label set.
         self._requests: dict[tuple[str, str, int], Any] = {}
         self._durations: dict[tuple[str, str], Any] = {}
-        self._phases: dict[tuple[str, str, str], Any] = {}
+        self._phases: dict[tuple[str, str], list[Any]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -295,13 +295,18 @@ class RequestEdge:
                 histogram = metrics.HTTP_DURATION.labels(method, template)
                 self._durations[timing_key] = histogram
             histogram.observe(seconds)
-            pool, turn, db = at_head or (request.pool, request.turn, request.db)
-            if request.connections:
-                self._phase("pool", method, template).observe(pool)
-            if request.turns:
-                self._phase("turn", method, template).observe(turn)
-            if request.connections or db:
-                self._phase("db", method, template).observe(db)
+            if request.connections or request.db:
+                pool, turn, db = at_head or (request.pool, request.turn, request.db)
+                phases = self._phases.get(timing_key)
+                if phases is None:
+                    phases = self._phases[timing_key] = [
+                        metrics.HTTP_PHASE.labels(phase, method, template)
+                        for phase in ("pool", "turn", "db")
+                    ]
+                phases[0].observe(pool)
+                if request.turns:
+                    phases[1].observe(turn)
+                phases[2].observe(db)
         if self.access_log and log.isEnabledFor(logging.INFO):
             fields: dict[str, object] = {
                 "request_id": request.id,
@@ -319,13 +324,6 @@ class RequestEdge:
                 with contextlib.suppress(ValueError, TypeError, AttributeError):
                     fields["game_id"] = str(uuid.UUID(game_id))
             log.info("%s %s %s", method, template, status, extra={"fields": fields})
-
-    def _phase(self, phase: str, method: str, template: str) -> Any:
-        key = (phase, method, template)
-        histogram = self._phases.get(key)
-        if histogram is None:
-            histogram = self._phases[key] = metrics.HTTP_PHASE.labels(*key)
-        return histogram
 
     def _match(self, scope: Scope) -> tuple[str | None, dict[str, str]]:
         """The documented route template (and its parameters) a path fits, if any.
