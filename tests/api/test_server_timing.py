@@ -313,3 +313,15 @@ def test_a_request_crosses_one_layer_of_the_apps_own(sqlite_url: str) -> None:
         assert ours == ["api.RequestEdge"], layers
         assert layers[0] == "api.RequestEdge", layers
         assert layers.count("starlette.CORSMiddleware") == (1 if cors else 0), layers
+
+
+def test_both_backends_count_the_pool_and_the_database(client: TestClient) -> None:
+    """SQLite's reads run inline and its writes in a thread; PostgreSQL's both on the loop."""
+    created = client.post("/games", json={})
+    read = client.get(f"/games/{created.json()['id']}")
+    for answer in (created, read):
+        figures = timing(answer)
+        assert figures["db"] > 0 and figures["pool"] > 0
+        assert figures["total"] >= figures["pool"] + figures["turn"] + figures["db"] - 0.01
+    assert timing(created)["turn"] >= 0
+    assert timing(read)["turn"] == 0
