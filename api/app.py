@@ -10,6 +10,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -31,9 +32,8 @@ from api.idempotency import IdempotentRequests
 from api.leaderboards import LeaderboardService
 from api.ops import files, health, http_limits, metrics
 from api.ops.logs import configure_logging
-from api.ops.middleware import BodySizeLimit, HeadAsGet, JsonBodiesOnly
-from api.ops.observer import install_observability, observing
-from api.ops.ratelimit import RateLimiter, RateLimitHeaders
+from api.ops.observer import install_edge, observing
+from api.ops.ratelimit import RateLimiter
 from api.ops.readiness import ReadinessCheck
 from api.pages import install_web
 from api.players import PlayerService
@@ -199,18 +199,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    app.add_middleware(JsonBodiesOnly)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(HeadAsGet)
-    app.add_middleware(RateLimitHeaders)
+    cors: dict[str, Any] | None = None
     if settings.cors_origins:
-        # Outermost, so that preflights and every answer (errors too) carry the CORS headers.
+        # The app's one middleware: preflights and every answer (errors and the edge's
+        # refusals too) carry the CORS headers.
         # Bearer tokens travel in a header, never a cookie: no credentials mode.
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=settings.cors_origins,
-            allow_methods=["GET", "HEAD", "POST"],
-            allow_headers=[
+        cors = {
+            "allow_origins": settings.cors_origins,
+            "allow_methods": ["GET", "HEAD", "POST"],
+            "allow_headers": [
                 "Authorization",
                 "Content-Type",
                 "If-Match",
@@ -219,7 +216,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 # What an EventSource sends when it reconnects to an event stream.
                 "Last-Event-ID",
             ],
-            expose_headers=[
+            "expose_headers": [
                 "ETag",
                 "Location",
                 "Retry-After",
@@ -228,10 +225,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "RateLimit",
                 "RateLimit-Policy",
                 "X-Request-ID",
+                "Server-Timing",
             ],
-            allow_credentials=False,
-            max_age=600,
-        )
+            "allow_credentials": False,
+            "max_age": 600,
+        }
+        app.add_middleware(CORSMiddleware, **cors)
     for router in (
         games.router,
         hints.router,
@@ -249,7 +248,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_openapi(app)
     events.install_event_schemas(app)
     events.install_event_schemas(app, races.EVENT_MODELS)
-    install_observability(app, settings)
+    # Every request's edges (request id, refusals, HEAD, rate-limit fields, timing, log line,
+    # metrics): one layer around the whole app (api/ops/observer.py).
+    install_edge(
+        app,
+        settings,
+        refusals=(lambda refusal: CORSMiddleware(refusal, **cors)) if cors else None,
+    )
     return app
 
 

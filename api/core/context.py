@@ -1,8 +1,15 @@
-"""What the request being answered is: its id and its route's template.
+"""What the request being answered is: its id, its route's template, and where its time went.
 
-Set by :class:`api.ops.observer.RequestObserver` around each request; read by the problem
-responses (every problem body names its request's id) and by logs, which must name the
-route template and never the path as sent.
+One :class:`RequestContext` per request, set by the edge layer
+(:class:`api.ops.observer.RequestEdge`) around it and read by the problem responses (every
+problem body names its request's id), by the database (:mod:`api.core.database` adds the time
+a unit of work waited for its connection and its write turn, and spent in statements) and by
+the rate limits (the ``RateLimit`` fields the edge adds to the answer). A context variable
+rather than the ASGI scope: the database's work runs far from the scope (in SQLAlchemy's
+greenlet, or a worker thread on SQLite; both carry the context variables over), and the HEAD
+answered as a GET runs in a copy of the scope.
+
+Logs name the route template and never the path as sent.
 """
 
 from __future__ import annotations
@@ -12,13 +19,42 @@ from contextvars import ContextVar
 from starlette.routing import BaseRoute, Mount
 from starlette.types import Scope
 
-REQUEST_ID: ContextVar[str | None] = ContextVar("foursquare_request_id", default=None)
 UNMATCHED = "unmatched"  # the route label of a request no route matched (a 404)
+
+
+class RequestContext:
+    """One request's id and the seconds it has spent so far: waiting for pooled database
+    connections (``pool``, ``connections`` of them checked out), waiting for write turns
+    (``turn``, ``turns`` of them taken) and in the database (``db``: statements, and the
+    commits of write transactions). Each unit of work adds to it: a request that reads twice
+    waits for two connections."""
+
+    __slots__ = ("connections", "db", "id", "pool", "rate_limit", "turn", "turns")
+
+    def __init__(self, request_id: str) -> None:
+        self.id = request_id
+        self.pool = 0.0
+        self.connections = 0
+        self.turn = 0.0
+        self.turns = 0
+        self.db = 0.0
+        # The RateLimit fields api.ops.ratelimit decided, encoded, for the answer's head.
+        self.rate_limit: list[tuple[bytes, bytes]] | None = None
+
+
+REQUEST: ContextVar[RequestContext | None] = ContextVar("foursquare_request", default=None)
+
+
+def current_request() -> RequestContext | None:
+    """The request being answered (None outside a request: the tools, the lifespan's loops;
+    a task a request starts inherits its request, as asyncio copies the context)."""
+    return REQUEST.get()
 
 
 def current_request_id() -> str | None:
     """The id of the request being answered (None outside a request)."""
-    return REQUEST_ID.get()
+    request = REQUEST.get()
+    return request.id if request is not None else None
 
 
 def route_template(route: BaseRoute) -> str:

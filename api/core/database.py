@@ -38,6 +38,13 @@ readers see a consistent snapshot and are not blocked by the writer).
 
 The synchronous engines (psycopg on PostgreSQL) serve the command-line tools and the expiry's
 batches (:meth:`Database.transaction`, :meth:`Database.in_write_turn`).
+
+Where a request's time went (its ``Server-Timing``, its log line, its metrics: api.ops.observer)
+is counted here, into the request's :class:`api.core.context.RequestContext`: the wait for a
+write turn around the limiter, the wait for a pooled connection around its checkout, and the
+time in the database around each statement (the dialect's ``do_execute`` hooks, around the
+driver's call, on every engine, the asyncio ones included) and each commit. Work outside a
+request (the tools, the expiry) has no context and counts nothing.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any, TypeVar
 
 import anyio.to_thread
@@ -57,6 +65,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.util import greenlet_spawn
 
+from api.core.context import REQUEST
 from api.core.settings import Settings
 
 T = TypeVar("T")
@@ -107,6 +116,11 @@ class Database:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_write_turns", CapacityLimiter(self.concurrent_writes))
+        for engine in {self.read_engine.engine, self.write_engine.engine}:
+            _time_statements(engine)
+        for async_engine in (self.async_engine, self.async_read_engine):
+            if async_engine is not None:
+                _time_statements(async_engine.sync_engine)
         if self.async_engine is not None and self.async_read_engine is not None:
             object.__setattr__(self, "_loop_reads", self.async_read_engine.sync_engine)
             sessions = sessionmaker(self.async_engine.sync_engine, expire_on_commit=False)
@@ -143,9 +157,15 @@ class Database:
         """Run ``work`` in a write transaction once it is this caller's turn (first come,
         first served): on PostgreSQL on the event loop, on SQLite in a worker thread. The
         transaction has committed when this returns."""
-        if self._loop_sessions is None:
-            return await anyio.to_thread.run_sync(self._write_now, work, limiter=self._write_turns)
+        request = REQUEST.get()
+        waited = perf_counter()
         async with self._write_turns:
+            if request is not None:
+                request.turn += perf_counter() - waited
+                request.turns += 1
+            if self._loop_sessions is None:
+                # The turn taken above, the thread is anyio's (its limiter far above one).
+                return await anyio.to_thread.run_sync(self._write_now, work)
             # Started, it ends (the module docstring).
             with CancelScope(shield=True), _unreachable_as_operational():
                 result: T = await greenlet_spawn(_in_transaction, self._loop_sessions, work)
@@ -157,8 +177,7 @@ class Database:
         return await anyio.to_thread.run_sync(work, limiter=self._write_turns)
 
     def _read_now(self, work: Callable[[Connection], T]) -> T:
-        with self.reading() as connection:
-            return work(connection)
+        return _on_connection(self.read_engine, work)
 
     def _write_now(self, work: Callable[[Session], T]) -> T:
         return _in_transaction(self.write_sessions, work)
@@ -217,13 +236,87 @@ def _unreachable_as_operational() -> Iterator[None]:
 
 
 def _on_connection(engine: Engine, work: Callable[[Connection], T]) -> T:
-    with engine.connect() as connection:
+    request = REQUEST.get()
+    if request is None:
+        with engine.connect() as connection:
+            return work(connection)
+    waited = perf_counter()
+    with engine.connect() as connection:  # the pool's checkout
+        request.pool += perf_counter() - waited
+        request.connections += 1
         return work(connection)
 
 
 def _in_transaction(sessions: sessionmaker[Session], work: Callable[[Session], T]) -> T:
-    with sessions() as session, session.begin():
-        return work(session)
+    request = REQUEST.get()
+    if request is None:
+        with sessions() as session, session.begin():
+            return work(session)
+    with sessions() as session:
+        with session.begin():
+            # The session's connection, checked out now rather than at its first statement,
+            # so that the wait for it is told apart (no round trip: the driver begins its
+            # transaction with the first statement). On SQLite its BEGIN IMMEDIATE is a
+            # statement, counted in the database's time and not again in the pool's.
+            waited, in_database = perf_counter(), request.db
+            session.connection()
+            request.pool += perf_counter() - waited - (request.db - in_database)
+            request.connections += 1
+            result = work(session)
+            committing = perf_counter()
+        request.db += perf_counter() - committing
+        return result
+
+
+# The dialect's execution hooks time each statement: they run the driver's call themselves and
+# say so (``True``), and cost one call a statement. SQLAlchemy's connection events
+# (``before_cursor_execute``...) would do too, but a listener of those makes every connection
+# of the engine dispatch all its events (begin, commit, execute...): some 50 more Python calls
+# per read, counted with sys.setprofile.
+
+
+def _timed_execute(cursor: Any, statement: str, parameters: Any, context: Any) -> bool:
+    request = REQUEST.get()
+    if request is None:
+        return False  # the dialect runs it, untimed
+    started = perf_counter()
+    try:
+        context.dialect.do_execute(cursor, statement, parameters, context)
+    finally:
+        request.db += perf_counter() - started
+    return True
+
+
+def _timed_execute_no_params(cursor: Any, statement: str, context: Any) -> bool:
+    request = REQUEST.get()
+    if request is None:
+        return False
+    started = perf_counter()
+    try:
+        context.dialect.do_execute_no_params(cursor, statement, context)
+    finally:
+        request.db += perf_counter() - started
+    return True
+
+
+def _timed_executemany(cursor: Any, statement: str, parameters: Any, context: Any) -> bool:
+    request = REQUEST.get()
+    if request is None:
+        return False
+    started = perf_counter()
+    try:
+        context.dialect.do_executemany(cursor, statement, parameters, context)
+    finally:
+        request.db += perf_counter() - started
+    return True
+
+
+def _time_statements(engine: Engine) -> None:
+    """Count each statement's time in the database (failed ones too) into its request's."""
+    if not event.contains(engine, "do_execute", _timed_execute):
+        event.listen(engine, "do_execute", _timed_execute)
+        event.listen(engine, "do_execute_no_params", _timed_execute_no_params)
+        event.listen(engine, "do_executemany", _timed_executemany)
 
 
 # The pools' sizes (docs/operations.md, "Sizing the pools", adds them up against PostgreSQL's

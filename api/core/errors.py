@@ -73,7 +73,7 @@ class InvalidRequest(ApiError):
 class PayloadTooLarge(ApiError):
     """The body is over the size limit."""
 
-    # Answered by the body size limit (api.ops.middleware), never raised.
+    # Answered by the body size limit (api.ops.observer), never raised.
     status, code, title = 413, "payload_too_large", "Payload too large"
 
 

@@ -273,6 +273,12 @@ class Settings(BaseSettings):
         default=True,
         description="One line per request (foursquare serve --no-access-log turns it off).",
     )
+    server_timing: bool = Field(
+        default=True,
+        description="Say in each answer's Server-Timing field where its time went: waiting for "
+        "a pooled connection (pool), for a write turn (turn), in the database (db), in all "
+        "(total), in milliseconds (on|off; the log line and the metrics have them either way).",
+    )
     challenge_secret: SecretStr | None = Field(
         default=None,
         description="The daily challenge's deals are derived from it and the date. Unset: a "

@@ -36,7 +36,7 @@ from api.events.schemas import (
 )
 from api.events.service import EventService
 from api.games import PlacementOut
-from api.ops.middleware import HEAD_SCOPE_KEY
+from api.ops.observer import HEAD_SCOPE_KEY
 from api.ops.ratelimit import client_address, limited_by
 
 MAX_PLACEMENTS = 40

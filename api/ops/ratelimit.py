@@ -27,8 +27,8 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.core.context import current_request
 from api.core.errors import RateLimited
 from api.core.settings import Settings
 from api.ops import metrics
@@ -43,8 +43,6 @@ IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 REDIS_RETRY_SECONDS = 5.0
 # redis-py's timeouts: a Redis that stopped answering must not hold requests for long.
 REDIS_TIMEOUT_SECONDS = 0.5
-
-_SCOPE_KEY = "foursquare.rate_limit"
 
 
 @dataclass(frozen=True)
@@ -233,9 +231,14 @@ def rate_limit(category: Category) -> Callable[[Request], Awaitable[None]]:
         credential = credential_key(request.headers.get("authorization"))
         outcomes = await limiter.check(category, address, credential)
         fields = rate_limit_fields(outcomes)
-        holder = request.scope.get(_SCOPE_KEY)
-        if isinstance(holder, dict):
-            holder.update(fields)
+        answering = current_request()
+        if answering is not None:
+            # For the answer's head, whatever the route returns (routes return ready-made
+            # Response objects, whose headers a dependency cannot reach): the edge layer
+            # (api.ops.observer) adds them.
+            answering.rate_limit = [
+                (name.lower().encode(), value.encode()) for name, value in fields.items()
+            ]
         refused = [outcome for outcome in outcomes if not outcome.allowed]
         if refused:
             metrics.rate_limited(category)  # one per refused request, by route category
@@ -253,34 +256,3 @@ def rate_limit(category: Category) -> Callable[[Request], Awaitable[None]]:
 def limited_by(category: Category) -> params.Depends:
     """``dependencies=[limited_by("place")]`` on a route."""
     return params.Depends(rate_limit(category))
-
-
-class RateLimitHeaders:
-    """Adds the ``RateLimit`` fields that :func:`rate_limit` decided to the response, whatever
-    the route returned (routes return ready-made ``Response`` objects, whose headers a
-    dependency cannot reach)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        fields: dict[str, str] = {}
-        scope[_SCOPE_KEY] = fields
-
-        async def with_fields(message: Message) -> None:
-            if message["type"] == "http.response.start" and fields:
-                headers = [
-                    (name, value)
-                    for name, value in message.get("headers", [])
-                    if name.lower() not in (b"ratelimit", b"ratelimit-policy")
-                ]
-                headers += [
-                    (name.lower().encode(), value.encode()) for name, value in fields.items()
-                ]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await self.app(scope, receive, with_fields)
