@@ -23,8 +23,8 @@ and the body, checks a body's size, and leaves everything else to uvicorn.
 - A body declared (``Content-Length``) or received (chunked) larger than ``max_body_bytes``
   (``FOURSQUARE_MAX_BODY_BYTES``): ``413`` (problem+json, ``payload_too_large``, as the app's
   own check answers) and the connection closes at once, without reading the rest: the app's
-  check (api/ops/middleware.py) answered as well, but uvicorn then read the whole body (50 MB
-  of it) to keep the connection alive. The app never sees such a request.
+  check (the request edge, api/ops/observer.py) answered as well, but uvicorn then read the
+  whole body (50 MB of it) to keep the connection alive. The app never sees such a request.
 - A body not complete ``body_timeout`` seconds (``FOURSQUARE_BODY_TIMEOUT_SECONDS``) after
   its head: the connection closes (the request's handler, waiting for the body, is told the
   client went away).
