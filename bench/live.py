@@ -97,10 +97,13 @@ def replicas_behind_proxy(
     postgres_url: str, env: dict[str, str], config: Path = CONFIG
 ) -> Iterator[tuple[Proxy, list[Server]]]:
     """A fresh PostgreSQL database (created, migrated, dropped afterwards), two ``foursquare
-    serve`` replicas on it (one worker each, with ``env``) and HAProxy in front, run with
-    ``config`` (``deploy/haproxy.cfg``, as shipped, unless told); stopped at the end, when the
-    end of what the replicas logged goes to stderr."""
+    serve`` replicas on it (one worker each, with ``env``, trusting the proxy) and HAProxy in
+    front, run with ``config`` (``deploy/haproxy.cfg``, as shipped, unless told); stopped at
+    the end, when the end of what the replicas logged goes to stderr."""
     with throwaway_database("postgresql", postgres_url) as url:
+        # The replicas trust their proxy, as deployed (docker-compose.yml): its connections
+        # carry everybody's, and no per-address cap applies to them.
+        env = {"FOURSQUARE_TRUSTED_PROXIES": "127.0.0.1", **env}
         replicas = [Server(url, extra_env=env, migrate_on_start=False) for _ in range(2)]
         proxy = Proxy(replicas, config=config)
         try:
