@@ -76,11 +76,18 @@ def _refuse_if_match(if_match: str, version: int) -> PreconditionFailed:
 
 
 def plan_placement(
-    row: GameRecord, token: str | None, cell: tuple[int, int], if_match: str | None = None
+    row: GameRecord,
+    token: str | None,
+    cell: tuple[int, int],
+    if_match: str | None = None,
+    *,
+    authorized: bool = False,
 ) -> PlannedPlacement:
-    """Authorise the placement and play it on the game as read: everything but the write,
+    """Authorise the placement (unless ``row`` was read and authorised already, as the
+    Idempotency-Key's claim does) and play it on the game as read: everything but the write,
     so that no write lock is held meanwhile."""
-    authorize(row, token)
+    if not authorized:
+        authorize(row, token)
     if if_match is not None and not etags.if_match_allows(if_match, etags.etag(row.version)):
         raise _refuse_if_match(if_match, row.version)
     game = decode(row)

@@ -61,7 +61,7 @@ from api.games.records import (
 )
 from api.games.schemas import GameCreated
 from api.games.snapshot import GameSnapshot
-from api.games.store import StoredView
+from api.games.store import GameRecord, StoredView
 from api.idempotency import Answer, IdempotentRequests, fingerprint
 from engine.cards import DECK_SIZE
 
@@ -188,12 +188,17 @@ class GameService:
                 "send the game's token or its player's key as 'Authorization: Bearer <token>'"
             )
 
-        async def prepare(_: None) -> Callable[[Session], Answer]:
-            # Read and played outside any write lock: the write only stores.
-            row = existing_game(
-                await self.database.read(lambda s: store.get_game(s, game_uuid)), game_id
-            )
-            plan = plan_placement(row, token, cell, if_match)
+        async def prepare(checked: GameRecord | None) -> Callable[[Session], Answer]:
+            # Read and played outside any write lock: the write only stores. With a key, the
+            # claim read the game and authorised the token already (``check``): played on
+            # that read, as fresh as another (the write checks the version it read).
+            if checked is not None:
+                plan = plan_placement(checked, token, cell, if_match, authorized=True)
+            else:
+                row = existing_game(
+                    await self.database.read(lambda s: store.get_game(s, game_uuid)), game_id
+                )
+                plan = plan_placement(row, token, cell, if_match)
 
             def write(session: Session) -> Answer:
                 placed = store_placement(session, plan)
@@ -202,12 +207,14 @@ class GameService:
 
             return write
 
-        def check(session: Session) -> None:
+        def check(session: Session) -> GameRecord:
             # Authorization before the key is looked at: a key used on this game answers
             # 422 idempotency_key_reused, an unused one is claimed, and either would tell
             # another player's token that the key was used (the fingerprint differs with the
             # credential). Run in the claim's transaction, so a refused request claims nothing.
-            authorize(existing_game(store.get_game(session, game_uuid), game_id), token)
+            row = existing_game(store.get_game(session, game_uuid), game_id)
+            authorize(row, token)
+            return row
 
         return await self.requests.run(
             key,
