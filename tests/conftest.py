@@ -27,6 +27,7 @@ from api.core.settings import Settings  # noqa: E402
 from testkit import databases  # noqa: E402
 from testkit.games import start_game  # noqa: E402
 from tests.support import examples  # noqa: E402
+from tests.support.raw_http import many_files  # noqa: E402, F401  (a fixture, for every test)
 
 # Tests that store games without an app (start_game, place_in) keep the players' stats and the
 # boards as the app does.

@@ -8,9 +8,7 @@ in all below its open-file limit. A connection past a cap is answered at once (p
 from __future__ import annotations
 
 import contextlib
-import json
 import re
-import resource
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,27 +17,13 @@ import httpx
 import pytest
 
 from testkit.server import Server
+from tests.support.raw_http import OPEN_FILES, problem_of
 
 pytestmark = pytest.mark.slow
 
-OPEN_FILES = 1024
 HALF_OPEN = 1000
 HOSTILE = "127.0.0.2"  # the many connections come from here; the checks from 127.0.0.1
 PARTIAL_HEAD = b"GET /healthz HTTP/1.1\r\nHo"
-
-
-@pytest.fixture
-def many_files() -> Iterator[None]:
-    """This process's own soft limit raised: it holds a thousand sockets itself."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and hard < 4 * OPEN_FILES:
-        pytest.skip(f"the tests' hard open-file limit ({hard}) is too low")
-    wanted = 4 * OPEN_FILES if hard == resource.RLIM_INFINITY else hard
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 @contextlib.contextmanager
@@ -109,13 +93,10 @@ def metric(server: Server, name: str, labels: str) -> float:
 
 
 def problem(response: bytes) -> dict[str, object]:
-    head, _, body = response.partition(b"\r\n\r\n")
-    assert b"content-type: application/problem+json" in head.lower(), head
-    parsed = json.loads(body)
-    assert isinstance(parsed, dict)
-    found = re.search(rb"(?im)^x-request-id: (\S+)\r$", head)
-    assert found and found.group(1).decode() == parsed["request_id"], head
-    assert re.search(rb"(?im)^retry-after: \d+\r$", head), head
+    """A refusal's problem, whose request id is the answer's and which says when to retry."""
+    parsed, request_id = problem_of(response)
+    assert request_id == parsed["request_id"], response[:300]
+    assert re.search(rb"(?im)^retry-after: \d+\r$", response.partition(b"\r\n\r\n")[0])
     return parsed
 
 

@@ -7,16 +7,15 @@ httptools cannot parse (uvicorn's plain text before)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-import socket
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from testkit.server import Server
+from tests.support.raw_http import exchange, problem_of
 
 pytestmark = pytest.mark.slow
 
@@ -35,18 +34,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
     finally:
         running.stop()
-
-
-def exchange(server: Server, request: bytes) -> bytes:
-    """Everything the server sends until it closes."""
-    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
-        with contextlib.suppress(OSError):  # the server may close before all is sent
-            sock.sendall(request)
-        chunks = []
-        with contextlib.suppress(ConnectionResetError):
-            while chunk := sock.recv(65536):
-                chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def declared_body(request_id: bytes | None) -> bytes:
@@ -76,16 +63,6 @@ def malformed(request_id: bytes | None) -> bytes:
     )
 
 
-def problem_of(response: bytes) -> tuple[dict[str, object], str]:
-    head, _, body = response.partition(b"\r\n\r\n")
-    assert b"\r\ncontent-type: application/problem+json\r\n" in head.lower(), head
-    found = re.search(rb"(?im)^x-request-id: (\S+)\r$", head)
-    assert found, head
-    problem = json.loads(body)
-    assert isinstance(problem, dict)
-    return problem, found.group(1).decode()
-
-
 def requests_counted(server: Server, method: str, status: int) -> float:
     text = httpx.get(f"{server.base_url}/metrics", timeout=30).text
     labels = f'method="{method}",route="unmatched",status="{status}"'
@@ -109,7 +86,7 @@ def test_a_refusal_before_the_app_is_the_services_problem(
     make = request_of
     assert callable(make)
     before = requests_counted(server, method, status)
-    response = exchange(server, make(b"my-request-1"))
+    response = exchange(server.port, make(b"my-request-1"))
     assert response.startswith(f"HTTP/1.1 {status} ".encode()), response[:200]
     problem, header = problem_of(response)
     assert problem["type"] == f"urn:foursquare:problem:{code}"
@@ -119,7 +96,7 @@ def test_a_refusal_before_the_app_is_the_services_problem(
     assert header == "my-request-1" or not keeps_id
     sent_id = header
     # Without a request id of the client's, one is made.
-    problem, header = problem_of(exchange(server, make(None)))
+    problem, header = problem_of(exchange(server.port, make(None)))
     assert problem["request_id"] == header
     assert re.fullmatch(r"[0-9a-f]{32}", header)
     assert requests_counted(server, method, status) == before + 2

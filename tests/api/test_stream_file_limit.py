@@ -9,34 +9,18 @@ from __future__ import annotations
 
 import contextlib
 import re
-import resource
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from testkit.server import Server
+from tests.support.raw_http import OPEN_FILES
 
 pytestmark = pytest.mark.slow
 
-OPEN_FILES = 1024
 PAST_THE_LIMIT = 100  # streams asked for once the limit is reached: every one gets 503
-
-
-@pytest.fixture
-def many_files() -> Iterator[None]:
-    """This process's own soft limit raised: it holds a thousand sockets itself."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and hard < 4 * OPEN_FILES:
-        pytest.skip(f"the tests' hard open-file limit ({hard}) is too low")
-    wanted = 4 * OPEN_FILES if hard == resource.RLIM_INFINITY else hard
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def stream(server: Server) -> tuple[socket.socket, bytes]:

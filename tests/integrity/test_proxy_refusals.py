@@ -7,7 +7,6 @@ proxy's log and a count in its metrics."""
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import socket
 import time
@@ -17,36 +16,13 @@ import pytest
 
 from testkit.proxy import Proxy
 from testkit.server import Server
-from tests.integrity.exchanges import PROBLEM
+from tests.support.raw_http import exchange, problem_of
 
 pytestmark = pytest.mark.slow
 
 PROXY_ON_POSTGRES = pytest.mark.parametrize(
     ("backend", "route"), [("postgresql", "proxy")], indirect=True
 )
-
-
-def exchange(proxy: Proxy, request: bytes, wait: float = 30.0) -> bytes:
-    """Everything the proxy sends until it closes, without closing our side first."""
-    with socket.create_connection(("127.0.0.1", proxy.port), timeout=wait) as sock:
-        with contextlib.suppress(OSError):
-            sock.sendall(request)
-        chunks = []
-        with contextlib.suppress(ConnectionResetError):
-            while chunk := sock.recv(65536):
-                chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def problem_of(response: bytes, status: int) -> tuple[dict[str, object], str]:
-    head, _, body = response.partition(b"\r\n\r\n")
-    assert head.startswith(f"HTTP/1.1 {status} ".encode()), response[:300]
-    assert PROBLEM.encode() in head.lower(), head
-    found = re.search(rb"(?im)^x-request-id: (\S+)\r$", head)
-    assert found, head
-    problem = json.loads(body)
-    assert isinstance(problem, dict)
-    return problem, found.group(1).decode()
 
 
 def responses_4xx(proxy: Proxy) -> float:
@@ -90,7 +66,7 @@ def test_the_proxy_refuses_oversize_requests_as_the_service_does(
     # A head over the service's limit: 431, with an id the proxy made.
     big = b"X-Padding: " + b"a" * (40 * 1024) + b"\r\n"
     response = exchange(
-        proxy, b"GET /healthz HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n" + big + b"\r\n"
+        proxy.port, b"GET /healthz HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n" + big + b"\r\n"
     )
     problem, request_id = problem_of(response, 431)
     assert problem["code"] == "headers_too_large"
@@ -101,7 +77,7 @@ def test_the_proxy_refuses_oversize_requests_as_the_service_does(
     # stays JSON); one the service would not keep is replaced, never echoed.
     for sent, kept in ((b'"quoted"\\', True), (b"two words", False), (b"x" * 129, False)):
         response = exchange(
-            proxy,
+            proxy.port,
             b"GET /healthz HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n"
             + b"X-Request-ID: "
             + sent
@@ -117,7 +93,8 @@ def test_the_proxy_refuses_oversize_requests_as_the_service_does(
     # by HAProxy's parser (its own HTML 400: HAProxy 2.6 takes no errorfile for it).
     huge = b"X-Padding: " + b"a" * (60 * 1024) + b"\r\n"
     response = exchange(
-        proxy, b"GET /healthz HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n" + huge + b"\r\n"
+        proxy.port,
+        b"GET /healthz HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n" + huge + b"\r\n",
     )
     assert response.startswith(b"HTTP/1.1 400 "), response[:300]
 
