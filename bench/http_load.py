@@ -416,12 +416,16 @@ def print_goals(report: BackendReport, clients: int) -> None:
     print(f"[{b}] goals (ratios of requests/s measured in dedicated phases)")
     write_floor = report.rate("write", WRITE)
     health_floor = report.rate("healthz", HEALTHZ)
+    # docs/performance.md's goals: PostgreSQL's reads against the floors of issue 42 (40 %,
+    # 45 %); SQLite's, not lower than where they stood then (62.4 %, 65.5 %).
+    postgres = b == "postgresql"
     rows = [
-        ("placements/s vs write floor", "place", PLACE, write_floor, 60.0),
+        ("placements/s vs write floor", "place", PLACE, write_floor, 55.0 if postgres else 60.0),
         ("game creations/s vs write floor", "create", CREATE, write_floor, 60.0),
-        ("GET /games/{id}/s vs /healthz floor", "read", READ, health_floor, 50.0),
+        ("GET /games/{id}/s vs /healthz floor", "read", READ, health_floor,
+         40.0 if postgres else 62.4),
         ("GET /leaderboard?limit=100/s vs /healthz floor", "leaderboard", LEADERBOARD_100,
-         health_floor, 60.0),
+         health_floor, 45.0 if postgres else 65.5),
     ]  # fmt: skip
     for name, phase, label, floor, goal in rows:
         if phase not in report.phases or not floor:
@@ -440,12 +444,12 @@ def print_goals(report: BackendReport, clients: int) -> None:
             percent = statistics.median(percents)
             listed = ", ".join(f"{p:.1f}" for p in percents)
             value = f"median {percent:.1f}% of {listed}"
-            print(_goal_line(name, value, f">= {goal:.0f}%", percent >= goal))
+            print(_goal_line(name, value, f">= {goal:g}%", percent >= goal))
             continue
         rate = report.rate(phase, label)
         percent = 100 * rate / floor
         value = f"{rate:.0f} / {floor:.0f} = {percent:.1f}%"
-        print(_goal_line(name, value, f">= {goal:.0f}%", percent >= goal))
+        print(_goal_line(name, value, f">= {goal:g}%", percent >= goal))
     p99s = [
         phases["place"].recorder.endpoints[PLACE].millis(0.99)
         for phases in report.rounds

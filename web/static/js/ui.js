@@ -252,19 +252,6 @@ export function clearNotice(mark = null) {
   $("notice").hidden = true;
 }
 
-/** Run an action, showing any error it throws; returns its result, or undefined on error.
- * @template T
- * @param {() => T | Promise<T>} action
- * @returns {Promise<T | undefined>} */
-export async function guarded(action) {
-  try {
-    return await action();
-  } catch (error) {
-    showError(error);
-    return undefined;
-  }
-}
-
 export function installNotice() {
   $("notice-dismiss").addEventListener("click", () => clearNotice());
   $("notice-action").addEventListener("click", () => {
