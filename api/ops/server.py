@@ -46,7 +46,8 @@ HEARTBEAT_SECONDS = 0.5
 
 
 class Worker(UvicornWorker):  # type: ignore[misc]
-    """A uvicorn worker that leaves, gracefully, when its gunicorn master has died."""
+    """A uvicorn worker that leaves, gracefully, when its gunicorn master has died, or when a
+    stop signal it got while booting did not end it."""
 
     # The client address comes from FOURSQUARE_TRUSTED_PROXIES alone (api/http/ratelimit.py):
     # uvicorn's own X-Forwarded-For handling would trust 127.0.0.1 and rewrite the peer.
@@ -62,6 +63,7 @@ class Worker(UvicornWorker):  # type: ignore[misc]
         # The caps on open connections too (the process's own is set as its app starts).
         self.config.http = head_limited_protocol(Settings())
         self._leaving = False
+        self._told_to_stop = False
 
     def init_signals(self) -> None:
         super().init_signals()
@@ -72,7 +74,16 @@ class Worker(UvicornWorker):  # type: ignore[misc]
         # reported "There appear to be 5 leaked semaphore objects". A handler that exits
         # instead (gunicorn's own workers do the same) lets the interpreter finish normally.
         for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, _exit_normally)
+            signal.signal(sig, self._exit_normally)
+
+    def _exit_normally(self, _signal: int, _frame: FrameType | None) -> None:
+        # Remembered too, for callback_notify: this handler is the one while the app is built
+        # (uvicorn's own takes over once it serves), and a SystemExit raised inside a garbage
+        # collector's callback (the build ends with gc.collect(), api/app.py) is printed and
+        # ignored. The worker then served on, on the port its master had closed, until the
+        # master killed it at graceful_timeout, and with it every sibling still draining.
+        self._told_to_stop = True
+        sys.exit(0)
 
     def run(self) -> None:
         try:
@@ -81,16 +92,13 @@ class Worker(UvicornWorker):  # type: ignore[misc]
             _end_children()
 
     async def callback_notify(self) -> None:
+        # The first runs as soon as uvicorn serves, then every HEARTBEAT_SECONDS.
         self.notify()
-        if os.getppid() != self.ppid and not self._leaving:
+        if (self._told_to_stop or os.getppid() != self.ppid) and not self._leaving:
             self._leaving = True  # a second SIGTERM would make uvicorn skip the draining
-            self.log.info("Parent changed, shutting down: %s", self)
+            self.log.info("Told to stop, or parent changed, shutting down: %s", self)
             # uvicorn's SIGTERM handler: stop accepting, finish in-flight requests, exit.
             os.kill(os.getpid(), signal.SIGTERM)
-
-
-def _exit_normally(_signal: int, _frame: FrameType | None) -> None:
-    sys.exit(0)
 
 
 def _end_children() -> None:
