@@ -196,6 +196,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Starlette's redirect to the other form of a path builds an absolute URL from the
         # request's Host header; a path with a stray slash is a plain 404 instead.
         redirect_slashes=False,
+        # FastAPI's OpenTelemetry bridge, off: the service has its own metrics, log line and
+        # Server-Timing (api/ops/observer.py), and the bridge's logs would carry exception
+        # messages, which never leave the process (api/ops/logs.py). On, it looked for
+        # configured providers on every request: some 4 % of a /healthz.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.settings = settings
     install_error_handlers(app)

@@ -2,17 +2,29 @@
 
     .venv/bin/python bench/request_cost.py [--backend sqlite|postgresql|both]
         [--kinds healthz,write,create,place,read,read_in_progress,leaderboard,page]
-        [--requests 300] [--analysis-worker]
+        [--requests 300] [--profile DIR]
 
 On two shared cores, throughput drifts by a sixth between runs of the same code, more than
 most single changes are worth. This counts instructions instead (``valgrind --tool=callgrind``
 counts them whatever else the machine does). For each kind of request it runs the bench app
 (:func:`bench.app.create_bench_app`: the service plus ``POST /bench/write``) in one process
 on a new database, calls it through ASGI directly (no sockets, no HTTP parsing: the same for
-every kind), one request at a time, twice under callgrind: once with 100 requests, once
-with ``--requests`` more, and prints the difference divided by ``--requests``: the
-instructions of one request, start-up and warm-up excluded. Each ratio to the write floor is what
-placements/s over the floor's would be if the server did nothing but these requests.
+every kind), one request at a time, under callgrind: 50 requests to warm up, then a window of
+``--requests`` requests, whose instructions divided by their number are one request's.
+
+Only the window is counted, and only what the requests do in it, so that runs of the same
+code agree (to some 0.03 %):
+
+- The window is marked in the run itself (:data:`WINDOW_MARKER`), not found as the difference
+  of two runs of different lengths: the start-up (imports, the app, the database: billions of
+  instructions) differs between runs by more than a few hundred requests cost, and the
+  difference of two runs moved ``/healthz`` by 15 %.
+- The app's timers are held while the window runs (:func:`timers_held`).
+- Every run has the same hash seed (``PYTHONHASHSEED=0``).
+
+Each ratio to the write floor is what placements/s over the floor's would be if the server
+did nothing but these requests. ``--profile DIR`` keeps each window's callgrind profile
+(``callgrind_annotate DIR/callgrind.sqlite.read.out``).
 
 Kinds: ``healthz``, ``write`` (``POST /bench/write``, the floor), ``create``, ``place`` (whole
 games: the current card at a random legal placement, a new game after each one ends; game
@@ -23,10 +35,9 @@ get, where ``read`` reads the smallest there is),
 ``leaderboard`` (``GET /leaderboard?limit=100`` from the page cache: the revision read, then
 the stored page) and ``page`` (the same with the cache off: the query and 100 entries
 rendered); for these two, 1,000 won games are bulk-loaded first (``bench/bulk.py``).
-PostgreSQL's own work is in its server process and not counted. The analysis worker is off
-unless ``--analysis-worker`` is given: its polling of the job queue would add 1-4 % to whatever
-kind is counted, work that no request asks for. ``--no-valgrind`` runs the
-requests once without counting (what the test suite does).
+PostgreSQL's own work is in its server process and not counted. The analysis worker and the
+races' ticker are off (they poll by the second, and no request here asks for their work).
+``--no-valgrind`` runs the requests once without counting (what the test suite does).
 """
 
 from __future__ import annotations
@@ -40,8 +51,9 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable, MutableMapping
-from concurrent.futures import ThreadPoolExecutor
+import tempfile
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +73,10 @@ KINDS = ("healthz", "write", "create", "place", "read", "read_in_progress", "lea
 IN_PROGRESS_PLACEMENTS = 8  # the game ``read_in_progress`` reads: half of its 16 squares filled
 WON_GAMES = 1_000  # bulk-loaded for the leaderboard kinds
 WARMUP = 50
+# The C function behind ``sys.getallocatedblocks()``, which nothing else in the app calls: the
+# inner run calls it just before its first counted request and just after its last, and
+# callgrind (``--dump-before``) writes the counts so far at each of the two calls.
+WINDOW_MARKER = "_Py_GetAllocatedBlocks"
 Asgi = Callable[..., Awaitable[None]]
 
 
@@ -161,23 +177,37 @@ class Client:
     page = leaderboard  # the same request, run with the page cache off
 
 
+@contextmanager
+def timers_held() -> Iterator[None]:
+    """Stop the event loop's clock: no timer falls due until the block ends.
+
+    The app's timers (the events hub's half-second heartbeat, the pool gauges sampled every
+    second) run by the second, not by the request: 240,000 instructions a second for an idle
+    bench app under callgrind. Under callgrind a second holds some 50 times fewer requests
+    than without it, and fewer still when the machine is busy, so the timers' share of each
+    request would be counted 50 times too large and move with the machine's load. No request
+    waits on a timer (one that did would hang here, and show it); the timers due meanwhile
+    fire once the block ends, outside the count."""
+    loop = asyncio.get_running_loop()
+    now = loop.time()
+    loop.time = lambda: now  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del loop.time
+
+
 async def run(
     backend: str,
     kind: str,
     requests: int,
     admin_url: str,
     request_log: bool = False,
-    analysis_worker: bool = False,
 ) -> None:
     """Start the app on a new database, send ``WARMUP + requests`` requests of ``kind``."""
     with throwaway_database(backend, admin_url) as url:
-        # The races' ticker is off: it polls twice a second, like the analysis worker, and
-        # no race is run here (its polls would count in whatever request they fall into).
         settings = Settings(
-            database_url=url,
-            migrate_on_start=False,
-            analysis_worker=analysis_worker,
-            race_worker=False,
+            database_url=url, migrate_on_start=False, analysis_worker=False, race_worker=False
         )
         if request_log:
             # As the deployed service logs: a JSON line per request, to stderr.
@@ -203,36 +233,55 @@ async def run(
         await started.wait()
         client = Client(app)
         request = getattr(client, kind)
-        for _ in range(WARMUP + requests):
+        for _ in range(WARMUP):
             await request()
+        with timers_held():
+            sys.getallocatedblocks()  # the window's start (see WINDOW_MARKER)
+            for _ in range(requests):
+                await request()
+            sys.getallocatedblocks()  # and its end
         await events.put({"type": "lifespan.shutdown"})
         await lifespan
 
 
-def _instructions(backend: str, kind: str, requests: int, admin_url: str, flags: list[str]) -> int:
-    command = [
-        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-        sys.executable, __file__, "--inner", "--backend", backend, "--kinds", kind,
-        "--requests", str(requests), "--postgres-url", admin_url, *flags,
-    ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, env=os.environ, check=False)
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if done.returncode != 0 or found is None:
-        raise RuntimeError(f"callgrind run failed:\n{done.stdout}\n{done.stderr[-3000:]}")
-    return int(found.group(1))
-
-
 def measure(
-    backend: str, kind: str, requests: int, admin_url: str, flags: list[str] | None = None
+    backend: str,
+    kind: str,
+    requests: int,
+    admin_url: str,
+    flags: list[str] | None = None,
+    profile: Path | None = None,
 ) -> float:
-    """Instructions of one request: two runs that differ by ``requests`` requests (``flags``:
-    the inner runs' own, such as ``--request-log``)."""
-    with ThreadPoolExecutor(2) as runs:  # the two runs side by side: counts do not mind
-        base, more = runs.map(
-            lambda n: _instructions(backend, kind, n, admin_url, flags or []),
-            (50, 50 + requests),
-        )
-    return (more - base) / requests
+    """Instructions of one request: those of the window of ``requests`` requests, divided by
+    their number (``flags``: the inner run's own, such as ``--request-log``). ``profile``: a
+    folder to keep the window's callgrind profile in, for ``callgrind_annotate``."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        command = [
+            "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+            f"--dump-before={WINDOW_MARKER}", "--compress-strings=no",
+            sys.executable, __file__, "--inner", "--backend", backend, "--kinds", kind,
+            "--requests", str(requests), "--postgres-url", admin_url, *(flags or []),
+        ]  # fmt: skip
+        # One hash seed for every run: with a random one, each run's dicts collide
+        # differently, and their lookups moved /healthz's count by 0.3 % between runs.
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"callgrind run failed:\n{done.stdout}\n{done.stderr[-3000:]}")
+        # Part 1: the start-up and warm-up, part 2: the window, the last: the shutdown. Any
+        # other part would mean that something else called the marker.
+        parts = sorted(Path(folder).glob("callgrind.out.*"))
+        if [part.name for part in parts] != ["callgrind.out.1", "callgrind.out.2"]:
+            raise RuntimeError(f"expected the window's two marks, got {[p.name for p in parts]}")
+        window = parts[1]
+        found = re.search(r"^summary: (\d+)$", window.read_text(), re.MULTILINE)
+        if found is None:
+            raise RuntimeError(f"no summary line in {window}")
+        if profile is not None:
+            profile.mkdir(parents=True, exist_ok=True)
+            shutil.copy(window, profile / f"callgrind.{backend}.{kind}.out")
+    return int(found.group(1)) / requests
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -249,9 +298,10 @@ def main(argv: list[str] | None = None) -> int:
         "--request-log", action="store_true", help="log a JSON line per request, as deployed"
     )
     parser.add_argument(
-        "--analysis-worker",
-        action="store_true",
-        help="let the analysis worker poll its queue, as a deployed process does",
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="keep each window's callgrind profile in DIR (callgrind.BACKEND.KIND.out)",
     )
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -269,7 +319,6 @@ def main(argv: list[str] | None = None) -> int:
                         args.requests,
                         args.postgres_url,
                         args.request_log,
-                        args.analysis_worker,
                     )
                 )
                 if args.no_valgrind:
@@ -278,21 +327,16 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: nothing to count with (apt install valgrind)")
         return 1
-    flags = [
-        *(["--request-log"] if args.request_log else []),
-        *(["--analysis-worker"] if args.analysis_worker else []),
-    ]
-    worker = "on" if args.analysis_worker else "off"
-    print(
-        f"instructions per request (callgrind; {args.requests} requests after {WARMUP};"
-        f" analysis worker {worker})"
-    )
+    flags = ["--request-log"] if args.request_log else []
+    print(f"instructions per request (callgrind; {args.requests} requests after {WARMUP})")
     # The floors first, and each count printed as soon as it is known (a kind takes minutes).
     kinds.sort(key=KINDS.index)
     for backend in backends_of(args.backend, args.postgres_url):
         counts: dict[str, float] = {}
         for kind in kinds:
-            count = counts[kind] = measure(backend, kind, args.requests, args.postgres_url, flags)
+            count = counts[kind] = measure(
+                backend, kind, args.requests, args.postgres_url, flags, args.profile
+            )
             floor = counts.get("write" if kind in ("create", "place") else "healthz")
             ratio = ""
             if floor and kind not in ("write", "healthz"):

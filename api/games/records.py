@@ -114,8 +114,10 @@ def game_created(view: StoredView, taken: GameSnapshot, token: str) -> GameCreat
 def _game_values(view: StoredView, taken: GameSnapshot, rank: int | None) -> dict[str, Any]:
     """The response's values: the view's public columns and the snapshot's fields by name
     (the model leaves out the storage columns), cards and cells as response values. A public
-    column or a snapshot field is shown once the response model names it."""
-    values = view._asdict() | dict(taken)
+    column or a snapshot field is shown once the response model names it. The snapshot's
+    fields are its ``vars``: ``dict(taken)`` first asks the model for a ``keys`` method, which
+    Pydantic refuses by raising and formatting an ``AttributeError`` (16 µs, 3 % of a read)."""
+    values = view._asdict() | vars(taken)
     values["current_card"] = _CARDS[taken.current_card] if taken.current_card else None
     values["piles"] = [
         {
