@@ -109,7 +109,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             database, timedelta(seconds=settings.idempotency_stale_seconds)
         )
         state.games = GameService(database, requests, challenge_secret)
-        state.players = PlayerService(database, cursor_secret)
+        state.players = PlayerService(
+            database, cursor_secret, settings.passkey_rp_id, settings.passkey_origins
+        )
         state.leaderboards = LeaderboardService(
             database, cursor_secret, settings.leaderboard_cache_pages
         )
@@ -241,6 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hints.router,
         leaderboards.router,
         players.router,
+        players.sign_in_router,
         health.router,
         challenges.router,
         analysis.router,

@@ -9,18 +9,26 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import NamedTuple, cast
 
-from sqlalchemy import Table, select
+from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy.orm import Session
 
+from api.core.clock import now
 from api.core.database import Executor
 from api.core.errors import InvalidToken, NameReserved, NameTaken, PlayerNameMismatch
-from api.core.models import PlayerRow
+from api.core.models import PlayerKeyRow, PlayerRow
 from api.core.names import COMPUTER_NAME, GUEST_NAME, RESERVED_SKELETONS, name_key, name_skeleton
-from api.core.secrets import player_key_matches, player_key_owner
+from api.core.secrets import player_key_id, token_matches
 
 _players = cast(Table, PlayerRow.__table__)
+_keys = cast(Table, PlayerKeyRow.__table__)
+
+# A key's last use is written at most this often: once a key has been used in the last hour,
+# using it again writes nothing, so an authenticated request runs as many statements as it
+# did when an account had one key and no record of its use.
+KEY_USE_RESOLUTION = timedelta(hours=1)
 
 
 class PlayerRecord(NamedTuple):
@@ -29,7 +37,6 @@ class PlayerRecord(NamedTuple):
     id: uuid.UUID
     name: str
     name_key: str
-    key_hash: str
     created_at: datetime
     name_skeleton: str
 
@@ -66,13 +73,48 @@ def name_like(session: Executor, key: str, skeleton: str) -> str | None:
     return found
 
 
+# The key's row and its account in one statement, by the key row's primary key.
+_SIGNED_IN = (
+    select(*_PLAYER_COLUMNS, _keys.c.key_hash, _keys.c.last_used_at)
+    .join(_players, _players.c.id == _keys.c.player_id)
+    .where(_keys.c.id == bindparam("key_id"))
+)
+_TOUCH = (
+    update(_keys)
+    .where(_keys.c.id == bindparam("key_id"))
+    .values(last_used_at=bindparam("at", type_=_keys.c.last_used_at.type))
+)
+
+
+class SignedIn(NamedTuple):
+    """An authenticated request: the account, and which of its keys signed it."""
+
+    player: PlayerRecord
+    key_id: uuid.UUID
+    key_hash: str
+
+
 def authenticate(session: Executor, key: str) -> PlayerRecord:
-    """The account whose current key this is, or ``403 invalid_token``."""
-    owner = player_key_owner(key)
-    player = None if owner is None else get_player(session, owner)
-    if player is None or not player_key_matches(key, player.id, player.key_hash):
+    """The account one of whose keys this is, or ``403 invalid_token``
+    (:func:`authenticate_key`)."""
+    return authenticate_key(session, key).player
+
+
+def authenticate_key(session: Executor, key: str) -> SignedIn:
+    """The account one of whose keys this is, and that key's row, or ``403 invalid_token``.
+    In a write transaction (a :class:`Session`) the key's last use is recorded when the one
+    stored is over :data:`KEY_USE_RESOLUTION` old; a read (a Core connection) records
+    nothing."""
+    key_id = player_key_id(key)
+    row = None if key_id is None else session.execute(_SIGNED_IN, {"key_id": key_id}).first()
+    if key_id is None or row is None or not token_matches(key, row.key_hash):
         raise InvalidToken("this key is not a player's current key")
-    return player
+    player = PlayerRecord(*row[: len(PlayerRecord._fields)])
+    if isinstance(session, Session):
+        at = now()
+        if row.last_used_at is None or at - row.last_used_at >= KEY_USE_RESOLUTION:
+            session.connection().execute(_TOUCH, {"key_id": key_id, "at": at})
+    return SignedIn(player, key_id, row.key_hash)
 
 
 def check_guest_name(session: Executor, name: str) -> None:

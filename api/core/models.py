@@ -123,8 +123,8 @@ class PlayerRow(Base):
     ``name_key`` its caseless form (api.core.names.name_key), unique, so that no two
     accounts and no guest can use names that differ only in case or width; ``name_skeleton``
     its look-alike form (api.core.names.name_skeleton, Unicode TS #39), unique, so that no
-    two accounts and no guest can use names that look alike. The secret key is
-    stored only as its SHA-256 (``key_hash``), like a game's token."""
+    two accounts and no guest can use names that look alike. Its keys are
+    :class:`PlayerKeyRow` rows (migration 0019 moved the one key an account had into them)."""
 
     __tablename__ = "players"
     __table_args__ = (Index("ix_players_name_skeleton", "name_skeleton", unique=True),)
@@ -133,8 +133,73 @@ class PlayerRow(Base):
     name: Mapped[str] = mapped_column(String(24))
     name_key: Mapped[str] = mapped_column(String(24), unique=True)
     name_skeleton: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PlayerKeyRow(Base):
+    """One of a player's named keys (one a device), stored only as its SHA-256, like a game's
+    token. A key names its row (``fsp.<id hex>.<secret>``, api.core.secrets), so a request
+    finds the row by its primary key and compares the hash in constant time; no lookup is
+    ever made by a secret. The key an account had before migration 0019 kept its text: its
+    row's id is the player's id. ``last_used_at`` is written at most once an hour (a write per
+    request would double the statements of every authenticated one)."""
+
+    __tablename__ = "player_keys"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    player_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(64))
     key_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class RecoveryCodeRow(Base):
+    """A player's unspent one-time recovery codes, each stored only as its SHA-256 (the codes
+    are random: a fast hash is enough, as for keys). Spending one deletes its row."""
+
+    __tablename__ = "player_recovery_codes"
+
+    player_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PasskeyRow(Base):
+    """A player's passkey (a WebAuthn credential): its id (public, what the browser names it
+    by), its public key (COSE) and signature counter. Nothing here is secret."""
+
+    __tablename__ = "player_passkeys"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    player_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)  # base64url
+    public_key: Mapped[str] = mapped_column(Text)  # base64url of the COSE key
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class PasskeyChallengeRow(Base):
+    """A WebAuthn ceremony's challenge, kept server-side until it is answered (deleted then,
+    whatever the outcome) or expires: for a registration, the player it is for."""
+
+    __tablename__ = "passkey_challenges"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    challenge: Mapped[str] = mapped_column(String(128))  # base64url
+    purpose: Mapped[str] = mapped_column(String(16))  # "register" or "sign_in"
+    player_id: Mapped[uuid.UUID | None] = mapped_column(
+        Uuid, ForeignKey("players.id", ondelete="CASCADE")
+    )
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
 
 
 class PlayerStatsRow(Base):

@@ -53,29 +53,41 @@ def deck_commitment(deck_codes: Sequence[str], salt: str) -> str:
     return hashlib.sha256(f"{salt}:{','.join(deck_codes)}".encode()).hexdigest()
 
 
-# A player's key names its player, so that a request bearing only the key (POST /games) finds
-# the account by its primary key and then compares the key's hash in constant time, exactly
-# like a game's token; no lookup is ever made by a secret.
+# A player's key names its row of ``player_keys`` (one of the account's named keys), so that
+# a request bearing only the key (POST /games) finds it by its primary key and then compares
+# the key's hash in constant time, exactly like a game's token; no lookup is ever made by a
+# secret. The key an account had before it could have several named its player: migration 0019
+# gave its row the player's id, so it reads the same way.
 PLAYER_KEY_PREFIX = "fsp"
 
 
-def new_player_key(player_id: uuid.UUID) -> str:
-    """A fresh secret key for a player: ``fsp.<player id, hex>.<256 random bits>``."""
-    return f"{PLAYER_KEY_PREFIX}.{player_id.hex}.{new_token()}"
+def new_player_key(key_id: uuid.UUID) -> str:
+    """A fresh secret key: ``fsp.<key id, hex>.<256 random bits>``."""
+    return f"{PLAYER_KEY_PREFIX}.{key_id.hex}.{new_token()}"
 
 
-def player_key_owner(key: str) -> uuid.UUID | None:
-    """The player a key claims to belong to (not yet checked), or None if it is no player key."""
+def player_key_id(key: str) -> uuid.UUID | None:
+    """The key row a key claims to be (not yet checked), or None if it is no player key."""
     prefix, _, rest = key.partition(".")
-    player_hex, _, secret = rest.partition(".")
-    if prefix != PLAYER_KEY_PREFIX or len(player_hex) != 32 or not secret:
+    key_hex, _, secret = rest.partition(".")
+    if prefix != PLAYER_KEY_PREFIX or len(key_hex) != 32 or not secret:
         return None
     try:
-        return uuid.UUID(hex=player_hex)
+        return uuid.UUID(hex=key_hex)
     except ValueError:
         return None
 
 
-def player_key_matches(key: str, player_id: uuid.UUID, key_hash: str) -> bool:
-    """Whether ``key`` is the current key of the player ``player_id`` (hash stored)."""
-    return player_key_owner(key) == player_id and token_matches(key, key_hash)
+# Recovery codes: 80 random bits in 16 letters of Crockford-like base32 without look-alikes,
+# shown in groups of four. Random, so a fast hash at rest is enough (as for keys).
+_CODE_ALPHABET = "abcdefghjkmnpqrstvwxyz0123456789"
+
+
+def new_recovery_code() -> str:
+    letters = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(16))
+    return "-".join(letters[i : i + 4] for i in range(0, 16, 4))
+
+
+def recovery_code_hash(code: str) -> str:
+    """The hash of a code as typed: case, spaces and dashes do not matter."""
+    return hash_token("".join(ch for ch in code.lower() if ch.isalnum()))

@@ -168,6 +168,24 @@ class Settings(BaseSettings):
     rate_limit_hint_per_address: str = Field(default="120/minute")
     rate_limit_read: str = Field(default="600/minute", description="Reads per credential.")
     rate_limit_read_per_address: str = Field(default="3000/minute")
+    passkey_rp_id: str = Field(
+        default="localhost",
+        description="The WebAuthn relying party id of passkeys: the site's domain name (never "
+        "an IP address, which browsers refuse). The embedded default is reached as localhost.",
+    )
+    passkey_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Origins whose pages may register and use passkeys (comma-separated, e.g. "
+        "https://play.example.com). Empty: http://localhost on the port a request reached.",
+    )
+    sign_in_failures: str = Field(
+        default="5/minute;20/hour",
+        description="Failed sign-ins (wrong recovery codes, refused passkey answers) per "
+        "account; while used up, the account's sign-ins are refused untried.",
+    )
+    sign_in_failures_per_address: str = Field(
+        default="20/minute;100/hour", description="Failed sign-ins per client address."
+    )
     rate_limit_key_prefix: str = Field(
         default="foursquare-ratelimit", description="Prefix of the rate-limit keys in Redis."
     )
@@ -228,6 +246,8 @@ class Settings(BaseSettings):
         "rate_limit_hint_per_address",
         "rate_limit_read",
         "rate_limit_read_per_address",
+        "sign_in_failures",
+        "sign_in_failures_per_address",
     )
     @classmethod
     def _rate_limits(cls, value: str) -> str:
@@ -286,7 +306,7 @@ class Settings(BaseSettings):
         "on it. Changing it changes the deal of the day in play: change it between days.",
     )
 
-    @field_validator("cors_origins", mode="before")
+    @field_validator("cors_origins", "passkey_origins", mode="before")
     @classmethod
     def _comma_separated(cls, value: object) -> object:
         if isinstance(value, str):

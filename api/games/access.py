@@ -1,16 +1,18 @@
-"""Who may play a game and who may read it: its token, or its player's current key."""
+"""Who may play a game and who may read it: its token, or one of its player's keys."""
 
 from __future__ import annotations
 
 from api.core import days
 from api.core.errors import ChallengeGamePrivate, InvalidToken, MissingToken, RaceGamePrivate
-from api.core.secrets import player_key_matches, token_matches
+from api.core.secrets import token_matches
 from api.games.store import GameRecord
 
 
 def authorize(row: GameRecord, token: str | None) -> None:
-    """Check a request's bearer token: the game's token, or the current key of the account
-    that plays it (both compared with stored hashes in constant time)."""
+    """Check a request's bearer token: the game's token, or one of the keys of the account
+    that plays it (both compared with stored hashes in constant time). The row must have
+    been read with the same bearer (:func:`api.games.store.get_game`), which fetched the hash
+    of the key it names if that key is the game's player's."""
     if token is None:
         raise MissingToken(
             "send the game's token or its player's key as 'Authorization: Bearer <token>'"
@@ -20,7 +22,7 @@ def authorize(row: GameRecord, token: str | None) -> None:
     if (
         row.player_id is not None
         and row.player_key_hash is not None
-        and player_key_matches(token, row.player_id, row.player_key_hash)
+        and token_matches(token, row.player_key_hash)
     ):
         return
     raise InvalidToken("this token does not authorise placements on this game")

@@ -191,9 +191,10 @@ def facts_of(
     )
 
 
-def load_game(session: Executor, game_id: uuid.UUID) -> LoadedGame:
-    """A game as stored and its engine state, or 404."""
-    row = existing_game(store.get_game(session, game_id), game_id)
+def load_game(session: Executor, game_id: uuid.UUID, bearer: str | None = None) -> LoadedGame:
+    """A game as stored and its engine state, or 404 (``bearer``: as
+    :func:`api.games.store.get_game`)."""
+    row = existing_game(store.get_game(session, game_id, bearer), game_id)
     return LoadedGame(row, decode(row))
 
 

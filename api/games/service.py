@@ -32,7 +32,7 @@ from api.core.errors import (
 from api.core.ids import existing_game, parse_game_id
 from api.core.models import PlacementRecord
 from api.core.secrets import (
-    player_key_owner,
+    player_key_id,
 )
 from api.games import etags, snapshot, store
 from api.games.access import authorize, authorize_private_read
@@ -134,7 +134,7 @@ class GameService:
         view = existing_game(found, game_id)
         sealed = days.is_sealed(view.challenge_date, view.sealed)
         if sealed:
-            row = await self.database.read(lambda s: store.get_game(s, game_uuid))
+            row = await self.database.read(lambda s: store.get_game(s, game_uuid, token))
             authorize_private_read(existing_game(row, game_id), token)
         over = view.status != "in_progress"
         current = snapshot.SEALED_FORMAT if sealed and over else snapshot.FORMAT
@@ -164,7 +164,7 @@ class GameService:
             placements, day, sealed = existing_game(store.get_history(session, game_uuid), game_id)
             private = days.is_sealed(day, sealed)
             if private:
-                row = existing_game(store.get_game(session, game_uuid), game_id)
+                row = existing_game(store.get_game(session, game_uuid, token), game_id)
                 authorize_private_read(row, token)
             return placements, private
 
@@ -196,7 +196,8 @@ class GameService:
                 plan = plan_placement(checked, token, cell, if_match, authorized=True)
             else:
                 row = existing_game(
-                    await self.database.read(lambda s: store.get_game(s, game_uuid)), game_id
+                    await self.database.read(lambda s: store.get_game(s, game_uuid, token)),
+                    game_id,
                 )
                 plan = plan_placement(row, token, cell, if_match)
 
@@ -212,7 +213,7 @@ class GameService:
             # 422 idempotency_key_reused, an unused one is claimed, and either would tell
             # another player's token that the key was used (the fingerprint differs with the
             # credential). Run in the claim's transaction, so a refused request claims nothing.
-            row = existing_game(store.get_game(session, game_uuid), game_id)
+            row = existing_game(store.get_game(session, game_uuid, token), game_id)
             authorize(row, token)
             return row
 
@@ -233,7 +234,8 @@ class GameService:
         """A game as stored and its engine state, or 404; ``player``: for its player only
         (``token``: the game's token or its player's key, else 401 or 403)."""
         game_uuid = parse_game_id(game_id)
-        loaded = await self.database.read(lambda session: load_game(session, game_uuid))
+        bearer = token if player else None
+        loaded = await self.database.read(lambda session: load_game(session, game_uuid, bearer))
         if player:
             authorize(loaded.row, token)
         return loaded
@@ -343,7 +345,9 @@ def _creation_fingerprint(request: NewGameRequest) -> str:
     """What makes two creations "the same request": the name asked for, the account of the
     key (the same Idempotency-Key sent with another player's key, or none, is another
     request) and whether it is the daily challenge."""
-    owner = player_key_owner(request.key) if request.key is not None else None
+    # The key's row (an account's key made before it could have several is named by the
+    # account's id: migration 0019), so a fingerprint stored before then still matches.
+    owner = player_key_id(request.key) if request.key is not None else None
     body: dict[str, object] = (
         {"player": request.requested or "anonymous"}
         if request.key is None

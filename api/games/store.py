@@ -20,7 +20,8 @@ from sqlalchemy.sql.dml import ReturningInsert, Update
 
 from api.core import store as core_store
 from api.core.database import Executor
-from api.core.models import GameRow, PlacementRecord, PlacementRow, PlayerRow
+from api.core.models import GameRow, PlacementRecord, PlacementRow, PlayerKeyRow
+from api.core.secrets import player_key_id
 
 
 class GameRecord(NamedTuple):
@@ -38,8 +39,9 @@ class GameRecord(NamedTuple):
     updated_at: datetime
     finished_at: datetime | None
     player_id: uuid.UUID | None  # the account that plays it; None for a guest
-    # Read with the game (not a column of games): the key hash of that account, so that its
-    # key authorises the game's requests without another round trip.
+    # Read with the game (not a column of games): the hash of the key the request bears, if
+    # it is one of that account's keys, so that it authorises the game's requests without
+    # another round trip (None if the request bears no such key).
     player_key_hash: str | None
     challenge_date: date | None  # the UTC day whose daily challenge this is
     sealed: bool  # a race's game until its race ends
@@ -113,7 +115,7 @@ class GameChange:
 
 _games = cast(Table, GameRow.__table__)
 _placements = cast(Table, PlacementRow.__table__)
-_players = cast(Table, PlayerRow.__table__)
+_keys = cast(Table, PlayerKeyRow.__table__)
 
 # The snapshot columns keep their names from before they held a storage format (migration
 # 0005 made them for rendered responses); the records call them what they hold now.
@@ -125,8 +127,8 @@ def _column(name: str) -> str:
 
 
 _PLAYER_KEY_HASH = (
-    select(_players.c.key_hash)
-    .where(_players.c.id == _games.c.player_id)
+    select(_keys.c.key_hash)
+    .where(_keys.c.id == bindparam("key_id"), _keys.c.player_id == _games.c.player_id)
     .scalar_subquery()
     .label("player_key_hash")
 )
@@ -174,8 +176,11 @@ _INSERT_GAME = insert(_games)
 _INSERT_PLACEMENT = insert(_placements)
 
 
-def get_game(session: Executor, game_id: uuid.UUID) -> GameRecord | None:
-    row = session.execute(_GAME, {"id": game_id}).first()
+def get_game(session: Executor, game_id: uuid.UUID, bearer: str | None = None) -> GameRecord | None:
+    """The game; with the request's ``bearer``, the hash of the player's key it names, if
+    any (:func:`api.games.access.authorize`)."""
+    key_id = None if bearer is None else player_key_id(bearer)
+    row = session.execute(_GAME, {"id": game_id, "key_id": key_id}).first()
     return None if row is None else GameRecord._make(row)
 
 
@@ -211,7 +216,7 @@ def get_history(
 
 def games_untouched_since(session: Executor, cutoff: datetime, limit: int) -> list[GameRecord]:
     """Up to ``limit`` games in progress last changed before ``cutoff``, oldest first."""
-    rows = session.execute(_UNTOUCHED, {"cutoff": cutoff, "limit": limit})
+    rows = session.execute(_UNTOUCHED, {"cutoff": cutoff, "limit": limit, "key_id": None})
     return [GameRecord._make(row) for row in rows]
 
 
@@ -220,7 +225,7 @@ def challenge_games_in_progress_before(
 ) -> list[GameRecord]:
     """Up to ``limit`` challenge games still in progress of days before ``day`` (closed days:
     they can take no more placements)."""
-    rows = session.execute(_UNFINISHED_CHALLENGES, {"day": day, "limit": limit})
+    rows = session.execute(_UNFINISHED_CHALLENGES, {"day": day, "limit": limit, "key_id": None})
     return [GameRecord._make(row) for row in rows]
 
 

@@ -9,6 +9,11 @@ itself). The moving-window counters live in the process (``memory``) or, with
 A refused request is refused by a route dependency, before the route touches the database.
 Every answer of a limited route carries the ``RateLimit-Policy`` and ``RateLimit`` fields of
 draft-ietf-httpapi-ratelimit-headers-10; a refusal also carries ``Retry-After``.
+
+Failed sign-ins (a wrong recovery code, a passkey answer refused) are limited apart
+(:meth:`RateLimiter.sign_in_refusal`, :meth:`RateLimiter.count_failed_sign_in`): only
+failures count, per account and per address, on the same counters; while a limit is used up
+no attempt is made at all, so guessing costs the guesser time, not the player.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 
 from api.core.context import current_request
+from api.core.credential_errors import SignInLimited
 from api.core.errors import RateLimited
 from api.core.settings import Settings
 from api.ops import metrics
@@ -141,6 +147,13 @@ class RateLimiter:
             }
             for category in ("create", "place", "hint", "read")
         }
+        self.sign_in: tuple[tuple[str, tuple[Policy, ...]], ...] = (
+            ("account", _policies("sign-in-failures", "account", settings.sign_in_failures)),
+            (
+                "address",
+                _policies("sign-in-failures", "address", settings.sign_in_failures_per_address),
+            ),
+        )
         self.local = MovingWindowRateLimiter(MemoryStorage())
         self.shared: MovingWindowRateLimiter | None = None
         if settings.redis_url:
@@ -183,6 +196,39 @@ class RateLimiter:
                 return outcomes
         return await self._count(self.local, category, wanted)
 
+    async def sign_in_refusal(self, account: str, address: str) -> int | None:
+        """Seconds to wait if the failed sign-ins of this account (its name's key) or from
+        this address used up a limit, else None. Counts nothing."""
+        waits = []
+        for limiter, dimension, key, policy in self._sign_in_counters(account, address):
+            try:
+                if not await limiter.test(policy.item, "sign-in", dimension, key):
+                    stats = await limiter.get_window_stats(policy.item, "sign-in", dimension, key)
+                    waits.append(max(1, math.ceil(stats.reset_time - time.time())))
+            except StorageError:
+                self._redis_down_until = time.monotonic() + REDIS_RETRY_SECONDS
+        return max(waits) if waits else None
+
+    async def count_failed_sign_in(self, account: str, address: str) -> None:
+        for limiter, dimension, key, policy in self._sign_in_counters(account, address):
+            try:
+                await limiter.hit(policy.item, "sign-in", dimension, key)
+            except StorageError:
+                self._redis_down_until = time.monotonic() + REDIS_RETRY_SECONDS
+                await self.local.hit(policy.item, "sign-in", dimension, key)
+
+    def _sign_in_counters(
+        self, account: str, address: str
+    ) -> list[tuple[MovingWindowRateLimiter, str, str, Policy]]:
+        shared = self.shared is not None and time.monotonic() >= self._redis_down_until
+        limiter = self.shared if shared and self.shared is not None else self.local
+        keys = {"account": account, "address": address}
+        return [
+            (limiter, dimension, keys[dimension], policy)
+            for dimension, policies in self.sign_in
+            for policy in policies
+        ]
+
     async def _count(
         self,
         limiter: MovingWindowRateLimiter,
@@ -199,6 +245,41 @@ class RateLimiter:
                 reset = max(1, reset)
             outcomes.append(Outcome(policy, allowed, max(0, stats.remaining), reset))
         return outcomes
+
+
+def request_address(request: Request, limiter: RateLimiter) -> str:
+    """The address a request is limited by (:func:`client_address`)."""
+    client = request.scope.get("client")
+    return client_address(
+        client[0] if client else None, request.headers.getlist("x-forwarded-for"), limiter.trusted
+    )
+
+
+class SignInGuard:
+    """The failed sign-ins of one request's account and address: ``await check()`` before the
+    attempt (``429 sign_in_limited`` while a limit is used up), ``await failed()`` after a
+    refusal. Without rate limits (``FOURSQUARE_RATE_LIMIT_ENABLED=false``) both do nothing."""
+
+    def __init__(self, request: Request, account: str) -> None:
+        self.limiter: RateLimiter | None = request.app.state.rate_limiter
+        self.account = account
+        self.address = "" if self.limiter is None else request_address(request, self.limiter)
+
+    async def check(self) -> None:
+        if self.limiter is None:
+            return
+        wait = await self.limiter.sign_in_refusal(self.account, self.address)
+        if wait is not None:
+            metrics.rate_limited("sign-in")
+            raise SignInLimited(
+                "too many failed sign-ins for this account or from this address; try again "
+                f"in {wait} seconds",
+                retry_after=wait,
+            )
+
+    async def failed(self) -> None:
+        if self.limiter is not None:
+            await self.limiter.count_failed_sign_in(self.account, self.address)
 
 
 def rate_limit_fields(outcomes: Sequence[Outcome]) -> dict[str, str]:
@@ -222,12 +303,7 @@ def rate_limit(category: Category) -> Callable[[Request], Awaitable[None]]:
         limiter: RateLimiter | None = request.app.state.rate_limiter
         if limiter is None:
             return
-        client = request.scope.get("client")
-        address = client_address(
-            client[0] if client else None,
-            request.headers.getlist("x-forwarded-for"),
-            limiter.trusted,
-        )
+        address = request_address(request, limiter)
         credential = credential_key(request.headers.get("authorization"))
         outcomes = await limiter.check(category, address, credential)
         fields = rate_limit_fields(outcomes)

@@ -1,6 +1,7 @@
 """Players: accounts, their keys, their figures and their games."""
 
-from api.players.routes import router
-from api.players.service import PlayerService, find_player, race_counts, subscribe
+from api.players.credentials import find_player
+from api.players.routes import router, sign_in_router
+from api.players.service import PlayerService, race_counts, subscribe
 
-__all__ = ["PlayerService", "find_player", "race_counts", "router", "subscribe"]
+__all__ = ["PlayerService", "find_player", "race_counts", "router", "sign_in_router", "subscribe"]

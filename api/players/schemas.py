@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from pydantic import (
     ConfigDict,
     Field,
+    StringConstraints,
     WithJsonSchema,
 )
 
@@ -38,10 +39,26 @@ _PLAYER_KEY_EXAMPLE = (
 )
 
 
+_CODES_EXAMPLE: list[Any] = [
+    "7kq2-m9xd-4hbp-t3wz",
+    "a8cv-2npr-kx5m-w7qe",
+    "...",
+]
+_KEY_ID_EXAMPLE = "5b1e0c9d-7f3a-4e2b-9c8d-1a2b3c4d5e6f"
+
+KeyName = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=64),
+    Field(description="What the key is for, as the player will recognise it (a device)."),
+]
+
+
 class PlayerCreate(RequestModel):
     """The name to register."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ana"}]})
+
+    key_name: KeyName = "first key"
 
     # The pattern is documented (and fuzzed) but checked by the service, which answers a name
     # outside it with its own code, invalid_player_name, rather than invalid_request.
@@ -110,16 +127,166 @@ class PlayerKey(ResponseModel):
 
 
 class PlayerCreated(PlayerOut):
-    """A new player and their secret key (shown only in this response)."""
+    """A new player, their secret key and their recovery codes (shown only in this
+    response)."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{**_PLAYER_EXAMPLE, "key": _PLAYER_KEY_EXAMPLE}]}
+        json_schema_extra={
+            "examples": [
+                {**_PLAYER_EXAMPLE, "key": _PLAYER_KEY_EXAMPLE, "recovery_codes": _CODES_EXAMPLE}
+            ]
+        }
     )
 
     key: str = Field(
         description="Send as `Authorization: Bearer <key>` to start games as this player, to "
         "place cards and ask hints in them, and to rotate the key. Shown only once."
     )
+    recovery_codes: list[str] = Field(
+        description="Ten one-time codes: each gives a new key on a device that lost its own "
+        "(`POST /sign-in/recovery-code`). Shown only once: keep them somewhere safe."
+    )
+
+
+class KeyOut(ResponseModel):
+    """One of a player's keys (never the secret)."""
+
+    id: uuid.UUID
+    name: str
+    created_at: datetime
+    last_used_at: datetime | None = Field(
+        description="When it last signed a request that changed something (to the hour); null "
+        "if never."
+    )
+    this_key: bool = Field(description="Whether it is the key that signed this request.")
+
+
+class PasskeyOut(ResponseModel):
+    """One of a player's passkeys."""
+
+    id: uuid.UUID
+    name: str
+    created_at: datetime
+    last_used_at: datetime | None = Field(description="When it last signed in; null if never.")
+
+
+class PlayerCredentials(ResponseModel):
+    """A player's keys and passkeys, and how many recovery codes are left."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "player": "ana",
+                    "keys": [
+                        {
+                            "id": _KEY_ID_EXAMPLE,
+                            "name": "first key",
+                            "created_at": "2026-11-29T16:00:00.000000Z",
+                            "last_used_at": "2026-11-30T09:00:00.000000Z",
+                            "this_key": True,
+                        }
+                    ],
+                    "passkeys": [],
+                    "recovery_codes_left": 10,
+                }
+            ]
+        }
+    )
+
+    player: str
+    keys: list[KeyOut]
+    passkeys: list[PasskeyOut]
+    recovery_codes_left: int
+
+
+class KeyCreate(RequestModel):
+    """A new key's name."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "phone"}]})
+
+    name: KeyName
+
+
+class NewKeyOut(ResponseModel):
+    """A new key of a player (its secret shown only in this response)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "player": "ana",
+                    "id": _KEY_ID_EXAMPLE,
+                    "name": "phone",
+                    "created_at": "2026-11-30T09:00:00.000000Z",
+                    "key": _PLAYER_KEY_EXAMPLE,
+                }
+            ]
+        }
+    )
+
+    player: str
+    id: uuid.UUID
+    name: str
+    created_at: datetime
+    key: str = Field(description="Send as `Authorization: Bearer <key>`. Shown only once.")
+
+
+class RecoveryCodesOut(ResponseModel):
+    """A player's new recovery codes (shown only in this response; the old ones are void)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"player": "ana", "recovery_codes": _CODES_EXAMPLE}]}
+    )
+
+    player: str
+    recovery_codes: list[str]
+
+
+class RecoveryCodeSignIn(RequestModel):
+    """A recovery code of the named player, spent for a new key."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"name": "ana", "code": "7kq2-m9xd-4hbp-t3wz", "key_name": "laptop"}]
+        }
+    )
+
+    name: str = Field(max_length=64)
+    code: str = Field(max_length=64, description="Case, spaces and dashes do not matter.")
+    key_name: KeyName = "recovered key"
+
+
+class PasskeyCeremony(ResponseModel):
+    """A passkey ceremony begun: pass `options` to `navigator.credentials.create()` (a
+    registration) or `.get()` (a sign-in), and send the answer with `challenge_id` within five
+    minutes."""
+
+    challenge_id: uuid.UUID
+    options: dict[str, Any] = Field(
+        description="WebAuthn `PublicKeyCredentialCreationOptions` or "
+        "`PublicKeyCredentialRequestOptions`, as JSON (binary fields in base64url)."
+    )
+
+
+class PasskeyRegistration(RequestModel):
+    """A new passkey: the browser's answer to the registration options."""
+
+    challenge_id: uuid.UUID
+    credential: dict[str, Any] = Field(
+        description="The `PublicKeyCredential` as JSON (`credential.toJSON()`)."
+    )
+    name: KeyName = "passkey"
+
+
+class PasskeySignIn(RequestModel):
+    """A passkey's answer to the sign-in options, and the name of the key it yields."""
+
+    challenge_id: uuid.UUID
+    credential: dict[str, Any] = Field(
+        description="The `PublicKeyCredential` as JSON (`credential.toJSON()`)."
+    )
+    key_name: KeyName = "passkey sign-in"
 
 
 class PlayerGameOut(ResponseModel):

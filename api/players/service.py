@@ -9,8 +9,10 @@ a unit of work per request.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -21,17 +23,16 @@ from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
 from api.core.errors import (
     InvalidCursor,
-    InvalidToken,
     MissingToken,
     NameReserved,
     NameTaken,
-    PlayerNotFound,
 )
-from api.core.names import RESERVED_SKELETONS, STORED_NAME, account_name, name_key, name_skeleton
-from api.core.secrets import hash_token, new_player_key, player_key_matches
+from api.core.names import RESERVED_SKELETONS, account_name, name_key, name_skeleton
 from api.games import GameFacts, GameHooks
+from api.players import credentials as creds
 from api.players import store
-from api.players.store import PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
+from api.players.credentials import FIRST_KEY_NAME, find_player
+from api.players.store import PasskeyRecord, PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
 
 _CURSOR_KIND = "player_games"
 NO_STATS = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
@@ -41,6 +42,7 @@ NO_STATS = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
 class Registered:
     player: PlayerRecord
     key: str  # shown once
+    recovery_codes: list[str]  # shown once
 
 
 @dataclass(frozen=True)
@@ -60,34 +62,106 @@ class GamesPage:
 # ---------------------------------------------------------------- inside another's unit of work
 
 
-def find_player(session: Executor, name: str) -> PlayerRecord:
-    """The account of a name (in any case or width), or 404."""
-    key = name_key(name)
-    # A name no account can have is not looked up at all.
-    player = (
-        None if STORED_NAME.fullmatch(key) is None else store.get_player_by_name_key(session, key)
-    )
-    if player is None:
-        raise PlayerNotFound(f"there is no player {name[:64]!r}")
-    return player
-
-
 # ---------------------------------------------------------------- the player routes' use cases
 
 
 class PlayerService:
     """Accounts, keys, pages and games listings; each method one unit of work."""
 
-    def __init__(self, database: Database, cursor_secret: bytes) -> None:
+    def __init__(
+        self,
+        database: Database,
+        cursor_secret: bytes,
+        passkey_rp_id: str = "localhost",
+        passkey_origins: Sequence[str] = (),
+    ) -> None:
         self.database = database
         self.cursor_secret = cursor_secret
+        self.passkey_rp_id = passkey_rp_id
+        self.passkey_origins = list(passkey_origins)
 
-    async def register(self, raw_name: str) -> Registered:
-        return await self.database.write(lambda session: register(session, raw_name))
+    def relying(self, host: str | None) -> creds.Relying:
+        """Who passkeys are for. Without configured origins, the embedded default's: the page
+        at http://<rp id> on the port this request reached (``host``, its Host header)."""
+        if self.passkey_origins:
+            return creds.Relying(self.passkey_rp_id, self.passkey_origins)
+        hostname, _, port = (host or "").rpartition(":")
+        if not hostname or not port.isdigit():
+            port = ""
+        suffix = f":{port}" if port else ""
+        return creds.Relying(self.passkey_rp_id, [f"http://{self.passkey_rp_id}{suffix}"])
 
-    async def rotate_key(self, name: str, key: str | None) -> Registered:
-        """Give a player a new key; the old one is refused from the moment this commits."""
-        return await self.database.write(lambda session: _rotate_key(session, name, key))
+    # ------------------------------------------------------------ credentials
+
+    async def credentials(self, name: str, key: str | None) -> creds.Credentials:
+        return await self.database.read(lambda session: creds.credentials(session, name, key))
+
+    async def create_key(self, name: str, key: str | None, key_name: str) -> creds.NewKey:
+        return await self.database.write(
+            lambda session: creds.create_key(session, name, key, key_name)
+        )
+
+    async def revoke_key(self, name: str, key: str | None, key_id: uuid.UUID) -> None:
+        await self.database.write(lambda session: creds.revoke_key(session, name, key, key_id))
+
+    async def new_recovery_codes(self, name: str, key: str | None) -> list[str]:
+        return await self.database.write(
+            lambda session: creds.new_recovery_codes(session, name, key)
+        )
+
+    async def recover(self, name: str, code: str, key_name: str) -> creds.NewKey:
+        return await self.database.write(
+            lambda session: creds.recover(session, name, code, key_name)
+        )
+
+    async def passkey_options(
+        self, name: str, key: str | None, rp: creds.Relying
+    ) -> creds.Ceremony:
+        return await self.database.write(
+            lambda session: creds.passkey_options(session, name, key, rp)
+        )
+
+    async def register_passkey(
+        self,
+        name: str,
+        key: str | None,
+        challenge_id: uuid.UUID,
+        credential: dict[str, Any],
+        passkey_name: str,
+        rp: creds.Relying,
+    ) -> PasskeyRecord:
+        return await self.database.write(
+            lambda session: creds.register_passkey(
+                session, name, key, challenge_id, credential, passkey_name, rp
+            )
+        )
+
+    async def revoke_passkey(self, name: str, key: str | None, passkey_id: uuid.UUID) -> None:
+        await self.database.write(
+            lambda session: creds.revoke_passkey(session, name, key, passkey_id)
+        )
+
+    async def sign_in_options(self, rp: creds.Relying) -> creds.Ceremony:
+        return await self.database.write(lambda session: creds.sign_in_options(session, rp))
+
+    async def passkey_sign_in(
+        self,
+        challenge_id: uuid.UUID,
+        credential: dict[str, Any],
+        key_name: str,
+        rp: creds.Relying,
+    ) -> creds.NewKey:
+        return await self.database.write(
+            lambda session: creds.passkey_sign_in(session, challenge_id, credential, key_name, rp)
+        )
+
+    async def register(self, raw_name: str, key_name: str = FIRST_KEY_NAME) -> Registered:
+        return await self.database.write(lambda session: register(session, raw_name, key_name))
+
+    async def rotate_key(self, name: str, key: str | None) -> creds.NewKey:
+        """Give the key signing the request a new secret; the old one is refused from the
+        moment this commits."""
+        return await self.database.write(lambda session: creds.rotate_key(session, name, key))
 
     async def profile(self, name: str) -> Profile:
         return await self.database.read(
@@ -126,7 +200,7 @@ class PlayerService:
         return GamesPage(player, rows[:limit], next_cursor)
 
 
-def register(session: Session, raw_name: str) -> Registered:
+def register(session: Session, raw_name: str, key_name: str = FIRST_KEY_NAME) -> Registered:
     """Register an account in ``session``'s transaction (and the routes' unit of work)."""
     name = account_name(raw_name)
     key_of_name = name_key(name)
@@ -145,26 +219,14 @@ def register(session: Session, raw_name: str) -> Registered:
             f"the name {name!r} is one name with the registered name {owner!r} (it looks "
             "like it, or differs only by '_' and '-'): choose another"
         )
-    player_id = uuid.uuid4()
-    key = new_player_key(player_id)
-    player = PlayerRecord(player_id, name, key_of_name, hash_token(key), now(), skeleton)
+    player = PlayerRecord(uuid.uuid4(), name, key_of_name, now(), skeleton)
     try:
         store.insert_player(session, player)
     except IntegrityError:  # registered by a concurrent request since the check
         raise NameTaken(f"the name {name!r} is taken") from None
-    return Registered(player, key)
-
-
-def _rotate_key(session: Session, name: str, key: str | None) -> Registered:
-    player = find_player(session, name)
-    if key is None:
-        raise MissingToken("send the player's current key as 'Authorization: Bearer <key>'")
-    if not player_key_matches(key, player.id, player.key_hash):
-        raise InvalidToken("this key is not this player's current key")
-    fresh = new_player_key(player.id)
-    if not store.replace_player_key_hash(session, player.id, player.key_hash, hash_token(fresh)):
-        raise InvalidToken("this key was replaced by a concurrent rotation")
-    return Registered(player._replace(key_hash=hash_token(fresh)), fresh)
+    key = creds.issue_key(session, player, key_name)
+    codes = creds.issue_recovery_codes(session, player.id)
+    return Registered(player, key.secret, codes)
 
 
 def race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:

@@ -36,7 +36,7 @@ from api.core.errors import InvalidToken, NameTaken, RaceNotOpen
 from api.core.ids import existing_race, parse_race_id
 from api.core.names import same_name
 from api.core.schemas import DeckReveal
-from api.core.secrets import hash_token, new_token, player_key_owner, token_matches
+from api.core.secrets import hash_token, new_token, player_key_id, token_matches
 from api.core.settings import Settings
 from api.events import EventService
 from api.games import GameService, GameSummary
@@ -332,7 +332,7 @@ def _you(
     its current key), or a guest's racer token."""
     if credential is None:
         return None
-    if player_key_owner(credential) is not None:
+    if player_key_id(credential) is not None:
         account = authenticate(session, credential).id
         return next((racer for racer in racers if racer.player_id == account), None)
     return next(
