@@ -18,16 +18,17 @@ from api.core.settings import Settings
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
+    generous: dict[str, Any] = {
+        f"rate_limit_{category}{suffix}": "1000/minute"
+        for category in ("create", "place", "hint", "read")
+        for suffix in ("", "_per_address")
+    }
     return Settings(
         database_url=database_url,
         migrate_on_start=False,
         # On (the suite turns rate limits off), generous but for the failed sign-ins.
         rate_limit_enabled=True,
-        **{
-            f"rate_limit_{category}{suffix}": "1000/minute"
-            for category in ("create", "place", "hint", "read")
-            for suffix in ("", "_per_address")
-        },
+        **generous,
         sign_in_failures="3/hour",
         sign_in_failures_per_address="1000/hour",
     )

@@ -31,6 +31,16 @@ ROUTES = {
     ("get", "/players/{name}"): {404, 503},
     ("get", "/players/me"): {401, 403, 503},
     ("post", "/players/{name}/key"): {401, 403, 404, 503},
+    ("get", "/players/{name}/credentials"): {401, 403, 404, 503},
+    ("post", "/players/{name}/keys"): {401, 403, 404, 413, 422, 503},
+    ("delete", "/players/{name}/keys/{key_id}"): {401, 403, 404, 409, 422, 503},
+    ("post", "/players/{name}/recovery-codes"): {401, 403, 404, 503},
+    ("post", "/players/{name}/passkeys/options"): {401, 403, 404, 503},
+    ("post", "/players/{name}/passkeys"): {401, 403, 404, 413, 422, 503},
+    ("delete", "/players/{name}/passkeys/{passkey_id}"): {401, 403, 404, 422, 503},
+    ("post", "/sign-in/recovery-code"): {403, 404, 413, 422, 429, 503},
+    ("post", "/sign-in/passkey/options"): {429, 503},
+    ("post", "/sign-in/passkey"): {403, 413, 422, 429, 503},
     ("get", "/players/{name}/games"): {404, 422, 503},
     ("get", "/healthz"): set(),
     ("get", "/challenges/today"): {403, 503},
@@ -104,6 +114,12 @@ PROBLEM_EXAMPLES = {
     ("post", "/players/{name}/key", "401"): "missing_token",
     ("post", "/players/{name}/key", "403"): "invalid_token",
     ("get", "/players/{name}/games", "422"): "invalid_cursor",
+    ("delete", "/players/{name}/keys/{key_id}", "404"): "key_not_found",
+    ("delete", "/players/{name}/keys/{key_id}", "409"): "last_key",
+    ("post", "/sign-in/recovery-code", "403"): "invalid_recovery_code",
+    ("post", "/sign-in/recovery-code", "404"): "player_not_found",
+    ("post", "/sign-in/recovery-code", "429"): "sign_in_limited",
+    ("post", "/sign-in/passkey", "403"): "passkey_refused",
     ("post", "/games", "409"): "name_taken",
     ("post", "/games", "422"): "player_name_mismatch",
     # The daily challenge's.
@@ -148,7 +164,17 @@ HEADERS = {
     ("get", "/games/{game_id}/hint"): [],
 }
 AUTHENTICATED = {("post", "/games/{game_id}/placements"), ("get", "/games/{game_id}/hint")}
-PLAYER_AUTHENTICATED = {("post", "/players/{name}/key"), ("get", "/players/me")}
+PLAYER_AUTHENTICATED = {
+    ("post", "/players/{name}/key"),
+    ("get", "/players/me"),
+    ("get", "/players/{name}/credentials"),
+    ("post", "/players/{name}/keys"),
+    ("delete", "/players/{name}/keys/{key_id}"),
+    ("post", "/players/{name}/recovery-codes"),
+    ("post", "/players/{name}/passkeys/options"),
+    ("post", "/players/{name}/passkeys"),
+    ("delete", "/players/{name}/passkeys/{passkey_id}"),
+}
 # A player's key, or none.
 # A racer's credential (a guest's racer token or an account's key), or none for a read.
 RACER = {

@@ -183,11 +183,12 @@ export interface paths {
         put?: never;
         /**
          * Register a player
-         * @description Registers a name and answers with the player and their secret `key`, shown only in
-         *     this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-         *     `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
-         *     at least one of them a letter, and one name with no other account's or reserved name (see
-         *     `name`); a guest can no longer play under it.
+         * @description Registers a name and answers with the player, their secret `key` (named `key_name`)
+         *     and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
+         *     Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
+         *     name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
+         *     name with no other account's or reserved name (see `name`); a guest can no longer play
+         *     under it.
          */
         post: operations["create_player"];
         delete?: never;
@@ -252,12 +253,164 @@ export interface paths {
         put?: never;
         /**
          * Rotate a player's key
-         * @description Replaces the player's key with a new one, shown only in this response. Needs the
-         *     current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
-         *     tokens are not affected).
+         * @description Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
+         *     player's keys) with a new one, shown only in this response; the key keeps its name and id,
+         *     the old secret is refused from then on (the player's other keys and game tokens are not
+         *     affected).
          */
         post: operations["rotate_player_key"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{name}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a player's keys and passkeys
+         * @description The player's keys (name, when made, when last used: never a secret; `this_key` marks
+         *     the one sent), their passkeys, and how many recovery codes are left. Needs one of the
+         *     player's keys as `Authorization: Bearer <key>`.
+         */
+        get: operations["list_credentials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{name}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a key for another device
+         * @description A new named key of the player (for another device), its secret shown only in this
+         *     response. Needs one of the player's keys as `Authorization: Bearer <key>`.
+         */
+        post: operations["create_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{name}/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of a player's keys
+         * @description Revokes a key (the one sent, too): it is refused from then on. The last key is never
+         *     revoked (`409 last_key`): an account always keeps one. Needs one of the player's keys as
+         *     `Authorization: Bearer <key>`.
+         */
+        delete: operations["revoke_key"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{name}/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a player's recovery codes
+         * @description Ten new one-time recovery codes, shown only in this response; the unspent ones are
+         *     void from then on. Needs one of the player's keys as `Authorization: Bearer <key>`.
+         */
+        post: operations["create_recovery_codes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{name}/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin registering a passkey
+         * @description The options of `navigator.credentials.create()` for a new passkey of the player (a
+         *     discoverable one, so that a new device signs in without a name). Needs one of the
+         *     player's keys as `Authorization: Bearer <key>`.
+         */
+        post: operations["passkey_registration_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{name}/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a passkey
+         * @description Stores the passkey the browser made for the options of
+         *     `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+         *     player's keys as `Authorization: Bearer <key>`.
+         */
+        post: operations["register_passkey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{name}/passkeys/{passkey_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of a player's passkeys
+         * @description Removes a passkey: it signs in no more (the keys it made stay, each revoked on its
+         *     own). Needs one of the player's keys as `Authorization: Bearer <key>`.
+         */
+        delete: operations["revoke_passkey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -279,6 +432,72 @@ export interface paths {
         get: operations["list_player_games"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign-in/recovery-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a recovery code
+         * @description Spends one of the player's recovery codes for a new key (named `key_name`), shown
+         *     only in this response; the code is refused from then on. Failed attempts are limited per
+         *     account and per address (`429 sign_in_limited`); a wrong name answers as the player's
+         *     public page does (`404`).
+         */
+        post: operations["sign_in_with_recovery_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign-in/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin signing in with a passkey
+         * @description The options of `navigator.credentials.get()`: the browser offers the passkeys it holds
+         *     for this site, whoever's they are.
+         */
+        post: operations["passkey_sign_in_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign-in/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey
+         * @description A new key (named `key_name`) for the account whose passkey answered the options of
+         *     `POST /sign-in/passkey/options`, shown only in this response. Failed attempts are limited
+         *     per passkey and per address (`429 sign_in_limited`).
+         */
+        post: operations["sign_in_with_passkey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1491,6 +1710,48 @@ export interface components {
             expected_score: number;
         };
         /**
+         * KeyCreate
+         * @description A new key's name.
+         * @example {
+         *       "name": "phone"
+         *     }
+         */
+        KeyCreate: {
+            /**
+             * Name
+             * @description What the key is for, as the player will recognise it (a device).
+             */
+            name: string;
+        };
+        /**
+         * KeyOut
+         * @description One of a player's keys (never the secret).
+         */
+        KeyOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Last Used At
+             * @description When it last signed a request that changed something (to the hour); null if never.
+             */
+            last_used_at: string | null;
+            /**
+             * This Key
+             * @description Whether it is the key that signed this request.
+             */
+            this_key: boolean;
+        };
+        /**
          * Leaderboard
          * @description One page of won games, best score first, earlier finish first on ties.
          * @example {
@@ -1577,6 +1838,129 @@ export interface components {
              * @description The game was played with an account, which `GET /players/{name}` shows; false for a guest's game (guests have no player page).
              */
             registered: boolean;
+        };
+        /**
+         * NewKeyOut
+         * @description A new key of a player (its secret shown only in this response).
+         * @example {
+         *       "created_at": "2026-11-30T09:00:00.000000Z",
+         *       "id": "5b1e0c9d-7f3a-4e2b-9c8d-1a2b3c4d5e6f",
+         *       "key": "fsp.3f0c2d8e9b7a4c1d8e2f0a1b2c3d4e5f.Vx3lM2k0b1Q9t7l0cG9rZXIta2VlcC1pdC1zZWNyZXQ",
+         *       "name": "phone",
+         *       "player": "ana"
+         *     }
+         */
+        NewKeyOut: {
+            /** Player */
+            player: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Key
+             * @description Send as `Authorization: Bearer <key>`. Shown only once.
+             */
+            key: string;
+        };
+        /**
+         * PasskeyCeremony
+         * @description A passkey ceremony begun: pass `options` to `navigator.credentials.create()` (a
+         *     registration) or `.get()` (a sign-in), and send the answer with `challenge_id` within five
+         *     minutes.
+         */
+        PasskeyCeremony: {
+            /**
+             * Challenge Id
+             * Format: uuid
+             */
+            challenge_id: string;
+            /**
+             * Options
+             * @description WebAuthn `PublicKeyCredentialCreationOptions` or `PublicKeyCredentialRequestOptions`, as JSON (binary fields in base64url).
+             */
+            options: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * PasskeyOut
+         * @description One of a player's passkeys.
+         */
+        PasskeyOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Last Used At
+             * @description When it last signed in; null if never.
+             */
+            last_used_at: string | null;
+        };
+        /**
+         * PasskeyRegistration
+         * @description A new passkey: the browser's answer to the registration options.
+         */
+        PasskeyRegistration: {
+            /**
+             * Challenge Id
+             * Format: uuid
+             */
+            challenge_id: string;
+            /**
+             * Credential
+             * @description The `PublicKeyCredential` as JSON (`credential.toJSON()`).
+             */
+            credential: {
+                [key: string]: unknown;
+            };
+            /**
+             * Name
+             * @description What the key is for, as the player will recognise it (a device).
+             * @default passkey
+             */
+            name?: string;
+        };
+        /**
+         * PasskeySignIn
+         * @description A passkey's answer to the sign-in options, and the name of the key it yields.
+         */
+        PasskeySignIn: {
+            /**
+             * Challenge Id
+             * Format: uuid
+             */
+            challenge_id: string;
+            /**
+             * Credential
+             * @description The `PublicKeyCredential` as JSON (`credential.toJSON()`).
+             */
+            credential: {
+                [key: string]: unknown;
+            };
+            /**
+             * Key Name
+             * @description What the key is for, as the player will recognise it (a device).
+             * @default passkey sign-in
+             */
+            key_name?: string;
         };
         /**
          * PileOut
@@ -1745,6 +2129,12 @@ export interface components {
          */
         PlayerCreate: {
             /**
+             * Key Name
+             * @description What the key is for, as the player will recognise it (a device).
+             * @default first key
+             */
+            key_name?: string;
+            /**
              * Name
              * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; one name with no other account's: not in another case, not a look-alike, not the same but for `_` and `-` (once `ana` is registered, nobody can register, or play as a guest under, `ANA`, `a-n-a` or `ana_`). Else `422 invalid_player_name`, `409 name_taken`, or `409 name_reserved` for `computer`, `anonymous` and names that are one name with them.
              */
@@ -1752,11 +2142,17 @@ export interface components {
         };
         /**
          * PlayerCreated
-         * @description A new player and their secret key (shown only in this response).
+         * @description A new player, their secret key and their recovery codes (shown only in this
+         *     response).
          * @example {
          *       "created_at": "2026-11-29T16:00:00.000000Z",
          *       "key": "fsp.3f0c2d8e9b7a4c1d8e2f0a1b2c3d4e5f.Vx3lM2k0b1Q9t7l0cG9rZXIta2VlcC1pdC1zZWNyZXQ",
          *       "name": "ana",
+         *       "recovery_codes": [
+         *         "7kq2-m9xd-4hbp-t3wz",
+         *         "a8cv-2npr-kx5m-w7qe",
+         *         "..."
+         *       ],
          *       "stats": {
          *         "best_score": 21,
          *         "current_streak": 2,
@@ -1787,6 +2183,39 @@ export interface components {
              * @description Send as `Authorization: Bearer <key>` to start games as this player, to place cards and ask hints in them, and to rotate the key. Shown only once.
              */
             key: string;
+            /**
+             * Recovery Codes
+             * @description Ten one-time codes: each gives a new key on a device that lost its own (`POST /sign-in/recovery-code`). Shown only once: keep them somewhere safe.
+             */
+            recovery_codes: string[];
+        };
+        /**
+         * PlayerCredentials
+         * @description A player's keys and passkeys, and how many recovery codes are left.
+         * @example {
+         *       "keys": [
+         *         {
+         *           "created_at": "2026-11-29T16:00:00.000000Z",
+         *           "id": "5b1e0c9d-7f3a-4e2b-9c8d-1a2b3c4d5e6f",
+         *           "last_used_at": "2026-11-30T09:00:00.000000Z",
+         *           "name": "first key",
+         *           "this_key": true
+         *         }
+         *       ],
+         *       "passkeys": [],
+         *       "player": "ana",
+         *       "recovery_codes_left": 10
+         *     }
+         */
+        PlayerCredentials: {
+            /** Player */
+            player: string;
+            /** Keys */
+            keys: components["schemas"]["KeyOut"][];
+            /** Passkeys */
+            passkeys: components["schemas"]["PasskeyOut"][];
+            /** Recovery Codes Left */
+            recovery_codes_left: number;
         };
         /**
          * PlayerGameOut
@@ -2344,6 +2773,48 @@ export interface components {
              * @description The database backend: sqlite or postgresql.
              */
             database: string;
+        };
+        /**
+         * RecoveryCodeSignIn
+         * @description A recovery code of the named player, spent for a new key.
+         * @example {
+         *       "code": "7kq2-m9xd-4hbp-t3wz",
+         *       "key_name": "laptop",
+         *       "name": "ana"
+         *     }
+         */
+        RecoveryCodeSignIn: {
+            /** Name */
+            name: string;
+            /**
+             * Code
+             * @description Case, spaces and dashes do not matter.
+             */
+            code: string;
+            /**
+             * Key Name
+             * @description What the key is for, as the player will recognise it (a device).
+             * @default recovered key
+             */
+            key_name?: string;
+        };
+        /**
+         * RecoveryCodesOut
+         * @description A player's new recovery codes (shown only in this response; the old ones are void).
+         * @example {
+         *       "player": "ana",
+         *       "recovery_codes": [
+         *         "7kq2-m9xd-4hbp-t3wz",
+         *         "a8cv-2npr-kx5m-w7qe",
+         *         "..."
+         *       ]
+         *     }
+         */
+        RecoveryCodesOut: {
+            /** Player */
+            player: string;
+            /** Recovery Codes */
+            recovery_codes: string[];
         };
         /**
          * YourGame
@@ -3728,6 +4199,668 @@ export interface operations {
             };
         };
     };
+    list_credentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerCredentials"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewKeyOut"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revoke_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `player_not_found`: No player of that name (in any case or width).
+             *
+             *     `key_not_found`: The player has no key (or passkey) of that id: revoked already, or never theirs.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `last_key`: Revoking this key would leave the account without any: create another first (on another device, or by a passkey or a recovery code). Nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_recovery_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesOut"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    passkey_registration_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyCeremony"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    register_passkey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegistration"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOut"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned.
+             *
+             *     `passkey_refused`: The passkey's answer was not accepted: no passkey of this service by that id, an expired or already answered challenge, or a signature, origin or relying party that does not match. Failed sign-ins are limited per account and per address.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revoke_passkey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                passkey_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `player_not_found`: No player of that name (in any case or width).
+             *
+             *     `key_not_found`: The player has no key (or passkey) of that id: revoked already, or never theirs.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     list_player_games: {
         parameters: {
             query?: {
@@ -3780,6 +4913,236 @@ export interface operations {
                 };
             };
             /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sign_in_with_recovery_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoveryCodeSignIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewKeyOut"];
+                };
+            };
+            /** @description `invalid_recovery_code`: The code is not one of the player's unspent recovery codes (a spent code is refused too). Failed attempts are limited per account and per address. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `sign_in_limited`: Too many failed sign-ins (recovery codes, passkeys) for this account or from this address: retry after `Retry-After` seconds. Nothing was tried.
+             *
+             *     `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit).
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    passkey_sign_in_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyCeremony"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sign_in_with_passkey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewKeyOut"];
+                };
+            };
+            /** @description `passkey_refused`: The passkey's answer was not accepted: no passkey of this service by that id, an expired or already answered challenge, or a signature, origin or relying party that does not match. Failed sign-ins are limited per account and per address. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `sign_in_limited`: Too many failed sign-ins (recovery codes, passkeys) for this account or from this address: retry after `Retry-After` seconds. Nothing was tried.
+             *
+             *     `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit).
+             */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

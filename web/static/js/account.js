@@ -2,7 +2,10 @@
 // The player's account: register a name (the API answers with a secret key, shown once),
 // or use a key from elsewhere; the key is kept in localStorage (see storage.js) and sent as
 // `Authorization: Bearer <key>` when a game starts. Copy it, replace it (rotation), or sign
-// out (forget it here). Also a player's page: their figures and their games.
+// out (forget it here). Several keys per account, one a device: the page lists them and the
+// passkeys, revokes one, shows the recovery codes once; a new device signs in with a passkey,
+// a recovery code or a pasted key, and gets a key of its own. Also a player's page: their
+// figures and their games.
 
 import * as api from "./api.js";
 import { $, element } from "./dom.js";
@@ -56,12 +59,234 @@ function renderAccount() {
   $("account-name").textContent = account.name;
   $("account-page-link", HTMLAnchorElement).href = `#/players/${encodeURIComponent(account.name)}`;
   $("account-key", HTMLInputElement).value = account.key;
+  loadCredentials();
+}
+
+/** The name this browser's key is given: what the player will recognise in the list. */
+function deviceName() {
+  const platform = navigator.platform || "this device";
+  const brand = /Firefox\//.test(navigator.userAgent)
+    ? "Firefox"
+    : /Edg\//.test(navigator.userAgent)
+      ? "Edge"
+      : /Chrome\//.test(navigator.userAgent)
+        ? "Chrome"
+        : /Safari\//.test(navigator.userAgent)
+          ? "Safari"
+          : "Browser";
+  return `${brand} on ${platform}`.slice(0, 64);
+}
+
+/** Why passkeys cannot be used on this page, or null: browsers refuse them on an IP
+ * address, and without the WebAuthn JSON helpers. */
+function passkeyBlocker() {
+  if (/^[\d.]+$|^\[|:/.test(location.hostname)) {
+    return "Passkeys work only when this page is opened by name, as localhost, not by address.";
+  }
+  if (!window.PublicKeyCredential || !("parseCreationOptionsFromJSON" in PublicKeyCredential)) {
+    return "This browser does not offer passkeys.";
+  }
+  return null;
+}
+
+/** @param {{ name: string, created_at: string, last_used_at: string | null }} item */
+function credentialText(item) {
+  const used = item.last_used_at ? `last used ${timeText(item.last_used_at)}` : "not used yet";
+  return `${item.name}: made ${timeText(item.created_at)}, ${used}`;
+}
+
+async function loadCredentials() {
+  const account = readAccount();
+  if (!account) return;
+  try {
+    const found = await api.getCredentials(account.name, account.key);
+    const keys = found.keys.map((item) => {
+      const line = element("li", { textContent: credentialText(item) });
+      if (item.this_key) line.append(" (this browser)");
+      const revoke = element("button", { type: "button", textContent: "Revoke" });
+      revoke.addEventListener("click", () => revokeOne("key", item.id, item.name));
+      line.append(" ", revoke);
+      return line;
+    });
+    $("credential-keys").replaceChildren(...keys);
+    const passkeys = found.passkeys.map((item) => {
+      const line = element("li", { textContent: `Passkey ${credentialText(item)}` });
+      const remove = element("button", { type: "button", textContent: "Remove" });
+      remove.addEventListener("click", () => revokeOne("passkey", item.id, item.name));
+      line.append(" ", remove);
+      return line;
+    });
+    $("credential-passkeys").replaceChildren(...passkeys);
+    const left = found.recovery_codes_left;
+    $("recovery-left").textContent =
+      `${left} recovery code${left === 1 ? "" : "s"} left` +
+      (left < 3 ? ": make new ones before they run out." : ".");
+    const blocker = passkeyBlocker();
+    $("passkey-note").hidden = !blocker;
+    $("passkey-note").textContent = blocker || "";
+    $("add-passkey", HTMLButtonElement).disabled = Boolean(blocker);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+/** @param {"key" | "passkey"} kind @param {string} id @param {string} name */
+async function revokeOne(kind, id, name) {
+  const account = readAccount();
+  if (!account || busy) return;
+  const ok = await confirmDialog({
+    title: kind === "key" ? `Revoke the key "${name}"?` : `Remove the passkey "${name}"?`,
+    text:
+      kind === "key"
+        ? "The device that uses it can no longer play as you. The last key is never revoked."
+        : "It can no longer sign in. Keys it made stay until you revoke them.",
+    confirm: kind === "key" ? "Revoke" : "Remove",
+  });
+  if (!ok) return;
+  try {
+    if (kind === "key") await api.revokeKey(account.name, account.key, id);
+    else await api.revokePasskey(account.name, account.key, id);
+    say(kind === "key" ? `The key "${name}" was revoked.` : `The passkey "${name}" was removed.`);
+    await loadCredentials();
+  } catch (error) {
+    if (api.codeOf(error) === "last_key") {
+      say("This is your only key: it cannot be revoked (add a passkey or keep your codes).");
+    } else {
+      showError(error);
+    }
+  }
+}
+
+/** Show recovery codes, this once. @param {string[]} codes */
+function showCodes(codes) {
+  $("recovery-codes").textContent = codes.join("\n");
+  $("recovery-box").hidden = false;
+}
+
+async function copyCodes() {
+  try {
+    await navigator.clipboard.writeText($("recovery-codes").textContent || "");
+    say("The recovery codes were copied to the clipboard.");
+  } catch {
+    say("The browser did not allow copying: select the codes and copy them with Ctrl+C (⌘C).");
+  }
+}
+
+async function newCodes() {
+  const account = readAccount();
+  if (!account || busy) return;
+  const ok = await confirmDialog({
+    title: "Make new recovery codes?",
+    text: "Ten new codes are shown once; the codes you have now stop working.",
+    confirm: "Make new codes",
+  });
+  if (!ok) return;
+  try {
+    const made = await api.newRecoveryCodes(account.name, account.key);
+    showCodes(made.recovery_codes);
+    say("New recovery codes: copy them somewhere safe now.");
+    await loadCredentials();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function addPasskey() {
+  const account = readAccount();
+  if (!account || busy || passkeyBlocker()) return;
+  try {
+    const ceremony = await api.passkeyRegistrationOptions(account.name, account.key);
+    const options = PublicKeyCredential.parseCreationOptionsFromJSON(
+      /** @type {any} */ (ceremony.options),
+    );
+    const made = /** @type {PublicKeyCredential | null} */ (
+      await navigator.credentials.create({ publicKey: options })
+    );
+    if (!made) return;
+    await api.registerPasskey(
+      account.name,
+      account.key,
+      ceremony.challenge_id,
+      made.toJSON(),
+      deviceName(),
+    );
+    say("A passkey was added: sign in with it on another device.");
+    await loadCredentials();
+  } catch (error) {
+    if (error instanceof DOMException) say(`No passkey was added (${error.message}).`);
+    else showError(error);
+  }
+}
+
+/** A new device signed in: keep its new key. @param {{ player: string, key: string }} made */
+function signedIn(made) {
+  writeAccount({ name: made.player, key: made.key });
+  setKeyShown(false);
+  $("key-once").hidden = true;
+  say(`Signed in as ${made.player} with a key of this browser's own.`);
+}
+
+async function passkeySignIn() {
+  if (busy) return;
+  const blocker = passkeyBlocker();
+  if (blocker) {
+    say(blocker);
+    return;
+  }
+  clearNotice();
+  setBusy(true);
+  try {
+    const ceremony = await api.passkeySignInOptions();
+    const options = PublicKeyCredential.parseRequestOptionsFromJSON(
+      /** @type {any} */ (ceremony.options),
+    );
+    const answer = /** @type {PublicKeyCredential | null} */ (
+      await navigator.credentials.get({ publicKey: options })
+    );
+    if (!answer) return;
+    signedIn(await api.signInWithPasskey(ceremony.challenge_id, answer.toJSON(), deviceName()));
+  } catch (error) {
+    if (error instanceof DOMException) say(`No passkey signed in (${error.message}).`);
+    else showError(error);
+  } finally {
+    setBusy(false);
+  }
+}
+
+/** @param {SubmitEvent} event */
+async function recoverySignIn(event) {
+  event.preventDefault();
+  if (busy) return;
+  clearNotice();
+  const name = $("recovery-name", HTMLInputElement).value.trim();
+  const code = $("recovery-code", HTMLInputElement).value.trim();
+  if (!name || !code) {
+    showFieldProblem("recovery-code", "recovery-code-check", "Type your name and a code.");
+    return;
+  }
+  setBusy(true);
+  try {
+    signedIn(await api.signInWithRecoveryCode(name, code, deviceName()));
+    $("recovery-code", HTMLInputElement).value = "";
+  } catch (error) {
+    const words = problemWords(error, "account");
+    showFieldProblem("recovery-code", "recovery-code-check", `${words.title}. ${words.detail}`);
+  } finally {
+    setBusy(false);
+  }
 }
 
 /** @param {boolean} value */
 function setBusy(value) {
   busy = value;
-  for (const id of ["register-button", "existing-button", "rotate-key", "sign-out"]) {
+  for (const id of [
+    "register-button",
+    "existing-button",
+    "rotate-key",
+    "sign-out",
+    "passkey-sign-in",
+    "recovery-button",
+  ]) {
     $(id, HTMLButtonElement).disabled = value;
   }
 }
@@ -84,6 +309,7 @@ async function register(event) {
     writeAccount({ name: created.name, key: created.key });
     $("register-name", HTMLInputElement).value = "";
     showKey(created.key, true);
+    showCodes(created.recovery_codes);
     say(`Registered as ${created.name}. Your key is kept in this browser; copy it somewhere safe.`);
     $("copy-key").focus();
   } catch (error) {
@@ -176,6 +402,7 @@ async function signOut() {
   });
   if (!ok) return;
   writeAccount(null);
+  $("recovery-box").hidden = true;
   say(`Signed out: the key of ${account.name} was forgotten here.`);
   $("register-name").focus();
 }
@@ -352,6 +579,16 @@ export function installAccount() {
   $("key-toggle").addEventListener("click", () => setKeyShown($("key-box").hidden));
   $("rotate-key").addEventListener("click", rotate);
   $("sign-out").addEventListener("click", signOut);
+  $("copy-codes").addEventListener("click", copyCodes);
+  $("new-codes").addEventListener("click", newCodes);
+  $("add-passkey").addEventListener("click", addPasskey);
+  $("passkey-sign-in").addEventListener("click", passkeySignIn);
+  $("recovery-form").addEventListener("submit", recoverySignIn);
+  if (passkeyBlocker()?.includes("by name")) {
+    $("passkey-address-note").hidden = false;
+    $("passkey-address-link", HTMLAnchorElement).href =
+      `${location.protocol}//localhost${location.port ? `:${location.port}` : ""}/#/account`;
+  }
   $("player-games-status").addEventListener("change", () => gamesPager.reload());
   onAccountChange(renderAccount);
   renderAccount();

@@ -388,6 +388,111 @@ export function rotateKey(name, key) {
   );
 }
 
+/** GET /players/{name}/credentials: their keys and passkeys, and the recovery codes left.
+ * @param {string} name
+ * @param {string} key */
+export function getCredentials(name, key) {
+  return dataOf(() =>
+    client.GET("/players/{name}/credentials", {
+      params: { path: { name } },
+      headers: bearer(key),
+    }),
+  );
+}
+
+/** DELETE /players/{name}/keys/{key_id}: revoke a key (409 `last_key` for the last one).
+ * @param {string} name
+ * @param {string} key
+ * @param {string} keyId */
+export async function revokeKey(name, key, keyId) {
+  await dataOf(() =>
+    client.DELETE("/players/{name}/keys/{key_id}", {
+      params: { path: { name, key_id: keyId } },
+      headers: bearer(key),
+    }),
+  );
+}
+
+/** POST /players/{name}/recovery-codes: ten new codes (shown once), replacing the old.
+ * @param {string} name
+ * @param {string} key */
+export function newRecoveryCodes(name, key) {
+  return dataOf(() =>
+    client.POST("/players/{name}/recovery-codes", {
+      params: { path: { name } },
+      headers: bearer(key),
+    }),
+  );
+}
+
+/** POST /sign-in/recovery-code: a recovery code spent for a new key.
+ * @param {string} name
+ * @param {string} code
+ * @param {string} keyName */
+export function signInWithRecoveryCode(name, code, keyName) {
+  return dataOf(() =>
+    client.POST("/sign-in/recovery-code", { body: { name, code, key_name: keyName } }),
+  );
+}
+
+/** POST /players/{name}/passkeys/options: begin registering a passkey.
+ * @param {string} name
+ * @param {string} key */
+export function passkeyRegistrationOptions(name, key) {
+  return dataOf(() =>
+    client.POST("/players/{name}/passkeys/options", {
+      params: { path: { name } },
+      headers: bearer(key),
+    }),
+  );
+}
+
+/** POST /players/{name}/passkeys: store the passkey the browser made.
+ * @param {string} name
+ * @param {string} key
+ * @param {string} challengeId
+ * @param {Record<string, unknown>} credential
+ * @param {string} passkeyName */
+export function registerPasskey(name, key, challengeId, credential, passkeyName) {
+  return dataOf(() =>
+    client.POST("/players/{name}/passkeys", {
+      params: { path: { name } },
+      headers: bearer(key),
+      body: { challenge_id: challengeId, credential, name: passkeyName },
+    }),
+  );
+}
+
+/** DELETE /players/{name}/passkeys/{passkey_id}: remove a passkey.
+ * @param {string} name
+ * @param {string} key
+ * @param {string} passkeyId */
+export async function revokePasskey(name, key, passkeyId) {
+  await dataOf(() =>
+    client.DELETE("/players/{name}/passkeys/{passkey_id}", {
+      params: { path: { name, passkey_id: passkeyId } },
+      headers: bearer(key),
+    }),
+  );
+}
+
+/** POST /sign-in/passkey/options: begin a passkey sign-in. */
+export function passkeySignInOptions() {
+  return dataOf(() => client.POST("/sign-in/passkey/options", {}));
+}
+
+/** POST /sign-in/passkey: the passkey's answer, for a new key of its account.
+ * @param {string} challengeId
+ * @param {Record<string, unknown>} credential
+ * @param {string} keyName */
+export function signInWithPasskey(challengeId, credential, keyName) {
+  return dataOf(() =>
+    client.POST("/sign-in/passkey", {
+      body: { challenge_id: challengeId, credential, key_name: keyName },
+    }),
+  );
+}
+
 /** GET /challenges/{day} (`today` or YYYY-MM-DD); with a player's `key`, its
  * `your_game_id` names their game of the day.
  * @param {string} day

@@ -40,10 +40,20 @@ from .health import Health
 from .hindsight_optimum import HindsightOptimum
 from .hint import Hint
 from .hint_option import HintOption
+from .key_create import KeyCreate
+from .key_out import KeyOut
 from .leaderboard import Leaderboard
 from .leaderboard_entry import LeaderboardEntry
 from .leaderboard_period_type_0 import LeaderboardPeriodType0
 from .list_player_games_status_type_0 import ListPlayerGamesStatusType0
+from .new_key_out import NewKeyOut
+from .passkey_ceremony import PasskeyCeremony
+from .passkey_ceremony_options import PasskeyCeremonyOptions
+from .passkey_out import PasskeyOut
+from .passkey_registration import PasskeyRegistration
+from .passkey_registration_credential import PasskeyRegistrationCredential
+from .passkey_sign_in import PasskeySignIn
+from .passkey_sign_in_credential import PasskeySignInCredential
 from .pile_out import PileOut
 from .placement_analysis import PlacementAnalysis
 from .placement_analysis_label import PlacementAnalysisLabel
@@ -54,6 +64,7 @@ from .placement_out import PlacementOut
 from .placement_out_status_after import PlacementOutStatusAfter
 from .player_create import PlayerCreate
 from .player_created import PlayerCreated
+from .player_credentials import PlayerCredentials
 from .player_game_out import PlayerGameOut
 from .player_game_out_end_reason_type_0 import PlayerGameOutEndReasonType0
 from .player_game_out_status import PlayerGameOutStatus
@@ -81,6 +92,8 @@ from .racer_in import RacerIn
 from .read_leaderboard_period import ReadLeaderboardPeriod
 from .readiness import Readiness
 from .reconnect_event import ReconnectEvent
+from .recovery_code_sign_in import RecoveryCodeSignIn
+from .recovery_codes_out import RecoveryCodesOut
 from .rematch_event import RematchEvent
 from .win_event import WinEvent
 from .your_game import YourGame
@@ -126,10 +139,20 @@ __all__ = (
     "HindsightOptimum",
     "Hint",
     "HintOption",
+    "KeyCreate",
+    "KeyOut",
     "Leaderboard",
     "LeaderboardEntry",
     "LeaderboardPeriodType0",
     "ListPlayerGamesStatusType0",
+    "NewKeyOut",
+    "PasskeyCeremony",
+    "PasskeyCeremonyOptions",
+    "PasskeyOut",
+    "PasskeyRegistration",
+    "PasskeyRegistrationCredential",
+    "PasskeySignIn",
+    "PasskeySignInCredential",
     "PileOut",
     "PlacementAnalysis",
     "PlacementAnalysisLabel",
@@ -140,6 +163,7 @@ __all__ = (
     "PlacementOutStatusAfter",
     "PlayerCreate",
     "PlayerCreated",
+    "PlayerCredentials",
     "PlayerGameOut",
     "PlayerGameOutEndReasonType0",
     "PlayerGameOutStatus",
@@ -167,6 +191,8 @@ __all__ = (
     "Readiness",
     "ReadLeaderboardPeriod",
     "ReconnectEvent",
+    "RecoveryCodeSignIn",
+    "RecoveryCodesOut",
     "RematchEvent",
     "WinEvent",
     "YourGame",

@@ -5,6 +5,8 @@ from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="PlayerCreate")
 
 
@@ -17,12 +19,16 @@ class PlayerCreate:
             account's: not in another case, not a look-alike, not the same but for `_` and `-` (once `ana` is registered,
             nobody can register, or play as a guest under, `ANA`, `a-n-a` or `ana_`). Else `422 invalid_player_name`, `409
             name_taken`, or `409 name_reserved` for `computer`, `anonymous` and names that are one name with them.
+        key_name (str | Unset): What the key is for, as the player will recognise it (a device). Default: 'first key'.
     """
 
     name: str
+    key_name: str | Unset = "first key"
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
+
+        key_name = self.key_name
 
         field_dict: dict[str, Any] = {}
 
@@ -31,6 +37,8 @@ class PlayerCreate:
                 "name": name,
             }
         )
+        if key_name is not UNSET:
+            field_dict["key_name"] = key_name
 
         return field_dict
 
@@ -39,8 +47,11 @@ class PlayerCreate:
         d = dict(src_dict)
         name = d.pop("name")
 
+        key_name = d.pop("key_name", UNSET)
+
         player_create = cls(
             name=name,
+            key_name=key_name,
         )
 
         return player_create

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -16,20 +16,24 @@ T = TypeVar("T", bound="PlayerCreated")
 
 @_attrs_define
 class PlayerCreated:
-    """A new player and their secret key (shown only in this response).
+    """A new player, their secret key and their recovery codes (shown only in this
+    response).
 
-    Attributes:
-        name (str):
-        created_at (datetime.datetime):
-        stats (PlayerStatsOut): A player's all-time figures, updated in the transaction that starts or ends a game.
-        key (str): Send as `Authorization: Bearer <key>` to start games as this player, to place cards and ask hints in
-            them, and to rotate the key. Shown only once.
+        Attributes:
+            name (str):
+            created_at (datetime.datetime):
+            stats (PlayerStatsOut): A player's all-time figures, updated in the transaction that starts or ends a game.
+            key (str): Send as `Authorization: Bearer <key>` to start games as this player, to place cards and ask hints in
+                them, and to rotate the key. Shown only once.
+            recovery_codes (list[str]): Ten one-time codes: each gives a new key on a device that lost its own (`POST /sign-
+                in/recovery-code`). Shown only once: keep them somewhere safe.
     """
 
     name: str
     created_at: datetime.datetime
     stats: PlayerStatsOut
     key: str
+    recovery_codes: list[str]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -41,6 +45,8 @@ class PlayerCreated:
 
         key = self.key
 
+        recovery_codes = self.recovery_codes
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -49,6 +55,7 @@ class PlayerCreated:
                 "created_at": created_at,
                 "stats": stats,
                 "key": key,
+                "recovery_codes": recovery_codes,
             }
         )
 
@@ -67,11 +74,14 @@ class PlayerCreated:
 
         key = d.pop("key")
 
+        recovery_codes = cast(list[str], d.pop("recovery_codes"))
+
         player_created = cls(
             name=name,
             created_at=created_at,
             stats=stats,
             key=key,
+            recovery_codes=recovery_codes,
         )
 
         player_created.additional_properties = d

@@ -87,11 +87,12 @@ def sync_detailed(
 ) -> Response[PlayerCreated | Problem]:
     """Register a player
 
-     Registers a name and answers with the player and their secret `key`, shown only in
-    this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
-    at least one of them a letter, and one name with no other account's or reserved name (see
-    `name`); a guest can no longer play under it.
+     Registers a name and answers with the player, their secret `key` (named `key_name`)
+    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
+    Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
+    name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
+    name with no other account's or reserved name (see `name`); a guest can no longer play
+    under it.
 
     Args:
         body (PlayerCreate): The name to register.
@@ -122,11 +123,12 @@ def sync(
 ) -> PlayerCreated | Problem | None:
     """Register a player
 
-     Registers a name and answers with the player and their secret `key`, shown only in
-    this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
-    at least one of them a letter, and one name with no other account's or reserved name (see
-    `name`); a guest can no longer play under it.
+     Registers a name and answers with the player, their secret `key` (named `key_name`)
+    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
+    Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
+    name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
+    name with no other account's or reserved name (see `name`); a guest can no longer play
+    under it.
 
     Args:
         body (PlayerCreate): The name to register.
@@ -152,11 +154,12 @@ async def asyncio_detailed(
 ) -> Response[PlayerCreated | Problem]:
     """Register a player
 
-     Registers a name and answers with the player and their secret `key`, shown only in
-    this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
-    at least one of them a letter, and one name with no other account's or reserved name (see
-    `name`); a guest can no longer play under it.
+     Registers a name and answers with the player, their secret `key` (named `key_name`)
+    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
+    Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
+    name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
+    name with no other account's or reserved name (see `name`); a guest can no longer play
+    under it.
 
     Args:
         body (PlayerCreate): The name to register.
@@ -185,11 +188,12 @@ async def asyncio(
 ) -> PlayerCreated | Problem | None:
     """Register a player
 
-     Registers a name and answers with the player and their secret `key`, shown only in
-    this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-    `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
-    at least one of them a letter, and one name with no other account's or reserved name (see
-    `name`); a guest can no longer play under it.
+     Registers a name and answers with the player, their secret `key` (named `key_name`)
+    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
+    Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
+    name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
+    name with no other account's or reserved name (see `name`); a guest can no longer play
+    under it.
 
     Args:
         body (PlayerCreate): The name to register.

@@ -78,9 +78,10 @@ def sync_detailed(
 ) -> Response[PlayerKey | Problem]:
     """Rotate a player's key
 
-     Replaces the player's key with a new one, shown only in this response. Needs the
-    current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
-    tokens are not affected).
+     Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
+    player's keys) with a new one, shown only in this response; the key keeps its name and id,
+    the old secret is refused from then on (the player's other keys and game tokens are not
+    affected).
 
     Args:
         name (str):
@@ -111,9 +112,10 @@ def sync(
 ) -> PlayerKey | Problem | None:
     """Rotate a player's key
 
-     Replaces the player's key with a new one, shown only in this response. Needs the
-    current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
-    tokens are not affected).
+     Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
+    player's keys) with a new one, shown only in this response; the key keeps its name and id,
+    the old secret is refused from then on (the player's other keys and game tokens are not
+    affected).
 
     Args:
         name (str):
@@ -139,9 +141,10 @@ async def asyncio_detailed(
 ) -> Response[PlayerKey | Problem]:
     """Rotate a player's key
 
-     Replaces the player's key with a new one, shown only in this response. Needs the
-    current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
-    tokens are not affected).
+     Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
+    player's keys) with a new one, shown only in this response; the key keeps its name and id,
+    the old secret is refused from then on (the player's other keys and game tokens are not
+    affected).
 
     Args:
         name (str):
@@ -170,9 +173,10 @@ async def asyncio(
 ) -> PlayerKey | Problem | None:
     """Rotate a player's key
 
-     Replaces the player's key with a new one, shown only in this response. Needs the
-    current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
-    tokens are not affected).
+     Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
+    player's keys) with a new one, shown only in this response; the key keeps its name and id,
+    the old secret is refused from then on (the player's other keys and game tokens are not
+    affected).
 
     Args:
         name (str):

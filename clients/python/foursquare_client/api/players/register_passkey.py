@@ -1,0 +1,230 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.passkey_out import PasskeyOut
+from ...models.passkey_registration import PasskeyRegistration
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    name: str,
+    *,
+    body: PasskeyRegistration,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/players/{name}/passkeys".format(
+            name=quote(str(name), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PasskeyOut | Problem | None:
+    if response.status_code == 201:
+        response_201 = PasskeyOut.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[PasskeyOut | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+    body: PasskeyRegistration,
+) -> Response[PasskeyOut | Problem]:
+    """Register a passkey
+
+     Stores the passkey the browser made for the options of
+    `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+    player's keys as `Authorization: Bearer <key>`.
+
+    Args:
+        name (str):
+        body (PasskeyRegistration): A new passkey: the browser's answer to the registration
+            options.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PasskeyOut | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        name=name,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+    body: PasskeyRegistration,
+) -> PasskeyOut | Problem | None:
+    """Register a passkey
+
+     Stores the passkey the browser made for the options of
+    `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+    player's keys as `Authorization: Bearer <key>`.
+
+    Args:
+        name (str):
+        body (PasskeyRegistration): A new passkey: the browser's answer to the registration
+            options.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PasskeyOut | Problem
+    """
+
+    return sync_detailed(
+        name=name,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+    body: PasskeyRegistration,
+) -> Response[PasskeyOut | Problem]:
+    """Register a passkey
+
+     Stores the passkey the browser made for the options of
+    `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+    player's keys as `Authorization: Bearer <key>`.
+
+    Args:
+        name (str):
+        body (PasskeyRegistration): A new passkey: the browser's answer to the registration
+            options.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PasskeyOut | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        name=name,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+    body: PasskeyRegistration,
+) -> PasskeyOut | Problem | None:
+    """Register a passkey
+
+     Stores the passkey the browser made for the options of
+    `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+    player's keys as `Authorization: Bearer <key>`.
+
+    Args:
+        name (str):
+        body (PasskeyRegistration): A new passkey: the browser's answer to the registration
+            options.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PasskeyOut | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            name=name,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,216 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    name: str,
+    key_id: UUID,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/players/{name}/keys/{key_id}".format(
+            name=quote(str(name), safe=""),
+            key_id=quote(str(key_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+    if response.status_code == 204:
+        response_204 = cast(Any, None)
+        return response_204
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    name: str,
+    key_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Any | Problem]:
+    """Revoke one of a player's keys
+
+     Revokes a key (the one sent, too): it is refused from then on. The last key is never
+    revoked (`409 last_key`): an account always keeps one. Needs one of the player's keys as
+    `Authorization: Bearer <key>`.
+
+    Args:
+        name (str):
+        key_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        name=name,
+        key_id=key_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    name: str,
+    key_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Any | Problem | None:
+    """Revoke one of a player's keys
+
+     Revokes a key (the one sent, too): it is refused from then on. The last key is never
+    revoked (`409 last_key`): an account always keeps one. Needs one of the player's keys as
+    `Authorization: Bearer <key>`.
+
+    Args:
+        name (str):
+        key_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Problem
+    """
+
+    return sync_detailed(
+        name=name,
+        key_id=key_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    name: str,
+    key_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Any | Problem]:
+    """Revoke one of a player's keys
+
+     Revokes a key (the one sent, too): it is refused from then on. The last key is never
+    revoked (`409 last_key`): an account always keeps one. Needs one of the player's keys as
+    `Authorization: Bearer <key>`.
+
+    Args:
+        name (str):
+        key_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        name=name,
+        key_id=key_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    name: str,
+    key_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Any | Problem | None:
+    """Revoke one of a player's keys
+
+     Revokes a key (the one sent, too): it is refused from then on. The last key is never
+    revoked (`409 last_key`): an account always keeps one. Needs one of the player's keys as
+    `Authorization: Bearer <key>`.
+
+    Args:
+        name (str):
+        key_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            name=name,
+            key_id=key_id,
+            client=client,
+        )
+    ).parsed
