@@ -122,10 +122,15 @@ def downgrade() -> None:
     # The original key if the account kept it (its id is the player's), else the oldest.
     op.execute(
         sa.text(
+            "UPDATE players SET key_hash = "
+            "(SELECT k.key_hash FROM player_keys k WHERE k.id = players.id)"
+        )
+    )
+    op.execute(
+        sa.text(
             "UPDATE players SET key_hash = (SELECT k.key_hash FROM player_keys k "
-            "WHERE k.player_id = players.id "
-            "ORDER BY CASE WHEN k.id = players.id THEN 0 ELSE 1 END, k.created_at, k.id "
-            "LIMIT 1)"
+            "WHERE k.player_id = players.id ORDER BY k.created_at, k.id LIMIT 1) "
+            "WHERE key_hash IS NULL"
         )
     )
     # An account with no key left (none can be: the last key is never revoked) gets a hash

@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from api.app import create_app
 from api.core.database import Database
 from api.core.settings import Settings
 
@@ -218,3 +219,40 @@ def test_key_names_and_ids_are_checked(client: TestClient) -> None:
         403,
         "passkey_refused",
     )
+
+
+def test_failed_sign_ins_from_one_address_are_limited_whatever_the_name(
+    database_url: str,
+) -> None:
+    generous: dict[str, Any] = {
+        f"rate_limit_{category}{suffix}": "1000/minute"
+        for category in ("create", "place", "hint", "read")
+        for suffix in ("", "_per_address")
+    }
+    settings = Settings(
+        database_url=database_url,
+        migrate_on_start=False,
+        rate_limit_enabled=True,
+        **generous,
+        sign_in_failures="1000/hour",
+        sign_in_failures_per_address="2/hour",
+    )
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        ana, bob = register(client, "ana"), register(client, "bob")
+        for name in ("ana", "bob"):
+            problem(
+                client.post("/sign-in/recovery-code", json={"name": name, "code": "nope"}),
+                403,
+                "invalid_recovery_code",
+            )
+        good = client.post(
+            "/sign-in/recovery-code", json={"name": "bob", "code": bob["recovery_codes"][0]}
+        )
+        problem(good, 429, "sign_in_limited")
+        # Refused untried: the code is still unspent, and nobody got a key.
+        listed = client.get("/players/bob/credentials", headers=bearer(bob["key"])).json()
+        assert listed["recovery_codes_left"] == 10 and len(listed["keys"]) == 1
+        assert (
+            len(client.get("/players/ana/credentials", headers=bearer(ana["key"])).json()["keys"])
+            == 1
+        )

@@ -133,3 +133,30 @@ def test_the_page_opened_by_address_says_passkeys_need_localhost(
     expect(note).to_contain_text("localhost")
     link = page.locator("#passkey-address-link")
     assert link.get_attribute("href") == f"http://localhost:{server.port}/#/account"
+
+
+def test_a_recovery_code_signs_in_on_a_new_device_once(
+    devices: tuple[Device, Device], server: Server, api: httpx.Client
+) -> None:
+    registered = api.post("/players", json={"name": "recovering_bo"}).json()
+    code = registered["recovery_codes"][0]
+    page = devices[0].page
+    page.goto(server.base_url + "/#/account")
+    form = page.get_by_role("form", name="Sign in on this device")
+    form.get_by_label("Name").fill("recovering_bo")
+    form.get_by_label("Recovery code").fill(code)
+    form.get_by_role("button", name="Use a recovery code").click()
+    expect(page.locator("#account-name")).to_have_text("recovering_bo")
+    expect(page.locator("#recovery-left")).to_have_text("9 recovery codes left.")
+    account = stored_account(page)
+    assert account is not None and account["key"] != registered["key"]
+
+    # The same code on another device is refused, in words, beside the field.
+    other = devices[1].page
+    other.goto(server.base_url + "/#/account")
+    form = other.get_by_role("form", name="Sign in on this device")
+    form.get_by_label("Name").fill("recovering_bo")
+    form.get_by_label("Recovery code").fill(code)
+    form.get_by_role("button", name="Use a recovery code").click()
+    expect(other.locator("#recovery-code-check")).to_contain_text("unspent recovery codes")
+    assert stored_account(other) is None

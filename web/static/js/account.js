@@ -149,11 +149,7 @@ async function revokeOne(kind, id, name) {
     say(kind === "key" ? `The key "${name}" was revoked.` : `The passkey "${name}" was removed.`);
     await loadCredentials();
   } catch (error) {
-    if (api.codeOf(error) === "last_key") {
-      say("This is your only key: it cannot be revoked (add a passkey or keep your codes).");
-    } else {
-      showError(error);
-    }
+    showError(error, null, "account");
   }
 }
 
@@ -247,7 +243,7 @@ async function passkeySignIn() {
     signedIn(await api.signInWithPasskey(ceremony.challenge_id, answer.toJSON(), deviceName()));
   } catch (error) {
     if (error instanceof DOMException) say(`No passkey signed in (${error.message}).`);
-    else showError(error);
+    else showError(error, null, "account");
   } finally {
     setBusy(false);
   }

@@ -167,6 +167,29 @@ const WITHIN = {
       "It is no player's current key. Check that it was pasted whole; a key replaced since " +
         "(on another device) no longer works, the new one does.",
     ],
+    invalid_recovery_code: [
+      "That recovery code is not accepted",
+      "It is not one of this player's unspent recovery codes: each works once. Check the name " +
+        "and the code (capitals, spaces and dashes do not matter).",
+    ],
+    player_not_found: [
+      "There is no account of that name",
+      "Check the name's spelling: it is the name shown on the player's page.",
+    ],
+    sign_in_limited: [
+      "Too many failed sign-ins",
+      "For this account or from this address: wait a while (minutes, at most an hour) and try " +
+        "again.",
+    ],
+    passkey_refused: [
+      "The passkey was not accepted",
+      "It may belong to no account here, or the sign-in took too long: try again, or use a " +
+        "recovery code.",
+    ],
+    last_key: [
+      "This is the account's only key",
+      "It cannot be revoked: add a passkey or another device first.",
+    ],
   },
   race: {
     name_taken: [
