@@ -82,9 +82,8 @@ def test_each_accounts_key_moves_into_player_keys_and_keeps_working(empty_url: s
     engine = create_engine(empty_url)
     try:
         with engine.connect() as connection:
-            hashes: dict[str, str] = dict(
-                connection.execute(text("SELECT name, key_hash FROM players")).tuples().all()
-            )
+            rows = connection.execute(text("SELECT name, key_hash FROM players")).all()
+            hashes = {name: hashed for name, hashed in rows}
     finally:
         engine.dispose()
     assert hashes == {"ana": sha256(keys[ana]), "bob": sha256(keys[bob])}
