@@ -109,12 +109,18 @@ def find_player(session: Executor, name: str) -> PlayerRecord:
     return player
 
 
-def owner(session: Executor, name: str, key: str | None) -> SignedIn:
+def owner(session: Executor, name: str, key: str | None, *, lock: bool = False) -> SignedIn:
     """The named account, signed in by one of its own keys: 404, ``401 missing_token`` or
-    ``403 invalid_token``."""
+    ``403 invalid_token``. ``lock``: the account's row is locked first, before the key's
+    last use may be written, so that changes to its keys take the locks in one order (the
+    account, then keys): a revocation signed by the key another one revokes then waits for
+    it, rather than deadlocking with it."""
     player = find_player(session, name)
     if key is None:
         raise MissingToken("send one of the player's keys as 'Authorization: Bearer <key>'")
+    if lock:
+        assert isinstance(session, Session)
+        store.lock_player(session, player.id)
     signed = authenticate_key(session, key)
     if signed.player.id != player.id:
         raise InvalidToken("this key is not this player's current key")
@@ -150,8 +156,7 @@ def create_key(session: Session, name: str, key: str | None, key_name: str) -> N
 
 def revoke_key(session: Session, name: str, key: str | None, key_id: uuid.UUID) -> None:
     """Revoke one of the account's keys (the one signing the request too); never the last."""
-    player = owner(session, name, key).player
-    store.lock_player(session, player.id)
+    player = owner(session, name, key, lock=True).player
     keys = store.player_keys(session, player.id)
     if all(k.id != key_id for k in keys):
         raise KeyNotFound(f"{player.name} has no key {str(key_id)!r}")

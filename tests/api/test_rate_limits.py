@@ -50,6 +50,16 @@ LIMITED_ROUTES = {
     ("/races/{race_id}/rematch", "post"),
     ("/races/{race_id}/events", "get"),
     ("/players/{name}/races", "get"),
+    ("/players/{name}/credentials", "get"),
+    ("/players/{name}/keys", "post"),
+    ("/players/{name}/keys/{key_id}", "delete"),
+    ("/players/{name}/recovery-codes", "post"),
+    ("/players/{name}/passkeys/options", "post"),
+    ("/players/{name}/passkeys", "post"),
+    ("/players/{name}/passkeys/{passkey_id}", "delete"),
+    ("/sign-in/recovery-code", "post"),
+    ("/sign-in/passkey/options", "post"),
+    ("/sign-in/passkey", "post"),
 }
 
 
