@@ -277,7 +277,7 @@ async def create_recovery_codes(name: str, players: Players, key: PlayerKeyDep) 
 
 
 @router.post(
-    "/{name}/passkeys/options",
+    "/{name}/passkey-options",
     response_model=PasskeyCeremony,
     summary="Begin registering a passkey",
     responses=problems(*_OWNER),
@@ -313,7 +313,7 @@ async def register_passkey(
     key: PlayerKeyDep,
 ) -> Response:
     """Stores the passkey the browser made for the options of
-    `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+    `POST /players/{name}/passkey-options` (within five minutes, once). Needs one of the
     player's keys as `Authorization: Bearer <key>`."""
     rp = players.relying(request.headers.get("host"))
     made = await players.register_passkey(

@@ -35,7 +35,7 @@ ROUTES = {
     ("post", "/players/{name}/keys"): {401, 403, 404, 413, 422, 503},
     ("delete", "/players/{name}/keys/{key_id}"): {401, 403, 404, 409, 422, 503},
     ("post", "/players/{name}/recovery-codes"): {401, 403, 404, 503},
-    ("post", "/players/{name}/passkeys/options"): {401, 403, 404, 503},
+    ("post", "/players/{name}/passkey-options"): {401, 403, 404, 503},
     ("post", "/players/{name}/passkeys"): {401, 403, 404, 413, 422, 503},
     ("delete", "/players/{name}/passkeys/{passkey_id}"): {401, 403, 404, 422, 503},
     ("post", "/sign-in/recovery-code"): {403, 404, 413, 422, 429, 503},
@@ -171,7 +171,7 @@ PLAYER_AUTHENTICATED = {
     ("post", "/players/{name}/keys"),
     ("delete", "/players/{name}/keys/{key_id}"),
     ("post", "/players/{name}/recovery-codes"),
-    ("post", "/players/{name}/passkeys/options"),
+    ("post", "/players/{name}/passkey-options"),
     ("post", "/players/{name}/passkeys"),
     ("delete", "/players/{name}/passkeys/{passkey_id}"),
 }

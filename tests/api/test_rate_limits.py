@@ -54,7 +54,7 @@ LIMITED_ROUTES = {
     ("/players/{name}/keys", "post"),
     ("/players/{name}/keys/{key_id}", "delete"),
     ("/players/{name}/recovery-codes", "post"),
-    ("/players/{name}/passkeys/options", "post"),
+    ("/players/{name}/passkey-options", "post"),
     ("/players/{name}/passkeys", "post"),
     ("/players/{name}/passkeys/{passkey_id}", "delete"),
     ("/sign-in/recovery-code", "post"),

@@ -351,7 +351,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/players/{name}/passkeys/options": {
+    "/players/{name}/passkey-options": {
         parameters: {
             query?: never;
             header?: never;
@@ -385,7 +385,7 @@ export interface paths {
         /**
          * Register a passkey
          * @description Stores the passkey the browser made for the options of
-         *     `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+         *     `POST /players/{name}/passkey-options` (within five minutes, once). Needs one of the
          *     player's keys as `Authorization: Bearer <key>`.
          */
         post: operations["register_passkey"];

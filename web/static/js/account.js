@@ -59,7 +59,9 @@ function renderAccount() {
   $("account-name").textContent = account.name;
   $("account-page-link", HTMLAnchorElement).href = `#/players/${encodeURIComponent(account.name)}`;
   $("account-key", HTMLInputElement).value = account.key;
-  loadCredentials();
+  // Read only where they are shown: a key revoked elsewhere says so on this page, not on
+  // every page this browser opens.
+  if (!$("account-view").hidden) loadCredentials();
 }
 
 /** The name this browser's key is given: what the player will recognise in the list. */

@@ -435,12 +435,12 @@ export function signInWithRecoveryCode(name, code, keyName) {
   );
 }
 
-/** POST /players/{name}/passkeys/options: begin registering a passkey.
+/** POST /players/{name}/passkey-options: begin registering a passkey.
  * @param {string} name
  * @param {string} key */
 export function passkeyRegistrationOptions(name, key) {
   return dataOf(() =>
-    client.POST("/players/{name}/passkeys/options", {
+    client.POST("/players/{name}/passkey-options", {
       params: { path: { name } },
       headers: bearer(key),
     }),

@@ -17,7 +17,7 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "post",
-        "url": "/players/{name}/passkeys/options".format(
+        "url": "/players/{name}/passkey-options".format(
             name=quote(str(name), safe=""),
         ),
     }

@@ -101,7 +101,7 @@ def sync_detailed(
     """Register a passkey
 
      Stores the passkey the browser made for the options of
-    `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+    `POST /players/{name}/passkey-options` (within five minutes, once). Needs one of the
     player's keys as `Authorization: Bearer <key>`.
 
     Args:
@@ -138,7 +138,7 @@ def sync(
     """Register a passkey
 
      Stores the passkey the browser made for the options of
-    `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+    `POST /players/{name}/passkey-options` (within five minutes, once). Needs one of the
     player's keys as `Authorization: Bearer <key>`.
 
     Args:
@@ -170,7 +170,7 @@ async def asyncio_detailed(
     """Register a passkey
 
      Stores the passkey the browser made for the options of
-    `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+    `POST /players/{name}/passkey-options` (within five minutes, once). Needs one of the
     player's keys as `Authorization: Bearer <key>`.
 
     Args:
@@ -205,7 +205,7 @@ async def asyncio(
     """Register a passkey
 
      Stores the passkey the browser made for the options of
-    `POST /players/{name}/passkeys/options` (within five minutes, once). Needs one of the
+    `POST /players/{name}/passkey-options` (within five minutes, once). Needs one of the
     player's keys as `Authorization: Bearer <key>`.
 
     Args:
