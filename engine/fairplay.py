@@ -33,6 +33,7 @@ The review is deterministic: the same deck and placements give the same evidence
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -130,7 +131,7 @@ def timing_of(started: datetime, placed: Sequence[datetime]) -> Timing | None:
     """The timing figures of placements made at ``placed`` in a game started at ``started``;
     None without placements."""
     moments = [started, *placed]
-    gaps = [max(0.0, (b - a).total_seconds()) for a, b in zip(moments, moments[1:], strict=False)]
+    gaps = [max(0.0, (b - a).total_seconds()) for a, b in itertools.pairwise(moments)]
     if not gaps:
         return None
     mean = statistics.fmean(gaps)
