@@ -16,7 +16,17 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from sse_starlette.sse import AppStatus
 
-from api import analysis, challenges, events, games, hints, leaderboards, players, races
+from api import (
+    analysis,
+    challenges,
+    events,
+    fairplay,
+    games,
+    hints,
+    leaderboards,
+    players,
+    races,
+)
 from api.analysis import AnalysisRunner, AnalysisService
 from api.challenges import ChallengeService
 from api.core import cursors, migrate
@@ -70,6 +80,7 @@ def subscribe_features(hooks: GameHooks = HOOKS) -> None:
     players.subscribe(hooks)  # first: the ending locks are taken in this order everywhere
     leaderboards.subscribe(hooks)
     events.subscribe(hooks)
+    fairplay.subscribe(hooks)  # a won game's review queued once the boards have held it
     races.subscribe(hooks)  # last: a race's end follows its games' figures
 
 
@@ -99,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         # Every server process claims and computes analyses unless told not to.
         runner = AnalysisRunner(database, settings) if settings.analysis_worker else None
+        reviewer = fairplay.FairPlayRunner(database, settings) if settings.fairplay_worker else None
         pool = AdvicePool(settings.hint_workers, settings.hint_queue)
         state = app.state
         state.database = database
@@ -109,12 +121,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             database, timedelta(seconds=settings.idempotency_stale_seconds)
         )
         state.games = GameService(database, requests, challenge_secret)
-        state.players = PlayerService(database, cursor_secret)
+        state.players = PlayerService(database, cursor_secret, fairplay.is_marked)
         state.leaderboards = LeaderboardService(
             database, cursor_secret, settings.leaderboard_cache_pages
         )
         state.challenges = ChallengeService(database, challenge_secret, cursor_secret)
         state.analyses = AnalysisService(database, runner.wake if runner else None)
+        operators = settings.operator_keys.get_secret_value() if settings.operator_keys else None
+        state.fairplay = fairplay.FairPlayService(database, fairplay.Moderators(operators))
         budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
         state.hints = HintService(state.games, pool, budget)
         state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
@@ -162,12 +176,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         if runner is not None:
             runner.start()
+        if reviewer is not None:
+            reviewer.start()
         try:
             async with observing(settings, database):
                 yield
         finally:
             if runner is not None:
                 await runner.close()  # a job in progress is handed back
+            if reviewer is not None:
+                await reviewer.close()  # a review in progress is handed back
             if expiring is not None:
                 expiring.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -244,6 +262,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         health.router,
         challenges.router,
         analysis.router,
+        fairplay.router,
         events.router,
         races.router,
         races.players_router,

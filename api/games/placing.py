@@ -155,6 +155,7 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacementCreate
         finished_at=at if ends else None,
         snapshot=plan.snapshot_text,
         snapshot_format=plan.snapshot_format,
+        review="pending" if ends and facts.reviewed else None,
     )
     placement = PlacementRecord(
         number=result.number,

@@ -213,7 +213,8 @@ async def read_game(
     over = game.status != "in_progress"
     # A lost game never changes again; a game in progress is revalidated with its ETag, and
     # so is a won one: its rank moves as better games finish, and its ETag names the rank.
-    cache = IMMUTABLE if over and game.rank is None else REVALIDATE
+    # A won game under the fair-play review changes its word without a new version.
+    cache = IMMUTABLE if over and game.rank is None and game.fair_play is None else REVALIDATE
     tag = f"v{game.version}"
     if read.sealed:
         # A daily challenge game of a day still open is its player's only, and once over it
@@ -223,6 +224,8 @@ async def read_game(
             tag += "-sealed"
     if game.rank is not None:
         tag += f".r{game.rank}"
+    if game.fair_play is not None:
+        tag += f".{game.fair_play.state}"
     headers = {"ETag": f'"{tag}"', "Cache-Control": cache}
     if etags.if_none_match_hits(if_none_match, headers["ETag"]):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)

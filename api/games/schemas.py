@@ -103,6 +103,22 @@ GAME_EXAMPLE: dict[str, Any] = {
 }
 
 
+ReviewState = Literal["pending", "clean", "flagged", "cleared", "confirmed", "held"]
+
+
+class FairPlayOut(ResponseModel):
+    """The fair-play review's word on a won game without hints (docs/fairplay.md)."""
+
+    state: ReviewState = Field(
+        description="`pending`: being checked, on no public board yet; `clean`: checked, on "
+        "the boards; `flagged`: held off the public boards (its placements followed the "
+        "computer player's choices too closely); `cleared`: a moderator put a flagged game "
+        "back on the boards; `confirmed`: a moderator kept it off; `held`: off the boards "
+        "while its account is marked."
+    )
+    words: str = Field(description="The state in words, for the player.")
+
+
 class GameOut(ResponseModel):
     """A game as anyone may see it: everything but the order of the stock."""
 
@@ -153,6 +169,12 @@ class GameOut(ResponseModel):
         description="A won game's all-time rank on `/leaderboard` (for an assisted game, on "
         "the listing with `include_assisted=true`); null otherwise. It moves as better games "
         "finish: a won game's ETag includes it.",
+    )
+    fair_play: FairPlayOut | None = Field(
+        default=None,
+        description="A won game without hints is checked by the fair-play review before it "
+        "joins a public board: its state. Null for other games (and for wins from before "
+        "the review existed).",
     )
 
 

@@ -61,7 +61,7 @@ from api.games.records import (
 )
 from api.games.schemas import GameCreated
 from api.games.snapshot import GameSnapshot
-from api.games.store import GameRecord, StoredView
+from api.games.store import GameRecord, StoredView, WonGame
 from api.idempotency import Answer, IdempotentRequests, fingerprint
 from engine.cards import DECK_SIZE
 
@@ -321,6 +321,22 @@ class GameService:
                 view.computer,
             )
         return found
+
+    @staticmethod
+    def set_review(
+        session: Session,
+        game_ids: list[uuid.UUID],
+        review: str | None,
+        only_from: tuple[str, ...],
+    ) -> int:
+        """The fair-play review's word on won games (:mod:`api.fairplay`), for those whose
+        word is one of ``only_from`` (``""``: none yet); how many changed."""
+        return store.set_review(session, game_ids, review, only_from)
+
+    @staticmethod
+    def won_games_of(session: Executor, player_id: uuid.UUID) -> list[WonGame]:
+        """An account's won games that a board may hold, oldest first."""
+        return store.won_games_of(session, player_id)
 
     @staticmethod
     def challenge_game_of(session: Executor, player_id: uuid.UUID, day: date) -> uuid.UUID | None:

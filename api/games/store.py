@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, insert, or_, select, update
+from sqlalchemy import ColumnElement, Table, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.dml import ReturningInsert, Update
 
@@ -65,6 +65,7 @@ class StoredView(NamedTuple):
     snapshot: str | None
     sealed: bool = False
     computer: bool = False
+    review: str | None = None  # the fair-play review's word on a won game (api.fairplay)
 
 
 class NewGameRow(NamedTuple):
@@ -109,6 +110,9 @@ class GameChange:
     finished_at: datetime | None
     snapshot: str
     snapshot_format: str
+    # ``pending`` for a win that the fair-play review must see before any public board
+    # (:attr:`api.games.hooks.GameFacts.reviewed`); None otherwise.
+    review: str | None = None
 
 
 _games = cast(Table, GameRow.__table__)
@@ -343,3 +347,52 @@ def insert_game(session: Session, game: NewGameRow) -> None:
 
 def insert_placement(session: Session, game_id: uuid.UUID, placement: PlacementRecord) -> None:
     session.connection().execute(_INSERT_PLACEMENT, {"game_id": game_id, **placement._asdict()})
+
+
+# ---------------------------------------------------------------- the fair-play review's word
+
+
+def set_review(
+    session: Session, game_ids: list[uuid.UUID], review: str | None, only_from: tuple[str, ...]
+) -> int:
+    """Set the fair-play review's word on games whose word is one of ``only_from`` (``""``
+    stands for none): the version stays, as a game's ETag follows its moves, not its
+    standing. Returns how many changed."""
+    if not game_ids:
+        return 0
+    current: ColumnElement[bool] = _games.c.review.in_([word for word in only_from if word])
+    if "" in only_from:
+        current = or_(current, _games.c.review.is_(None))
+    result = session.execute(
+        update(_games).where(_games.c.id.in_(game_ids), current).values(review=review)
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+class WonGame(NamedTuple):
+    """A won game as the boards need it to put it back."""
+
+    id: uuid.UUID
+    player: str
+    player_id: uuid.UUID | None
+    score: int
+    placements_count: int
+    finished_at: datetime
+    challenge_date: date | None
+    assisted: bool
+    review: str | None
+
+
+_WON_BY = select(*(_games.c[name] for name in WonGame._fields)).where(
+    _games.c.player_id == bindparam("player"),
+    _games.c.status == "won",
+    _games.c.computer.is_(False),
+    _games.c.sealed.is_(False),
+)
+
+
+def won_games_of(session: Executor, player_id: uuid.UUID) -> list[WonGame]:
+    """An account's won games that a public board may hold (neither the computer's nor a
+    race's still sealed), oldest first."""
+    rows = session.execute(_WON_BY.order_by(_games.c.finished_at), {"player": player_id})
+    return [WonGame._make(row) for row in rows]

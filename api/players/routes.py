@@ -60,7 +60,12 @@ def _stats_out(stats: PlayerStatsRecord, races: tuple[int, int] = (0, 0)) -> Pla
 
 def _player_out(found: Profile) -> PlayerOut:
     stats = _stats_out(found.stats, found.races)
-    return PlayerOut(name=found.player.name, created_at=found.player.created_at, stats=stats)
+    return PlayerOut(
+        name=found.player.name,
+        created_at=found.player.created_at,
+        stats=stats,
+        marked=found.marked,
+    )
 
 
 @router.post(

@@ -14,6 +14,7 @@ from pydantic import (
 
 from api.core.names import NAME_MAX_LENGTH, NAME_MIN_LENGTH, NAME_PATTERN, NAME_RULE
 from api.core.schemas import EndReasonName, RequestModel, ResponseModel, StatusName
+from api.games import ReviewState
 
 _PLAYER_EXAMPLE: dict[str, Any] = {
     "name": "ana",
@@ -93,6 +94,12 @@ class PlayerOut(ResponseModel):
     name: str
     created_at: datetime
     stats: PlayerStatsOut
+    marked: bool = Field(
+        default=False,
+        description="Marked by the fair-play review (several of its wins followed the "
+        "computer player's choices too closely): all its games are off the public boards "
+        "until a moderator clears it (docs/fairplay.md).",
+    )
 
 
 class PlayerKey(ResponseModel):
@@ -135,6 +142,12 @@ class PlayerGameOut(ResponseModel):
     finished_at: datetime | None
     challenge_date: date | None = Field(
         description="The UTC day whose daily challenge this game is; null for an ordinary game."
+    )
+    review: ReviewState | None = Field(
+        default=None,
+        description="The fair-play review's word on a won game without hints (as the game's "
+        "`fair_play.state`): `pending` until checked, then on the boards (`clean`, "
+        "`cleared`) or off them (`flagged`, `confirmed`, `held`). Null for other games.",
     )
 
 

@@ -9,6 +9,7 @@ a unit of work per request.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -48,6 +49,7 @@ class Profile:
     player: PlayerRecord
     stats: PlayerStatsRecord
     races: tuple[int, int]  # finished, won
+    marked: bool = False  # by the fair-play review: all its games are off the public boards
 
 
 @dataclass(frozen=True)
@@ -75,12 +77,21 @@ def find_player(session: Executor, name: str) -> PlayerRecord:
 # ---------------------------------------------------------------- the player routes' use cases
 
 
+Marked = Callable[[Executor, uuid.UUID], bool]
+
+
 class PlayerService:
     """Accounts, keys, pages and games listings; each method one unit of work."""
 
-    def __init__(self, database: Database, cursor_secret: bytes) -> None:
+    def __init__(
+        self, database: Database, cursor_secret: bytes, marked: Marked = lambda s, p: False
+    ) -> None:
         self.database = database
         self.cursor_secret = cursor_secret
+        # Whether the fair-play review marked an account (api.fairplay, which looks players
+        # up by name through this feature: handed in by the app, so that the two features
+        # do not import each other).
+        self.marked = marked
 
     async def register(self, raw_name: str) -> Registered:
         return await self.database.write(lambda session: register(session, raw_name))
@@ -91,7 +102,7 @@ class PlayerService:
 
     async def profile(self, name: str) -> Profile:
         return await self.database.read(
-            lambda session: _profile_of(session, find_player(session, name))
+            lambda session: self._profile_of(session, find_player(session, name))
         )
 
     async def own_profile(self, key: str | None) -> Profile:
@@ -100,8 +111,14 @@ class PlayerService:
         if key is None:
             raise MissingToken("send your key as 'Authorization: Bearer <key>'")
         return await self.database.read(
-            lambda session: _profile_of(session, authenticate(session, key))
+            lambda session: self._profile_of(session, authenticate(session, key))
         )
+
+    def _profile_of(self, session: Executor, player: PlayerRecord) -> Profile:
+        stats = store.get_player_stats(session, player.id)
+        assert stats is not None  # made with the player, removed only with it
+        marked = self.marked(session, player.id)
+        return Profile(player, stats, race_counts(session, player.id), marked)
 
     async def games_page(
         self, name: str, status: str | None, limit: int, cursor: str | None
@@ -171,12 +188,6 @@ def race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
     """The player's races finished and won, as their page shows them (the races feature's
     list of a player's races shows them too)."""
     return store.player_race_counts(session, player_id)
-
-
-def _profile_of(session: Executor, player: PlayerRecord) -> Profile:
-    stats = store.get_player_stats(session, player.id)
-    assert stats is not None  # made with the player, removed only with it
-    return Profile(player, stats, race_counts(session, player.id))
 
 
 def _encode_cursor(

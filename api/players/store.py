@@ -41,6 +41,7 @@ class PlayerGameRecord(NamedTuple):
     created_at: datetime
     finished_at: datetime | None
     challenge_date: date | None
+    review: str | None
 
 
 PlayerGamesKey = tuple[datetime, uuid.UUID]  # (created_at, id), newest first

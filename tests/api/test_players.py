@@ -12,6 +12,7 @@ from api.core.database import Database
 from api.core.settings import Settings
 from api.players import store as players_store
 from tests.integrity.players import winning_lines
+from tests.support.fairplay import boarded
 
 
 @pytest.fixture
@@ -303,6 +304,7 @@ def test_won_games_of_a_player_count_in_stats_and_on_the_leaderboard(
             )
             assert response.status_code == 201, response.text
         assert response.json()["game"]["status"] == "won"
+        boarded(client, game_id)  # the fair-play review's word first
     stats = client.get("/players/ana").json()["stats"]
     scores = [line.score for line in lines]
     assert stats["games_won"] == 3 and stats["current_streak"] == stats["longest_streak"] == 3

@@ -413,6 +413,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/moderation/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the fair-play review holds for a moderator
+         * @description Flagged games and marked accounts that no moderator has decided on, oldest first,
+         *     with the review's evidence, and reviews that could not be computed.
+         */
+        get: operations["read_moderation_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/games/{game_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a game's fair-play review
+         * @description A won game's review: its state, verdict, evidence (agreement with each level of the
+         *     computer player, decisions counted, value lost, timing) and every moderator's decision.
+         */
+        get: operations["read_game_review"];
+        put?: never;
+        /**
+         * Clear or confirm a flagged game
+         * @description `clear`: the flagged game goes back on the public boards (unless its account is
+         *     marked: then when the account is cleared); `confirm`: it stays off. The decision is
+         *     stored with the moderator's name and the time; a later decision may reverse it.
+         */
+        post: operations["decide_game_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/players/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an account's fair-play standing
+         * @description Whether the account is marked, its latest reviews, and every moderator's decision.
+         */
+        get: operations["read_account_review"];
+        put?: never;
+        /**
+         * Clear or confirm a marked account
+         * @description `clear`: the account is no longer marked, and its games go back on the boards but
+         *     those flagged on their own; `confirm`: it stays marked, all its games off the boards.
+         */
+        post: operations["decide_account_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{game_id}/events": {
         parameters: {
             query?: never;
@@ -655,6 +728,35 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * Account
+         * @description An account's standing with the fair-play review.
+         */
+        Account: {
+            /** Player */
+            player: string;
+            /**
+             * State
+             * @description `marked` by the review (too many flagged wins), `confirmed` or `cleared` by a moderator; null if never marked.
+             */
+            state: ("marked" | "confirmed" | "cleared") | null;
+            /**
+             * Flagged
+             * @description Flagged wins when it was marked.
+             */
+            flagged: number | null;
+            /** Marked At */
+            marked_at: string | null;
+            /** Decided At */
+            decided_at: string | null;
+            /**
+             * Reviews
+             * @description Its latest reviews (50), newest first.
+             */
+            reviews: components["schemas"]["Review"][];
+            /** Decisions */
+            decisions: components["schemas"]["Decision"][];
+        };
         /**
          * AnalysisEstimate
          * @description A placement and what the computer player expected of it, from the public view.
@@ -920,6 +1022,43 @@ export interface components {
             /** @description The day's deck order and salt, once the day has closed; null before. */
             reveal: components["schemas"]["DeckReveal"] | null;
         };
+        /** Decision */
+        Decision: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "clear" | "confirm";
+            /** Moderator */
+            moderator: string;
+            /** Note */
+            note: string | null;
+            /**
+             * Decided At
+             * Format: date-time
+             */
+            decided_at: string;
+        };
+        /**
+         * DecisionIn
+         * @example {
+         *       "action": "clear",
+         *       "note": "known strong player"
+         *     }
+         */
+        DecisionIn: {
+            /**
+             * Action
+             * @description `clear`: back on the public boards, the decision recorded; `confirm`: kept off.
+             * @enum {string}
+             */
+            action: "clear" | "confirm";
+            /**
+             * Note
+             * @description Why, for the record.
+             */
+            note?: string | null;
+        };
         /**
          * DeckReveal
          * @description The deck order and the salt, revealed when the game ends.
@@ -934,6 +1073,69 @@ export interface components {
             deck: string[];
             /** Salt */
             salt: string;
+        };
+        /**
+         * Evidence
+         * @description What the review read of a game, and what its rule concluded (docs/fairplay.md).
+         */
+        Evidence: {
+            /**
+             * Verdict
+             * @enum {string}
+             */
+            verdict: "clean" | "flagged";
+            /**
+             * Reasons
+             * @description Why it was flagged, in words; empty when clean.
+             */
+            reasons: string[];
+            /**
+             * Decisions
+             * @description Placements that had more than one legal cell.
+             */
+            decisions: number;
+            /**
+             * Agreement
+             * @description For each level of the computer player, the share of those decisions where the placement made was its choice (0 to 1).
+             */
+            agreement: {
+                [key: string]: number;
+            };
+            /** Matches */
+            matches: {
+                [key: string]: number;
+            };
+            /**
+             * Mean Loss
+             * @description What the placements gave away per decision by the `best` search's own estimates (40 * win probability + expected score).
+             */
+            mean_loss: number | null;
+            /** @description The placements' timing: evidence for moderators, not part of the rule. */
+            timing: components["schemas"]["Timing"] | null;
+            /**
+             * Rule
+             * @description The thresholds the verdict was reached with.
+             */
+            rule: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * FairPlayOut
+         * @description The fair-play review's word on a won game without hints (docs/fairplay.md).
+         */
+        FairPlayOut: {
+            /**
+             * State
+             * @description `pending`: being checked, on no public board yet; `clean`: checked, on the boards; `flagged`: held off the public boards (its placements followed the computer player's choices too closely); `cleared`: a moderator put a flagged game back on the boards; `confirmed`: a moderator kept it off; `held`: off the boards while its account is marked.
+             * @enum {string}
+             */
+            state: "pending" | "clean" | "flagged" | "cleared" | "confirmed" | "held";
+            /**
+             * Words
+             * @description The state in words, for the player.
+             */
+            words: string;
         };
         /** FieldError */
         FieldError: {
@@ -1155,6 +1357,8 @@ export interface components {
              * @description A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
              */
             rank?: number | null;
+            /** @description A won game without hints is checked by the fair-play review before it joins a public board: its state. Null for other games (and for wins from before the review existed). */
+            fair_play?: components["schemas"]["FairPlayOut"] | null;
             /**
              * Token
              * @description Send as `Authorization: Bearer <token>` to place cards. Shown only once.
@@ -1366,6 +1570,8 @@ export interface components {
              * @description A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
              */
             rank?: number | null;
+            /** @description A won game without hints is checked by the fair-play review before it joins a public board: its state. Null for other games (and for wins from before the review existed). */
+            fair_play?: components["schemas"]["FairPlayOut"] | null;
         };
         /**
          * GamesInProgress
@@ -1545,6 +1751,11 @@ export interface components {
              * @description How many more entries this board has with `include_assisted=true` (won games whose player asked for hints, or with `per_player=best` players whose every win did): why a board may be empty or short. Null when assisted games are included, and on a daily challenge's board (played without hints).
              */
             assisted_left_out?: number | null;
+            /**
+             * Held For Review
+             * @description How many wins of this board's days the fair-play review keeps off it: being checked (usually for less than a minute), or held because their placements followed the computer player's choices (docs/fairplay.md). Null on a daily challenge's board.
+             */
+            held_for_review?: number | null;
         };
         /** LeaderboardEntry */
         LeaderboardEntry: {
@@ -1783,6 +1994,12 @@ export interface components {
             created_at: string;
             stats: components["schemas"]["PlayerStatsOut"];
             /**
+             * Marked
+             * @description Marked by the fair-play review (several of its wins followed the computer player's choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
+             * @default false
+             */
+            marked?: boolean;
+            /**
              * Key
              * @description Send as `Authorization: Bearer <key>` to start games as this player, to place cards and ask hints in them, and to rotate the key. Shown only once.
              */
@@ -1823,6 +2040,11 @@ export interface components {
              * @description The UTC day whose daily challenge this game is; null for an ordinary game.
              */
             challenge_date: string | null;
+            /**
+             * Review
+             * @description The fair-play review's word on a won game without hints (as the game's `fair_play.state`): `pending` until checked, then on the boards (`clean`, `cleared`) or off them (`flagged`, `confirmed`, `held`). Null for other games.
+             */
+            review?: ("pending" | "clean" | "flagged" | "cleared" | "confirmed" | "held") | null;
         };
         /**
          * PlayerGames
@@ -1901,6 +2123,12 @@ export interface components {
              */
             created_at: string;
             stats: components["schemas"]["PlayerStatsOut"];
+            /**
+             * Marked
+             * @description Marked by the fair-play review (several of its wins followed the computer player's choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
+             * @default false
+             */
+            marked?: boolean;
         };
         /** PlayerRaceOut */
         PlayerRaceOut: {
@@ -2061,6 +2289,27 @@ export interface components {
              * @description For `challenge_already_played`: the player's game of that day's challenge.
              */
             game_id?: string | null;
+        };
+        /**
+         * Queue
+         * @description What waits for a moderator, oldest first.
+         */
+        Queue: {
+            /**
+             * Games
+             * @description Flagged games no moderator has decided on.
+             */
+            games: components["schemas"]["Review"][];
+            /**
+             * Players
+             * @description Marked accounts no moderator has decided on.
+             */
+            players: components["schemas"]["Account"][];
+            /**
+             * Stuck
+             * @description Reviews that could not be computed after every attempt (their games stay off the boards): the logs say why.
+             */
+            stuck: components["schemas"]["Review"][];
         };
         /**
          * RaceCreate
@@ -2344,6 +2593,81 @@ export interface components {
              * @description The database backend: sqlite or postgresql.
              */
             database: string;
+        };
+        /**
+         * Review
+         * @description A won game's fair-play review.
+         */
+        Review: {
+            /**
+             * Game Id
+             * Format: uuid
+             */
+            game_id: string;
+            /** Player */
+            player: string;
+            /**
+             * Registered
+             * @description Played by an account (false: a guest).
+             */
+            registered: boolean;
+            /** Score */
+            score: number;
+            /** Placements Count */
+            placements_count: number;
+            /**
+             * Finished At
+             * Format: date-time
+             */
+            finished_at: string;
+            /** Challenge Date */
+            challenge_date: string | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "queued" | "running" | "done";
+            /** Verdict */
+            verdict: ("clean" | "flagged") | null;
+            /**
+             * Decision
+             * @description A moderator's, on a flagged game.
+             */
+            decision: ("cleared" | "confirmed") | null;
+            /** Attempts */
+            attempts: number;
+            /**
+             * Requested At
+             * Format: date-time
+             */
+            requested_at: string;
+            /** Reviewed At */
+            reviewed_at: string | null;
+            evidence: components["schemas"]["Evidence"] | null;
+            /** Decisions */
+            decisions?: components["schemas"]["Decision"][];
+        };
+        /** Timing */
+        Timing: {
+            /** Placements */
+            placements: number;
+            /**
+             * Median Seconds
+             * @description The median time between two placements.
+             */
+            median_seconds: number;
+            /** Fastest Seconds */
+            fastest_seconds: number;
+            /**
+             * Variation
+             * @description The spread of those times over their mean: a person's varies from card to card, a fixed pause gives nearly 0.
+             */
+            variation: number;
+            /**
+             * Under One Second
+             * @description Placements made less than a second after the last.
+             */
+            under_one_second: number;
         };
         /**
          * YourGame
@@ -4147,6 +4471,443 @@ export interface operations {
              *
              *     `race_not_over`: A race's game is played without hints, and analysed only once its race has ended (the game is left unchanged).
              */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    read_moderation_queue: {
+        parameters: {
+            query?: {
+                /** @description At most this many of each. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Queue"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    read_game_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `game_not_found`: No such game (also for ids that are not UUIDs).
+             *
+             *     `review_not_found`: The game has no fair-play review: only won games without hints have one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decide_game_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `game_not_found`: No such game (also for ids that are not UUIDs).
+             *
+             *     `review_not_found`: The game has no fair-play review: only won games without hints have one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_flagged`: Only a game the review flagged can be cleared or confirmed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    read_account_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decide_account_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_marked`: Only an account the review marked can be cleared or confirmed. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.player_stats_out import PlayerStatsOut
 
@@ -24,12 +26,16 @@ class PlayerCreated:
         stats (PlayerStatsOut): A player's all-time figures, updated in the transaction that starts or ends a game.
         key (str): Send as `Authorization: Bearer <key>` to start games as this player, to place cards and ask hints in
             them, and to rotate the key. Shown only once.
+        marked (bool | Unset): Marked by the fair-play review (several of its wins followed the computer player's
+            choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
+            Default: False.
     """
 
     name: str
     created_at: datetime.datetime
     stats: PlayerStatsOut
     key: str
+    marked: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -41,6 +47,8 @@ class PlayerCreated:
 
         key = self.key
 
+        marked = self.marked
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -51,6 +59,8 @@ class PlayerCreated:
                 "key": key,
             }
         )
+        if marked is not UNSET:
+            field_dict["marked"] = marked
 
         return field_dict
 
@@ -67,11 +77,14 @@ class PlayerCreated:
 
         key = d.pop("key")
 
+        marked = d.pop("marked", UNSET)
+
         player_created = cls(
             name=name,
             created_at=created_at,
             stats=stats,
             key=key,
+            marked=marked,
         )
 
         player_created.additional_properties = d
