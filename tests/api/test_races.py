@@ -626,7 +626,7 @@ class Line(NamedTuple):
     placements: int
 
 
-def lost_lines(deck: Sequence[Card], playouts: int = 300) -> list[Line]:
+def lost_lines(deck: Sequence[Card | str], playouts: int = 300) -> list[Line]:
     """Random playouts of ``deck`` that lose, the shortest first."""
     rng = random.Random(0)
     lines = []
