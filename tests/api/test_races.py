@@ -29,7 +29,7 @@ from api.core.settings import Settings
 from api.games import GameService
 from engine import Card, Game
 from engine.cards import DECK_SIZE
-from engine.solver import solve
+from engine.solver import solve, solve_from
 from testkit import clock as fake_clock
 from tests.api.test_hidden_information import card_codes
 
@@ -641,6 +641,24 @@ def lost_lines(deck: Sequence[Card | str], playouts: int = 300) -> list[Line]:
     return sorted(lines, key=lambda line: line.placements)
 
 
+def lesser_win(deck: Sequence[Card], best: int) -> list[tuple[int, int]] | None:
+    """A line that wins ``deck`` with a score below ``best``: a few random placements, then
+    the best play from there (None if twenty tries find none)."""
+    rng = random.Random(0)
+    for _ in range(20):
+        game, cells = Game(deck), []
+        for _ in range(rng.randint(2, 6)):
+            if game.is_over:
+                break
+            cell = rng.choice(game.legal_placements())
+            game.place(cell)
+            cells.append((cell.row, cell.col))
+        rest = solve_from(game, nodes=50_000)
+        if rest.score is not None and rest.score < best:
+            return cells + [(p.row, p.col) for p in rest.line]
+    return None
+
+
 def play_line(
     client: TestClient, game: dict[str, Any], cells: list[tuple[int, int]]
 ) -> dict[str, Any]:
@@ -695,25 +713,29 @@ def figures(client: TestClient, name: str) -> tuple[int, int, list[int | None]]:
 def test_a_win_beats_every_loss_and_a_loss_that_went_further_beats_an_earlier_one(
     client: TestClient, database: Database
 ) -> None:
-    """Four racers of one deal: bob loses first, soon; dan loses the same way after him; ana
-    loses later, after more placements than cyd's win needs; cyd wins last. The win ranks
-    first though shorter than ana's loss, ana's loss (longest) next, then bob before dan (the
-    same length, the earlier end), where the earlier end alone would have put bob second and
-    ana last. The race's page, its stream and the players' figures say the same."""
-    keys = {name: register(client, name) for name in ("bob", "cyd", "dan")}
+    """Five racers of one deal: bob loses first, soon; dan loses the same way after him; ana
+    loses later, after more placements than cyd's win needs; eve wins, with a lower score
+    than cyd's; cyd wins last. Cyd's win ranks first (the higher score, though it ended
+    later), eve's next, both before ana's loss though it is longer than cyd's game; then
+    ana's loss (the longest), then bob before dan (the same length, the earlier end), where
+    the earlier end alone would have put ana last. The race's page, its stream and the
+    players' figures say the same."""
+    keys = {name: register(client, name) for name in ("bob", "cyd", "dan", "eve")}
     for _ in range(5):  # a deal with a win shorter than a loss (nearly every one): else another
-        opened = client.post("/races", json={"player": "ana", "seats": 4}).json()
+        opened = client.post("/races", json={"player": "ana", "seats": 5}).json()
         race_id = opened["id"]
         auths = {"ana": bearer(opened["racer_token"]), **keys}
-        for name in ("bob", "cyd", "dan"):
+        for name in keys:
             joined = client.post(f"/races/{race_id}/racers", headers=keys[name])
             assert joined.status_code == 201, joined.text
         games = {name: running(client, race_id, auth)["your_game"] for name, auth in auths.items()}
         deck = deck_of(database, games["ana"]["id"])
         optimum = solve(deck, nodes=200_000)
         losses = lost_lines(deck)
+        lesser = lesser_win(deck, optimum.score) if optimum.score is not None else None
         if (
-            optimum.score is not None
+            lesser is not None
+            and optimum.score is not None
             and losses
             and losses[0].placements < DECK_SIZE - optimum.score < losses[-1].placements
         ):
@@ -725,23 +747,22 @@ def test_a_win_beats_every_loss_and_a_loss_that_went_further_beats_an_earlier_on
         "bob": play_line(client, games["bob"], short),
         "dan": play_line(client, games["dan"], short),
         "ana": play_line(client, games["ana"], long),
+        "eve": play_line(client, games["eve"], lesser),
         "cyd": play_line(client, games["cyd"], [(p.row, p.col) for p in optimum.line]),
     }
-    assert [ends[name]["status"] for name in ("bob", "dan", "ana", "cyd")] == [
-        "lost",
-        "lost",
-        "lost",
-        "won",
-    ]
+    assert [game["status"] for game in ends.values()] == ["lost"] * 3 + ["won"] * 2
     assert ends["bob"]["finished_at"] < ends["dan"]["finished_at"] < ends["ana"]["finished_at"]
+    assert ends["eve"]["finished_at"] < ends["cyd"]["finished_at"]
+    assert ends["eve"]["score"] < ends["cyd"]["score"]
     assert ends["ana"]["placements_count"] > ends["cyd"]["placements_count"]
     finished_race(client, race_id)
-    ranking = [("cyd", 1), ("ana", 2), ("bob", 3), ("dan", 4)]
+    ranking = [("cyd", 1), ("eve", 2), ("ana", 3), ("bob", 4), ("dan", 5)]
     told = ranks_told(client, race_id, auths["ana"])
     assert told == {"page": ranking, "result": ranking, "finished": ranking}
     assert figures(client, "cyd") == (1, 1, [1])
-    assert figures(client, "bob") == (1, 0, [3])
-    assert figures(client, "dan") == (1, 0, [4])
+    assert figures(client, "eve") == (1, 0, [2])
+    assert figures(client, "bob") == (1, 0, [4])
+    assert figures(client, "dan") == (1, 0, [5])
     assert client.get("/players/cyd").json()["stats"]["games_won"] == 1
 
 
