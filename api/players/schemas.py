@@ -83,7 +83,10 @@ class PlayerStatsOut(ResponseModel):
         description="When one of their games last started or ended."
     )
     races_played: int = Field(description="Races finished (`GET /players/{name}/races`).")
-    races_won: int = Field(description="Races finished first.")
+    races_won: int = Field(
+        description="Races finished first, against another racer at least (the ranking: "
+        "`GET /races/{id}`)."
+    )
 
 
 class PlayerOut(ResponseModel):

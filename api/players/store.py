@@ -213,10 +213,17 @@ def player_games(
 
 
 def player_race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
-    """The player's races finished, and won (ranked first): their page's figures, read from
-    the races' tables (by ``ix_race_racers_player_id``)."""
+    """The player's races finished, and won: ranked first against another racer at least (a
+    race alone is no race won), their page's figures, read from the races' tables (by
+    ``ix_race_racers_player_id``, and the racers of each race won by its primary key)."""
+    rival = _racers.alias("rival")
+    others = (
+        select(rival.c.number)
+        .where(rival.c.race_id == _racers.c.race_id, rival.c.number != _racers.c.number)
+        .exists()
+    )
     statement = (
-        select(func.count(), func.count().filter(_racers.c.rank == 1))
+        select(func.count(), func.count().filter(_racers.c.rank == 1, others))
         .join(_races, _races.c.id == _racers.c.race_id)
         .where(_racers.c.player_id == player_id, _races.c.status == "finished")
     )

@@ -178,8 +178,9 @@ players_router = APIRouter(prefix="/players", tags=["players"])
 )
 async def list_player_races(name: str, races: Races) -> Response:
     """A registered player's races: how many they finished (`races_played`) and won
-    (`races_won`, ranked first), and their last 100 races, newest first, with their rank in
-    each finished one. The name matches in any case or width."""
+    (`races_won`, ranked first against another racer at least), and their last 100 races,
+    newest first, with their rank in each finished one. The name matches in any case or
+    width."""
     return json_response(await races.of_player(name))
 
 

@@ -159,7 +159,9 @@ class RaceOut(ResponseModel):
     finished_at: datetime | None
     next_race: uuid.UUID | None = Field(description="The rematch, once someone asked for it.")
     racers: list[RacerEvent] = Field(
-        description="In the race's ranking once it is finished, else in the order they joined."
+        description="In the race's ranking once it is finished (a win before every loss, the "
+        "higher score first; among losses the game that went further; then the earlier end), "
+        "else in the order they joined."
     )
     you: int | None = Field(description="Your racer's number, if the credential sent is one's.")
     your_game: YourGame | None = Field(description="Your game, once the race has started.")
@@ -187,5 +189,8 @@ class PlayerRaces(ResponseModel):
     """A player's race figures, and their races, newest first (the last 100)."""
 
     races_played: int = Field(description="Races finished.")
-    races_won: int = Field(description="Races finished first.")
+    races_won: int = Field(
+        description="Races finished first, against another racer at least (the ranking: "
+        "`GET /races/{id}`)."
+    )
     races: list[PlayerRaceOut]

@@ -712,8 +712,9 @@ export interface paths {
         /**
          * List a player's races
          * @description A registered player's races: how many they finished (`races_played`) and won
-         *     (`races_won`, ranked first), and their last 100 races, newest first, with their rank in
-         *     each finished one. The name matches in any case or width.
+         *     (`races_won`, ranked first against another racer at least), and their last 100 races,
+         *     newest first, with their rank in each finished one. The name matches in any case or
+         *     width.
          */
         get: operations["list_player_races"];
         put?: never;
@@ -2167,7 +2168,7 @@ export interface components {
             races_played: number;
             /**
              * Races Won
-             * @description Races finished first.
+             * @description Races finished first, against another racer at least (the ranking: `GET /races/{id}`).
              */
             races_won: number;
             /** Races */
@@ -2226,7 +2227,7 @@ export interface components {
             races_played: number;
             /**
              * Races Won
-             * @description Races finished first.
+             * @description Races finished first, against another racer at least (the ranking: `GET /races/{id}`).
              */
             races_won: number;
         };
@@ -2409,7 +2410,7 @@ export interface components {
             next_race: string | null;
             /**
              * Racers
-             * @description In the race's ranking once it is finished, else in the order they joined.
+             * @description In the race's ranking once it is finished (a win before every loss, the higher score first; among losses the game that went further; then the earlier end), else in the order they joined.
              */
             racers: components["schemas"]["RacerEvent"][];
             /**
@@ -2483,7 +2484,7 @@ export interface components {
             next_race: string | null;
             /**
              * Racers
-             * @description In the race's ranking once it is finished, else in the order they joined.
+             * @description In the race's ranking once it is finished (a win before every loss, the higher score first; among losses the game that went further; then the earlier end), else in the order they joined.
              */
             racers: components["schemas"]["RacerEvent"][];
             /**
