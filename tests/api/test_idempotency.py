@@ -14,10 +14,11 @@ from sqlalchemy import func, select, update
 
 from api.core.database import Database
 from api.core.errors import RequestInProgress
-from api.core.models import GameRow, IdempotencyKeyRow, PlacementRow
+from api.core.models import GameRow, IdempotencyKeyRow, PlacementRow, ServiceSecretRow
 from api.games.placing import placement_fingerprint
 from api.idempotency import store as idempotency_store
-from api.idempotency.service import Answer, IdempotentRequests, key_hash, unmask
+from api.idempotency.sealing import ReplaySeal, Unreadable
+from api.idempotency.service import Answer, IdempotentRequests, key_hash
 from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
 
@@ -50,28 +51,35 @@ def test_the_stored_creation_holds_neither_the_key_nor_the_token(
     client: TestClient, database: Database
 ) -> None:
     key = new_key()
-    token = client.post("/games", headers={"Idempotency-Key": key}).json()["token"]
+    created = client.post("/games", headers={"Idempotency-Key": key}).json()
+    token = created["token"]
     with database.transaction() as session:
         row = session.get(IdempotencyKeyRow, ("games", key_hash(key)))
-        assert row is not None and row.status_code == 201
+        assert row is not None and row.status_code == 201 and row.response_sealed
         stored = json.dumps(
             [getattr(row, c.key) for c in IdempotencyKeyRow.__table__.columns], default=str
         )
+        secret = session.scalar(
+            select(ServiceSecretRow.value).where(ServiceSecretRow.name == "replay")
+        )
     assert key not in stored and token not in stored
-    masked = Answer(201, (row.response_body or "").encode())
-    assert json.loads(masked.body)["token"].startswith("masked:")
+    assert created["deck_commitment"] not in stored  # the body is sealed whole
+    assert secret is not None and secret not in stored
+    body, where = row.response_body or "", f"games\0{row.key_hash}"
 
-    # What the row holds does not undo the mask; only the key does.
-    def unmasked_with(guess: str) -> str | None:
-        try:
-            token_found: str = json.loads(unmask(masked, guess).body)["token"]
-        except UnicodeDecodeError:
-            return None
-        return token_found
-
-    for guess in (row.key_hash, row.scope, row.claim, row.fingerprint):
-        assert unmasked_with(guess) != token
-    assert unmasked_with(key) == token
+    # The whole answer opens with the server's replay secret and the key, and not without
+    # either: neither the table, nor the table and the server's secret, give the token away.
+    opened = json.loads(ReplaySeal(secret.encode()).open(body, key, where))
+    assert opened == created
+    for seal, guess in (
+        (ReplaySeal(secret.encode()), row.key_hash),
+        (ReplaySeal(secret.encode()), new_key()),
+        (ReplaySeal(b"another secret"), key),
+    ):
+        with pytest.raises(Unreadable):
+            seal.open(body, guess, where)
+    with pytest.raises(Unreadable):  # bound to its row
+        ReplaySeal(secret.encode()).open(body, key, f"game:x\0{row.key_hash}")
 
 
 @pytest.mark.parametrize(
@@ -293,7 +301,10 @@ def test_a_request_whose_claim_was_taken_over_stores_nothing(
     taker = "t" * 32
 
     claim = _app_loop(client).call(
-        IdempotentRequests(database).claim, scope, "slow", placement_fingerprint(0, 0, game.token)
+        IdempotentRequests(database, ReplaySeal(b"test")).claim,
+        scope,
+        "slow",
+        placement_fingerprint(0, 0, game.token),
     )
     assert claim.replay is None
 
@@ -325,7 +336,7 @@ def test_a_claim_is_taken_over_after_the_configured_stale_time_and_not_before(
 ) -> None:
     # FOURSQUARE_IDEMPOTENCY_STALE_SECONDS: a claim left unanswered (its process died) is a
     # 409 for a retry until it is that old, then the retry takes it over.
-    requests = IdempotentRequests(database, stale_claim=timedelta(seconds=0.5))
+    requests = IdempotentRequests(database, ReplaySeal(b"test"), stale_claim=timedelta(seconds=0.5))
     scope, fingerprint = f"game:{uuid.uuid4().hex}", "f" * 64
     first = _app_loop(client).call(requests.claim, scope, "key", fingerprint)
     assert first.replay is None  # claimed, and never answered: its process "died"
