@@ -128,7 +128,8 @@ class PlayerService:
             # A replay hands back a key, so it needs what the first request needed: a key of
             # this account still accepted (one retired since is refused, not replayed to).
             player = find_player(session, name)
-            if key_owner(session, credential) != player:
+            owner = key_owner(session, credential)
+            if owner is None or owner.id != player.id:
                 raise InvalidToken("this key is not this player's current key")
 
         async def prepare(_: None) -> Callable[[Session], Answer]:
