@@ -12,13 +12,16 @@ from anyio.from_thread import BlockingPortal
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
+from api.app import create_app
 from api.core.database import Database
 from api.core.errors import RequestInProgress
 from api.core.models import GameRow, IdempotencyKeyRow, PlacementRow, ServiceSecretRow
+from api.core.settings import Settings
 from api.games.placing import placement_fingerprint
 from api.idempotency import store as idempotency_store
 from api.idempotency.sealing import ReplaySeal, Unreadable
-from api.idempotency.service import Answer, IdempotentRequests, key_hash
+from api.idempotency.service import RETENTION, Answer, IdempotentRequests, key_hash, purge_in
+from testkit import clock as fake_clock
 from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
 
@@ -387,3 +390,45 @@ def test_another_players_token_learns_nothing_about_a_games_keys(
     )
     assert mine.status_code == 201
     assert "idempotent-replayed" not in mine.headers
+
+
+def test_a_kept_secret_is_deleted_when_its_window_ends(
+    client: TestClient, database: Database
+) -> None:
+    key = new_key()
+    first = client.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})
+    assert first.status_code == 201
+    start = datetime.now(UTC)
+    with fake_clock.frozen(start + RETENTION - timedelta(minutes=1)):
+        assert _app_loop(client).call(database.write, purge_in) == 0  # within its window
+        replay = client.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})
+        assert replay.headers["idempotent-replayed"] == "true"
+        assert replay.json()["key"] == first.json()["key"]
+    with fake_clock.frozen(start + RETENTION + timedelta(minutes=1)):
+        # Past it, the key is new again, even before the purge deleted its row...
+        late = client.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})
+        assert late.status_code == 409 and late.json()["code"] == "name_taken"
+        assert first.json()["key"] not in late.text
+        # ...and the purge that every server process runs deletes the rows past it.
+    with fake_clock.frozen(start + 2 * RETENTION + timedelta(minutes=2)):
+        assert _app_loop(client).call(database.write, purge_in) == 1
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(IdempotencyKeyRow)) == 0
+
+
+def test_a_replay_sealed_under_another_secret_is_served_anew(
+    client: TestClient, database: Database, settings: Settings
+) -> None:
+    # FOURSQUARE_REPLAY_SECRET changed within a window: the stored answer no longer opens,
+    # and the retry is served as a new request (here: the name is taken by the first).
+    key = new_key()
+    first = client.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})
+    assert first.status_code == 201
+    with database.transaction() as session:
+        session.execute(
+            update(ServiceSecretRow).where(ServiceSecretRow.name == "replay").values(value="x")
+        )
+    with TestClient(create_app(settings), raise_server_exceptions=False) as second:
+        retry = second.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})
+    assert retry.status_code == 409 and retry.json()["code"] == "name_taken"
+    assert first.json()["key"] not in retry.text
