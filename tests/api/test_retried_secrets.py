@@ -11,7 +11,6 @@ seat works with it. The stored row is read to check that it holds no secret in c
 from __future__ import annotations
 
 import json
-import socket
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from sqlalchemy import create_engine, text
 from testkit import databases
 from testkit.server import Server, running_server
 from tests.conftest import BACKENDS, needs_postgres
+from tests.support.raw_http import post_request, send_and_drop
 
 DEADLINE = 60.0
 RACE_SETTINGS = {
@@ -86,13 +86,7 @@ def bearer(secret: str) -> dict[str, str]:
 
 def drop(served: Served, path: str, body: object, headers: dict[str, str]) -> None:
     """Send a POST and close the connection without reading a byte of the answer."""
-    payload = b"" if body is None else json.dumps(body).encode()
-    head = [f"POST {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(payload)}"]
-    head += ["Content-Type: application/json"] if body is not None else []
-    head += [f"{name}: {value}" for name, value in headers.items()]
-    request = ("\r\n".join(head) + "\r\n\r\n").encode() + payload
-    with socket.create_connection(("127.0.0.1", served.server.port), timeout=DEADLINE) as sock:
-        sock.sendall(request)
+    send_and_drop(served.server.port, post_request(path, body, headers), DEADLINE)
 
 
 def answered(served: Served, scope: str) -> dict[str, Any]:
