@@ -2690,7 +2690,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, token included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3442,7 +3442,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, token included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3673,7 +3673,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, token included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4403,7 +4403,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, token included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4504,7 +4504,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, token included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path: {

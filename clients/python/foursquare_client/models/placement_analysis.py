@@ -47,7 +47,6 @@ class PlacementAnalysis:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-
         number = self.number
 
         card = self.card.to_dict()

@@ -28,7 +28,6 @@ class PlacementCreated:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-
         placement = self.placement.to_dict()
 
         game = self.game.to_dict()

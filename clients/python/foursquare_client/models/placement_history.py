@@ -28,7 +28,6 @@ class PlacementHistory:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-
         game_id = str(self.game_id)
 
         placements = []

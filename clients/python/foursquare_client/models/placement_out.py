@@ -44,7 +44,6 @@ class PlacementOut:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-
         number = self.number
 
         row = self.row

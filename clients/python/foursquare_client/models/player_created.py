@@ -33,7 +33,6 @@ class PlayerCreated:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-
         name = self.name
 
         created_at = self.created_at.isoformat()
