@@ -38,7 +38,8 @@ from api.core.store import service_secret
 from api.events import EventHub, EventService
 from api.games import HOOKS, GameHooks, GameService
 from api.hints import AdvicePool, HintService
-from api.idempotency import IdempotentRequests
+from api.idempotency import SECRET_NAME as REPLAY_SECRET
+from api.idempotency import IdempotentRequests, ReplaySeal, purge_periodically
 from api.leaderboards import LeaderboardService
 from api.ops import files, health, http_limits, metrics
 from api.ops.logs import configure_logging
@@ -108,6 +109,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         challenge_secret = await database.read(
             lambda session: service_secret(session, challenges.SECRET_NAME, challenge_configured)
         )
+        replay_configured = (
+            settings.replay_secret.get_secret_value() if settings.replay_secret else None
+        )
+        replay_secret = await database.read(
+            lambda session: service_secret(session, REPLAY_SECRET, replay_configured)
+        )
         # Every server process claims and computes analyses unless told not to.
         runner = AnalysisRunner(database, settings) if settings.analysis_worker else None
         reviewer = fairplay.FairPlayRunner(database, settings) if settings.fairplay_worker else None
@@ -118,10 +125,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state.analysis_runner = runner
         state.readiness = ReadinessCheck(database)
         requests = IdempotentRequests(
-            database, timedelta(seconds=settings.idempotency_stale_seconds)
+            database,
+            ReplaySeal(replay_secret),
+            timedelta(seconds=settings.idempotency_stale_seconds),
         )
         state.games = GameService(database, requests, challenge_secret)
-        state.players = PlayerService(database, cursor_secret, fairplay.is_marked)
+        state.players = PlayerService(database, requests, cursor_secret, fairplay.is_marked)
         state.leaderboards = LeaderboardService(
             database, cursor_secret, settings.leaderboard_cache_pages
         )
@@ -154,11 +163,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             untouched_for=timedelta(hours=settings.abandon_after_hours),
         )
         state.races = RaceService(
-            database, state.games, state.events, pool, challenge_secret, settings
+            database, state.games, state.events, pool, requests, challenge_secret, settings
         )
         # The hub's heartbeat also ends every stream when the server is told to stop, so
         # that clients reconnect to another replica.
         live = [asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit))]
+        # Keys past their window go, with the secrets kept for their replays.
+        live.append(asyncio.create_task(purge_periodically(database)))
         if settings.race_worker:
             live.append(asyncio.create_task(state.races.run()))
         # Every process's committed changes reach this hub (api.events.fanout).

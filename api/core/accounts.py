@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple, cast
 
-from sqlalchemy import Table, select
+from sqlalchemy import Table, select, update
+from sqlalchemy.orm import Session
 
 from api.core.database import Executor
 from api.core.errors import InvalidToken, NameReserved, NameTaken, PlayerNameMismatch
@@ -32,6 +33,8 @@ class PlayerRecord(NamedTuple):
     key_hash: str
     created_at: datetime
     name_skeleton: str
+    # The key a rotation replaced, still accepted until ``key_hash``'s key is first used.
+    previous_key_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -67,12 +70,52 @@ def name_like(session: Executor, key: str, skeleton: str) -> str | None:
 
 
 def authenticate(session: Executor, key: str) -> PlayerRecord:
-    """The account whose current key this is, or ``403 invalid_token``."""
+    """The account whose current key this is, or ``403 invalid_token``.
+
+    A key a rotation replaced is accepted too until the new key is first used: a rotation
+    whose answer was lost (the new key never read) leaves the account its old key. The new
+    key's first use in a write (``session`` is a write's :class:`Session`: starting a game,
+    entering a race, a rotation) retires the old one in that transaction; a read with it
+    (a read's connection) changes nothing, and the players' ``GET /players/me`` retires it
+    by a write of its own (:func:`retire_previous_key`)."""
+    player = key_owner(session, key)
+    if player is None:
+        raise InvalidToken("this key is not a player's current key")
+    if (
+        player.previous_key_hash is not None
+        and isinstance(session, Session)
+        and player_key_matches(key, player.id, player.key_hash)
+    ):
+        retire_previous_key(session, player)
+        return player._replace(previous_key_hash=None)
+    return player
+
+
+def key_owner(session: Executor, key: str) -> PlayerRecord | None:
+    """The account whose current key, or whose replaced key not yet retired, this is."""
     owner = player_key_owner(key)
     player = None if owner is None else get_player(session, owner)
-    if player is None or not player_key_matches(key, player.id, player.key_hash):
-        raise InvalidToken("this key is not a player's current key")
+    if player is None or not key_is_accepted(key, player):
+        return None
     return player
+
+
+def key_is_accepted(key: str, player: PlayerRecord) -> bool:
+    """Whether ``key`` is the account's current key or its replaced key not yet retired."""
+    if player_key_matches(key, player.id, player.key_hash):
+        return True
+    previous = player.previous_key_hash
+    return previous is not None and player_key_matches(key, player.id, previous)
+
+
+def retire_previous_key(session: Session, player: PlayerRecord) -> None:
+    """The new key has been used: the key it replaced is refused from now on (if the current
+    key is still the one that was used: a concurrent rotation leaves its own pair)."""
+    session.execute(
+        update(_players)
+        .where(_players.c.id == player.id, _players.c.key_hash == player.key_hash)
+        .values(previous_key_hash=None)
+    )
 
 
 def check_guest_name(session: Executor, name: str) -> None:

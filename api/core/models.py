@@ -130,7 +130,9 @@ class PlayerRow(Base):
     accounts and no guest can use names that differ only in case or width; ``name_skeleton``
     its look-alike form (api.core.names.name_skeleton, Unicode TS #39), unique, so that no
     two accounts and no guest can use names that look alike. The secret key is
-    stored only as its SHA-256 (``key_hash``), like a game's token."""
+    stored only as its SHA-256 (``key_hash``), like a game's token. ``previous_key_hash`` is
+    the key a rotation replaced, accepted until the new key is first used (then NULL), so
+    that a rotation whose answer was lost strands nobody."""
 
     __tablename__ = "players"
     __table_args__ = (Index("ix_players_name_skeleton", "name_skeleton", unique=True),)
@@ -141,6 +143,7 @@ class PlayerRow(Base):
     name_skeleton: Mapped[str] = mapped_column(String(128))
     key_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    previous_key_hash: Mapped[str | None] = mapped_column(String(64))
 
 
 class PlayerStatsRow(Base):
@@ -327,7 +330,8 @@ class IdempotencyKeyRow(Base):
     ``key_hash`` is the SHA-256 of the key (the key itself is never stored). ``claim`` names
     the request that holds the key while it runs: only that request may complete or release
     it, and a stale claim is taken over by replacing it. ``status_code`` is NULL while the
-    claiming request is still running.
+    claiming request is still running. ``response_sealed``: the body is an answer that
+    carries a secret, stored encrypted (api/idempotency/sealing.py), not JSON.
     """
 
     __tablename__ = "idempotency_keys"
@@ -340,6 +344,7 @@ class IdempotencyKeyRow(Base):
     status_code: Mapped[int | None] = mapped_column(SmallInteger)
     response_body: Mapped[str | None] = mapped_column(Text)
     response_headers: Mapped[dict[str, str] | None] = mapped_column(JSON)
+    response_sealed: Mapped[bool] = mapped_column(Boolean, server_default=false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 

@@ -285,6 +285,13 @@ class Settings(BaseSettings):
         "random secret that migration 0010 stored in the database, shared by every process "
         "on it. Changing it changes the deal of the day in play: change it between days.",
     )
+    replay_secret: SecretStr | None = Field(
+        default=None,
+        description="Encrypts the secrets (a game's or racer's token, a player's key) kept "
+        "for the replays of Idempotency-Key requests. Unset: a random secret that migration "
+        "0020 stored in the database, shared by every process on it. Changing it makes the "
+        "replays stored before unreadable: their retries are then served as new requests.",
+    )
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -17,10 +17,11 @@ def authorize(row: GameRecord, token: str | None) -> None:
         )
     if token_matches(token, row.token_hash):
         return
-    if (
-        row.player_id is not None
-        and row.player_key_hash is not None
-        and player_key_matches(token, row.player_id, row.player_key_hash)
+    if row.player_id is not None and any(
+        key_hash is not None and player_key_matches(token, row.player_id, key_hash)
+        # The account's key, or the one its last rotation replaced until the new one is
+        # used (api.core.accounts.authenticate).
+        for key_hash in (row.player_key_hash, row.player_previous_key_hash)
     ):
         return
     raise InvalidToken("this token does not authorise placements on this game")

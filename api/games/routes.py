@@ -52,7 +52,7 @@ from api.games.schemas import (
     PlacementIn,
 )
 from api.games.service import GameService
-from api.idempotency import Answer
+from api.idempotency import REPLAYED_HEADER, answer_response
 from api.ops.ratelimit import limited_by
 
 Games = Annotated[GameService, service("games")]
@@ -68,9 +68,6 @@ _ETAG_HEADER = {
     "ETag": header(
         'The game\'s version, e.g. `"v3"`; a won game\'s also names its rank, e.g. `"v21.r42"`.'
     )
-}
-_REPLAYED_HEADER = {
-    "Idempotent-Replayed": header("`true` when this is the stored response of an earlier request.")
 }
 # A game and its history are read alike: revalidated with their ETag.
 _READ_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -101,7 +98,7 @@ _READ_RESPONSES: dict[int | str, dict[str, Any]] = {
             "headers": {
                 "Location": header("/games/{id}"),
                 **_ETAG_HEADER,
-                **_REPLAYED_HEADER,
+                **REPLAYED_HEADER,
             },
             "links": {
                 "ReadGame": {
@@ -176,14 +173,7 @@ async def create_game(
     requested = body.player if body is not None and "player" in body.model_fields_set else None
     daily = body is not None and body.challenge == "daily"
     answer, replayed = await games.create(NewGameRequest(requested, daily, key), idempotency_key)
-    return _response(answer, replayed)
-
-
-def _response(answer: Answer, replayed: bool = False) -> Response:
-    headers = dict(answer.headers)
-    if replayed:
-        headers["Idempotent-Replayed"] = "true"
-    return Response(answer.body, answer.status, headers=headers, media_type=answer.media_type)
+    return answer_response(answer, replayed)
 
 
 @router.get(
@@ -239,7 +229,7 @@ async def read_game(
     summary="Place the current card",
     responses={
         201: {
-            "headers": {**_ETAG_HEADER, **_REPLAYED_HEADER},
+            "headers": {**_ETAG_HEADER, **REPLAYED_HEADER},
             "links": {
                 "PlaceNextCard": {
                     "operationId": "place_card",
@@ -291,7 +281,7 @@ async def place_card(
     answer, replayed = await games.place(
         game_id, token, (body.row, body.col), if_match, idempotency_key
     )
-    return _response(answer, replayed)
+    return answer_response(answer, replayed)
 
 
 @router.get(

@@ -102,9 +102,7 @@ class GameService:
                 )
                 created = store_dealt(session, for_identity(dealt, who))
                 headers = {"Location": f"/games/{created.id}", "ETag": etags.etag(created.version)}
-                return Answer(
-                    201, created.model_dump_json().encode(), headers, secret=created.token
-                )
+                return Answer(201, created.model_dump_json().encode(), headers, secret=True)
 
             return write
 

@@ -41,6 +41,8 @@ class GameRecord(NamedTuple):
     # Read with the game (not a column of games): the key hash of that account, so that its
     # key authorises the game's requests without another round trip.
     player_key_hash: str | None
+    # And the key a rotation replaced, accepted until the new one is first used.
+    player_previous_key_hash: str | None
     challenge_date: date | None  # the UTC day whose daily challenge this is
     sealed: bool  # a race's game until its race ends
     computer: bool  # the computer player's game
@@ -134,8 +136,18 @@ _PLAYER_KEY_HASH = (
     .scalar_subquery()
     .label("player_key_hash")
 )
+_PLAYER_PREVIOUS_KEY_HASH = (
+    select(_players.c.previous_key_hash)
+    .where(_players.c.id == _games.c.player_id)
+    .scalar_subquery()
+    .label("player_previous_key_hash")
+)
+_FROM_PLAYERS = {
+    "player_key_hash": _PLAYER_KEY_HASH,
+    "player_previous_key_hash": _PLAYER_PREVIOUS_KEY_HASH,
+}
 _GAME_COLUMNS = tuple(
-    _PLAYER_KEY_HASH if name == "player_key_hash" else _games.c[name] for name in GameRecord._fields
+    _FROM_PLAYERS[name] if name in _FROM_PLAYERS else _games.c[name] for name in GameRecord._fields
 )
 _GAME = select(*_GAME_COLUMNS).where(_games.c.id == bindparam("id"))
 _VIEW_COLUMNS = tuple(_games.c[_column(name)] for name in StoredView._fields)

@@ -16,7 +16,7 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from api.core.accounts import PlayerRecord, authenticate
+from api.core.accounts import PlayerRecord, authenticate, key_owner, retire_previous_key
 from api.core.clock import now
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
@@ -31,7 +31,9 @@ from api.core.errors import (
 from api.core.names import RESERVED_SKELETONS, STORED_NAME, account_name, name_key, name_skeleton
 from api.core.secrets import hash_token, new_player_key, player_key_matches
 from api.games import GameFacts, GameHooks
+from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
 from api.players import store
+from api.players.schemas import PlayerCreated, PlayerKey, PlayerStatsOut
 from api.players.store import PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
 
 _CURSOR_KIND = "player_games"
@@ -84,21 +86,80 @@ class PlayerService:
     """Accounts, keys, pages and games listings; each method one unit of work."""
 
     def __init__(
-        self, database: Database, cursor_secret: bytes, marked: Marked = lambda s, p: False
+        self,
+        database: Database,
+        requests: IdempotentRequests,
+        cursor_secret: bytes,
+        marked: Marked = lambda s, p: False,
     ) -> None:
         self.database = database
+        self.requests = requests
         self.cursor_secret = cursor_secret
         # Whether the fair-play review marked an account (api.fairplay, which looks players
         # up by name through this feature: handed in by the app, so that the two features
         # do not import each other).
         self.marked = marked
 
-    async def register(self, raw_name: str) -> Registered:
-        return await self.database.write(lambda session: register(session, raw_name))
+    async def register(self, raw_name: str, key: str | None) -> tuple[Answer, bool]:
+        """Register an account; the answer (its key shown once), and whether it is the replay
+        of an earlier request with the same ``Idempotency-Key`` (``key``) and name."""
 
-    async def rotate_key(self, name: str, key: str | None) -> Registered:
-        """Give a player a new key; the old one is refused from the moment this commits."""
-        return await self.database.write(lambda session: _rotate_key(session, name, key))
+        async def prepare(_: None) -> Callable[[Session], Answer]:
+            def write(session: Session) -> Answer:
+                registered = register(session, raw_name)
+                player = registered.player
+                out = PlayerCreated(
+                    name=player.name,
+                    created_at=player.created_at,
+                    stats=stats_out(NO_STATS),
+                    key=registered.key,
+                )
+                headers = {"Location": f"/players/{player.name}"}
+                return Answer(201, out.model_dump_json().encode(), headers, secret=True)
+
+            return write
+
+        return await self.requests.run(
+            key,
+            "players",
+            lambda: fingerprint("POST", "/players", {"name": raw_name}),
+            "/players",
+            prepare,
+        )
+
+    async def rotate_key(
+        self, name: str, credential: str | None, key: str | None
+    ) -> tuple[Answer, bool]:
+        """Give a player a new key; the answer, and whether it is the replay of an earlier
+        rotation with the same ``Idempotency-Key`` (``key``) and credential. The key replaced
+        keeps working until the new one is first used (:func:`_rotate_key`)."""
+        if credential is None:  # nothing to check, nor to claim
+            raise MissingToken("send the player's current key as 'Authorization: Bearer <key>'")
+
+        def check(session: Session) -> None:
+            # A replay hands back a key, so it needs what the first request needed: a key of
+            # this account still accepted (one retired since is refused, not replayed to).
+            player = find_player(session, name)
+            owner = key_owner(session, credential)
+            if owner is None or owner.id != player.id:
+                raise InvalidToken("this key is not this player's current key")
+
+        async def prepare(_: None) -> Callable[[Session], Answer]:
+            def write(session: Session) -> Answer:
+                rotated = _rotate_key(session, name, credential)
+                out = PlayerKey(name=rotated.player.name, key=rotated.key)
+                return Answer(200, out.model_dump_json().encode(), secret=True)
+
+            return write
+
+        return await self.requests.run(
+            key,
+            f"player-key:{name_key(name)}",
+            lambda: fingerprint("POST", "/players/key", {"by": credential_digest(credential)}),
+            f"/players/{name}/key",
+            prepare,
+            check,
+        )
 
     async def profile(self, name: str) -> Profile:
         return await self.database.read(
@@ -110,9 +171,17 @@ class PlayerService:
         invalid_token`` for a key that is no player's current key."""
         if key is None:
             raise MissingToken("send your key as 'Authorization: Bearer <key>'")
-        return await self.database.read(
+        found = await self.database.read(
             lambda session: self._profile_of(session, authenticate(session, key))
         )
+        player = found.player
+        if player.previous_key_hash is not None and player_key_matches(
+            key, player.id, player.key_hash
+        ):
+            # How a client checks a new key: its first use, which retires the key it
+            # replaced (a read cannot write that itself).
+            await self.database.write(lambda session: retire_previous_key(session, player))
+        return found
 
     def _profile_of(self, session: Executor, player: PlayerRecord) -> Profile:
         stats = store.get_player_stats(session, player.id)
@@ -164,7 +233,7 @@ def register(session: Session, raw_name: str) -> Registered:
         )
     player_id = uuid.uuid4()
     key = new_player_key(player_id)
-    player = PlayerRecord(player_id, name, key_of_name, hash_token(key), now(), skeleton)
+    player = PlayerRecord(player_id, name, key_of_name, hash_token(key), now(), skeleton, None)
     try:
         store.insert_player(session, player)
     except IntegrityError:  # registered by a concurrent request since the check
@@ -173,15 +242,45 @@ def register(session: Session, raw_name: str) -> Registered:
 
 
 def _rotate_key(session: Session, name: str, key: str | None) -> Registered:
+    """A new key for the account. The key it replaces is kept (``previous_key_hash``) and
+    accepted until the new one is first used (:func:`api.core.accounts.authenticate`): a
+    rotation whose answer was lost leaves the old key working, and the old key sent again
+    rotates again, replacing the key nobody read (the one kept stays the old key)."""
     player = find_player(session, name)
     if key is None:
         raise MissingToken("send the player's current key as 'Authorization: Bearer <key>'")
-    if not player_key_matches(key, player.id, player.key_hash):
+    if player_key_matches(key, player.id, player.key_hash):
+        kept = player.key_hash  # the current key, used to rotate: the one kept
+    elif player.previous_key_hash is not None and player_key_matches(
+        key, player.id, player.previous_key_hash
+    ):
+        kept = player.previous_key_hash  # the new key was never used: replace it
+    else:
         raise InvalidToken("this key is not this player's current key")
     fresh = new_player_key(player.id)
-    if not store.replace_player_key_hash(session, player.id, player.key_hash, hash_token(fresh)):
+    fresh_hash = hash_token(fresh)
+    if not store.replace_player_key_hash(session, player, fresh_hash, kept):
         raise InvalidToken("this key was replaced by a concurrent rotation")
-    return Registered(player._replace(key_hash=hash_token(fresh)), fresh)
+    return Registered(player._replace(key_hash=fresh_hash, previous_key_hash=kept), fresh)
+
+
+def stats_out(stats: PlayerStatsRecord, races: tuple[int, int] = (0, 0)) -> PlayerStatsOut:
+    """A player's figures as their page shows them."""
+    finished = stats.games_won + stats.games_lost
+    return PlayerStatsOut(
+        games_played=stats.games_played,
+        games_won=stats.games_won,
+        games_lost=stats.games_lost,
+        games_in_progress=stats.games_played - finished,
+        win_rate=stats.games_won / finished if finished else None,
+        best_score=stats.best_score,
+        mean_winning_score=stats.won_score_total / stats.games_won if stats.games_won else None,
+        current_streak=stats.current_streak,
+        longest_streak=stats.longest_streak,
+        last_played_at=stats.last_played_at,
+        races_played=races[0],
+        races_won=races[1],
+    )
 
 
 def race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:

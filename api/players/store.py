@@ -84,14 +84,19 @@ def name_key_taken(session: Executor, name_key: str) -> bool:
 
 
 def replace_player_key_hash(
-    session: Session, player_id: uuid.UUID, old_hash: str, new_hash: str
+    session: Session, player: PlayerRecord, new_hash: str, kept_hash: str
 ) -> bool:
-    """Swap the key hash if it is still ``old_hash``: of two rotations with the same key, one
-    wins and the other (whose key is by then refused) changes nothing."""
+    """Give the account the key ``new_hash``, keeping ``kept_hash`` as the one it replaced, if
+    its keys are still those of ``player`` (as read): of two rotations, or of a rotation and
+    the new key's first use, one wins and the other changes nothing."""
     result = session.execute(
         update(_players)
-        .where(_players.c.id == player_id, _players.c.key_hash == old_hash)
-        .values(key_hash=new_hash)
+        .where(
+            _players.c.id == player.id,
+            _players.c.key_hash == player.key_hash,
+            _players.c.previous_key_hash.is_not_distinct_from(player.previous_key_hash),
+        )
+        .values(key_hash=new_hash, previous_key_hash=kept_hash)
     )
     return int(result.rowcount) == 1  # type: ignore[attr-defined]
 

@@ -14,7 +14,7 @@ Downgrading ranks the finished races again by the rule before it (won before los
 score, the earlier end, the earlier join).
 
 Revision ID: 0021_race_ranks
-Revises: 0017_computer_games
+Revises: 0020_replay_secrets
 Create Date: 2026-12-05
 """
 
@@ -31,7 +31,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0021_race_ranks"
-down_revision: str | None = "0017_computer_games"
+down_revision: str | None = "0020_replay_secrets"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

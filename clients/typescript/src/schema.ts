@@ -184,10 +184,12 @@ export interface paths {
         /**
          * Register a player
          * @description Registers a name and answers with the player and their secret `key`, shown only in
-         *     this response (it is stored hashed). Send the key as `Authorization: Bearer <key>` on
-         *     `POST /games` to play as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`,
-         *     at least one of them a letter, and one name with no other account's or reserved name (see
-         *     `name`); a guest can no longer play under it.
+         *     this response (it is stored hashed) and in its replays: send an `Idempotency-Key`, and a
+         *     retry of a registration whose answer was lost (a dropped connection, a `502`) gets the
+         *     same account and key rather than `409 name_taken`. Send the key as
+         *     `Authorization: Bearer <key>` on `POST /games` to play as this player. A name is 3 to 24
+         *     ASCII letters, digits, `_` or `-`, at least one of them a letter, and one name with no
+         *     other account's or reserved name (see `name`); a guest can no longer play under it.
          */
         post: operations["create_player"];
         delete?: never;
@@ -252,9 +254,13 @@ export interface paths {
         put?: never;
         /**
          * Rotate a player's key
-         * @description Replaces the player's key with a new one, shown only in this response. Needs the
-         *     current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
-         *     tokens are not affected).
+         * @description Replaces the player's key with a new one, shown only in this response (and in its
+         *     replays under the same `Idempotency-Key`, sent with the same key). Needs the current key
+         *     as `Authorization: Bearer <key>`. The old key keeps working until the new one is first
+         *     used (by any request that authenticates with it), then is refused: a rotation whose
+         *     answer was lost never strands the account, and a rotation sent again with the old key
+         *     before then answers a fresh key (the unread one is refused from then on). Game tokens
+         *     are not affected.
          */
         post: operations["rotate_player_key"];
         delete?: never;
@@ -552,7 +558,8 @@ export interface paths {
          * Open a race
          * @description Opens a race, in its lobby: a shared deal whose `deck_commitment` is published now and
          *     revealed when the race is over. The opener is its first racer (a guest gets its
-         *     `racer_token`; an account sends its key, as for `POST /games`), and the computer its
+         *     `racer_token`, shown only in this response and in its replays under the same
+         *     `Idempotency-Key`; an account sends its key, as for `POST /games`), and the computer its
          *     second with `computer: true`. Others join with `POST /races/{id}/racers` until it is
          *     full (it then starts by itself) or the opener starts it.
          */
@@ -576,7 +583,9 @@ export interface paths {
          * Join a race
          * @description Joins a race in its lobby (`409 race_not_open` once it has started or is full; `409
          *     name_taken` for a name racing in it already). The race starts by itself when this fills
-         *     its last seat.
+         *     its last seat. A guest's `racer_token` is shown only in this response and in its replays:
+         *     with an `Idempotency-Key`, a retry of a join whose answer was lost gets the same seat and
+         *     token rather than `409 name_taken`.
          */
         post: operations["join_race"];
         delete?: never;
@@ -646,7 +655,8 @@ export interface paths {
          * @description Opens the next race for the same racers, with a new deal, once this one is over (a
          *     racer's credential): `201` for the racer who opened it, `200` with the same race for
          *     the others; the old race's `next_race` names it. Its racers are in its lobby, with the
-         *     same credentials.
+         *     same credentials. A retry with the same `Idempotency-Key` and credential gets the
+         *     original answer (`201` to its opener) with `Idempotent-Replayed: true`.
          */
         post: operations["rematch_race"];
         delete?: never;
@@ -3005,7 +3015,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, token included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3756,7 +3766,10 @@ export interface operations {
     create_player: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3771,15 +3784,23 @@ export interface operations {
                 headers: {
                     /** @description /players/{name} */
                     Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PlayerCreated"];
                 };
             };
-            /** @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's. */
+            /**
+             * @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
+             *
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3801,6 +3822,8 @@ export interface operations {
              * @description `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, after Unicode NFKC normalisation.
              *
              *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
              */
             422: {
                 headers: {
@@ -3974,7 +3997,10 @@ export interface operations {
     rotate_player_key: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path: {
                 name: string;
             };
@@ -3985,6 +4011,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4015,6 +4043,32 @@ export interface operations {
             };
             /** @description `player_not_found`: No player of that name (in any case or width). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
+             */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5110,7 +5164,10 @@ export interface operations {
     open_race: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5125,6 +5182,8 @@ export interface operations {
                 headers: {
                     /** @description /races/{id} */
                     Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5141,9 +5200,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's. */
+            /**
+             * @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
+             *
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5155,6 +5220,8 @@ export interface operations {
              * @description `player_name_mismatch`: A `player` other than the name of the key's account.
              *
              *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
              */
             422: {
                 headers: {
@@ -5198,7 +5265,10 @@ export interface operations {
     join_race: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path: {
                 race_id: string;
             };
@@ -5215,6 +5285,8 @@ export interface operations {
                 headers: {
                     /** @description /races/{id} */
                     Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5245,9 +5317,13 @@ export interface operations {
              * @description `race_not_open`: The race cannot do that now: it is no longer in its lobby (or it is full) for a join or a start, or it has not finished for a rematch. Nothing was changed.
              *
              *     `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
+             *
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
              */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5259,6 +5335,8 @@ export interface operations {
              * @description `player_name_mismatch`: A `player` other than the name of the key's account.
              *
              *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
              */
             422: {
                 headers: {
@@ -5456,7 +5534,10 @@ export interface operations {
     rematch_race: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string of 1-255 visible ASCII characters (a UUID is best) naming this request. A retry with the same key and body returns the original response with `Idempotent-Replayed: true` and changes nothing; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string | null;
+            };
             path: {
                 race_id: string;
             };
@@ -5467,6 +5548,10 @@ export interface operations {
             /** @description The rematch another racer opened already. */
             200: {
                 headers: {
+                    /** @description /races/{id} */
+                    Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5478,6 +5563,8 @@ export interface operations {
                 headers: {
                     /** @description /races/{id} */
                     Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5502,8 +5589,28 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `race_not_open`: The race cannot do that now: it is no longer in its lobby (or it is full) for a join or a start, or it has not finished for a rematch. Nothing was changed. */
+            /**
+             * @description `race_not_open`: The race cannot do that now: it is no longer in its lobby (or it is full) for a join or a start, or it has not finished for a rematch. Nothing was changed.
+             *
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             */
             409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
+             */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,12 +8,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.player_key import PlayerKey
 from ...models.problem import Problem
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     name: str,
+    *,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["idempotency-key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -22,6 +27,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -45,6 +51,16 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_404 = Problem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
 
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
@@ -75,15 +91,21 @@ def sync_detailed(
     name: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[PlayerKey | Problem]:
     """Rotate a player's key
 
-     Replaces the player's key with a new one, shown only in this response. Needs the
-    current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
-    tokens are not affected).
+     Replaces the player's key with a new one, shown only in this response (and in its
+    replays under the same `Idempotency-Key`, sent with the same key). Needs the current key
+    as `Authorization: Bearer <key>`. The old key keeps working until the new one is first
+    used (by any request that authenticates with it), then is refused: a rotation whose
+    answer was lost never strands the account, and a rotation sent again with the old key
+    before then answers a fresh key (the unread one is refused from then on). Game tokens
+    are not affected.
 
     Args:
         name (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -95,6 +117,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         name=name,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -108,15 +131,21 @@ def sync(
     name: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 ) -> PlayerKey | Problem | None:
     """Rotate a player's key
 
-     Replaces the player's key with a new one, shown only in this response. Needs the
-    current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
-    tokens are not affected).
+     Replaces the player's key with a new one, shown only in this response (and in its
+    replays under the same `Idempotency-Key`, sent with the same key). Needs the current key
+    as `Authorization: Bearer <key>`. The old key keeps working until the new one is first
+    used (by any request that authenticates with it), then is refused: a rotation whose
+    answer was lost never strands the account, and a rotation sent again with the old key
+    before then answers a fresh key (the unread one is refused from then on). Game tokens
+    are not affected.
 
     Args:
         name (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,6 +158,7 @@ def sync(
     return sync_detailed(
         name=name,
         client=client,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -136,15 +166,21 @@ async def asyncio_detailed(
     name: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[PlayerKey | Problem]:
     """Rotate a player's key
 
-     Replaces the player's key with a new one, shown only in this response. Needs the
-    current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
-    tokens are not affected).
+     Replaces the player's key with a new one, shown only in this response (and in its
+    replays under the same `Idempotency-Key`, sent with the same key). Needs the current key
+    as `Authorization: Bearer <key>`. The old key keeps working until the new one is first
+    used (by any request that authenticates with it), then is refused: a rotation whose
+    answer was lost never strands the account, and a rotation sent again with the old key
+    before then answers a fresh key (the unread one is refused from then on). Game tokens
+    are not affected.
 
     Args:
         name (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,6 +192,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         name=name,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -167,15 +204,21 @@ async def asyncio(
     name: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 ) -> PlayerKey | Problem | None:
     """Rotate a player's key
 
-     Replaces the player's key with a new one, shown only in this response. Needs the
-    current key as `Authorization: Bearer <key>`; the old key is refused from then on (game
-    tokens are not affected).
+     Replaces the player's key with a new one, shown only in this response (and in its
+    replays under the same `Idempotency-Key`, sent with the same key). Needs the current key
+    as `Authorization: Bearer <key>`. The old key keeps working until the new one is first
+    used (by any request that authenticates with it), then is refused: a rotation whose
+    answer was lost never strands the account, and a rotation sent again with the old key
+    before then answers a fresh key (the unread one is refused from then on). Game tokens
+    are not affected.
 
     Args:
         name (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,5 +232,6 @@ async def asyncio(
         await asyncio_detailed(
             name=name,
             client=client,
+            idempotency_key=idempotency_key,
         )
     ).parsed
