@@ -18,7 +18,6 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-
 revision: str = "0018_fair_play"
 down_revision: str | None = "0017_computer_games"
 branch_labels: str | Sequence[str] | None = None

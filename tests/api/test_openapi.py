@@ -42,6 +42,11 @@ ROUTES = {
     ("get", "/games/{game_id}/events"): {403, 404, 422, 429, 503},
     ("get", "/events"): {429, 503},
     ("get", "/games"): {422, 429, 503},
+    ("get", "/moderation/queue"): {401, 403, 503},
+    ("get", "/moderation/games/{game_id}"): {401, 403, 404, 503},
+    ("post", "/moderation/games/{game_id}"): {401, 403, 404, 409, 503},
+    ("get", "/moderation/players/{name}"): {401, 403, 404, 503},
+    ("post", "/moderation/players/{name}"): {401, 403, 404, 409, 503},
 }
 
 
@@ -255,6 +260,8 @@ def test_the_game_token_is_an_http_bearer_security_scheme(spec: dict[str, Any]) 
                 assert security == [{"RacerToken": []}], (method, path)
             elif (method, path) == ("get", "/races/{race_id}"):
                 assert security == [{"RacerToken": []}, {}], (method, path)
+            elif path.startswith("/moderation/"):  # an operator credential, never a player's
+                assert security == [{"OperatorKey": []}], (method, path)
             else:
                 assert security is None, (method, path)
 

@@ -10,7 +10,7 @@ from typing import Any, Protocol, cast
 from sqlalchemy import Table, update
 from sqlalchemy.orm import Session
 
-from api.core.models import FairPlayReviewRow
+from api.fairplay.tables import FairPlayReviewRow
 from api.games import GameFacts, GameService
 from api.leaderboards import board_reviewed_win
 
