@@ -19,6 +19,7 @@ from api.core.settings import Settings
 from engine import Game
 from engine.player.advice import Budget, choose
 from testkit.games import start_game
+from tests.support.fairplay import DEADLINE
 
 OPERATOR = "mod1:" + "m" * 40
 OPERATOR_KEY = "m" * 40
@@ -77,7 +78,9 @@ def play(
     return game
 
 
-def wait_for(read: Callable[[], Any], done: Callable[[Any], bool], seconds: float = 90) -> Any:
+def wait_for(
+    read: Callable[[], Any], done: Callable[[Any], bool], seconds: float = DEADLINE
+) -> Any:
     deadline = time.monotonic() + seconds
     while True:
         value = read()
