@@ -234,8 +234,9 @@ class ServiceUnavailable(ApiError):
 
 
 class HintsBusy(ApiError):
-    """Every hint worker is busy and the hint queue is full, or a worker stopped: retry after
-    `Retry-After` seconds."""
+    """Every hint worker is busy and the hint queue is full, or this client (its address or
+    its token) holds its share of them already, or a worker stopped: retry after
+    `Retry-After` seconds. Not counted against the client's rate limit."""
 
     status, code, title = 503, "hints_busy", "Hints busy"
     answer_headers = ("Retry-After",)
