@@ -114,14 +114,13 @@ class AdvicePool:
             initargs=(os.getpid(),),
         )
 
-    def share(self, key: tuple[str, str]) -> int:
+    def share(self, key: tuple[str, str]) -> tuple[int, int]:
         """The places ``key``'s client may hold now: the places divided among the clients of
-        its dimension holding places (itself included) and one more, the next to arrive."""
+        its dimension holding places (itself included) and one more, the next to arrive; and
+        how many others hold places."""
         dimension = key[0]
-        others = sum(
-            1 for held, count in self._holding.items() if held[0] == dimension and held != key
-        )
-        return max(1, self.limit // (others + 2))
+        others = sum(1 for held in self._holding if held[0] == dimension and held != key)
+        return max(1, self.limit // (others + 2)), others
 
     def admit(self, keys: Keys) -> Place:
         """A place for a client with ``keys``, or :class:`HintsBusy` (before anything else is
@@ -132,12 +131,12 @@ class AdvicePool:
                 "hints are waiting; ask again shortly"
             )
         for key in keys:
-            share = self.share(key)
+            share, others = self.share(key)
             if self._holding[key] >= share:
                 raise HintsBusy(
-                    f"hints asked from this {key[0]} take {self._holding[key]} of the "
-                    f"{self.limit} places already, its share while others ask too; "
-                    "ask again once one is answered"
+                    f"hints asked with this {key[0]} hold {self._holding[key]} of the "
+                    f"{self.limit} places of the hint workers, its share while "
+                    f"{others} other clients hold some; ask again once one is answered"
                 )
         self._arrivals += 1
         place = Place(keys, self._arrivals)
