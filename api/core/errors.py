@@ -143,14 +143,15 @@ class IdempotencyKeyReused(ApiError):
 
 
 class RequestInProgress(ApiError):
-    """A request with the same `Idempotency-Key` is still running: retry after `Retry-After`
-    seconds."""
+    """A request with the same `Idempotency-Key` is still running, or its process died
+    holding the key: `Retry-After` is when the key can be taken over if it died (it answers
+    a retry sooner if it finishes first)."""
 
     status, code, title = 409, "request_in_progress", "Request in progress"
     answer_headers = ("Retry-After",)
 
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    def __init__(self, detail: str, retry_after: int = RETRY_AFTER_SECONDS) -> None:
+        super().__init__(detail, headers={"Retry-After": str(max(1, retry_after))})
 
 
 class InvalidCursor(ApiError):
@@ -233,8 +234,9 @@ class ServiceUnavailable(ApiError):
 
 
 class HintsBusy(ApiError):
-    """Every hint worker is busy and the hint queue is full, or a worker stopped: retry after
-    `Retry-After` seconds."""
+    """Every hint worker is busy and the hint queue is full, or this client (its address or
+    its token) holds its share of them already, or a worker stopped: retry after
+    `Retry-After` seconds. Not counted against the client's rate limit."""
 
     status, code, title = 503, "hints_busy", "Hints busy"
     answer_headers = ("Retry-After",)

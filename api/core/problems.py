@@ -14,8 +14,9 @@ from pydantic import BaseModel
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
-from api.core.context import current_request_id, route_of
+from api.core.context import current_request, current_request_id, route_of
 from api.core.errors import RETRY_AFTER_SECONDS, ApiError, ServiceUnavailable, problem_type
 from api.core.schemas import FieldError, Problem
 
@@ -182,6 +183,18 @@ def install_error_handlers(app: FastAPI) -> None:
             return _busy(request)
         log.error("database error on %s", route_of(request.scope), exc_info=exc)
         return _internal(request)
+
+    @app.exception_handler(ClientDisconnect)
+    async def _client_gone(request: Request, exc: ClientDisconnect) -> Response:
+        # Not a fault: the client went away while its body was read, or the HTTP protocol cut
+        # it off (a body too large, malformed or too slow: api/ops/http_limits.py, which has
+        # answered it if it could). Nothing can reach the client now. The edge
+        # (api.ops.observer) counts and logs the request once, under what happened to it,
+        # without a traceback; a traceback and a 500 are for the server's own faults.
+        answering = current_request()
+        if answering is not None:
+            answering.gone = True
+        return Response(status_code=400)  # never delivered: the connection is gone
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -32,6 +32,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import math
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -77,6 +78,22 @@ class Answer:
 
 class _ClaimLost(RequestInProgress):
     """This request's claim was taken over (it ran past :data:`STALE_CLAIM`)."""
+
+
+def _in_progress(left: timedelta) -> RequestInProgress:
+    """``409 request_in_progress`` for a claim that can be taken over ``left`` from now.
+
+    ``Retry-After`` says when that is, rounded up, and not a fixed second: a claim whose
+    process died answers nothing until it is stale, and a client told "1" retried some fifty
+    times over the minute. A claim whose request is alive is answered sooner (a retry then
+    gets the stored answer), which the detail says."""
+    seconds = max(1, math.ceil(left.total_seconds()))
+    return RequestInProgress(
+        "a request with this Idempotency-Key is still being processed; a retry gets its "
+        f"answer once it has finished, or takes the key over in {seconds} seconds if it "
+        "never does (its process stopped)",
+        retry_after=seconds,
+    )
 
 
 def fingerprint(method: str, path: str, body: Any) -> str:
@@ -223,7 +240,8 @@ class IdempotentRequests:
                 return await self.database.write(claim_in)
             except IntegrityError:
                 continue  # another request claimed the key between our read and insert
-        raise RequestInProgress("a request with this Idempotency-Key is still being processed")
+        # Claimed just now by another request: it can be taken over a whole period from now.
+        raise _in_progress(self.stale_claim)
 
     def _claim_in(
         self,
@@ -252,12 +270,12 @@ class IdempotentRequests:
                 "this Idempotency-Key was already used with a different request"
             )
         if record.status_code is None:
-            stale = claimed_at - record.created_at >= self.stale_claim
-            if stale and store.take_over_idempotency_claim(
+            left = self.stale_claim - (claimed_at - record.created_at)
+            if left <= timedelta(0) and store.take_over_idempotency_claim(
                 session, scope, hashed, record.claim, claim, claimed_at
             ):
                 return None  # the first try died with its process: take over
-            raise RequestInProgress("a request with this Idempotency-Key is still being processed")
+            raise _in_progress(left)
         headers = dict(record.response_headers or {})
         body = (record.response_body or "").encode()
         if record.response_sealed:

@@ -198,7 +198,9 @@ class RaceTicker:
         view = loaded.game.public_view()
         token = self._computer_token(race.id)
         try:
-            cell = await self.pool.choose(view, seed=seed, policy=policy, budget=budget)
+            # Each race's computer is a client of the hint workers of its own, with its share.
+            keys = (("race", str(race.id)),)
+            cell = await self.pool.choose(view, seed=seed, policy=policy, budget=budget, keys=keys)
             await self.games.place(str(mine.game_id), token, cell, etag(loaded.row.version), None)
         except ApiError as refused:
             # The race's time is up, or the hint workers are busy or stopping (the server is

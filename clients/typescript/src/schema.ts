@@ -110,7 +110,9 @@ export interface paths {
          *     and expected score (a loss counts 0) for that placement and every other legal one. It
          *     decides from the public state only, like the player. Needs the game's token. A game that
          *     asked for a hint is marked `assisted` (its version goes up once) and its win is left off
-         *     the default leaderboard.
+         *     the default leaderboard. A client (an address, a token) holds at most its share of the
+         *     hint workers; beyond it, or when they are all taken, `503 hints_busy`, which does not
+         *     count against its rate limit.
          */
         get: operations["hint"];
         put?: never;
@@ -3067,7 +3069,7 @@ export interface operations {
             /**
              * @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
              *
-             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
              *
              *     `challenge_already_played`: The key's player has already started today's daily challenge (one attempt per player per UTC day; `game_id` names it).
              */
@@ -3384,7 +3386,7 @@ export interface operations {
              *
              *     `version_conflict`: Another change to the game came first: a placement that won the race, or one made while a hint was computed.
              *
-             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
              *
              *     `challenge_closed`: A daily challenge game whose day has closed (its deal is public now) takes no more placements.
              */
@@ -3558,7 +3560,7 @@ export interface operations {
             /**
              * @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds.
              *
-             *     `hints_busy`: Every hint worker is busy and the hint queue is full, or a worker stopped: retry after `Retry-After` seconds.
+             *     `hints_busy`: Every hint worker is busy and the hint queue is full, or this client (its address or its token) holds its share of them already, or a worker stopped: retry after `Retry-After` seconds. Not counted against the client's rate limit.
              */
             503: {
                 headers: {
