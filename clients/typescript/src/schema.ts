@@ -3797,7 +3797,7 @@ export interface operations {
             /**
              * @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
              *
-             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
              */
             409: {
                 headers: {
@@ -4053,7 +4053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds. */
+            /** @description `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first). */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5205,7 +5205,7 @@ export interface operations {
             /**
              * @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
              *
-             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
              */
             409: {
                 headers: {
@@ -5320,7 +5320,7 @@ export interface operations {
              *
              *     `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
              *
-             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
              */
             409: {
                 headers: {
@@ -5594,7 +5594,7 @@ export interface operations {
             /**
              * @description `race_not_open`: The race cannot do that now: it is no longer in its lobby (or it is full) for a join or a start, or it has not finished for a rematch. Nothing was changed.
              *
-             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
              */
             409: {
                 headers: {
