@@ -9,6 +9,7 @@ from fastapi import APIRouter, Body, Depends, Header, Request, Response, status
 
 from api.core.errors import (
     InvalidLastEventId,
+    InvalidPlayerName,
     InvalidRequest,
     InvalidToken,
     NameTaken,
@@ -62,6 +63,7 @@ _JOIN_ERRORS = (
     InvalidToken,
     NameTaken,
     PlayerNameMismatch,
+    InvalidPlayerName,
     InvalidRequest,
     RateLimited,
     ServiceUnavailable,
