@@ -224,8 +224,9 @@ class NameReserved(NameTaken):
 
 
 class InvalidPlayerName(ApiError):
-    """Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, after Unicode
-    NFKC normalisation."""
+    """Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, exactly as sent
+    (an account's, a guest's or a racer's name alike; `detail` says the rule, and the ASCII
+    spelling of a full-width name)."""
 
     status, code, title = 422, "invalid_player_name", "Invalid player name"
     example = Example(

@@ -202,9 +202,16 @@ def _allowed_methods(request: Request) -> list[str]:
     themselves): the OpenAPI document leaves out the routes it does not describe, and
     Starlette's own 405 names only the methods of the first route whose path matched. Only a
     405 pays for this."""
+    # The path from the app's root: a mount (the static files) has moved its own scope's
+    # root_path past its prefix.
+    root = {
+        "type": "http",
+        "path": request.scope["path"],
+        "root_path": request.scope.get("app_root_path", ""),
+    }
     methods: set[str] = set()
     for method in _ROUTE_METHODS:
-        probe = {**request.scope, "method": method}
+        probe = {**root, "method": method}
         for route in request.app.router.routes:
             if isinstance(route, Mount):
                 # A mount matches whatever the method; its static files are GET's alone.

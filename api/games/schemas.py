@@ -176,8 +176,8 @@ class GameCreate(RequestModel):
     player: PlayerName = Field(
         default="anonymous",
         description=(
-            f"{NAME_RULE}, as for an account: one rule for every name (else "
-            "`422 invalid_player_name`, as for an account). A registered "
+            f"{NAME_RULE}, as for an account: one rule for every name, and one refusal "
+            "(`422 invalid_player_name`). A registered "
             "player's name, or one that looks like it (in any case, or with look-alike "
             "letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); "
             "with a key, omit it or give the key's name (in any case)."
