@@ -2,7 +2,8 @@
 
 One rule for every name a person sees, an account's, a guest's or a racer's
 (:data:`NAME_PATTERN`, 3 to 24 characters long): ASCII letters, digits, ``_`` or ``-``, at
-least one of them a letter, exactly as sent (``422`` otherwise). ASCII is its own NFKC form,
+least one of them a letter, exactly as sent (``422 invalid_player_name`` otherwise, on every
+route alike: a body's name field is typed :data:`PlayerName`). ASCII is its own NFKC form,
 so a name in any other form (full-width letters, other scripts, invisible or format
 characters such as U+200B, U+00AD or the Hangul fillers) is refused rather than silently
 rewritten, and the OpenAPI pattern and lengths (and the web client's, the same) are the whole
