@@ -10,10 +10,8 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Any
 
 from fastapi import FastAPI
-from fastapi.middleware.cors import CORSMiddleware
 from sse_starlette.sse import AppStatus
 
 from api import (
@@ -42,6 +40,7 @@ from api.idempotency import SECRET_NAME as REPLAY_SECRET
 from api.idempotency import IdempotentRequests, ReplaySeal, purge_periodically
 from api.leaderboards import LeaderboardService
 from api.ops import files, health, http_limits, metrics
+from api.ops.cors import ProblemCORSMiddleware, cors_options
 from api.ops.logs import configure_logging
 from api.ops.observer import install_edge, observing
 from api.ops.ratelimit import RateLimiter
@@ -233,38 +232,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    cors: dict[str, Any] | None = None
-    if settings.cors_origins:
-        # The app's one middleware: preflights and every answer (errors and the edge's
-        # refusals too) carry the CORS headers.
-        # Bearer tokens travel in a header, never a cookie: no credentials mode.
-        cors = {
-            "allow_origins": settings.cors_origins,
-            "allow_methods": ["GET", "HEAD", "POST"],
-            "allow_headers": [
-                "Authorization",
-                "Content-Type",
-                "If-Match",
-                "If-None-Match",
-                "Idempotency-Key",
-                # What an EventSource sends when it reconnects to an event stream.
-                "Last-Event-ID",
-            ],
-            "expose_headers": [
-                "ETag",
-                "Location",
-                "Retry-After",
-                "Idempotent-Replayed",
-                "WWW-Authenticate",
-                "RateLimit",
-                "RateLimit-Policy",
-                "X-Request-ID",
-                "Server-Timing",
-            ],
-            "allow_credentials": False,
-            "max_age": 600,
-        }
-        app.add_middleware(CORSMiddleware, **cors)
+    # The app's one middleware, when origins are configured: preflights and every answer
+    # (errors and the edge's refusals too) carry the CORS headers.
+    cors = cors_options(settings)
+    if cors:
+        app.add_middleware(ProblemCORSMiddleware, **cors)
     for router in (
         games.router,
         hints.router,
@@ -288,7 +260,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_edge(
         app,
         settings,
-        refusals=(lambda refusal: CORSMiddleware(refusal, **cors)) if cors else None,
+        refusals=(lambda refusal: ProblemCORSMiddleware(refusal, **cors)) if cors else None,
     )
     return app
 

@@ -16,7 +16,7 @@ from sqlalchemy import Table, select, update
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
-from api.core.errors import InvalidToken, NameReserved, NameTaken, PlayerNameMismatch
+from api.core.errors import InvalidToken, NameReserved, NameTaken, PlayerNameMismatch, echo
 from api.core.models import PlayerRow
 from api.core.names import COMPUTER_NAME, GUEST_NAME, RESERVED_SKELETONS, name_key, name_skeleton
 from api.core.secrets import player_key_matches, player_key_owner
@@ -127,7 +127,7 @@ def check_guest_name(session: Executor, name: str) -> None:
     reserved = RESERVED_SKELETONS.get(skeleton)
     if reserved == COMPUTER_NAME:
         raise NameReserved(
-            f"{name[:64]!r} is the computer player's name, or one name with it under the name "
+            f"{echo(name)!r} is the computer player's name, or one name with it under the name "
             "rule: play under another name"
         )
     if reserved == GUEST_NAME:
@@ -135,7 +135,7 @@ def check_guest_name(session: Executor, name: str) -> None:
     owner = name_like(session, key, skeleton)
     if owner is not None:
         raise NameTaken(
-            f"{name[:64]!r} is or looks like the registered player {owner!r}: send their "
+            f"{echo(name)!r} is or looks like the registered player {owner!r}: send their "
             "key as 'Authorization: Bearer <key>', or play under another name"
         )
 
@@ -155,7 +155,7 @@ def identify_account(player: PlayerRecord, requested: str | None) -> Identity:
     if the request named somebody else)."""
     if requested is not None and name_key(requested) != player.name_key:
         raise PlayerNameMismatch(
-            f"the key belongs to {player.name!r}, not {requested[:64]!r}: omit 'player' or "
+            f"the key belongs to {player.name!r}, not {echo(requested)!r}: omit 'player' or "
             "send the account's name"
         )
     return Identity(player.name, player.id)

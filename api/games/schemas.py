@@ -6,13 +6,9 @@ import uuid
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    ConfigDict,
-    Field,
-    StringConstraints,
-)
+from pydantic import ConfigDict, Field
 
-from api.core.names import NAME_PATTERN, NAME_RULE
+from api.core.names import NAME_RULE, PlayerName
 from api.core.schemas import (
     CardOut,
     DeckReveal,
@@ -24,9 +20,6 @@ from api.core.schemas import (
     WholeNumber,
 )
 from engine.grid import WINDOW_RADIUS
-
-# A guest's name follows the accounts' rule (api.core.names: why ASCII).
-PLAYER_NAME_PATTERN = NAME_PATTERN
 
 Coordinate = Annotated[
     int,
@@ -202,12 +195,11 @@ class GameCreate(RequestModel):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]})
 
-    player: Annotated[
-        str, StringConstraints(min_length=3, max_length=24, pattern=PLAYER_NAME_PATTERN)
-    ] = Field(
+    player: PlayerName = Field(
         default="anonymous",
         description=(
-            f"{NAME_RULE}, as for an account: one rule for every name. A registered "
+            f"{NAME_RULE}, as for an account: one rule for every name, and one refusal "
+            "(`422 invalid_player_name`). A registered "
             "player's name, or one that looks like it (in any case, or with look-alike "
             "letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); "
             "with a key, omit it or give the key's name (in any case)."

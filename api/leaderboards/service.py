@@ -22,7 +22,14 @@ from sqlalchemy.orm import Session
 from api.core import clock
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import GameNotFound, InvalidCursor, InvalidWindow, NotOnBoard, RaceGamePrivate
+from api.core.errors import (
+    GameNotFound,
+    InvalidCursor,
+    InvalidWindow,
+    NotOnBoard,
+    RaceGamePrivate,
+    echo,
+)
 from api.core.ids import parse_game_id
 from api.core.names import name_skeleton
 from api.games import GameFacts, GameHooks, GameService
@@ -295,7 +302,7 @@ class LeaderboardService:
             if found is None:
                 summary = GameService.summaries(session, [game_uuid]).get(game_uuid)
                 if summary is None:
-                    raise GameNotFound(f"there is no game {game_id[:64]!r}")
+                    raise GameNotFound(f"there is no game {echo(game_id)!r}")
                 if summary.sealed:
                     raise RaceGamePrivate(
                         "this race game is its racer's only until the race ends: it is on a "

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import (
-    ConfigDict,
-    Field,
-    WithJsonSchema,
-)
+from pydantic import ConfigDict, Field
 
-from api.core.names import NAME_MAX_LENGTH, NAME_MIN_LENGTH, NAME_PATTERN, NAME_RULE
+from api.core.names import NAME_RULE, PlayerName
 from api.core.schemas import EndReasonName, RequestModel, ResponseModel, StatusName
 from api.games import ReviewState
 
@@ -44,19 +40,7 @@ class PlayerCreate(RequestModel):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ana"}]})
 
-    # The pattern is documented (and fuzzed) but checked by the service, which answers a name
-    # outside it with its own code, invalid_player_name, rather than invalid_request.
-    name: Annotated[
-        str,
-        WithJsonSchema(
-            {
-                "type": "string",
-                "pattern": NAME_PATTERN,
-                "minLength": NAME_MIN_LENGTH,
-                "maxLength": NAME_MAX_LENGTH,
-            }
-        ),
-    ] = Field(
+    name: PlayerName = Field(
         description=(
             f"{NAME_RULE}; one name with no other account's: not in another case, not a "
             "look-alike, not the same but for `_` and `-` (once `ana` is registered, nobody "

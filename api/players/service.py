@@ -27,6 +27,7 @@ from api.core.errors import (
     NameReserved,
     NameTaken,
     PlayerNotFound,
+    echo,
 )
 from api.core.names import RESERVED_SKELETONS, STORED_NAME, account_name, name_key, name_skeleton
 from api.core.secrets import hash_token, new_player_key, player_key_matches
@@ -72,7 +73,7 @@ def find_player(session: Executor, name: str) -> PlayerRecord:
         None if STORED_NAME.fullmatch(key) is None else store.get_player_by_name_key(session, key)
     )
     if player is None:
-        raise PlayerNotFound(f"there is no player {name[:64]!r}")
+        raise PlayerNotFound(f"there is no player {echo(name)!r}")
     return player
 
 

@@ -7,14 +7,13 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints
+from pydantic import ConfigDict, Field
 
-from api.core.names import NAME_PATTERN, NAME_RULE
+from api.core.names import NAME_RULE, PlayerName
 from api.core.schemas import DeckReveal, RequestModel, ResponseModel, WholeNumber
 
 # A race whose lobby every person left is ``closed``.
 RaceStatus = Literal["lobby", "countdown", "running", "finished", "closed"]
-RacerName = Annotated[str, StringConstraints(min_length=3, max_length=24, pattern=NAME_PATTERN)]
 # The computer racer's levels (api.races.service.LEVELS: what each plays like).
 Level = Literal["beginner", "good", "best"]
 
@@ -24,9 +23,10 @@ class RacerIn(RequestModel):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]}, strict=True)
 
-    player: RacerName | None = Field(
+    player: PlayerName | None = Field(
         default=None,
-        description=f"{NAME_RULE}; the same rule and `409 name_taken` checks as `POST /games` "
+        description=f"{NAME_RULE}; the same rule (`422 invalid_player_name`) and "
+        "`409 name_taken` checks as `POST /games` "
         "(omitted: the key's account, or a guest called `anonymous`). No two racers of a race "
         "have names that look alike.",
     )

@@ -124,14 +124,14 @@ def test_the_guests_default_name_cannot_be_registered(client: TestClient) -> Non
         ("ANA", 409, "name_taken"),
         ("AnA", 409, "name_taken"),
         # Guests follow the accounts' rule (ASCII): every other form is refused as such.
-        (" Ana ", 422, "invalid_request"),
-        ("\uff41\uff4e\uff41", 422, "invalid_request"),  # full-width
-        ("an\u00ada", 422, "invalid_request"),  # soft hyphen inside
-        ("an\u200ba", 422, "invalid_request"),  # zero-width space
-        ("\u212bna", 422, "invalid_request"),  # Angstrom sign
-        ("\u0430n\u0430", 422, "invalid_request"),  # Cyrillic a: looks like "ana"
-        ("\u0391N\u0391", 422, "invalid_request"),  # Greek capital alpha
-        ("\u0430n\u0430s", 422, "invalid_request"),
+        (" Ana ", 422, "invalid_player_name"),
+        ("\uff41\uff4e\uff41", 422, "invalid_player_name"),  # full-width
+        ("an\u00ada", 422, "invalid_player_name"),  # soft hyphen inside
+        ("an\u200ba", 422, "invalid_player_name"),  # zero-width space
+        ("\u212bna", 422, "invalid_player_name"),  # Angstrom sign
+        ("\u0430n\u0430", 422, "invalid_player_name"),  # Cyrillic a: looks like "ana"
+        ("\u0391N\u0391", 422, "invalid_player_name"),  # Greek capital alpha
+        ("\u0430n\u0430s", 422, "invalid_player_name"),
         ("anabel", 201, None),
     ],
 )

@@ -1184,7 +1184,7 @@ export interface components {
         GameCreate: {
             /**
              * Player
-             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter, as for an account: one rule for every name. A registered player's name, or one that looks like it (in any case, or with look-alike letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); with a key, omit it or give the key's name (in any case).
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter, as for an account: one rule for every name, and one refusal (`422 invalid_player_name`). A registered player's name, or one that looks like it (in any case, or with look-alike letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); with a key, omit it or give the key's name (in any case).
              * @default anonymous
              */
             player?: string;
@@ -2337,7 +2337,7 @@ export interface components {
         RaceCreate: {
             /**
              * Player
-             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). No two racers of a race have names that look alike.
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same rule (`422 invalid_player_name`) and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). No two racers of a race have names that look alike.
              */
             player?: string | null;
             /**
@@ -2590,7 +2590,7 @@ export interface components {
         RacerIn: {
             /**
              * Player
-             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). No two racers of a race have names that look alike.
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same rule (`422 invalid_player_name`) and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). No two racers of a race have names that look alike.
              */
             player?: string | null;
         };
@@ -3096,6 +3096,8 @@ export interface operations {
             };
             /**
              * @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, exactly as sent (an account's, a guest's or a racer's name alike; `detail` says the rule, and the ASCII spelling of a full-width name).
              *
              *     `player_name_mismatch`: A `player` other than the name of the key's account.
              *
@@ -3821,7 +3823,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, after Unicode NFKC normalisation.
+             * @description `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, exactly as sent (an account's, a guest's or a racer's name alike; `detail` says the rule, and the ASCII spelling of a full-width name).
              *
              *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
              *
