@@ -10,13 +10,21 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Any
 
 from fastapi import FastAPI
-from fastapi.middleware.cors import CORSMiddleware
 from sse_starlette.sse import AppStatus
 
-from api import analysis, challenges, events, games, hints, leaderboards, players, races
+from api import (
+    analysis,
+    challenges,
+    events,
+    fairplay,
+    games,
+    hints,
+    leaderboards,
+    players,
+    races,
+)
 from api.analysis import AnalysisRunner, AnalysisService
 from api.challenges import ChallengeService
 from api.core import cursors, migrate
@@ -28,9 +36,11 @@ from api.core.store import service_secret
 from api.events import EventHub, EventService
 from api.games import HOOKS, GameHooks, GameService
 from api.hints import AdvicePool, HintService
-from api.idempotency import IdempotentRequests
+from api.idempotency import SECRET_NAME as REPLAY_SECRET
+from api.idempotency import IdempotentRequests, ReplaySeal, purge_periodically
 from api.leaderboards import LeaderboardService
 from api.ops import files, health, http_limits, metrics
+from api.ops.cors import ProblemCORSMiddleware, cors_options
 from api.ops.logs import configure_logging
 from api.ops.observer import install_edge, observing
 from api.ops.ratelimit import RateLimiter
@@ -70,6 +80,7 @@ def subscribe_features(hooks: GameHooks = HOOKS) -> None:
     players.subscribe(hooks)  # first: the ending locks are taken in this order everywhere
     leaderboards.subscribe(hooks)
     events.subscribe(hooks)
+    fairplay.subscribe(hooks)  # a won game's review queued once the boards have held it
     races.subscribe(hooks)  # last: a race's end follows its games' figures
 
 
@@ -97,8 +108,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         challenge_secret = await database.read(
             lambda session: service_secret(session, challenges.SECRET_NAME, challenge_configured)
         )
+        replay_configured = (
+            settings.replay_secret.get_secret_value() if settings.replay_secret else None
+        )
+        replay_secret = await database.read(
+            lambda session: service_secret(session, REPLAY_SECRET, replay_configured)
+        )
         # Every server process claims and computes analyses unless told not to.
         runner = AnalysisRunner(database, settings) if settings.analysis_worker else None
+        reviewer = fairplay.FairPlayRunner(database, settings) if settings.fairplay_worker else None
         pool = AdvicePool(settings.hint_workers, settings.hint_queue)
         state = app.state
         state.database = database
@@ -106,17 +124,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state.analysis_runner = runner
         state.readiness = ReadinessCheck(database)
         requests = IdempotentRequests(
-            database, timedelta(seconds=settings.idempotency_stale_seconds)
+            database,
+            ReplaySeal(replay_secret),
+            timedelta(seconds=settings.idempotency_stale_seconds),
         )
         state.games = GameService(database, requests, challenge_secret)
         state.players = PlayerService(
-            database, cursor_secret, settings.passkey_rp_id, settings.passkey_origins
+            database,
+            requests,
+            cursor_secret,
+            settings.passkey_rp_id,
+            settings.passkey_origins,
+            fairplay.is_marked,
         )
         state.leaderboards = LeaderboardService(
             database, cursor_secret, settings.leaderboard_cache_pages
         )
         state.challenges = ChallengeService(database, challenge_secret, cursor_secret)
         state.analyses = AnalysisService(database, runner.wake if runner else None)
+        operators = settings.operator_keys.get_secret_value() if settings.operator_keys else None
+        state.fairplay = fairplay.FairPlayService(database, fairplay.Moderators(operators))
         budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
         state.hints = HintService(state.games, pool, budget)
         state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
@@ -142,11 +169,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             untouched_for=timedelta(hours=settings.abandon_after_hours),
         )
         state.races = RaceService(
-            database, state.games, state.events, pool, challenge_secret, settings
+            database, state.games, state.events, pool, requests, challenge_secret, settings
         )
         # The hub's heartbeat also ends every stream when the server is told to stop, so
         # that clients reconnect to another replica.
         live = [asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit))]
+        # Keys past their window go, with the secrets kept for their replays.
+        live.append(asyncio.create_task(purge_periodically(database)))
         if settings.race_worker:
             live.append(asyncio.create_task(state.races.run()))
         # Every process's committed changes reach this hub (api.events.fanout).
@@ -164,12 +193,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         if runner is not None:
             runner.start()
+        if reviewer is not None:
+            reviewer.start()
         try:
             async with observing(settings, database):
                 yield
         finally:
             if runner is not None:
                 await runner.close()  # a job in progress is handed back
+            if reviewer is not None:
+                await reviewer.close()  # a review in progress is handed back
             if expiring is not None:
                 expiring.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -206,38 +239,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    cors: dict[str, Any] | None = None
-    if settings.cors_origins:
-        # The app's one middleware: preflights and every answer (errors and the edge's
-        # refusals too) carry the CORS headers.
-        # Bearer tokens travel in a header, never a cookie: no credentials mode.
-        cors = {
-            "allow_origins": settings.cors_origins,
-            "allow_methods": ["GET", "HEAD", "POST"],
-            "allow_headers": [
-                "Authorization",
-                "Content-Type",
-                "If-Match",
-                "If-None-Match",
-                "Idempotency-Key",
-                # What an EventSource sends when it reconnects to an event stream.
-                "Last-Event-ID",
-            ],
-            "expose_headers": [
-                "ETag",
-                "Location",
-                "Retry-After",
-                "Idempotent-Replayed",
-                "WWW-Authenticate",
-                "RateLimit",
-                "RateLimit-Policy",
-                "X-Request-ID",
-                "Server-Timing",
-            ],
-            "allow_credentials": False,
-            "max_age": 600,
-        }
-        app.add_middleware(CORSMiddleware, **cors)
+    # The app's one middleware, when origins are configured: preflights and every answer
+    # (errors and the edge's refusals too) carry the CORS headers.
+    cors = cors_options(settings)
+    if cors:
+        app.add_middleware(ProblemCORSMiddleware, **cors)
     for router in (
         games.router,
         hints.router,
@@ -247,6 +253,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         health.router,
         challenges.router,
         analysis.router,
+        fairplay.router,
         events.router,
         races.router,
         races.players_router,
@@ -261,7 +268,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_edge(
         app,
         settings,
-        refusals=(lambda refusal: CORSMiddleware(refusal, **cors)) if cors else None,
+        refusals=(lambda refusal: ProblemCORSMiddleware(refusal, **cors)) if cors else None,
     )
     return app
 

@@ -94,10 +94,10 @@ def _migrate(args: argparse.Namespace) -> int:
 def _prune_keys(args: argparse.Namespace) -> int:
     from datetime import timedelta
 
-    from api.idempotency import IdempotentRequests
+    from api.idempotency import purge
 
     with _database(_settings(args.database_url)) as database:
-        deleted = IdempotentRequests(database).purge(timedelta(hours=args.hours))
+        deleted = purge(database, timedelta(hours=args.hours))
     print(f"deleted {deleted} idempotency keys older than {max(args.hours, 24)} hours")
     return 0
 

@@ -105,7 +105,7 @@ def replicas_behind_proxy(
         # carry everybody's, and no per-address cap applies to them.
         env = {"FOURSQUARE_TRUSTED_PROXIES": "127.0.0.1", **env}
         replicas = [Server(url, extra_env=env, migrate_on_start=False) for _ in range(2)]
-        proxy = Proxy(replicas, config=config)
+        proxy = Proxy(replicas, config=config)  # its per-client limits lifted (one address)
         try:
             for replica in replicas:
                 replica.start()

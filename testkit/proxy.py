@@ -23,6 +23,11 @@ from testkit.server import ROOT, Server
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
 # The replicas' names in deploy/haproxy.cfg, in the order of FOURSQUARE_REPLICA_1, _2.
 REPLICAS = ("replica1", "replica2")
+# The per-client limits of deploy/haproxy.cfg, lifted (see Proxy.per_client_limits).
+ONE_ADDRESS_FOR_MANY = {
+    "FOURSQUARE_PROXY_CONNECTIONS_PER_CLIENT": "1000000",
+    "FOURSQUARE_PROXY_REQUESTS_PER_CLIENT": "1000000000",
+}
 # "... api replicas/replica1 0/0/0/3/3 201 ..." (option httplog): frontend, backend/server.
 _SERVED_BY = re.compile(r" api replicas/(\S+) ")
 
@@ -44,6 +49,10 @@ class Proxy:
     port: int = field(default_factory=free_port)
     # HAProxy's own Prometheus exporter (deploy/haproxy.cfg, frontend "metrics").
     metrics_port: int = field(default_factory=free_port)
+    # The configuration's per-client limits (connections, requests in 10 s per address), or,
+    # by default, none: tests and benchmarks are one address that stands for many clients,
+    # as the replicas' rate limits are off in them (tests/conftest.py).
+    per_client_limits: bool = False
     process: subprocess.Popen[bytes] | None = None
     _temporary_log: Path | None = field(default=None, init=False, repr=False)
 
@@ -72,6 +81,7 @@ class Proxy:
                 f"FOURSQUARE_REPLICA_{i}": f"127.0.0.1:{server.port}"
                 for i, server in enumerate(self.replicas, start=1)
             },
+            **({} if self.per_client_limits else ONE_ADDRESS_FOR_MANY),
         }
         with open(self.log, "ab") as log:  # the process keeps its own copy
             # -db: stay in the foreground, no daemon; the caller owns the process.

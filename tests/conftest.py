@@ -15,6 +15,10 @@ import pytest
 # unless a test turns them on (tests/api/test_rate_limits.py, tests/integrity/
 # test_rate_limits_shared.py). The defaults stay what production should run.
 os.environ.setdefault("FOURSQUARE_RATE_LIMIT_ENABLED", "false")
+# The suite's moderator (api/fairplay): many tests win with the computer player's own lines,
+# which the fair-play review rightly holds off the boards; a test about the boards has its
+# operator clear them, as a moderator would (tests/support/fairplay.py).
+os.environ.setdefault("FOURSQUARE_OPERATOR_KEYS", "suite:" + "s" * 40)
 
 warnings.filterwarnings("ignore", message=".*httpx.*starlette.testclient.*")
 

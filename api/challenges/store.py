@@ -51,6 +51,9 @@ def _challenge_board_statement(after: bool) -> Select[uuid.UUID, str, int, datet
         _games.c.challenge_date == bindparam("day", type_=_games.c.challenge_date.type),
         _games.c.status == "won",
         _games.c.assisted == bindparam("assisted"),
+        # On the board once the fair-play review has found it clean (or a moderator cleared
+        # it); NULL for the wins from before the review (api.fairplay).
+        or_(_games.c.review.is_(None), _games.c.review.in_(("clean", "cleared"))),
     )
     if after:
         score = bindparam("score", type_=_games.c.score.type)

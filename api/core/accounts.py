@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from api.core.clock import now
 from api.core.database import Executor
-from api.core.errors import InvalidToken, NameReserved, NameTaken, PlayerNameMismatch
+from api.core.errors import InvalidToken, NameReserved, NameTaken, PlayerNameMismatch, echo
 from api.core.models import PlayerKeyRow, PlayerRow
 from api.core.names import COMPUTER_NAME, GUEST_NAME, RESERVED_SKELETONS, name_key, name_skeleton
 from api.core.secrets import player_key_id, token_matches
@@ -75,7 +75,7 @@ def name_like(session: Executor, key: str, skeleton: str) -> str | None:
 
 # The key's row and its account in one statement, by the key row's primary key.
 _SIGNED_IN = (
-    select(*_PLAYER_COLUMNS, _keys.c.key_hash, _keys.c.last_used_at)
+    select(*_PLAYER_COLUMNS, _keys.c.key_hash, _keys.c.previous_hash, _keys.c.last_used_at)
     .join(_players, _players.c.id == _keys.c.player_id)
     .where(_keys.c.id == bindparam("key_id"))
 )
@@ -87,11 +87,15 @@ _TOUCH = (
 
 
 class SignedIn(NamedTuple):
-    """An authenticated request: the account, and which of its keys signed it."""
+    """An authenticated request: the account, and which of its keys signed it, as read."""
 
     player: PlayerRecord
     key_id: uuid.UUID
-    key_hash: str
+    key_hash: str  # the key's current secret's
+    # The secret its last rotation replaced, accepted until ``key_hash``'s is first used.
+    previous_hash: str | None
+    current: bool  # signed with the current secret (not the replaced one)
+    last_used_at: datetime | None
 
 
 def authenticate(session: Executor, key: str) -> PlayerRecord:
@@ -102,19 +106,53 @@ def authenticate(session: Executor, key: str) -> PlayerRecord:
 
 def authenticate_key(session: Executor, key: str) -> SignedIn:
     """The account one of whose keys this is, and that key's row, or ``403 invalid_token``.
-    In a write transaction (a :class:`Session`) the key's last use is recorded when the one
-    stored is over :data:`KEY_USE_RESOLUTION` old; a read (a Core connection) records
-    nothing."""
+
+    A key's secret that a rotation replaced is accepted too until the new secret is first
+    used: a rotation whose answer was lost (the new secret never read) leaves the key its old
+    secret. In a write transaction (a :class:`Session`: starting a game, entering a race, a
+    rotation) the new secret's first use retires the old one, and the key's last use is
+    recorded when the one stored is over :data:`KEY_USE_RESOLUTION` old; a read (a Core
+    connection) records nothing, and the players' ``GET /players/me`` retires the old secret
+    by a write of its own (:func:`retire_previous_secret`)."""
+    signed = signed_in(session, key)
+    if signed is None:
+        raise InvalidToken("this key is not a player's current key")
+    if isinstance(session, Session):
+        if signed.current and signed.previous_hash is not None:
+            retire_previous_secret(session, signed)
+            signed = signed._replace(previous_hash=None)
+        at = now()
+        if signed.last_used_at is None or at - signed.last_used_at >= KEY_USE_RESOLUTION:
+            session.connection().execute(_TOUCH, {"key_id": signed.key_id, "at": at})
+    return signed
+
+
+def signed_in(session: Executor, key: str) -> SignedIn | None:
+    """The key's row and account if ``key`` is its current secret or the one its last
+    rotation replaced (not yet retired), else None. Writes nothing."""
     key_id = player_key_id(key)
     row = None if key_id is None else session.execute(_SIGNED_IN, {"key_id": key_id}).first()
-    if key_id is None or row is None or not token_matches(key, row.key_hash):
-        raise InvalidToken("this key is not a player's current key")
+    if key_id is None or row is None:
+        return None
+    if token_matches(key, row.key_hash):
+        current = True
+    elif row.previous_hash is not None and token_matches(key, row.previous_hash):
+        current = False
+    else:
+        return None
     player = PlayerRecord(*row[: len(PlayerRecord._fields)])
-    if isinstance(session, Session):
-        at = now()
-        if row.last_used_at is None or at - row.last_used_at >= KEY_USE_RESOLUTION:
-            session.connection().execute(_TOUCH, {"key_id": key_id, "at": at})
-    return SignedIn(player, key_id, row.key_hash)
+    return SignedIn(player, key_id, row.key_hash, row.previous_hash, current, row.last_used_at)
+
+
+def retire_previous_secret(session: Session, signed: SignedIn) -> None:
+    """The key's new secret has been used: the one it replaced is refused from now on (if
+    the key's secret is still the one that was used: a concurrent rotation leaves its own
+    pair)."""
+    session.execute(
+        update(_keys)
+        .where(_keys.c.id == signed.key_id, _keys.c.key_hash == signed.key_hash)
+        .values(previous_hash=None)
+    )
 
 
 def check_guest_name(session: Executor, name: str) -> None:
@@ -126,7 +164,7 @@ def check_guest_name(session: Executor, name: str) -> None:
     reserved = RESERVED_SKELETONS.get(skeleton)
     if reserved == COMPUTER_NAME:
         raise NameReserved(
-            f"{name[:64]!r} is the computer player's name, or one name with it under the name "
+            f"{echo(name)!r} is the computer player's name, or one name with it under the name "
             "rule: play under another name"
         )
     if reserved == GUEST_NAME:
@@ -134,7 +172,7 @@ def check_guest_name(session: Executor, name: str) -> None:
     owner = name_like(session, key, skeleton)
     if owner is not None:
         raise NameTaken(
-            f"{name[:64]!r} is or looks like the registered player {owner!r}: send their "
+            f"{echo(name)!r} is or looks like the registered player {owner!r}: send their "
             "key as 'Authorization: Bearer <key>', or play under another name"
         )
 
@@ -154,7 +192,7 @@ def identify_account(player: PlayerRecord, requested: str | None) -> Identity:
     if the request named somebody else)."""
     if requested is not None and name_key(requested) != player.name_key:
         raise PlayerNameMismatch(
-            f"the key belongs to {player.name!r}, not {requested[:64]!r}: omit 'player' or "
+            f"the key belongs to {player.name!r}, not {echo(requested)!r}: omit 'player' or "
             "send the account's name"
         )
     return Identity(player.name, player.id)

@@ -20,6 +20,17 @@ from starlette.routing import BaseRoute, Mount
 from starlette.types import Scope
 
 UNMATCHED = "unmatched"  # the route label of a request no route matched (a 404)
+# The status label of a request whose client went away before it was answered (it closed
+# the connection, or was cut off while its body was read): no answer reached anyone, and no
+# fault of the server's is counted.
+CLIENT_CLOSED = "client_closed"
+# Set in a request's ASGI scope by the HTTP protocol (api/ops/http_limits.py) when it answers
+# or closes a request whose handler is already running, while the body is read: a tuple of
+# the status it counts under (``413``, ``400``, or :data:`CLIENT_CLOSED`), why
+# (``payload_too_large``, ``bad_request``, ``body_timeout``) and the request id the refusal
+# sent. The handler is then told the client went away; the edge (api/ops/observer.py) counts
+# and logs the request once, as this says.
+CUT_SCOPE_KEY = "foursquare.cut"
 
 
 class RequestContext:
@@ -29,7 +40,7 @@ class RequestContext:
     commits of write transactions). Each unit of work adds to it: a request that reads twice
     waits for two connections."""
 
-    __slots__ = ("connections", "db", "id", "pool", "rate_limit", "turn", "turns")
+    __slots__ = ("connections", "db", "gone", "id", "pool", "rate_limit", "turn", "turns")
 
     def __init__(self, request_id: str) -> None:
         self.id = request_id
@@ -40,6 +51,9 @@ class RequestContext:
         self.db = 0.0
         # The RateLimit fields api.ops.ratelimit decided, encoded, for the answer's head.
         self.rate_limit: list[tuple[bytes, bytes]] | None = None
+        # Set when the handler learned that the client went away (starlette's
+        # ClientDisconnect, api.core.problems): the request is counted as CLIENT_CLOSED.
+        self.gone = False
 
 
 REQUEST: ContextVar[RequestContext | None] = ContextVar("foursquare_request", default=None)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from api.core.clock import now, today
-from api.core.errors import ChallengeNotOpen, InvalidChallengeDate
+from api.core.errors import ChallengeNotOpen, InvalidChallengeDate, echo
 from api.core.secrets import deck_commitment
 from engine import Game
 
@@ -115,7 +115,7 @@ def parse_day(raw: str) -> date:
         # The true reason: no such day (2026-13-45), or a day without a challenge (2025-12-31).
         reason = "has no challenge" if _a_day(raw) else "is not a day of the calendar"
         raise InvalidChallengeDate(
-            f"{raw[:32]!r} {reason}: send 'today' or a date from {FIRST_DAY.isoformat()} on "
+            f"{echo(raw)!r} {reason}: send 'today' or a date from {FIRST_DAY.isoformat()} on "
             "as YYYY-MM-DD"
         )
     day = date.fromisoformat(raw)  # the pattern admits real dates only

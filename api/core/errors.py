@@ -10,6 +10,21 @@ from engine.errors import GridTooLarge, NotAdjacent, PileFull
 
 RETRY_AFTER_SECONDS = 1
 
+# A problem echoes at most this much of any one value of the request (a path in ``instance``,
+# a header such as If-Match, a field's name, a name, an id, a date): a value of any length (a
+# head may be 32 KiB) would otherwise come back whole, once or twice, making a refusal as large
+# as the request. What is cut is marked, so that nobody takes it for the whole value.
+MAX_ECHO_CHARS = 256
+CUT_MARK = "…"
+
+
+def echo(text: str) -> str:
+    """``text`` as a problem may echo it: whole, or its first :data:`MAX_ECHO_CHARS`
+    characters and :data:`CUT_MARK`. Every value of a request that a problem repeats goes
+    through here (quoted values as ``f"{echo(value)!r}"``)."""
+    return text if len(text) <= MAX_ECHO_CHARS else text[:MAX_ECHO_CHARS] + CUT_MARK
+
+
 # The game that example problems name.
 _EXAMPLE_GAME_ID = "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80"
 
@@ -75,6 +90,14 @@ class PayloadTooLarge(ApiError):
 
     # Answered by the body size limit (api.ops.observer), never raised.
     status, code, title = 413, "payload_too_large", "Payload too large"
+
+
+class CorsRefused(ApiError):
+    """A CORS preflight asked for an origin, a method or a header this service does not allow
+    (`FOURSQUARE_CORS_ORIGINS`): the browser will not send the request."""
+
+    # Answered by the CORS layer (api.ops.cors) to an OPTIONS preflight, never raised.
+    status, code, title = 400, "cors_refused", "CORS request refused"
 
 
 class GameNotFound(ApiError):
@@ -143,14 +166,15 @@ class IdempotencyKeyReused(ApiError):
 
 
 class RequestInProgress(ApiError):
-    """A request with the same `Idempotency-Key` is still running: retry after `Retry-After`
-    seconds."""
+    """A request with the same `Idempotency-Key` is still running, or its process died
+    holding the key: `Retry-After` is when the key can be taken over if it died (it answers
+    a retry sooner if it finishes first)."""
 
     status, code, title = 409, "request_in_progress", "Request in progress"
     answer_headers = ("Retry-After",)
 
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    def __init__(self, detail: str, retry_after: int = RETRY_AFTER_SECONDS) -> None:
+        super().__init__(detail, headers={"Retry-After": str(max(1, retry_after))})
 
 
 class InvalidCursor(ApiError):
@@ -201,8 +225,9 @@ class NameReserved(NameTaken):
 
 
 class InvalidPlayerName(ApiError):
-    """Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, after Unicode
-    NFKC normalisation."""
+    """Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, exactly as sent
+    (an account's, a guest's or a racer's name alike; `detail` says the rule, and the ASCII
+    spelling of a full-width name)."""
 
     status, code, title = 422, "invalid_player_name", "Invalid player name"
     example = Example(
@@ -233,8 +258,9 @@ class ServiceUnavailable(ApiError):
 
 
 class HintsBusy(ApiError):
-    """Every hint worker is busy and the hint queue is full, or a worker stopped: retry after
-    `Retry-After` seconds."""
+    """Every hint worker is busy and the hint queue is full, or this client (its address or
+    its token) holds its share of them already, or a worker stopped: retry after
+    `Retry-After` seconds. Not counted against the client's rate limit."""
 
     status, code, title = 503, "hints_busy", "Hints busy"
     answer_headers = ("Retry-After",)

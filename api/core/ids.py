@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import TypeVar
 
-from api.core.errors import GameNotFound, RaceNotFound
+from api.core.errors import GameNotFound, RaceNotFound, echo
 
 T = TypeVar("T")
 
@@ -15,7 +15,7 @@ def parse_game_id(raw: str) -> uuid.UUID:
     try:
         return uuid.UUID(raw)
     except (ValueError, AttributeError, TypeError):
-        raise GameNotFound(f"there is no game {raw[:64]!r}") from None
+        raise GameNotFound(f"there is no game {echo(raw)!r}") from None
 
 
 def parse_race_id(raw: str) -> uuid.UUID:
@@ -23,18 +23,18 @@ def parse_race_id(raw: str) -> uuid.UUID:
     try:
         return uuid.UUID(raw)
     except (ValueError, AttributeError, TypeError):
-        raise RaceNotFound(f"no race has the id {raw[:64]!r}") from None
+        raise RaceNotFound(f"no race has the id {echo(raw)!r}") from None
 
 
 def existing_race(what: T | None, race_id: str | uuid.UUID) -> T:
     """What was read of a race, or ``404 race_not_found`` if nothing was."""
     if what is None:
-        raise RaceNotFound(f"no race has the id {str(race_id)[:64]!r}")
+        raise RaceNotFound(f"no race has the id {echo(str(race_id))!r}")
     return what
 
 
 def existing_game(what: T | None, game_id: str | uuid.UUID) -> T:
     """What was read of a game, or ``404 game_not_found`` if nothing was."""
     if what is None:
-        raise GameNotFound(f"there is no game {str(game_id)[:64]!r}")
+        raise GameNotFound(f"there is no game {echo(str(game_id))!r}")
     return what

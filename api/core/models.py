@@ -116,6 +116,12 @@ class GameRow(Base):
     # The moment after which the game takes no placement (a race's end): checked by the
     # placement's own guarded UPDATE, so no placement is stored after it (migration 0016).
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The fair-play review's word on a won game without hints (api.fairplay): ``pending``
+    # until reviewed, then ``clean`` or ``flagged``, ``cleared`` or ``confirmed`` by a
+    # moderator, ``held`` while its account is marked. NULL for every other game, and for
+    # the wins stored before the review existed (migration 0018). Only a NULL, ``clean`` or
+    # ``cleared`` win is on a public board.
+    review: Mapped[str | None] = mapped_column(String(16))
 
 
 class PlayerRow(Base):
@@ -124,7 +130,7 @@ class PlayerRow(Base):
     accounts and no guest can use names that differ only in case or width; ``name_skeleton``
     its look-alike form (api.core.names.name_skeleton, Unicode TS #39), unique, so that no
     two accounts and no guest can use names that look alike. Its keys are
-    :class:`PlayerKeyRow` rows (migration 0019 moved the one key an account had into them)."""
+    :class:`PlayerKeyRow` rows (migration 0022 moved the one key an account had into them)."""
 
     __tablename__ = "players"
     __table_args__ = (Index("ix_players_name_skeleton", "name_skeleton", unique=True),)
@@ -140,9 +146,13 @@ class PlayerKeyRow(Base):
     """One of a player's named keys (one a device), stored only as its SHA-256, like a game's
     token. A key names its row (``fsp.<id hex>.<secret>``, api.core.secrets), so a request
     finds the row by its primary key and compares the hash in constant time; no lookup is
-    ever made by a secret. The key an account had before migration 0019 kept its text: its
+    ever made by a secret. The key an account had before migration 0022 kept its text: its
     row's id is the player's id. ``last_used_at`` is written at most once an hour (a write per
-    request would double the statements of every authenticated one)."""
+    request would double the statements of every authenticated one).
+
+    ``previous_hash`` is the secret a rotation of this key replaced, still accepted until the
+    new secret is first used (then NULL), so that a rotation whose answer was lost strands
+    nobody (migration 0020 kept it on ``players`` while an account had one key)."""
 
     __tablename__ = "player_keys"
 
@@ -152,6 +162,7 @@ class PlayerKeyRow(Base):
     )
     name: Mapped[str] = mapped_column(String(64))
     key_hash: Mapped[str] = mapped_column(String(64))
+    previous_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
@@ -386,7 +397,8 @@ class IdempotencyKeyRow(Base):
     ``key_hash`` is the SHA-256 of the key (the key itself is never stored). ``claim`` names
     the request that holds the key while it runs: only that request may complete or release
     it, and a stale claim is taken over by replacing it. ``status_code`` is NULL while the
-    claiming request is still running.
+    claiming request is still running. ``response_sealed``: the body is an answer that
+    carries a secret, stored encrypted (api/idempotency/sealing.py), not JSON.
     """
 
     __tablename__ = "idempotency_keys"
@@ -399,6 +411,7 @@ class IdempotencyKeyRow(Base):
     status_code: Mapped[int | None] = mapped_column(SmallInteger)
     response_body: Mapped[str | None] = mapped_column(Text)
     response_headers: Mapped[dict[str, str] | None] = mapped_column(JSON)
+    response_sealed: Mapped[bool] = mapped_column(Boolean, server_default=false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
@@ -508,3 +521,21 @@ class RaceEventRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
     data: Mapped[str] = mapped_column(Text)
+
+
+class HeldWinRow(Base):
+    """A won game kept off the public boards by the fair-play review (pending, flagged, or its
+    account marked), counted in the boards' captions: one row while it is held. ``day`` and
+    ``week`` are its finish's, as in ``scores``."""
+
+    __tablename__ = "leaderboard_held"
+    __table_args__ = (
+        Index("ix_leaderboard_held_day", "day"),
+        Index("ix_leaderboard_held_week", "week"),
+    )
+
+    game_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[date] = mapped_column(Date)
+    week: Mapped[date] = mapped_column(Date)

@@ -2,7 +2,8 @@
 
 One rule for every name a person sees, an account's, a guest's or a racer's
 (:data:`NAME_PATTERN`, 3 to 24 characters long): ASCII letters, digits, ``_`` or ``-``, at
-least one of them a letter, exactly as sent (``422`` otherwise). ASCII is its own NFKC form,
+least one of them a letter, exactly as sent (``422 invalid_player_name`` otherwise, on every
+route alike: a body's name field is typed :data:`PlayerName`). ASCII is its own NFKC form,
 so a name in any other form (full-width letters, other scripts, invisible or format
 characters such as U+200B, U+00AD or the Hangul fillers) is refused rather than silently
 rewritten, and the OpenAPI pattern and lengths (and the web client's, the same) are the whole
@@ -56,10 +57,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Annotated
 
 import icu
+from pydantic import AfterValidator, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
-from api.core.errors import InvalidPlayerName
+from api.core.errors import InvalidPlayerName, echo
 
 # The rule, as the JSON Schema pattern the API declares for every name it takes, with the
 # lengths it declares beside it (and the ``pattern`` of the web client's name fields, read from
@@ -172,12 +176,54 @@ def is_name(text: str) -> bool:
     return length and ACCOUNT_NAME.fullmatch(text) is not None
 
 
+def name_refusal(raw: str) -> str | None:
+    """Why ``raw`` is no name under the rule (the detail of ``422 invalid_player_name``, with
+    the NFKC spelling to write instead when that one is a name), or None if it is one."""
+    if is_name(raw):
+        return None
+    normal = unicodedata.normalize("NFKC", raw)
+    hint = f" (write it as {normal!r})" if normal != raw and is_name(normal) else ""
+    return f"{echo(raw)!r} is not a valid player name: a name is {NAME_RULE}{hint}"
+
+
 def account_name(raw: str) -> str:
     """The name an account is registered under, or ``422 invalid_player_name``."""
-    if not is_name(raw):
-        normal = unicodedata.normalize("NFKC", raw)
-        hint = f" (write it as {normal!r})" if normal != raw and is_name(normal) else ""
-        raise InvalidPlayerName(
-            f"{raw[:64]!r} is not a valid player name: a name is {NAME_RULE}{hint}"
-        )
+    refusal = name_refusal(raw)
+    if refusal is not None:
+        raise InvalidPlayerName(refusal)
     return raw
+
+
+# The error type a request body's name field fails with: api.core.problems answers a request
+# whose only faults are names of this type with ``422 invalid_player_name`` (the detail below),
+# as an account's registration is refused, rather than with ``invalid_request`` and the
+# pattern.
+NAME_ERROR_TYPE = InvalidPlayerName.code
+
+
+def _checked_name(raw: str) -> str:
+    refusal = name_refusal(raw)
+    if refusal is not None:
+        # The detail is the context, not the template: a name may hold "{...}".
+        raise PydanticCustomError(NAME_ERROR_TYPE, "{detail}", {"detail": refusal})
+    return raw
+
+
+PlayerName = Annotated[
+    str,
+    AfterValidator(_checked_name),
+    # The rule as the OpenAPI document shows it (and schemathesis fuzzes it, and the web
+    # client's fields read it): checked by the validator above, whose refusal is the service's
+    # own problem, not the pattern's invalid_request.
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": NAME_PATTERN,
+            "minLength": NAME_MIN_LENGTH,
+            "maxLength": NAME_MAX_LENGTH,
+        }
+    ),
+]
+"""A name a request body gives: every route that takes one (an account's, a guest's game, a
+racer's, and whatever takes names next) types its field with this, so that one check, one
+problem and one OpenAPI description of the rule serve them all."""

@@ -90,8 +90,8 @@ def _uuid4(value: str) -> str:
     # newline, which no HTTP header value can hold anyway).
     if re.search(UUID4_PATTERN, value) is None:
         raise ValueError(
-            "a game creation's Idempotency-Key must be a random UUID (version 4), so that "
-            "nobody else can guess it and be replayed the game and its token"
+            "this request's Idempotency-Key must be a random UUID (version 4): its answer "
+            "carries a secret shown once, and nobody else may guess the key and be replayed it"
         )
     return value
 
@@ -113,7 +113,8 @@ CreationKey = Annotated[
     Header(
         description="A random UUID (version 4) naming this request; anything else is "
         "`422 invalid_request`. A retry with the same key and body returns the original "
-        "response, token included, with `Idempotent-Replayed: true`; the same key with "
+        "response, its secret (token or key) included, with `Idempotent-Replayed: true`; "
+        "the same key with "
         "another body is `422 idempotency_key_reused`; a retry while the first is still "
         "running is `409 request_in_progress`. Kept 24 hours.",
     ),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,25 +13,23 @@ from pydantic import BaseModel
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
+from starlette.routing import BaseRoute, Match, Mount
 
-from api.core.context import current_request_id, route_of
-from api.core.errors import RETRY_AFTER_SECONDS, ApiError, ServiceUnavailable, problem_type
+from api.core.context import current_request, current_request_id, route_of
+from api.core.errors import (
+    RETRY_AFTER_SECONDS,
+    ApiError,
+    InvalidPlayerName,
+    ServiceUnavailable,
+    echo,
+    problem_type,
+)
 from api.core.schemas import FieldError, Problem
 
 log = logging.getLogger("foursquare.api")
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
-
-# An answer echoes at most this much of a request: a path of any length (up to the header
-# limit, 32 KiB) would otherwise come back whole in ``instance``, making a 404 as large as the
-# request. What is cut is marked, so that nobody takes it for the whole path.
-MAX_INSTANCE_CHARS = 256
-CUT_MARK = "…"
-
-
-def bounded(text: str, limit: int = MAX_INSTANCE_CHARS) -> str:
-    """``text``, or its first ``limit`` characters and :data:`CUT_MARK` if it is longer."""
-    return text if len(text) <= limit else text[:limit] + CUT_MARK
 
 
 def json_response(
@@ -81,7 +78,7 @@ def problem_response(
         status=status,
         detail=detail,
         code=code,
-        instance=None if instance is None else bounded(instance),
+        instance=None if instance is None else echo(instance),
         request_id=current_request_id(),
         **extra,
     )
@@ -123,20 +120,25 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # Each part of a location is echoed: a field's name is the client's, of any length.
         errors = [
             FieldError(
-                loc=[str(part) for part in error.get("loc", ())],
+                loc=[echo(str(part)) for part in error.get("loc", ())],
                 message=str(error.get("msg", "invalid")),
                 type=str(error.get("type", "value_error")),
             )
             for error in exc.errors()
         ]
+        if errors and all(error.type == InvalidPlayerName.code for error in errors):
+            # A name the rule refuses (api.core.names.PlayerName) is refused as every route
+            # that takes a name refuses it: the rule in words, whatever the route.
+            return api_error_response(InvalidPlayerName(errors[0].message), request.url.path)
         fields = ", ".join(".".join(e.loc) for e in errors) or "the request"
         return problem_response(
             422,
             "invalid_request",
             "Invalid request",
-            f"invalid: {fields}",
+            f"invalid: {echo(fields)}",
             instance=request.url.path,
             errors=errors,
         )
@@ -183,30 +185,57 @@ def install_error_handlers(app: FastAPI) -> None:
         log.error("database error on %s", route_of(request.scope), exc_info=exc)
         return _internal(request)
 
+    @app.exception_handler(ClientDisconnect)
+    async def _client_gone(request: Request, exc: ClientDisconnect) -> Response:
+        # Not a fault: the client went away while its body was read, or the HTTP protocol cut
+        # it off (a body too large, malformed or too slow: api/ops/http_limits.py, which has
+        # answered it if it could). Nothing can reach the client now. The edge
+        # (api.ops.observer) counts and logs the request once, under what happened to it,
+        # without a traceback; a traceback and a 500 are for the server's own faults.
+        answering = current_request()
+        if answering is not None:
+            answering.gone = True
+        return Response(status_code=400)  # never delivered: the connection is gone
+
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.error("unexpected error on %s", route_of(request.scope), exc_info=exc)
         return _internal(request)
 
 
+# The methods a route may declare (HEAD is answered wherever GET is: see below).
+_ROUTE_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
 def _allowed_methods(request: Request) -> list[str]:
-    """Every method the API documents for this request's path (from its OpenAPI paths)."""
-    table: list[tuple[re.Pattern[str], set[str]]] | None = getattr(
-        request.app.state, "allowed_methods", None
-    )
-    if table is None:
-        table = [
-            (
-                re.compile("^" + re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(path)) + "$"),
-                {method.upper() for method in operations},
-            )
-            for path, operations in request.app.openapi()["paths"].items()
-        ]
-        request.app.state.allowed_methods = table
+    """Every method this request's path is served with: each route's whose path matches it,
+    documented or not (the web page, /docs, /metrics), the files under a mount (GET), and HEAD
+    wherever GET is (api/ops/observer.py answers it). The app's own routes are asked, one
+    method at a time, as the router would (FastAPI's included routers keep their routes to
+    themselves): the OpenAPI document leaves out the routes it does not describe, and
+    Starlette's own 405 names only the methods of the first route whose path matched. Only a
+    405 pays for this."""
+    # The path from the app's root: a mount (the static files) has moved its own scope's
+    # root_path past its prefix.
+    root = {
+        "type": "http",
+        "path": request.scope["path"],
+        "root_path": request.scope.get("app_root_path", ""),
+    }
     methods: set[str] = set()
-    for pattern, path_methods in table:
-        if pattern.match(request.url.path):
-            methods |= path_methods
+    for method in _ROUTE_METHODS:
+        probe = {**root, "method": method}
+        for route in request.app.router.routes:
+            if isinstance(route, Mount):
+                # A mount matches whatever the method; its static files are GET's alone.
+                served = method == "GET" and route.matches(probe)[0] is Match.FULL
+            else:
+                served = isinstance(route, BaseRoute) and route.matches(probe)[0] is Match.FULL
+            if served:
+                methods.add(method)
+                break
+    if "GET" in methods:
+        methods.add("HEAD")
     return sorted(methods)
 
 

@@ -56,7 +56,7 @@ def deck_commitment(deck_codes: Sequence[str], salt: str) -> str:
 # A player's key names its row of ``player_keys`` (one of the account's named keys), so that
 # a request bearing only the key (POST /games) finds it by its primary key and then compares
 # the key's hash in constant time, exactly like a game's token; no lookup is ever made by a
-# secret. The key an account had before it could have several named its player: migration 0019
+# secret. The key an account had before it could have several named its player: migration 0022
 # gave its row the player's id, so it reads the same way.
 PLAYER_KEY_PREFIX = "fsp"
 

@@ -6,7 +6,7 @@ reads what the stream holds, announcing each change with :func:`topic_changed` i
 transaction that makes it, and serving it with the HTTP helpers below (:func:`stream_of`,
 :func:`client_of`, and :func:`streamed` and :func:`event_kind` for its OpenAPI text)."""
 
-from api.events.announce import subscribe, topic_changed
+from api.events.announce import subscribe, topic_changed, win_boarded
 from api.events.fanout import connect
 from api.events.hub import EventHub
 from api.events.render import FRAMES
@@ -40,4 +40,5 @@ __all__ = [
     "streamed",
     "subscribe",
     "topic_changed",
+    "win_boarded",
 ]

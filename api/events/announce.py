@@ -139,6 +139,16 @@ def _game_ended(session: Session, game: GameFacts) -> None:
 
 def _game_revealed(session: Session, game: GameFacts) -> None:
     if game.score is not None and not game.computer:
-        win_recorded(session, game.game_id)
+        if not game.reviewed:
+            win_recorded(session, game.game_id)
+        # else: its news waits for the fair-play review (win_boarded)
         if game.challenge_date is not None:
             challenge_changed(session, game.challenge_date)  # one more won
+
+
+def win_boarded(session: Session, game: GameFacts) -> None:
+    """A win the fair-play review found clean (or a moderator cleared) is on the boards now:
+    its news, and its challenge's board, go out once the transaction commits."""
+    win_recorded(session, game.game_id)
+    if game.challenge_date is not None:
+        challenge_changed(session, game.challenge_date)

@@ -20,6 +20,7 @@ from api.core.errors import (
     RateLimited,
     ServiceUnavailable,
     TooManyEventStreams,
+    echo,
 )
 from api.core.openapi import header, problems
 from api.core.params import PageCursor, PageLimit, TokenDep, service
@@ -184,7 +185,7 @@ def _last_event_id(raw: str | None, most: int = MAX_PLACEMENTS) -> int:
         number = -1
     if not 0 <= number <= most:
         raise InvalidLastEventId(
-            f"Last-Event-ID {raw[:16]!r} is no event number: send the id of the last event "
+            f"Last-Event-ID {echo(raw)!r} is no event number: send the id of the last event "
             f"received, 0 to {most}"
         )
     return number

@@ -15,8 +15,9 @@ from api.games.expiry import expire_periodically, expire_untouched
 from api.games.hooks import HOOKS, GameFacts, GameHooks
 from api.games.records import GameSummary, LoadedGame, placement_out
 from api.games.routes import router
-from api.games.schemas import GAME_EXAMPLE, PlacementOut
+from api.games.schemas import GAME_EXAMPLE, PlacementOut, ReviewState
 from api.games.service import GameService
+from api.games.store import WonGame
 
 __all__ = [
     "GAME_EXAMPLE",
@@ -27,6 +28,8 @@ __all__ = [
     "GameSummary",
     "LoadedGame",
     "PlacementOut",
+    "ReviewState",
+    "WonGame",
     "etag",
     "expire_periodically",
     "expire_untouched",

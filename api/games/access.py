@@ -11,18 +11,19 @@ from api.games.store import GameRecord
 def authorize(row: GameRecord, token: str | None) -> None:
     """Check a request's bearer token: the game's token, or one of the keys of the account
     that plays it (both compared with stored hashes in constant time). The row must have
-    been read with the same bearer (:func:`api.games.store.get_game`), which fetched the hash
-    of the key it names if that key is the game's player's."""
+    been read with the same bearer (:func:`api.games.store.get_game`), which fetched the
+    hashes of the key it names if that key is the game's player's."""
     if token is None:
         raise MissingToken(
             "send the game's token or its player's key as 'Authorization: Bearer <token>'"
         )
     if token_matches(token, row.token_hash):
         return
-    if (
-        row.player_id is not None
-        and row.player_key_hash is not None
-        and token_matches(token, row.player_key_hash)
+    if row.player_id is not None and any(
+        key_hash is not None and token_matches(token, key_hash)
+        # The key's current secret, or the one its last rotation replaced until the new one
+        # is used (api.core.accounts.authenticate_key).
+        for key_hash in (row.player_key_hash, row.player_previous_key_hash)
     ):
         return
     raise InvalidToken("this token does not authorise placements on this game")

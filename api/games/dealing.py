@@ -100,7 +100,7 @@ def store_dealt(session: Session, dealt: DealtGame) -> GameCreated:
     facts = facts_of(row, 0, row.status, None, row.created_at)
     HOOKS.announce(HOOKS.created, session, facts)
     after_commit(session, metrics.game_created)
-    view = StoredView._make(getattr(row, name) for name in StoredView._fields)
+    view = StoredView._make(getattr(row, name, None) for name in StoredView._fields)
     return game_created(view, snapshot.loads(row.snapshot), dealt.token)
 
 

@@ -36,6 +36,14 @@ class GameFacts:
     sealed: bool = False  # a race's game, its race not over
     computer: bool = False  # the computer player's game: no person's figures, no board
 
+    @property
+    def reviewed(self) -> bool:
+        """A person's win without hints: it reaches the public boards only once the
+        fair-play review (:mod:`api.fairplay`) has found it clean, so the boards and the
+        news of wins leave it to that review. An assisted win is on the listing with
+        assisted games at once, as it says what helped it."""
+        return self.score is not None and not self.assisted and not self.computer
+
 
 Listener = Callable[[Session, GameFacts], None]
 

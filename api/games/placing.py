@@ -23,6 +23,7 @@ from api.core.errors import (
     PreconditionFailed,
     TimeUp,
     VersionConflict,
+    echo,
     engine_error,
 )
 from api.core.models import PlacementRecord
@@ -69,7 +70,7 @@ class PlannedPlacement:
 def _refuse_if_match(if_match: str, version: int) -> PreconditionFailed:
     current = etags.etag(version)
     return PreconditionFailed(
-        f"If-Match {if_match} does not match the game's current ETag {current}",
+        f"If-Match {echo(if_match)} does not match the game's current ETag {current}",
         headers={"ETag": current},
         current_version=version,
     )
@@ -155,6 +156,7 @@ def store_placement(session: Session, plan: PlannedPlacement) -> PlacementCreate
         finished_at=at if ends else None,
         snapshot=plan.snapshot_text,
         snapshot_format=plan.snapshot_format,
+        review="pending" if ends and facts.reviewed else None,
     )
     placement = PlacementRecord(
         number=result.number,

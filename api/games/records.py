@@ -133,7 +133,25 @@ def _game_values(view: StoredView, taken: GameSnapshot, rank: int | None) -> dic
         {"deck": taken.reveal.deck, "salt": taken.reveal.salt} if taken.reveal else None
     )
     values["rank"] = rank
+    values["fair_play"] = (
+        {"state": view.review, "words": REVIEW_WORDS[view.review]} if view.review else None
+    )
     return values
+
+
+# What the fair-play review's word on a won game means to its player (api.fairplay).
+REVIEW_WORDS = {
+    "pending": "Checking this game before it joins the public boards (the fair-play review: "
+    "usually within a minute).",
+    "clean": "Checked by the fair-play review: on the public boards.",
+    "flagged": "Held off the public boards: the fair-play review found its placements "
+    "followed the computer player's choices too closely for a person's own play. It stays "
+    "yours with its score, and a moderator looks at every held game.",
+    "cleared": "Cleared by a moderator after the fair-play review held it: on the public boards.",
+    "confirmed": "Kept off the public boards: a moderator confirmed the fair-play review's "
+    "finding that it followed the computer player's choices.",
+    "held": "Off the public boards while its account is marked by the fair-play review.",
+}
 
 
 def placement_out(placement: PlacementRecord) -> PlacementOut:
@@ -169,6 +187,7 @@ def view_after(
         status=taken.status,
         updated_at=change.updated_at,
         finished_at=change.finished_at,
+        review=change.review,
     )
 
 

@@ -14,6 +14,7 @@ from api.core.errors import (
     GameIsOver,
     GameNotFound,
     IdempotencyKeyReused,
+    InvalidPlayerName,
     InvalidRequest,
     InvalidToken,
     MissingToken,
@@ -52,7 +53,7 @@ from api.games.schemas import (
     PlacementIn,
 )
 from api.games.service import GameService
-from api.idempotency import Answer
+from api.idempotency import REPLAYED_HEADER, answer_response
 from api.ops.ratelimit import limited_by
 
 Games = Annotated[GameService, service("games")]
@@ -68,9 +69,6 @@ _ETAG_HEADER = {
     "ETag": header(
         'The game\'s version, e.g. `"v3"`; a won game\'s also names its rank, e.g. `"v21.r42"`.'
     )
-}
-_REPLAYED_HEADER = {
-    "Idempotent-Replayed": header("`true` when this is the stored response of an earlier request.")
 }
 # A game and its history are read alike: revalidated with their ETag.
 _READ_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -101,7 +99,7 @@ _READ_RESPONSES: dict[int | str, dict[str, Any]] = {
             "headers": {
                 "Location": header("/games/{id}"),
                 **_ETAG_HEADER,
-                **_REPLAYED_HEADER,
+                **REPLAYED_HEADER,
             },
             "links": {
                 "ReadGame": {
@@ -139,6 +137,7 @@ _READ_RESPONSES: dict[int | str, dict[str, Any]] = {
             ChallengeAlreadyPlayed,
             PayloadTooLarge,
             InvalidRequest,
+            InvalidPlayerName,
             PlayerNameMismatch,
             IdempotencyKeyReused,
             RateLimited,
@@ -176,14 +175,7 @@ async def create_game(
     requested = body.player if body is not None and "player" in body.model_fields_set else None
     daily = body is not None and body.challenge == "daily"
     answer, replayed = await games.create(NewGameRequest(requested, daily, key), idempotency_key)
-    return _response(answer, replayed)
-
-
-def _response(answer: Answer, replayed: bool = False) -> Response:
-    headers = dict(answer.headers)
-    if replayed:
-        headers["Idempotent-Replayed"] = "true"
-    return Response(answer.body, answer.status, headers=headers, media_type=answer.media_type)
+    return answer_response(answer, replayed)
 
 
 @router.get(
@@ -213,7 +205,8 @@ async def read_game(
     over = game.status != "in_progress"
     # A lost game never changes again; a game in progress is revalidated with its ETag, and
     # so is a won one: its rank moves as better games finish, and its ETag names the rank.
-    cache = IMMUTABLE if over and game.rank is None else REVALIDATE
+    # A won game under the fair-play review changes its word without a new version.
+    cache = IMMUTABLE if over and game.rank is None and game.fair_play is None else REVALIDATE
     tag = f"v{game.version}"
     if read.sealed:
         # A daily challenge game of a day still open is its player's only, and once over it
@@ -223,6 +216,8 @@ async def read_game(
             tag += "-sealed"
     if game.rank is not None:
         tag += f".r{game.rank}"
+    if game.fair_play is not None:
+        tag += f".{game.fair_play.state}"
     headers = {"ETag": f'"{tag}"', "Cache-Control": cache}
     if etags.if_none_match_hits(if_none_match, headers["ETag"]):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)
@@ -236,7 +231,7 @@ async def read_game(
     summary="Place the current card",
     responses={
         201: {
-            "headers": {**_ETAG_HEADER, **_REPLAYED_HEADER},
+            "headers": {**_ETAG_HEADER, **REPLAYED_HEADER},
             "links": {
                 "PlaceNextCard": {
                     "operationId": "place_card",
@@ -288,7 +283,7 @@ async def place_card(
     answer, replayed = await games.place(
         game_id, token, (body.row, body.col), if_match, idempotency_key
     )
-    return _response(answer, replayed)
+    return answer_response(answer, replayed)
 
 
 @router.get(

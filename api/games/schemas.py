@@ -6,13 +6,9 @@ import uuid
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    ConfigDict,
-    Field,
-    StringConstraints,
-)
+from pydantic import ConfigDict, Field
 
-from api.core.names import NAME_PATTERN, NAME_RULE
+from api.core.names import NAME_RULE, PlayerName
 from api.core.schemas import (
     CardOut,
     DeckReveal,
@@ -24,9 +20,6 @@ from api.core.schemas import (
     WholeNumber,
 )
 from engine.grid import WINDOW_RADIUS
-
-# A guest's name follows the accounts' rule (api.core.names: why ASCII).
-PLAYER_NAME_PATTERN = NAME_PATTERN
 
 Coordinate = Annotated[
     int,
@@ -103,6 +96,22 @@ GAME_EXAMPLE: dict[str, Any] = {
 }
 
 
+ReviewState = Literal["pending", "clean", "flagged", "cleared", "confirmed", "held"]
+
+
+class FairPlayOut(ResponseModel):
+    """The fair-play review's word on a won game without hints (docs/fairplay.md)."""
+
+    state: ReviewState = Field(
+        description="`pending`: being checked, on no public board yet; `clean`: checked, on "
+        "the boards; `flagged`: held off the public boards (its placements followed the "
+        "computer player's choices too closely); `cleared`: a moderator put a flagged game "
+        "back on the boards; `confirmed`: a moderator kept it off; `held`: off the boards "
+        "while its account is marked."
+    )
+    words: str = Field(description="The state in words, for the player.")
+
+
 class GameOut(ResponseModel):
     """A game as anyone may see it: everything but the order of the stock."""
 
@@ -154,6 +163,12 @@ class GameOut(ResponseModel):
         "the listing with `include_assisted=true`); null otherwise. It moves as better games "
         "finish: a won game's ETag includes it.",
     )
+    fair_play: FairPlayOut | None = Field(
+        default=None,
+        description="A won game without hints is checked by the fair-play review before it "
+        "joins a public board: its state. Null for other games (and for wins from before "
+        "the review existed).",
+    )
 
 
 class GameCreated(GameOut):
@@ -180,12 +195,11 @@ class GameCreate(RequestModel):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]})
 
-    player: Annotated[
-        str, StringConstraints(min_length=3, max_length=24, pattern=PLAYER_NAME_PATTERN)
-    ] = Field(
+    player: PlayerName = Field(
         default="anonymous",
         description=(
-            f"{NAME_RULE}, as for an account: one rule for every name. A registered "
+            f"{NAME_RULE}, as for an account: one rule for every name, and one refusal "
+            "(`422 invalid_player_name`). A registered "
             "player's name, or one that looks like it (in any case, or with look-alike "
             "letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); "
             "with a key, omit it or give the key's name (in any case)."

@@ -61,7 +61,7 @@ from api.games.records import (
 )
 from api.games.schemas import GameCreated
 from api.games.snapshot import GameSnapshot
-from api.games.store import GameRecord, StoredView
+from api.games.store import GameRecord, StoredView, WonGame
 from api.idempotency import Answer, IdempotentRequests, fingerprint
 from engine.cards import DECK_SIZE
 
@@ -102,9 +102,7 @@ class GameService:
                 )
                 created = store_dealt(session, for_identity(dealt, who))
                 headers = {"Location": f"/games/{created.id}", "ETag": etags.etag(created.version)}
-                return Answer(
-                    201, created.model_dump_json().encode(), headers, secret=created.token
-                )
+                return Answer(201, created.model_dump_json().encode(), headers, secret=True)
 
             return write
 
@@ -325,6 +323,22 @@ class GameService:
         return found
 
     @staticmethod
+    def set_review(
+        session: Session,
+        game_ids: list[uuid.UUID],
+        review: str | None,
+        only_from: tuple[str, ...],
+    ) -> int:
+        """The fair-play review's word on won games (:mod:`api.fairplay`), for those whose
+        word is one of ``only_from`` (``""``: none yet); how many changed."""
+        return store.set_review(session, game_ids, review, only_from)
+
+    @staticmethod
+    def won_games_of(session: Executor, player_id: uuid.UUID) -> list[WonGame]:
+        """An account's won games that a board may hold, oldest first."""
+        return store.won_games_of(session, player_id)
+
+    @staticmethod
     def challenge_game_of(session: Executor, player_id: uuid.UUID, day: date) -> uuid.UUID | None:
         """The player's game of ``day``'s daily challenge, if they started one."""
         return challenge_game_of(session, player_id, day)
@@ -346,7 +360,7 @@ def _creation_fingerprint(request: NewGameRequest) -> str:
     key (the same Idempotency-Key sent with another player's key, or none, is another
     request) and whether it is the daily challenge."""
     # The key's row (an account's key made before it could have several is named by the
-    # account's id: migration 0019), so a fingerprint stored before then still matches.
+    # account's id: migration 0022), so a fingerprint stored before then still matches.
     owner = player_key_id(request.key) if request.key is not None else None
     body: dict[str, object] = (
         {"player": request.requested or "anonymous"}

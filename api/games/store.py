@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, insert, or_, select, update
+from sqlalchemy import ColumnElement, ScalarSelect, Table, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.dml import ReturningInsert, Update
 
@@ -43,6 +43,9 @@ class GameRecord(NamedTuple):
     # it is one of that account's keys, so that it authorises the game's requests without
     # another round trip (None if the request bears no such key).
     player_key_hash: str | None
+    # And the secret that key's last rotation replaced, accepted until the new one is first
+    # used.
+    player_previous_key_hash: str | None
     challenge_date: date | None  # the UTC day whose daily challenge this is
     sealed: bool  # a race's game until its race ends
     computer: bool  # the computer player's game
@@ -67,6 +70,7 @@ class StoredView(NamedTuple):
     snapshot: str | None
     sealed: bool = False
     computer: bool = False
+    review: str | None = None  # the fair-play review's word on a won game (api.fairplay)
 
 
 class NewGameRow(NamedTuple):
@@ -111,6 +115,9 @@ class GameChange:
     finished_at: datetime | None
     snapshot: str
     snapshot_format: str
+    # ``pending`` for a win that the fair-play review must see before any public board
+    # (:attr:`api.games.hooks.GameFacts.reviewed`); None otherwise.
+    review: str | None = None
 
 
 _games = cast(Table, GameRow.__table__)
@@ -126,14 +133,24 @@ def _column(name: str) -> str:
     return _COLUMN.get(name, name)
 
 
-_PLAYER_KEY_HASH = (
-    select(_keys.c.key_hash)
-    .where(_keys.c.id == bindparam("key_id"), _keys.c.player_id == _games.c.player_id)
-    .scalar_subquery()
-    .label("player_key_hash")
-)
+def _bearer_key(column: str) -> ScalarSelect[Any]:
+    """A hash of the key the request's bearer names (``key_id``), if it is one of the keys
+    of the game's player; NULL otherwise."""
+    return (
+        select(_keys.c[column])
+        .where(_keys.c.id == bindparam("key_id"), _keys.c.player_id == _games.c.player_id)
+        .scalar_subquery()
+    )
+
+
+_PLAYER_KEY_HASH = _bearer_key("key_hash").label("player_key_hash")
+_PLAYER_PREVIOUS_KEY_HASH = _bearer_key("previous_hash").label("player_previous_key_hash")
+_FROM_PLAYERS = {
+    "player_key_hash": _PLAYER_KEY_HASH,
+    "player_previous_key_hash": _PLAYER_PREVIOUS_KEY_HASH,
+}
 _GAME_COLUMNS = tuple(
-    _PLAYER_KEY_HASH if name == "player_key_hash" else _games.c[name] for name in GameRecord._fields
+    _FROM_PLAYERS[name] if name in _FROM_PLAYERS else _games.c[name] for name in GameRecord._fields
 )
 _GAME = select(*_GAME_COLUMNS).where(_games.c.id == bindparam("id"))
 _VIEW_COLUMNS = tuple(_games.c[_column(name)] for name in StoredView._fields)
@@ -348,3 +365,52 @@ def insert_game(session: Session, game: NewGameRow) -> None:
 
 def insert_placement(session: Session, game_id: uuid.UUID, placement: PlacementRecord) -> None:
     session.connection().execute(_INSERT_PLACEMENT, {"game_id": game_id, **placement._asdict()})
+
+
+# ---------------------------------------------------------------- the fair-play review's word
+
+
+def set_review(
+    session: Session, game_ids: list[uuid.UUID], review: str | None, only_from: tuple[str, ...]
+) -> int:
+    """Set the fair-play review's word on games whose word is one of ``only_from`` (``""``
+    stands for none): the version stays, as a game's ETag follows its moves, not its
+    standing. Returns how many changed."""
+    if not game_ids:
+        return 0
+    current: ColumnElement[bool] = _games.c.review.in_([word for word in only_from if word])
+    if "" in only_from:
+        current = or_(current, _games.c.review.is_(None))
+    result = session.execute(
+        update(_games).where(_games.c.id.in_(game_ids), current).values(review=review)
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+class WonGame(NamedTuple):
+    """A won game as the boards need it to put it back."""
+
+    id: uuid.UUID
+    player: str
+    player_id: uuid.UUID | None
+    score: int
+    placements_count: int
+    finished_at: datetime
+    challenge_date: date | None
+    assisted: bool
+    review: str | None
+
+
+_WON_BY = select(*(_games.c[name] for name in WonGame._fields)).where(
+    _games.c.player_id == bindparam("player"),
+    _games.c.status == "won",
+    _games.c.computer.is_(False),
+    _games.c.sealed.is_(False),
+)
+
+
+def won_games_of(session: Executor, player_id: uuid.UUID) -> list[WonGame]:
+    """An account's won games that a public board may hold (neither the computer's nor a
+    race's still sealed), oldest first."""
+    rows = session.execute(_WON_BY.order_by(_games.c.finished_at), {"player": player_id})
+    return [WonGame._make(row) for row in rows]

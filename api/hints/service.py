@@ -5,7 +5,7 @@ from __future__ import annotations
 from api.core.errors import ChallengeHintsRefused, GameIsOver, RaceNotOver
 from api.core.schemas import PositionOut
 from api.games import GameService, LoadedGame
-from api.hints.pool import AdvicePool
+from api.hints.pool import AdvicePool, Keys, Place
 from api.hints.schemas import Hint, HintOption
 from api.ops import metrics
 from engine.game import PublicView
@@ -35,13 +35,23 @@ class HintService:
         self.pool = pool
         self.budget = budget
 
-    async def hint(self, game_id: str, token: str | None) -> tuple[Hint, int]:
-        """Advice for the game's current card (the game's token or its player's key), and the
-        game's version once it is marked assisted (once)."""
+    def admit(self, keys: Keys) -> Place:
+        """A place in the workers' pool for the client ``keys`` (``503 hints_busy`` when it
+        holds its share, or the pool is full): taken before anything else is done for the
+        request, so that a refusal for capacity costs nothing, its rate limit included."""
+        return self.pool.admit(keys)
+
+    def release(self, place: Place) -> None:
+        """The place back, if its hint never reached a worker (idempotent)."""
+        self.pool.release(place)
+
+    async def hint(self, game_id: str, token: str | None, place: Place) -> tuple[Hint, int]:
+        """Advice for the game's current card (the game's token or its player's key), in
+        ``place``, and the game's version once it is marked assisted (once)."""
         loaded = await self.games.load(game_id, token, player=True)
         view, seed = question(loaded)
         with metrics.timing_hint():  # its time in the pool, waiting included
-            advice = await self.pool.advise(view, seed=seed, budget=self.budget)
+            advice = await self.pool.advise(view, seed=seed, budget=self.budget, place=place)
         version = await self.games.mark_assisted(loaded)
         return _hint(advice), version
 

@@ -1,5 +1,26 @@
-"""Idempotent requests: a retried creation or placement is answered once."""
+"""Idempotent requests: a retried creation, placement, registration, key rotation or race
+entry is answered once, its secret (if any) kept encrypted for the replays."""
 
-from api.idempotency.service import Answer, IdempotentRequests, credential_digest, fingerprint
+from api.idempotency.responses import REPLAYED_HEADER, answer_response
+from api.idempotency.sealing import SECRET_NAME, ReplaySeal
+from api.idempotency.service import (
+    Answer,
+    IdempotentRequests,
+    credential_digest,
+    fingerprint,
+    purge,
+    purge_periodically,
+)
 
-__all__ = ["Answer", "IdempotentRequests", "credential_digest", "fingerprint"]
+__all__ = [
+    "REPLAYED_HEADER",
+    "SECRET_NAME",
+    "Answer",
+    "IdempotentRequests",
+    "ReplaySeal",
+    "answer_response",
+    "credential_digest",
+    "fingerprint",
+    "purge",
+    "purge_periodically",
+]

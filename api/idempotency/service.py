@@ -17,18 +17,22 @@ The fingerprint is the caller's: the method, the path and the validated body, an
 else makes two requests "the same" (a digest of the credential that authorised it, so that
 only that credential's holder is ever replayed its answer).
 
-Keys are stored as their SHA-256 only. An answer that carries a secret (a new game's token)
-is stored with that secret masked by a key stream derived from the key itself (SHAKE-256 of
-the key, a different function of it than the stored hash), so the table alone never gives a
-token away. The secret is found by its own value when storing and by its masked form when
-replaying: no answer is parsed.
+Keys are stored as their SHA-256 only. An answer that carries a secret (a new game's token,
+a player's key, a racer's token: :attr:`Answer.secret`) is stored whole, encrypted with the
+server's replay secret and the key itself (:mod:`api.idempotency.sealing`), so that neither
+the table alone nor the table with the server's secret gives a secret away; whatever else the
+answer comes to carry beside its secret is sealed with it. Rows are deleted once their window
+(:data:`RETENTION`) has passed (:func:`purge_periodically`, which every server process runs),
+so a kept secret goes with its row.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
-import re
+import logging
+import math
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -45,6 +49,7 @@ from api.core.database import Database
 from api.core.errors import ApiError, IdempotencyKeyReused, RequestInProgress
 from api.core.problems import PROBLEM_MEDIA_TYPE, api_error_response
 from api.idempotency import store
+from api.idempotency.sealing import ReplaySeal, Unreadable
 
 T = TypeVar("T")
 C = TypeVar("C")
@@ -55,24 +60,40 @@ RETENTION = timedelta(hours=24)
 _UNSTORED_CODES = frozenset(
     {"version_conflict", "database_busy", "request_in_progress", "missing_token", "invalid_token"}
 )
-_MASK_PREFIX = "masked:"
-_MASKED = re.compile(rb'"masked:([0-9a-f]+)"')
+PURGE_EVERY = timedelta(minutes=10)
+logger = logging.getLogger("foursquare.idempotency")
 
 
 @dataclass(frozen=True)
 class Answer:
-    """An answer as it is sent and as it is replayed: status, body, headers, and the secret
-    the body holds, if any (masked when stored)."""
+    """An answer as it is sent and as it is replayed: status, body, headers, and whether the
+    body holds a secret shown once (then stored encrypted, :mod:`api.idempotency.sealing`)."""
 
     status: int
     body: bytes
     headers: dict[str, str] = field(default_factory=dict)
     media_type: str = "application/json"
-    secret: str | None = None
+    secret: bool = False
 
 
 class _ClaimLost(RequestInProgress):
     """This request's claim was taken over (it ran past :data:`STALE_CLAIM`)."""
+
+
+def _in_progress(left: timedelta) -> RequestInProgress:
+    """``409 request_in_progress`` for a claim that can be taken over ``left`` from now.
+
+    ``Retry-After`` says when that is, rounded up, and not a fixed second: a claim whose
+    process died answers nothing until it is stale, and a client told "1" retried some fifty
+    times over the minute. A claim whose request is alive is answered sooner (a retry then
+    gets the stored answer), which the detail says."""
+    seconds = max(1, math.ceil(left.total_seconds()))
+    return RequestInProgress(
+        "a request with this Idempotency-Key is still being processed; a retry gets its "
+        f"answer once it has finished, or takes the key over in {seconds} seconds if it "
+        "never does (its process stopped)",
+        retry_after=seconds,
+    )
 
 
 def fingerprint(method: str, path: str, body: Any) -> str:
@@ -101,23 +122,29 @@ class Claim(Generic[C]):
     hashed: str
     claim: str
     checked: C
+    seal: ReplaySeal
     replay: Answer | None = None
 
     def complete(self, session: Session, answer: Answer) -> Answer:
         """Store ``answer`` under the key, in the caller's transaction (the one that does
         the request's work); ``409 request_in_progress`` if the claim was taken over, which
         rolls the work back."""
-        stored = _mask(answer, self.key)
-        headers = {**stored.headers, "Content-Type": stored.media_type}
+        headers = {**answer.headers, "Content-Type": answer.media_type}
+        body = (
+            self.seal.seal(answer.body, self.key, _row(self.scope, self.hashed))
+            if answer.secret
+            else answer.body.decode()
+        )
         if not store.complete_idempotency_claim(
             session,
             self.scope,
             self.hashed,
             self.claim,
-            stored.status,
-            stored.body.decode(),
+            answer.status,
+            body,
             headers,
             now(),
+            sealed=answer.secret,
         ):
             raise _ClaimLost(
                 "this request ran so long that a retry with its Idempotency-Key took over; "
@@ -143,8 +170,11 @@ class Claim(Generic[C]):
 class IdempotentRequests:
     """Requests run once per ``Idempotency-Key``: creations and placements alike."""
 
-    def __init__(self, database: Database, stale_claim: timedelta = STALE_CLAIM) -> None:
+    def __init__(
+        self, database: Database, seal: ReplaySeal, stale_claim: timedelta = STALE_CLAIM
+    ) -> None:
         self.database = database
+        self.seal = seal
         self.stale_claim = stale_claim
 
     async def run(
@@ -201,21 +231,23 @@ class IdempotentRequests:
 
         def claim_in(session: Session) -> Claim[C | None]:
             checked = check(session) if check is not None else None
-            replay = self._claim_in(session, scope, hashed, claim, request_fingerprint, now())
-            found = Claim(scope, key, hashed, claim, checked)
-            return found if replay is None else replace(found, replay=unmask(replay, key))
+            replay = self._claim_in(session, scope, key, hashed, claim, request_fingerprint, now())
+            found = Claim(scope, key, hashed, claim, checked, self.seal)
+            return found if replay is None else replace(found, replay=replay)
 
         for _ in range(3):
             try:
                 return await self.database.write(claim_in)
             except IntegrityError:
                 continue  # another request claimed the key between our read and insert
-        raise RequestInProgress("a request with this Idempotency-Key is still being processed")
+        # Claimed just now by another request: it can be taken over a whole period from now.
+        raise _in_progress(self.stale_claim)
 
     def _claim_in(
         self,
         session: Session,
         scope: str,
+        key: str,
         hashed: str,
         claim: str,
         request_fingerprint: str,
@@ -227,54 +259,73 @@ class IdempotentRequests:
                 session, scope, hashed, claim, request_fingerprint, claimed_at
             )
             return None
+        if claimed_at - record.created_at >= RETENTION:
+            # Past its window (and not yet purged): the key is new again, whatever it held.
+            store.reclaim_idempotency_key(
+                session, scope, hashed, claim, request_fingerprint, claimed_at
+            )
+            return None
         if record.fingerprint != request_fingerprint:
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was already used with a different request"
             )
         if record.status_code is None:
-            stale = claimed_at - record.created_at >= self.stale_claim
-            if stale and store.take_over_idempotency_claim(
+            left = self.stale_claim - (claimed_at - record.created_at)
+            if left <= timedelta(0) and store.take_over_idempotency_claim(
                 session, scope, hashed, record.claim, claim, claimed_at
             ):
                 return None  # the first try died with its process: take over
-            raise RequestInProgress("a request with this Idempotency-Key is still being processed")
+            raise _in_progress(left)
         headers = dict(record.response_headers or {})
+        body = (record.response_body or "").encode()
+        if record.response_sealed:
+            try:
+                body = self.seal.open(record.response_body or "", key, _row(scope, hashed))
+            except Unreadable:
+                # Sealed under another replay secret (the setting changed within the window):
+                # nothing can be replayed, so the retry is served as a new request.
+                logger.warning("a stored answer of scope %s no longer opens: served anew", scope)
+                store.reclaim_idempotency_key(
+                    session, scope, hashed, claim, request_fingerprint, claimed_at
+                )
+                return None
         return Answer(
             status=record.status_code,
-            body=(record.response_body or "").encode(),
+            body=body,
             headers=headers,
             media_type=headers.pop("Content-Type", "application/json"),
+            secret=record.response_sealed,
         )
 
-    def purge(self, older_than: timedelta = RETENTION) -> int:
-        """Delete keys claimed more than ``older_than`` ago (never less than 24 hours)."""
-        cutoff = now() - max(older_than, RETENTION)
-        with self.database.transaction() as session:
-            return store.delete_idempotency_keys_before(session, cutoff)
+
+def purge_in(session: Session, older_than: timedelta = RETENTION) -> int:
+    """Delete keys claimed more than ``older_than`` ago (never less than 24 hours), with the
+    answers stored under them, in ``session``'s transaction."""
+    return store.delete_idempotency_keys_before(session, now() - max(older_than, RETENTION))
 
 
-def _keystream(key: str, length: int) -> bytes:
-    return hashlib.shake_256(f"foursquare-idempotency-mask\0{key}".encode()).digest(length)
+def purge(database: Database, older_than: timedelta = RETENTION) -> int:
+    """:func:`purge_in` in a transaction of its own (``foursquare prune-keys``)."""
+    with database.transaction() as session:
+        return purge_in(session, older_than)
 
 
-def _mask(answer: Answer, key: str) -> Answer:
-    """``answer`` with its secret replaced, where its body holds it as a JSON string, by the
-    secret XORed with the key's stream."""
-    if answer.secret is None:
-        return answer
-    secret = answer.secret.encode()
-    masked = bytes(a ^ b for a, b in zip(secret, _keystream(key, len(secret)), strict=True))
-    plain = json.dumps(answer.secret).encode()
-    hidden = json.dumps(_MASK_PREFIX + masked.hex()).encode()
-    return replace(answer, body=answer.body.replace(plain, hidden), secret=None)
+def _row(scope: str, hashed: str) -> str:
+    """What a sealed answer is bound to: its row."""
+    return f"{scope}\0{hashed}"
 
 
-def unmask(answer: Answer, key: str) -> Answer:
-    """A stored answer with its secret (if any) unmasked by the key that stored it."""
-    found = _MASKED.search(answer.body)
-    if found is None:
-        return answer
-    masked = bytes.fromhex(found.group(1).decode())
-    secret = bytes(a ^ b for a, b in zip(masked, _keystream(key, len(masked)), strict=True))
-    plain = json.dumps(secret.decode()).encode()
-    return replace(answer, body=answer.body.replace(found.group(0), plain))
+async def purge_periodically(database: Database, every: timedelta = PURGE_EVERY) -> None:
+    """Delete the keys whose window has passed, and the answers (secrets included) stored
+    under them, every ``every``, until cancelled. Every server process runs it: a second
+    ``DELETE`` of the same rows deletes nothing."""
+    while True:
+        await asyncio.sleep(every.total_seconds())
+        try:
+            deleted = await database.write(purge_in)
+        except Exception:
+            # A busy or unreachable database must not end the loop: the next round tries again.
+            logger.exception("deleting expired Idempotency-Keys failed")
+        else:
+            if deleted:
+                logger.info("deleted %d Idempotency-Keys past their window", deleted)

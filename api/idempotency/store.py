@@ -19,6 +19,7 @@ class IdempotencyRecord(NamedTuple):
     status_code: int | None
     response_body: str | None
     response_headers: dict[str, str] | None
+    response_sealed: bool
     created_at: datetime
 
 
@@ -72,8 +73,11 @@ def complete_idempotency_claim(
     body: str,
     headers: dict[str, str],
     now: datetime,
+    *,
+    sealed: bool = False,
 ) -> bool:
-    """Store the response of the request holding ``claim``; False if it no longer holds it."""
+    """Store the response of the request holding ``claim`` (``sealed``: its body is
+    encrypted); False if it no longer holds it."""
     result = session.execute(
         update(_keys)
         .where(
@@ -82,9 +86,36 @@ def complete_idempotency_claim(
             _keys.c.claim == claim,
             _keys.c.status_code.is_(None),
         )
-        .values(status_code=status, response_body=body, response_headers=headers, completed_at=now)
+        .values(
+            status_code=status,
+            response_body=body,
+            response_headers=headers,
+            response_sealed=sealed,
+            completed_at=now,
+        )
     )
     return int(result.rowcount) == 1  # type: ignore[attr-defined]
+
+
+def reclaim_idempotency_key(
+    session: Session, scope: str, key_hash: str, claim: str, fingerprint: str, now: datetime
+) -> None:
+    """Make a key's row a fresh claim of ours, its stored response forgotten (one past its
+    window, or that can no longer be read)."""
+    session.execute(
+        update(_keys)
+        .where(_keys.c.scope == scope, _keys.c.key_hash == key_hash)
+        .values(
+            claim=claim,
+            fingerprint=fingerprint,
+            status_code=None,
+            response_body=None,
+            response_headers=None,
+            response_sealed=False,
+            created_at=now,
+            completed_at=None,
+        )
+    )
 
 
 def release_idempotency_claim(session: Session, scope: str, key_hash: str, claim: str) -> None:

@@ -7,8 +7,11 @@ from api.leaderboards.service import (
     LeaderboardService,
     Page,
     RankedScore,
+    board_reviewed_win,
+    put_back_on_boards,
     ranks_of_win,
     subscribe,
+    take_off_boards,
 )
 
 __all__ = [
@@ -16,9 +19,12 @@ __all__ = [
     "LeaderboardService",
     "Page",
     "RankedScore",
+    "board_reviewed_win",
     "counters_drift",
+    "put_back_on_boards",
     "ranks_of_win",
     "repair_counters",
     "router",
     "subscribe",
+    "take_off_boards",
 ]

@@ -93,6 +93,13 @@ class Leaderboard(ResponseModel):
         "did): why a board may be empty or short. Null when assisted games are included, and "
         "on a daily challenge's board (played without hints).",
     )
+    held_for_review: int | None = Field(
+        default=None,
+        description="How many wins of this board's days the fair-play review keeps off it: "
+        "being checked (usually for less than a minute), or held because their placements "
+        "followed the computer player's choices (docs/fairplay.md). Null on a daily "
+        "challenge's board.",
+    )
 
 
 class Around(ResponseModel):

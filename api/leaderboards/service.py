@@ -22,12 +22,20 @@ from sqlalchemy.orm import Session
 from api.core import clock
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import GameNotFound, InvalidCursor, InvalidWindow, NotOnBoard, RaceGamePrivate
+from api.core.errors import (
+    GameNotFound,
+    InvalidCursor,
+    InvalidWindow,
+    NotOnBoard,
+    RaceGamePrivate,
+    echo,
+)
 from api.core.ids import parse_game_id
 from api.core.names import name_skeleton
 from api.games import GameFacts, GameHooks, GameService
 from api.leaderboards import store
 from api.leaderboards.cache import PageCache
+from api.leaderboards.recount import lock_leaderboard, rebuild_leaderboard
 from api.leaderboards.schemas import Around, Leaderboard, LeaderboardEntry
 from api.leaderboards.store import BoardEntry as BoardEntry  # an entry, as other features see it
 from api.leaderboards.store import LeaderboardKey, Listing, ScoreRecord
@@ -70,6 +78,7 @@ class Page:
     next_cursor: str | None
     window: Window | None  # None for a daily challenge's board
     assisted_left_out: int | None = None  # None: assisted games are on it (or none are played)
+    held_for_review: int | None = None  # None: a daily challenge's board
 
 
 def entry_out(rank: int, score: BoardEntry) -> LeaderboardEntry:
@@ -92,6 +101,7 @@ def leaderboard_out(page: Page) -> Leaderboard:
             "next_cursor": page.next_cursor,
             **(page.window._asdict() if page.window else {}),
             "assisted_left_out": page.assisted_left_out,
+            "held_for_review": page.held_for_review,
         }
     )
 
@@ -116,7 +126,8 @@ def _on_boards(game: GameFacts) -> bool:
 def _hold_finish_order(session: Session, game: GameFacts) -> datetime | None:
     # Locks the count of wins of this score until the transaction ends (see
     # api.leaderboards.store.last_win_of_score): the end is stamped after the latest of them.
-    if not _on_boards(game) or game.sealed:
+    # A win the fair-play review must see first is counted when it is found clean.
+    if not _on_boards(game) or game.sealed or game.reviewed:
         return None
     assert game.score is not None
     return store.last_win_of_score(session, game.score)
@@ -124,17 +135,71 @@ def _hold_finish_order(session: Session, game: GameFacts) -> datetime | None:
 
 def _record_win(session: Session, game: GameFacts) -> None:
     if _on_boards(game) and not game.sealed:
-        _record(session, game, game.at)
+        if game.reviewed:
+            store.hold(session, game.game_id, game.at)
+        else:
+            _record(session, game, game.at)
 
 
 def _record_revealed_win(session: Session, game: GameFacts) -> None:
     """A race's won game, public now: on the boards at its finish, or just after the last win
-    of its score recorded since (ties rank in the order they are counted)."""
+    of its score recorded since (ties rank in the order they are counted); held until the
+    fair-play review has seen it if it must."""
     if _on_boards(game):
+        if game.reviewed:
+            store.hold(session, game.game_id, game.at)
+        else:
+            _record_late(session, game)
+
+
+def _record_late(session: Session, game: GameFacts) -> None:
+    assert game.score is not None
+    last = store.last_win_of_score(session, game.score)
+    at = game.at if last is None or game.at > last else last + timedelta(microseconds=1)
+    _record(session, game, at)
+
+
+# ---------------------------------------------------------------- the fair-play review's word
+
+
+def board_reviewed_win(session: Session, game: GameFacts) -> None:
+    """A held win found clean, or cleared by a moderator: on every board at its finish, or
+    just after the last win of its score counted since, as a race's revealed win. Counted
+    first, then released: the same lock order as a win's (the totals, then the revision)."""
+    _record_late(session, game)
+    store.release(session, [game.game_id])
+
+
+def take_off_boards(session: Session, games: list[tuple[uuid.UUID, datetime]]) -> None:
+    """Games of an account marked by the fair-play review leave every board (held, and
+    counted in the captions): their rows go and the counters, ordinals and players' bests
+    are counted again (a moderator's rare decision; :func:`rebuild_leaderboard`)."""
+    if not games:
+        return
+    lock_leaderboard(session)
+    removed = store.remove_scores(session, [game_id for game_id, _ in games])
+    for game_id, finished_at in games:
+        store.hold(session, game_id, finished_at)
+    if removed:
+        rebuild_leaderboard(session)
+
+
+def put_back_on_boards(session: Session, games: list[GameFacts]) -> None:
+    """Games of an account cleared by a moderator are back on every board at their own
+    finish, as if never taken off: rows inserted, then everything counted again."""
+    if not games:
+        return
+    lock_leaderboard(session)
+    rows = []
+    for game in games:
         assert game.score is not None
-        last = store.last_win_of_score(session, game.score)
-        at = game.at if last is None or game.at > last else last + timedelta(microseconds=1)
-        _record(session, game, at)
+        record = ScoreRecord(
+            game.game_id, game.player, game.score, -game.score, game.at, game.assisted
+        )
+        rows.append((record, name_skeleton(game.player)))
+    store.insert_scores(session, rows)
+    store.release(session, [game.game_id for game in games])
+    rebuild_leaderboard(session)
 
 
 def _record(session: Session, game: GameFacts, at: datetime) -> None:
@@ -201,20 +266,21 @@ class LeaderboardService:
         secret = self.cursor_secret
         after, rank = _decode_cursor(secret, cursor, listing) if cursor else (None, 0)
 
-        def read(session: Executor) -> tuple[list[BoardEntry], int | None]:
+        def read(session: Executor) -> tuple[list[BoardEntry], int | None, int]:
             rows = store.leaderboard(session, listing, after, limit + 1)
+            held = store.held_count(session, listing)
             if listing.with_assisted:
-                return rows, None
-            return rows, store.assisted_left_out(session, listing)
+                return rows, None, held
+            return rows, store.assisted_left_out(session, listing), held
 
-        rows, left_out = await self.database.read(read)
+        rows, left_out, held = await self.database.read(read)
         ranked = [RankedScore(rank + i, row) for i, row in enumerate(rows[:limit], start=1)]
         next_cursor = None
         if len(rows) > limit:
             last = ranked[-1].score
             key = [last.sort_score, last.finished_at.isoformat(), last.game_id.hex]
             next_cursor = seal_cursor(secret, [*key, rank + limit, _listing_fields(listing)])
-        page = Page(ranked, next_cursor, Window.of(listing), left_out)
+        page = Page(ranked, next_cursor, Window.of(listing), left_out, held)
         body = leaderboard_out(page).model_dump_json().encode()
         self.pages.put(revision, request, body)
         return body
@@ -236,7 +302,7 @@ class LeaderboardService:
             if found is None:
                 summary = GameService.summaries(session, [game_uuid]).get(game_uuid)
                 if summary is None:
-                    raise GameNotFound(f"there is no game {game_id[:64]!r}")
+                    raise GameNotFound(f"there is no game {echo(game_id)!r}")
                 if summary.sealed:
                     raise RaceGamePrivate(
                         "this race game is its racer's only until the race ends: it is on a "

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Table,
     and_,
     bindparam,
+    delete,
     func,
     insert,
     or_,
@@ -42,6 +43,7 @@ from sqlalchemy.sql.elements import Tuple
 from api.core.database import Executor
 from api.core.models import (
     GameRow,
+    HeldWinRow,
     LeaderboardBestRow,
     LeaderboardDayRow,
     LeaderboardRevisionRow,
@@ -82,6 +84,7 @@ totals = cast(Table, LeaderboardTotalRow.__table__)
 days = cast(Table, LeaderboardDayRow.__table__)
 bests = cast(Table, LeaderboardBestRow.__table__)
 revision = cast(Table, LeaderboardRevisionRow.__table__)
+held = cast(Table, HeldWinRow.__table__)
 _REVISION = select(revision.c.revision).where(revision.c.id == 1)
 _INSERT_SCORE = insert(scores)
 
@@ -412,3 +415,68 @@ def entry_of(
 def leaderboard_revision(session: Executor) -> int:
     """A number the database bumps whenever ``scores`` changes (migration 0004's triggers)."""
     return int(session.execute(_REVISION).scalar_one())
+
+
+# ---------------------------------------------------------------- wins held by the review
+
+
+def _bump_revision(session: Session) -> None:
+    """A cached page names the held wins in its caption: the revision says it changed (the
+    triggers of migration 0004 bump it only for ``scores``)."""
+    session.execute(update(revision).values(revision=revision.c.revision + 1))
+
+
+def hold(session: Session, game_id: uuid.UUID, finished_at: datetime) -> None:
+    """Count a win as held off the boards (its caption says so) until :func:`release`."""
+    day = finished_at.astimezone(UTC).date()
+    connection = session.connection()
+    connection.execute(
+        _upsert(held, connection.dialect.name)
+        .values(game_id=game_id, day=day, week=week_of(day))
+        .on_conflict_do_nothing(index_elements=["game_id"])
+    )
+    _bump_revision(session)
+
+
+def release(session: Session, game_ids: list[uuid.UUID]) -> None:
+    """The wins are no longer held (they go on the boards, or they were never to)."""
+    if game_ids:
+        session.execute(delete(held).where(held.c.game_id.in_(game_ids)))
+        _bump_revision(session)
+
+
+def held_count(session: Executor, board: Listing) -> int:
+    """How many wins of ``board``'s window the review holds off it."""
+    statement = select(func.count()).select_from(held)
+    if board.period == "day":
+        statement = statement.where(held.c.day == board.starts_on)
+    elif board.period == "week":
+        statement = statement.where(held.c.week == board.starts_on)
+    return int(session.execute(statement).scalar_one())
+
+
+def remove_scores(session: Session, game_ids: list[uuid.UUID]) -> int:
+    """Delete the games' ``scores`` rows (the caller rebuilds the counters after it)."""
+    if not game_ids:
+        return 0
+    result = session.execute(delete(scores).where(scores.c.game_id.in_(game_ids)))
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def insert_scores(session: Session, rows: list[tuple[ScoreRecord, str]]) -> None:
+    """Insert ``scores`` rows as they were, before a rebuild numbers them (their ordinals
+    are placeholders here); ``rows`` pairs each with its player key."""
+    for score, player_key in rows:
+        day = score.finished_at.astimezone(UTC).date()
+        session.execute(
+            _INSERT_SCORE.values(
+                **score._asdict(),
+                player_key=player_key,
+                day=day,
+                week=week_of(day),
+                ordinal=0,
+                ordinal_unassisted=None if score.assisted else 0,
+                day_ordinal=0,
+                day_ordinal_unassisted=None if score.assisted else 0,
+            )
+        )

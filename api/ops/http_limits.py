@@ -24,7 +24,9 @@ and the body, checks a body's size, and leaves everything else to uvicorn.
   (``FOURSQUARE_MAX_BODY_BYTES``): ``413`` (problem+json, ``payload_too_large``, as the app's
   own check answers) and the connection closes at once, without reading the rest: the app's
   check (the request edge, api/ops/observer.py) answered as well, but uvicorn then read the
-  whole body (50 MB of it) to keep the connection alive. The app never sees such a request.
+  whole body (50 MB of it) to keep the connection alive. The app never sees a request whose
+  declared body is too large; one whose chunked body grows too large has reached its route's
+  handler, which is told the client went away (below).
 - A body not complete ``body_timeout`` seconds (``FOURSQUARE_BODY_TIMEOUT_SECONDS``) after
   its head: the connection closes (the request's handler, waiting for the body, is told the
   client went away).
@@ -46,6 +48,12 @@ and the body, checks a body's size, and leaves everything else to uvicorn.
   seen, and closing it there gives its descriptor back at once.
 
 A request httptools cannot parse gets ``400 bad_request`` (uvicorn answered it in plain text).
+
+A request cut off while its body is read (too large, a malformed chunk, the body deadline) has
+a running handler: it is told the client went away, and the request's scope says what
+happened (``CUT_SCOPE_KEY``, :meth:`HeadLimitedProtocol.tell_handler`), so that the app's edge
+counts and logs it once under what the client was answered (``413``, ``400``) or, with no
+answer, as ``client_closed``: never as a 500 of the app's.
 
 Every refusal made here is the service's own: problem+json with its ``code``, a
 ``request_id`` (the client's ``X-Request-ID`` if the head got that far and it is sane, else a
@@ -70,7 +78,7 @@ from typing import Any
 from pydantic import IPvAnyNetwork
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from api.core.context import UNMATCHED
+from api.core.context import CLIENT_CLOSED, CUT_SCOPE_KEY, UNMATCHED
 from api.core.errors import RETRY_AFTER_SECONDS
 from api.core.problems import PROBLEM_MEDIA_TYPE, problem_bytes
 from api.core.settings import Settings
@@ -206,6 +214,7 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         self.body_deadline: asyncio.TimerHandle | None = None
         self.peer: str | None = None  # the client address counted, while counted
         self.counted = False
+        self.in_body = False  # between a head that announced a body and that body's end
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -309,6 +318,7 @@ class HeadLimitedProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         self.parsed_bytes = 0
         self.body_bytes = 0
+        self.in_body = False
         super().on_message_begin()
 
     def on_url(self, url: bytes) -> None:
@@ -331,6 +341,7 @@ class HeadLimitedProtocol(HttpToolsProtocol):
             return
         super().on_headers_complete()
         if declared or chunked:
+            self.in_body = True
             self.arm_body_deadline()
 
     def declared_body(self) -> tuple[int, bool]:
@@ -357,6 +368,7 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         if self.refusal is not None:
             return
         self.disarm_body_deadline()
+        self.in_body = False
         super().on_message_complete()
         # The next bytes on this connection are the next request's head.
         self.reading_head = True
@@ -395,7 +407,26 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         # the request's handler that the client went away (http.disconnect).
         self.body_deadline = None
         if not self.transport.is_closing():
+            self.tell_handler(CLIENT_CLOSED, "body_timeout", None)
             self.transport.close()
+
+    def tell_handler(self, label: int | str, reason: str, request_id: str | None) -> bool:
+        """Whether the request being cut off (while its body is read) is one the app is
+        handling: then its scope says what happened (:data:`CUT_SCOPE_KEY`) and the app's edge
+        counts and logs it, with its route, once (its handler is told the client went away);
+        otherwise the app never sees it and the refusal is observed here.
+
+        Why: a chunked body past the limit, a malformed chunk or a body deadline each reached
+        the route's handler as a disconnect, which it took for a fault: a traceback and a
+        500 counted for every one, false alerts anyone could cause on demand."""
+        cycle = self.cycle
+        if not self.in_body or cycle is None or cycle.response_started:
+            return False
+        if any(waiting is cycle for waiting, _ in self.pipeline):
+            return False  # pipelined behind another request: its handler has not started
+        cycle.scope[CUT_SCOPE_KEY] = (label, reason, request_id)  # type: ignore[literal-required]
+        self.in_body = False
+        return True
 
     def send_400_response(self, msg: str) -> None:
         """uvicorn's answer to a request httptools cannot parse (a text/plain 400), in the
@@ -409,7 +440,8 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         detail = "the request is not well-formed HTTP/1.1"
         self.transport.write(refusal_bytes(status, code, "Bad request", detail, request_id))
         self.transport.close()
-        self.observe_refusal(request_id, self.method(), status, code)
+        if not self.tell_handler(status.value, code, request_id):
+            self.observe_refusal(request_id, self.method(), status, code)
 
     def refuse(self) -> None:
         """Answer the refusal (unless a response has begun on this connection) and close."""
@@ -429,7 +461,8 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         if cycle is None or not cycle.response_started or cycle.response_complete:
             request_id = request_id_of(self.headers)
             self.transport.write(refusal_bytes(status, code, title, detail, request_id))
-            self.observe_refusal(request_id, self.method(), status, code)
+            if not self.tell_handler(status.value, code, request_id):
+                self.observe_refusal(request_id, self.method(), status, code)
         self.transport.close()
 
 

@@ -60,13 +60,21 @@ from fastapi import FastAPI, Response
 from sqlalchemy.pool import QueuePool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.core.context import REQUEST, UNMATCHED, RequestContext, route_template
+from api.core.context import (
+    CLIENT_CLOSED,
+    CUT_SCOPE_KEY,
+    REQUEST,
+    UNMATCHED,
+    RequestContext,
+    route_template,
+)
 from api.core.database import Database
 from api.core.problems import problem_response
 from api.core.settings import Settings
 from api.ops import metrics
 
 log = logging.getLogger("foursquare.access")
+gone_log = logging.getLogger("foursquare.http")
 
 _SANE_REQUEST_ID = re.compile(rb"[\x21-\x7e]{1,128}")
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -125,7 +133,7 @@ class RequestEdge:
         self.refusals = refusals
         # Label children by their label values: prometheus_client's ``labels()`` validates and
         # locks on every call; these are looked up once per label set.
-        self._requests: dict[tuple[str, str, int], Any] = {}
+        self._requests: dict[tuple[str, str, str], Any] = {}
         self._durations: dict[tuple[str, str], Any] = {}
         self._phases: dict[tuple[str, str], list[Any]] = {}
 
@@ -239,9 +247,19 @@ class RequestEdge:
         finally:
             REQUEST.reset(reset)
             ended = perf_counter()
+            label: int | str = status
+            why: str | None = None
+            cut = scope.get(CUT_SCOPE_KEY)
+            if cut is not None:
+                # Cut off by the HTTP protocol while its body was read: what it answered, or
+                # client_closed, and with the request id that answer carried.
+                label, why, cut_id = cut
+                request.id = cut_id or request.id
+            elif request.gone and not refused:
+                label, why = CLIENT_CLOSED, "disconnected"
             self._observe(
-                inner, method, request, status, (answered or ended) - started, ended - started,
-                at_head,
+                inner, method, request, label, (answered or ended) - started, ended - started,
+                at_head, why,
             )  # fmt: skip
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -263,16 +281,21 @@ class RequestEdge:
         scope: Scope,
         method: str,
         request: RequestContext,
-        status: int,
+        status: int | str,
         seconds: float,
         lasted: float,
         at_head: tuple[float, float, float] | None,
+        gone: str | None = None,
     ) -> None:
         """``seconds`` is the request's latency for the duration histogram: to the end of the
         response, or for an event stream to its headers (a stream lasts as long as its watcher
         stays, minutes or hours, which says nothing of how fast the service answers and would
         swamp every latency quantile; its phases are those of its opening too, ``at_head``);
-        ``lasted`` is its whole life, for the log line, with its phases so far."""
+        ``lasted`` is its whole life, for the log line, with its phases so far.
+
+        ``gone`` says why a request's client went away before it was answered (``status`` is
+        then what the HTTP protocol answered, or ``client_closed``): such a request gets one
+        line at info, the access log's when it is on, else one of its own."""
         method = method if method in _METHODS else "OTHER"
         route = scope.get("route")
         if route is not None:
@@ -284,10 +307,10 @@ class RequestEdge:
             template, path_params = self._match(scope)
         template = template or UNMATCHED
         if self.metrics_on:
-            key = (method, template, status)
+            key = (method, template, str(status))
             counter = self._requests.get(key)
             if counter is None:
-                counter = self._requests[key] = metrics.HTTP_REQUESTS.labels(*map(str, key))
+                counter = self._requests[key] = metrics.HTTP_REQUESTS.labels(*key)
             counter.inc()
             timing_key = (method, template)
             histogram = self._durations.get(timing_key)
@@ -323,7 +346,17 @@ class RequestEdge:
                 # Only a well-formed id: the path segment is whatever the client sent.
                 with contextlib.suppress(ValueError, TypeError, AttributeError):
                     fields["game_id"] = str(uuid.UUID(game_id))
+            if gone is not None:
+                fields["gone"] = gone
             log.info("%s %s %s", method, template, status, extra={"fields": fields})
+        elif gone is not None and gone_log.isEnabledFor(logging.INFO):
+            gone_log.info(
+                "%s %s: the client went away, or was cut off, before its body was read (%s)",
+                method,
+                template,
+                gone,
+                extra={"fields": {"request_id": request.id, "status": status, "gone": gone}},
+            )
 
     def _match(self, scope: Scope) -> tuple[str | None, dict[str, str]]:
         """The documented route template (and its parameters) a path fits, if any.

@@ -248,11 +248,8 @@ class RateLimiter:
 
 
 def request_address(request: Request, limiter: RateLimiter) -> str:
-    """The address a request is limited by (:func:`client_address`)."""
-    client = request.scope.get("client")
-    return client_address(
-        client[0] if client else None, request.headers.getlist("x-forwarded-for"), limiter.trusted
-    )
+    """The address a request is limited by (:func:`client_of`)."""
+    return client_of(request, limiter.trusted)[0]
 
 
 class SignInGuard:
@@ -295,16 +292,27 @@ def rate_limit_fields(outcomes: Sequence[Outcome]) -> dict[str, str]:
     }
 
 
+def client_of(request: Request, trusted: Sequence[IpNetwork]) -> tuple[str, str | None]:
+    """Who sent ``request``, as the limits count it: its client address (behind a proxy of
+    ``trusted``, from ``X-Forwarded-For``) and the key of its Bearer credential, if any."""
+    client = request.scope.get("client")
+    address = client_address(
+        client[0] if client else None, request.headers.getlist("x-forwarded-for"), trusted
+    )
+    return address, credential_key(request.headers.get("authorization"))
+
+
 def rate_limit(category: Category) -> Callable[[Request], Awaitable[None]]:
     """A route dependency counting the request in ``category``; ``429 rate_limited`` when a
-    limit is used up. It runs before the route's work, so a refused request changes nothing."""
+    limit is used up. It runs before the route's work, so a refused request changes nothing.
+    (A route may also await it itself, after a check that must not cost the client its
+    quota: the hints' admission to their workers, api/hints/routes.py.)"""
 
     async def limited(request: Request) -> None:
         limiter: RateLimiter | None = request.app.state.rate_limiter
         if limiter is None:
             return
-        address = request_address(request, limiter)
-        credential = credential_key(request.headers.get("authorization"))
+        address, credential = client_of(request, limiter.trusted)
         outcomes = await limiter.check(category, address, credential)
         fields = rate_limit_fields(outcomes)
         answering = current_request()

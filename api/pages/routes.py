@@ -15,6 +15,7 @@ import re
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse
+from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
@@ -64,6 +65,11 @@ class _StaticFiles(StaticFiles):
         self._headers = headers
 
     async def get_response(self, path: str, scope: Scope) -> Response:
+        if scope["method"] not in ("GET", "HEAD"):
+            # What does not exist is 404 whatever the method (Starlette answers 405 before it
+            # looks): the file is looked up as for HEAD, and only one that exists is 405.
+            await super().get_response(path, {**scope, "method": "HEAD"})
+            raise HTTPException(status_code=405, headers={"Allow": "GET, HEAD"})
         response = await super().get_response(path, scope)
         response.headers.update(self._headers)
         return response

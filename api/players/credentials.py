@@ -45,6 +45,7 @@ from api.core.errors import (
     InvalidToken,
     MissingToken,
     PlayerNotFound,
+    echo,
 )
 from api.core.names import STORED_NAME, name_key
 from api.core.secrets import (
@@ -105,7 +106,7 @@ def find_player(session: Executor, name: str) -> PlayerRecord:
         None if STORED_NAME.fullmatch(key) is None else store.get_player_by_name_key(session, key)
     )
     if player is None:
-        raise PlayerNotFound(f"there is no player {name[:64]!r}")
+        raise PlayerNotFound(f"there is no player {echo(name)!r}")
     return player
 
 
@@ -169,11 +170,19 @@ def revoke_key(session: Session, name: str, key: str | None, key_id: uuid.UUID) 
 
 
 def rotate_key(session: Session, name: str, key: str | None) -> NewKey:
-    """Replace the secret of the key signing the request (its name and id stay): the old
-    secret is refused from the moment this commits."""
+    """Replace the secret of the key signing the request (its name and id stay). The secret
+    it replaces is kept (``previous_hash``) and accepted until the new one is first used
+    (:func:`api.core.accounts.authenticate_key`): a rotation whose answer was lost leaves the
+    old secret working, and the old secret sent again rotates again, replacing the secret
+    nobody read (the one kept stays the old one). Rotating with the new secret is its first
+    use: it retires the old one, and is kept itself until its successor is used."""
     signed = owner(session, name, key)
+    # Signed with the current secret: that one is kept. With the one its last rotation
+    # replaced: the current one was never used, so it is replaced and the old one kept.
+    kept = signed.key_hash if signed.current else signed.previous_hash
+    assert kept is not None  # a secret that signed was one of the two
     fresh = new_player_key(signed.key_id)
-    if not store.replace_key_hash(session, signed.key_id, signed.key_hash, hash_token(fresh)):
+    if not store.replace_key_hash(session, signed, hash_token(fresh), kept):
         raise InvalidToken("this key was replaced by a concurrent rotation")
     row = next(k for k in store.player_keys(session, signed.player.id) if k.id == signed.key_id)
     return NewKey(signed.player, row, fresh)

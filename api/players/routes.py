@@ -18,6 +18,7 @@ from api.core.credential_errors import (
 )
 from api.core.errors import (
     Example,
+    IdempotencyKeyReused,
     InvalidCursor,
     InvalidPlayerName,
     InvalidRequest,
@@ -27,12 +28,14 @@ from api.core.errors import (
     PayloadTooLarge,
     PlayerNotFound,
     RateLimited,
+    RequestInProgress,
     ServiceUnavailable,
 )
 from api.core.names import name_key
 from api.core.openapi import header, problems
-from api.core.params import PageCursor, PageLimit, PlayerKeyDep, service
+from api.core.params import CreationKey, PageCursor, PageLimit, PlayerKeyDep, service
 from api.core.problems import json_response
+from api.idempotency import REPLAYED_HEADER, answer_response
 from api.ops.ratelimit import SignInGuard, limited_by
 from api.players.credentials import NewKey
 from api.players.schemas import (
@@ -50,12 +53,10 @@ from api.players.schemas import (
     PlayerGames,
     PlayerKey,
     PlayerOut,
-    PlayerStatsOut,
     RecoveryCodeSignIn,
     RecoveryCodesOut,
 )
-from api.players.service import NO_STATS, PlayerService, Profile
-from api.players.store import PlayerStatsRecord
+from api.players.service import PlayerService, Profile, stats_out
 
 Players = Annotated[PlayerService, service("players")]
 
@@ -68,27 +69,14 @@ _OWNER = (MissingToken, InvalidToken, PlayerNotFound, RateLimited, ServiceUnavai
 _KEY_ID = "5b1e0c9d-7f3a-4e2b-9c8d-1a2b3c4d5e6f"
 
 
-def _stats_out(stats: PlayerStatsRecord, races: tuple[int, int] = (0, 0)) -> PlayerStatsOut:
-    finished = stats.games_won + stats.games_lost
-    return PlayerStatsOut(
-        games_played=stats.games_played,
-        games_won=stats.games_won,
-        games_lost=stats.games_lost,
-        games_in_progress=stats.games_played - finished,
-        win_rate=stats.games_won / finished if finished else None,
-        best_score=stats.best_score,
-        mean_winning_score=stats.won_score_total / stats.games_won if stats.games_won else None,
-        current_streak=stats.current_streak,
-        longest_streak=stats.longest_streak,
-        last_played_at=stats.last_played_at,
-        races_played=races[0],
-        races_won=races[1],
-    )
-
-
 def _player_out(found: Profile) -> PlayerOut:
-    stats = _stats_out(found.stats, found.races)
-    return PlayerOut(name=found.player.name, created_at=found.player.created_at, stats=stats)
+    stats = stats_out(found.stats, found.races)
+    return PlayerOut(
+        name=found.player.name,
+        created_at=found.player.created_at,
+        stats=stats,
+        marked=found.marked,
+    )
 
 
 @router.post(
@@ -97,35 +85,33 @@ def _player_out(found: Profile) -> PlayerOut:
     response_model=PlayerCreated,
     summary="Register a player",
     responses={
-        201: {"headers": {"Location": header("/players/{name}")}},
+        201: {"headers": {"Location": header("/players/{name}"), **REPLAYED_HEADER}},
         **problems(
             NameTaken,
+            RequestInProgress,
             PayloadTooLarge,
             InvalidPlayerName,
             InvalidRequest,
+            IdempotencyKeyReused,
             RateLimited,
             ServiceUnavailable,
         ),
     },
     dependencies=[limited_by("create")],
 )
-async def create_player(body: PlayerCreate, players: Players) -> Response:
+async def create_player(
+    body: PlayerCreate, players: Players, idempotency_key: CreationKey = None
+) -> Response:
     """Registers a name and answers with the player, their secret `key` (named `key_name`)
-    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
-    Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
-    name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
-    name with no other account's or reserved name (see `name`); a guest can no longer play
-    under it."""
-    registered = await players.register(body.name, body.key_name)
-    player = registered.player
-    out = PlayerCreated(
-        name=player.name,
-        created_at=player.created_at,
-        stats=_stats_out(NO_STATS),
-        key=registered.key,
-        recovery_codes=registered.recovery_codes,
-    )
-    return json_response(out, 201, headers={"Location": f"/players/{player.name}"})
+    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed)
+    and in its replays: send an `Idempotency-Key`, and a retry of a registration whose answer
+    was lost (a dropped connection, a `502`) gets the same account, key and codes rather than
+    `409 name_taken`. Send the key as `Authorization: Bearer <key>` on `POST /games` to play
+    as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them
+    a letter, and one name with no other account's or reserved name (see `name`); a guest can
+    no longer play under it."""
+    answer, replayed = await players.register(body.name, idempotency_key, body.key_name)
+    return answer_response(answer, replayed)
 
 
 @router.get(
@@ -163,29 +149,43 @@ async def read_player(name: str, players: Players) -> Response:
     "/{name}/key",
     response_model=PlayerKey,
     summary="Rotate a player's key",
-    responses=problems(
-        MissingToken,
-        InvalidToken,
-        PlayerNotFound,
-        RateLimited,
-        ServiceUnavailable,
-        examples={
-            MissingToken: Example(
-                "send the player's current key as 'Authorization: Bearer <key>'",
-                "/players/ana/key",
-            ),
-            InvalidToken: Example("this key is not this player's current key", "/players/ana/key"),
-        },
-    ),
+    responses={
+        200: {"headers": REPLAYED_HEADER},
+        **problems(
+            MissingToken,
+            InvalidToken,
+            PlayerNotFound,
+            RequestInProgress,
+            InvalidRequest,
+            IdempotencyKeyReused,
+            RateLimited,
+            ServiceUnavailable,
+            examples={
+                MissingToken: Example(
+                    "send the player's current key as 'Authorization: Bearer <key>'",
+                    "/players/ana/key",
+                ),
+                InvalidToken: Example(
+                    "this key is not this player's current key", "/players/ana/key"
+                ),
+            },
+        ),
+    },
     dependencies=[limited_by("create")],
 )
-async def rotate_player_key(name: str, players: Players, key: PlayerKeyDep) -> Response:
+async def rotate_player_key(
+    name: str, players: Players, key: PlayerKeyDep, idempotency_key: CreationKey = None
+) -> Response:
     """Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
-    player's keys) with a new one, shown only in this response; the key keeps its name and id,
-    the old secret is refused from then on (the player's other keys and game tokens are not
-    affected)."""
-    rotated = await players.rotate_key(name, key)
-    return json_response(PlayerKey(name=rotated.player.name, key=rotated.secret))
+    player's keys) with a new one, shown only in this response (and in its replays under the
+    same `Idempotency-Key`, sent with the same key); the key keeps its name and id. The old
+    secret keeps working until the new one is first used (by any request that changes
+    something with it, or `GET /players/me`), then is refused: a rotation whose answer was
+    lost never strands the account, and a rotation sent again with the old secret before
+    then answers a fresh one (the unread one is refused from then on). The player's other
+    keys and game tokens are not affected."""
+    answer, replayed = await players.rotate_key(name, key, idempotency_key)
+    return answer_response(answer, replayed)
 
 
 def _new_key_out(made: NewKey) -> NewKeyOut:

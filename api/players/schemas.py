@@ -6,15 +6,11 @@ import uuid
 from datetime import date, datetime
 from typing import Annotated, Any
 
-from pydantic import (
-    ConfigDict,
-    Field,
-    StringConstraints,
-    WithJsonSchema,
-)
+from pydantic import ConfigDict, Field, StringConstraints
 
-from api.core.names import NAME_MAX_LENGTH, NAME_MIN_LENGTH, NAME_PATTERN, NAME_RULE
+from api.core.names import NAME_RULE, PlayerName
 from api.core.schemas import EndReasonName, RequestModel, ResponseModel, StatusName
+from api.games import ReviewState
 
 _PLAYER_EXAMPLE: dict[str, Any] = {
     "name": "ana",
@@ -58,21 +54,7 @@ class PlayerCreate(RequestModel):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ana"}]})
 
-    key_name: KeyName = "first key"
-
-    # The pattern is documented (and fuzzed) but checked by the service, which answers a name
-    # outside it with its own code, invalid_player_name, rather than invalid_request.
-    name: Annotated[
-        str,
-        WithJsonSchema(
-            {
-                "type": "string",
-                "pattern": NAME_PATTERN,
-                "minLength": NAME_MIN_LENGTH,
-                "maxLength": NAME_MAX_LENGTH,
-            }
-        ),
-    ] = Field(
+    name: PlayerName = Field(
         description=(
             f"{NAME_RULE}; one name with no other account's: not in another case, not a "
             "look-alike, not the same but for `_` and `-` (once `ana` is registered, nobody "
@@ -81,6 +63,7 @@ class PlayerCreate(RequestModel):
             "`computer`, `anonymous` and names that are one name with them."
         ),
     )
+    key_name: KeyName = "first key"
 
 
 class PlayerStatsOut(ResponseModel):
@@ -99,7 +82,10 @@ class PlayerStatsOut(ResponseModel):
         description="When one of their games last started or ended."
     )
     races_played: int = Field(description="Races finished (`GET /players/{name}/races`).")
-    races_won: int = Field(description="Races finished first.")
+    races_won: int = Field(
+        description="Races finished first, against another racer at least (the ranking: "
+        "`GET /races/{id}`)."
+    )
 
 
 class PlayerOut(ResponseModel):
@@ -110,6 +96,12 @@ class PlayerOut(ResponseModel):
     name: str
     created_at: datetime
     stats: PlayerStatsOut
+    marked: bool = Field(
+        default=False,
+        description="Marked by the fair-play review (several of its wins followed the "
+        "computer player's choices too closely): all its games are off the public boards "
+        "until a moderator clears it (docs/fairplay.md).",
+    )
 
 
 class PlayerKey(ResponseModel):
@@ -302,6 +294,12 @@ class PlayerGameOut(ResponseModel):
     finished_at: datetime | None
     challenge_date: date | None = Field(
         description="The UTC day whose daily challenge this game is; null for an ordinary game."
+    )
+    review: ReviewState | None = Field(
+        default=None,
+        description="The fair-play review's word on a won game without hints (as the game's "
+        "`fair_play.state`): `pending` until checked, then on the boards (`clean`, "
+        "`cleared`) or off them (`flagged`, `confirmed`, `held`). Null for other games.",
     )
 
 

@@ -9,7 +9,7 @@ a unit of work per request.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,21 +17,30 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from api.core.accounts import PlayerRecord, authenticate
+from api.core.accounts import (
+    PlayerRecord,
+    SignedIn,
+    authenticate_key,
+    retire_previous_secret,
+    signed_in,
+)
 from api.core.clock import now
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
 from api.core.errors import (
     InvalidCursor,
+    InvalidToken,
     MissingToken,
     NameReserved,
     NameTaken,
 )
 from api.core.names import RESERVED_SKELETONS, account_name, name_key, name_skeleton
 from api.games import GameFacts, GameHooks
+from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
 from api.players import credentials as creds
 from api.players import store
 from api.players.credentials import FIRST_KEY_NAME, find_player
+from api.players.schemas import PlayerCreated, PlayerKey, PlayerStatsOut
 from api.players.store import PasskeyRecord, PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
 
 _CURSOR_KIND = "player_games"
@@ -50,6 +59,7 @@ class Profile:
     player: PlayerRecord
     stats: PlayerStatsRecord
     races: tuple[int, int]  # finished, won
+    marked: bool = False  # by the fair-play review: all its games are off the public boards
 
 
 @dataclass(frozen=True)
@@ -65,20 +75,31 @@ class GamesPage:
 # ---------------------------------------------------------------- the player routes' use cases
 
 
+Marked = Callable[[Executor, uuid.UUID], bool]
+
+
 class PlayerService:
     """Accounts, keys, pages and games listings; each method one unit of work."""
 
     def __init__(
         self,
         database: Database,
+        requests: IdempotentRequests,
         cursor_secret: bytes,
         passkey_rp_id: str = "localhost",
         passkey_origins: Sequence[str] = (),
+        marked: Marked = lambda s, p: False,
     ) -> None:
         self.database = database
+        self.requests = requests
         self.cursor_secret = cursor_secret
         self.passkey_rp_id = passkey_rp_id
         self.passkey_origins = list(passkey_origins)
+
+        # Whether the fair-play review marked an account (api.fairplay, which looks players
+        # up by name through this feature: handed in by the app, so that the two features
+        # do not import each other).
+        self.marked = marked
 
     def relying(self, host: str | None) -> creds.Relying:
         """Who passkeys are for. Without configured origins, the embedded default's: the page
@@ -155,17 +176,75 @@ class PlayerService:
             lambda session: creds.passkey_sign_in(session, challenge_id, credential, key_name, rp)
         )
 
-    async def register(self, raw_name: str, key_name: str = FIRST_KEY_NAME) -> Registered:
-        return await self.database.write(lambda session: register(session, raw_name, key_name))
+    async def register(
+        self, raw_name: str, key: str | None, key_name: str = FIRST_KEY_NAME
+    ) -> tuple[Answer, bool]:
+        """Register an account; the answer (its first key, named ``key_name``, and its
+        recovery codes, shown once), and whether it is the replay of an earlier request with
+        the same ``Idempotency-Key`` (``key``) and body."""
 
-    async def rotate_key(self, name: str, key: str | None) -> creds.NewKey:
-        """Give the key signing the request a new secret; the old one is refused from the
-        moment this commits."""
-        return await self.database.write(lambda session: creds.rotate_key(session, name, key))
+        async def prepare(_: None) -> Callable[[Session], Answer]:
+            def write(session: Session) -> Answer:
+                registered = register(session, raw_name, key_name)
+                player = registered.player
+                out = PlayerCreated(
+                    name=player.name,
+                    created_at=player.created_at,
+                    stats=stats_out(NO_STATS),
+                    key=registered.key,
+                    recovery_codes=registered.recovery_codes,
+                )
+                headers = {"Location": f"/players/{player.name}"}
+                return Answer(201, out.model_dump_json().encode(), headers, secret=True)
+
+            return write
+
+        return await self.requests.run(
+            key,
+            "players",
+            lambda: fingerprint("POST", "/players", {"name": raw_name, "key_name": key_name}),
+            "/players",
+            prepare,
+        )
+
+    async def rotate_key(
+        self, name: str, credential: str | None, key: str | None
+    ) -> tuple[Answer, bool]:
+        """Give the key signing the request (``credential``) a new secret; the answer, and
+        whether it is the replay of an earlier rotation with the same ``Idempotency-Key``
+        (``key``) and credential. The secret replaced keeps working until the new one is
+        first used (:func:`api.players.credentials.rotate_key`)."""
+        if credential is None:  # nothing to check, nor to claim
+            raise MissingToken("send the player's current key as 'Authorization: Bearer <key>'")
+
+        def check(session: Session) -> None:
+            # A replay hands back a key, so it needs what the first request needed: a key of
+            # this account still accepted (one retired since is refused, not replayed to).
+            player = find_player(session, name)
+            signed = signed_in(session, credential)
+            if signed is None or signed.player.id != player.id:
+                raise InvalidToken("this key is not this player's current key")
+
+        async def prepare(_: None) -> Callable[[Session], Answer]:
+            def write(session: Session) -> Answer:
+                rotated = creds.rotate_key(session, name, credential)
+                out = PlayerKey(name=rotated.player.name, key=rotated.secret)
+                return Answer(200, out.model_dump_json().encode(), secret=True)
+
+            return write
+
+        return await self.requests.run(
+            key,
+            f"player-key:{name_key(name)}",
+            lambda: fingerprint("POST", "/players/key", {"by": credential_digest(credential)}),
+            f"/players/{name}/key",
+            prepare,
+            check,
+        )
 
     async def profile(self, name: str) -> Profile:
         return await self.database.read(
-            lambda session: _profile_of(session, find_player(session, name))
+            lambda session: self._profile_of(session, find_player(session, name))
         )
 
     async def own_profile(self, key: str | None) -> Profile:
@@ -173,9 +252,23 @@ class PlayerService:
         invalid_token`` for a key that is no player's current key."""
         if key is None:
             raise MissingToken("send your key as 'Authorization: Bearer <key>'")
-        return await self.database.read(
-            lambda session: _profile_of(session, authenticate(session, key))
-        )
+
+        def read(session: Executor) -> tuple[Profile, SignedIn]:
+            signed = authenticate_key(session, key)
+            return self._profile_of(session, signed.player), signed
+
+        found, signed = await self.database.read(read)
+        if signed.current and signed.previous_hash is not None:
+            # How a client checks a new key: its first use, which retires the secret it
+            # replaced (a read cannot write that itself).
+            await self.database.write(lambda session: retire_previous_secret(session, signed))
+        return found
+
+    def _profile_of(self, session: Executor, player: PlayerRecord) -> Profile:
+        stats = store.get_player_stats(session, player.id)
+        assert stats is not None  # made with the player, removed only with it
+        marked = self.marked(session, player.id)
+        return Profile(player, stats, race_counts(session, player.id), marked)
 
     async def games_page(
         self, name: str, status: str | None, limit: int, cursor: str | None
@@ -229,16 +322,29 @@ def register(session: Session, raw_name: str, key_name: str = FIRST_KEY_NAME) ->
     return Registered(player, key.secret, codes)
 
 
+def stats_out(stats: PlayerStatsRecord, races: tuple[int, int] = (0, 0)) -> PlayerStatsOut:
+    """A player's figures as their page shows them."""
+    finished = stats.games_won + stats.games_lost
+    return PlayerStatsOut(
+        games_played=stats.games_played,
+        games_won=stats.games_won,
+        games_lost=stats.games_lost,
+        games_in_progress=stats.games_played - finished,
+        win_rate=stats.games_won / finished if finished else None,
+        best_score=stats.best_score,
+        mean_winning_score=stats.won_score_total / stats.games_won if stats.games_won else None,
+        current_streak=stats.current_streak,
+        longest_streak=stats.longest_streak,
+        last_played_at=stats.last_played_at,
+        races_played=races[0],
+        races_won=races[1],
+    )
+
+
 def race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
     """The player's races finished and won, as their page shows them (the races feature's
     list of a player's races shows them too)."""
     return store.player_race_counts(session, player_id)
-
-
-def _profile_of(session: Executor, player: PlayerRecord) -> Profile:
-    stats = store.get_player_stats(session, player.id)
-    assert stats is not None  # made with the player, removed only with it
-    return Profile(player, stats, race_counts(session, player.id))
 
 
 def _encode_cursor(

@@ -23,7 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import BindParameter, Case
 
-from api.core.accounts import PlayerRecord
+from api.core.accounts import PlayerRecord, SignedIn
 from api.core.database import Executor
 from api.core.models import (
     GameRow,
@@ -63,6 +63,7 @@ class PlayerGameRecord(NamedTuple):
     created_at: datetime
     finished_at: datetime | None
     challenge_date: date | None
+    review: str | None
 
 
 class KeyRecord(NamedTuple):
@@ -161,6 +162,7 @@ def insert_key(
             "player_id": player_id,
             "name": name,
             "key_hash": key_hash,
+            "previous_hash": None,
             "created_at": at,
             "last_used_at": None,
         },
@@ -192,13 +194,18 @@ def delete_key(session: Session, player_id: uuid.UUID, key_id: uuid.UUID) -> boo
     return int(result.rowcount) == 1  # type: ignore[attr-defined]
 
 
-def replace_key_hash(session: Session, key_id: uuid.UUID, old_hash: str, new_hash: str) -> bool:
-    """Swap a key's hash if it is still ``old_hash``: of two rotations with the same key, one
-    wins and the other (whose key is by then refused) changes nothing."""
+def replace_key_hash(session: Session, signed: SignedIn, new_hash: str, kept_hash: str) -> bool:
+    """Give the key that signed the request the secret ``new_hash``, keeping ``kept_hash`` as
+    the one it replaced, if its hashes are still those read (``signed``): of two rotations, or
+    of a rotation and the new secret's first use, one wins and the other changes nothing."""
     result = session.execute(
         update(_keys)
-        .where(_keys.c.id == key_id, _keys.c.key_hash == old_hash)
-        .values(key_hash=new_hash)
+        .where(
+            _keys.c.id == signed.key_id,
+            _keys.c.key_hash == signed.key_hash,
+            _keys.c.previous_hash.is_not_distinct_from(signed.previous_hash),
+        )
+        .values(key_hash=new_hash, previous_hash=kept_hash)
     )
     return int(result.rowcount) == 1  # type: ignore[attr-defined]
 
@@ -420,10 +427,17 @@ def player_games(
 
 
 def player_race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
-    """The player's races finished, and won (ranked first): their page's figures, read from
-    the races' tables (by ``ix_race_racers_player_id``)."""
+    """The player's races finished, and won: ranked first against another racer at least (a
+    race alone is no race won), their page's figures, read from the races' tables (by
+    ``ix_race_racers_player_id``, and the racers of each race won by its primary key)."""
+    rival = _racers.alias("rival")
+    others = (
+        select(rival.c.number)
+        .where(rival.c.race_id == _racers.c.race_id, rival.c.number != _racers.c.number)
+        .exists()
+    )
     statement = (
-        select(func.count(), func.count().filter(_racers.c.rank == 1))
+        select(func.count(), func.count().filter(_racers.c.rank == 1, others))
         .join(_races, _races.c.id == _racers.c.race_id)
         .where(_racers.c.player_id == player_id, _races.c.status == "finished")
     )

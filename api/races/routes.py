@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Header, Request, Response, status
 
 from api.core.errors import (
+    IdempotencyKeyReused,
     InvalidLastEventId,
     InvalidRequest,
     InvalidToken,
@@ -17,12 +18,14 @@ from api.core.errors import (
     RaceNotFound,
     RaceNotOpen,
     RateLimited,
+    RequestInProgress,
     ServiceUnavailable,
 )
 from api.core.openapi import header, problems
-from api.core.params import BearerSecret, PlayerKeyDep, service
+from api.core.params import BearerSecret, CreationKey, PlacementKey, PlayerKeyDep, service
 from api.core.problems import json_response
 from api.events import STREAM_REFUSALS, EventStream, client_of, event_kind, stream_of, streamed
+from api.idempotency import REPLAYED_HEADER, answer_response
 from api.ops.ratelimit import limited_by
 from api.races.schemas import (
     CountdownEvent,
@@ -57,19 +60,19 @@ RaceEventId = Annotated[
 ]
 
 router = APIRouter(prefix="/races", tags=["races"])
-_CREATED: dict[int | str, dict[str, Any]] = {201: {"headers": {"Location": header("/races/{id}")}}}
+_CREATED: dict[int | str, dict[str, Any]] = {
+    201: {"headers": {"Location": header("/races/{id}"), **REPLAYED_HEADER}}
+}
 _JOIN_ERRORS = (
     InvalidToken,
     NameTaken,
     PlayerNameMismatch,
+    RequestInProgress,
     InvalidRequest,
+    IdempotencyKeyReused,
     RateLimited,
     ServiceUnavailable,
 )
-
-
-def _created(race: RaceCreated) -> Response:
-    return json_response(race, status.HTTP_201_CREATED, {"Location": f"/races/{race.id}"})
 
 
 @router.post(
@@ -82,14 +85,19 @@ def _created(race: RaceCreated) -> Response:
     dependencies=[limited_by("create")],
 )
 async def open_race(
-    races: Races, key: PlayerKeyDep, body: Annotated[RaceCreate | None, Body()] = None
+    races: Races,
+    key: PlayerKeyDep,
+    idempotency_key: CreationKey = None,
+    body: Annotated[RaceCreate | None, Body()] = None,
 ) -> Response:
     """Opens a race, in its lobby: a shared deal whose `deck_commitment` is published now and
     revealed when the race is over. The opener is its first racer (a guest gets its
-    `racer_token`; an account sends its key, as for `POST /games`), and the computer its
+    `racer_token`, shown only in this response and in its replays under the same
+    `Idempotency-Key`; an account sends its key, as for `POST /games`), and the computer its
     second with `computer: true`. Others join with `POST /races/{id}/racers` until it is
     full (it then starts by itself) or the opener starts it."""
-    return _created(await races.open(body or RaceCreate(), key))
+    answer, replayed = await races.open(body or RaceCreate(), key, idempotency_key)
+    return answer_response(answer, replayed)
 
 
 @router.post(
@@ -105,12 +113,19 @@ async def open_race(
     dependencies=[limited_by("create")],
 )
 async def join_race(
-    race_id: str, races: Races, key: PlayerKeyDep, body: Annotated[RacerIn | None, Body()] = None
+    race_id: str,
+    races: Races,
+    key: PlayerKeyDep,
+    idempotency_key: CreationKey = None,
+    body: Annotated[RacerIn | None, Body()] = None,
 ) -> Response:
     """Joins a race in its lobby (`409 race_not_open` once it has started or is full; `409
     name_taken` for a name racing in it already). The race starts by itself when this fills
-    its last seat."""
-    return _created(await races.join(race_id, body or RacerIn(), key))
+    its last seat. A guest's `racer_token` is shown only in this response and in its replays:
+    with an `Idempotency-Key`, a retry of a join whose answer was lost gets the same seat and
+    token rather than `409 name_taken`."""
+    answer, replayed = await races.join(race_id, body or RacerIn(), key, idempotency_key)
+    return answer_response(answer, replayed)
 
 
 @router.post(
@@ -150,20 +165,34 @@ async def read_race(race_id: str, races: Races, credential: RacerDep) -> Respons
     response_model=RaceOut,
     summary="Ask for a rematch",
     responses={
-        200: {"description": "The rematch another racer opened already."},
+        200: {
+            "description": "The rematch another racer opened already.",
+            "headers": {"Location": header("/races/{id}"), **REPLAYED_HEADER},
+        },
         **_CREATED,
-        **problems(RaceNotFound, RaceNotOpen, InvalidToken, RateLimited, ServiceUnavailable),
+        **problems(
+            RaceNotFound,
+            RaceNotOpen,
+            InvalidToken,
+            RequestInProgress,
+            InvalidRequest,
+            IdempotencyKeyReused,
+            RateLimited,
+            ServiceUnavailable,
+        ),
     },
     dependencies=[limited_by("create")],
 )
-async def rematch_race(race_id: str, races: Races, credential: RacerDep) -> Response:
+async def rematch_race(
+    race_id: str, races: Races, credential: RacerDep, idempotency_key: PlacementKey = None
+) -> Response:
     """Opens the next race for the same racers, with a new deal, once this one is over (a
     racer's credential): `201` for the racer who opened it, `200` with the same race for
     the others; the old race's `next_race` names it. Its racers are in its lobby, with the
-    same credentials."""
-    race, opened = await races.rematch(race_id, credential)
-    code = status.HTTP_201_CREATED if opened else status.HTTP_200_OK
-    return json_response(race, code, {"Location": f"/races/{race.id}"})
+    same credentials. A retry with the same `Idempotency-Key` and credential gets the
+    original answer (`201` to its opener) with `Idempotent-Replayed: true`."""
+    answer, replayed = await races.rematch(race_id, credential, idempotency_key)
+    return answer_response(answer, replayed)
 
 
 players_router = APIRouter(prefix="/players", tags=["players"])
@@ -178,8 +207,9 @@ players_router = APIRouter(prefix="/players", tags=["players"])
 )
 async def list_player_races(name: str, races: Races) -> Response:
     """A registered player's races: how many they finished (`races_played`) and won
-    (`races_won`, ranked first), and their last 100 races, newest first, with their rank in
-    each finished one. The name matches in any case or width."""
+    (`races_won`, ranked first against another racer at least), and their last 100 races,
+    newest first, with their rank in each finished one. The name matches in any case or
+    width."""
     return json_response(await races.of_player(name))
 
 

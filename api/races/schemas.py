@@ -7,14 +7,13 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints
+from pydantic import ConfigDict, Field
 
-from api.core.names import NAME_PATTERN, NAME_RULE
+from api.core.names import NAME_RULE, PlayerName
 from api.core.schemas import DeckReveal, RequestModel, ResponseModel, WholeNumber
 
 # A race whose lobby every person left is ``closed``.
 RaceStatus = Literal["lobby", "countdown", "running", "finished", "closed"]
-RacerName = Annotated[str, StringConstraints(min_length=3, max_length=24, pattern=NAME_PATTERN)]
 # The computer racer's levels (api.races.service.LEVELS: what each plays like).
 Level = Literal["beginner", "good", "best"]
 
@@ -24,9 +23,10 @@ class RacerIn(RequestModel):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"player": "ana"}]}, strict=True)
 
-    player: RacerName | None = Field(
+    player: PlayerName | None = Field(
         default=None,
-        description=f"{NAME_RULE}; the same rule and `409 name_taken` checks as `POST /games` "
+        description=f"{NAME_RULE}; the same rule (`422 invalid_player_name`) and "
+        "`409 name_taken` checks as `POST /games` "
         "(omitted: the key's account, or a guest called `anonymous`). No two racers of a race "
         "have names that look alike.",
     )
@@ -159,7 +159,9 @@ class RaceOut(ResponseModel):
     finished_at: datetime | None
     next_race: uuid.UUID | None = Field(description="The rematch, once someone asked for it.")
     racers: list[RacerEvent] = Field(
-        description="In the race's ranking once it is finished, else in the order they joined."
+        description="In the race's ranking once it is finished (a win before every loss, the "
+        "higher score first; among losses the game that went further; then the earlier end), "
+        "else in the order they joined."
     )
     you: int | None = Field(description="Your racer's number, if the credential sent is one's.")
     your_game: YourGame | None = Field(description="Your game, once the race has started.")
@@ -187,5 +189,8 @@ class PlayerRaces(ResponseModel):
     """A player's race figures, and their races, newest first (the last 100)."""
 
     races_played: int = Field(description="Races finished.")
-    races_won: int = Field(description="Races finished first.")
+    races_won: int = Field(
+        description="Races finished first, against another racer at least (the ranking: "
+        "`GET /races/{id}`)."
+    )
     races: list[PlayerRaceOut]

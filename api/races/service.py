@@ -23,12 +23,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from datetime import timedelta
 
 from sqlalchemy.orm import Session
 
-from api.core.accounts import COMPUTER, authenticate, identify
+from api.core.accounts import COMPUTER, PlayerRecord, authenticate, identify
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.days import shared_deal
@@ -39,8 +39,9 @@ from api.core.schemas import DeckReveal
 from api.core.secrets import hash_token, new_token, player_key_id, token_matches
 from api.core.settings import Settings
 from api.events import EventService
-from api.games import GameService, GameSummary
+from api.games import GameService
 from api.hints import AdvicePool
+from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
 from api.players import find_player, race_counts
 from api.races import store
 from api.races.schemas import (
@@ -80,10 +81,12 @@ class RaceService:
         games: GameService,
         events: EventService,
         pool: AdvicePool,
+        requests: IdempotentRequests,
         secret: bytes,
         settings: Settings,
     ) -> None:
         self.database = database
+        self.requests = requests
         self.games = games
         self.events = events
         self.topic = RaceTopic(database)
@@ -100,39 +103,69 @@ class RaceService:
 
     # ------------------------------------------------------------ the lobby
 
-    async def open(self, body: RaceCreate, key: str | None) -> RaceCreated:
-        """Open a race, its opener its first racer (and the computer its second, if asked)."""
-        race_id = uuid.uuid4()
-        commitment = shared_deal(self.secret, "race", race_id.hex).commitment
-        level = body.level if body.computer else None
-        race = RaceRecord(
-            race_id,
-            body.seats,
-            body.time_limit,
-            "lobby",
-            commitment,
-            0,
-            now(),
-            computer_level=level,
+    async def open(
+        self, body: RaceCreate, key: str | None, idempotency_key: str | None = None
+    ) -> tuple[Answer, bool]:
+        """Open a race, its opener its first racer (and the computer its second, if asked);
+        the answer, and whether it is the replay of an earlier request with the same
+        ``Idempotency-Key`` (the same body, from the same account or a guest)."""
+
+        async def prepare(_: PlayerRecord | None) -> Callable[[Session], Answer]:
+            race_id = uuid.uuid4()
+            commitment = shared_deal(self.secret, "race", race_id.hex).commitment
+            level = body.level if body.computer else None
+            race = RaceRecord(
+                race_id,
+                body.seats,
+                body.time_limit,
+                "lobby",
+                commitment,
+                0,
+                now(),
+                computer_level=level,
+            )
+
+            def write(session: Session) -> Answer:
+                store.insert_race(session, race)
+                token = self._join(session, race_id, body, key)
+                if body.computer:
+                    self._add(session, race_id, {"name": COMPUTER.name, "computer": True})
+                return self._created(session, race_id, token, key)
+
+            return write
+
+        return await self.requests.run(
+            idempotency_key,
+            "races",
+            lambda: _entry_fingerprint("/races", body, key),
+            "/races",
+            prepare,
+            _account_check(key),
         )
 
-        def write(session: Session) -> str | None:
-            store.insert_race(session, race)
-            token = self._join(session, race_id, body, key)
-            if body.computer:
-                self._add(session, race_id, {"name": COMPUTER.name, "computer": True})
-            return token
-
-        token = await self.database.write(write)
-        return await self._created(race_id, token, key)
-
-    async def join(self, race_id: str, body: RacerIn, key: str | None) -> RaceCreated:
+    async def join(
+        self, race_id: str, body: RacerIn, key: str | None, idempotency_key: str | None = None
+    ) -> tuple[Answer, bool]:
         """Join a race in its lobby: ``409 race_not_open`` once started or full, ``409
         name_taken`` for a name that looks like one racing in it (or an account's, without
-        its key)."""
+        its key); the answer, and whether it is a replay (as :meth:`open`)."""
         race_uuid = parse_race_id(race_id)
-        token = await self.database.write(lambda s: self._join(s, race_uuid, body, key))
-        return await self._created(race_uuid, token, key)
+
+        async def prepare(_: PlayerRecord | None) -> Callable[[Session], Answer]:
+            def write(session: Session) -> Answer:
+                token = self._join(session, race_uuid, body, key)
+                return self._created(session, race_uuid, token, key)
+
+            return write
+
+        return await self.requests.run(
+            idempotency_key,
+            f"race:{race_uuid.hex}",
+            lambda: _entry_fingerprint(f"/races/{race_uuid.hex}/racers", body, key),
+            f"/races/{race_id}/racers",
+            prepare,
+            _account_check(key),
+        )
 
     def _join(
         self, session: Session, race_id: uuid.UUID, body: RacerIn, key: str | None
@@ -214,13 +247,16 @@ class RaceService:
         )
         publish(session, race.id, "countdown", CountdownEvent(starts_at=starts, ends_at=ends))
 
-    async def rematch(self, race_id: str, credential: str | None) -> tuple[RaceOut, bool]:
+    async def rematch(
+        self, race_id: str, credential: str | None, idempotency_key: str | None = None
+    ) -> tuple[Answer, bool]:
         """The next race for the same racers, once this one is over: opened by the first
-        racer who asks, the same one for the others (whether it was opened now). The old
-        race's stream tells its watchers with a ``rematch`` event."""
+        racer who asks (``201``), the same one for the others (``200``). The old race's
+        stream tells its watchers with a ``rematch`` event. The answer, and whether it is the
+        replay of an earlier request with the same ``Idempotency-Key`` and credential."""
         race_uuid = parse_race_id(race_id)
 
-        def write(session: Session) -> tuple[uuid.UUID, bool]:
+        def opened_by(session: Session) -> tuple[uuid.UUID, bool]:
             race, racers = locked(session, race_uuid)
             if _you(session, racers, credential) is None:
                 raise InvalidToken("only a racer of the race asks for its rematch")
@@ -250,23 +286,43 @@ class RaceService:
             publish(session, race.id, "rematch", RematchEvent(next_race=new))
             return new, True
 
-        new, opened = await self.database.write(write)
-        return await self.read(str(new), credential), opened
+        async def prepare(_: PlayerRecord | None) -> Callable[[Session], Answer]:
+            def write(session: Session) -> Answer:
+                new, opened = opened_by(session)
+                race = self._race_out(session, new, str(new), credential)
+                headers = {"Location": f"/races/{new}"}
+                # Rendered for a credential (a racer's own token once its game is dealt).
+                return Answer(201 if opened else 200, _json(race), headers, secret=True)
+
+            return write
+
+        digest = credential_digest(credential) if credential is not None else None
+        return await self.requests.run(
+            idempotency_key,
+            f"race:{race_uuid.hex}",
+            lambda: fingerprint("POST", f"/races/{race_uuid.hex}/rematch", {"by": digest}),
+            f"/races/{race_id}/rematch",
+            prepare,
+            _account_check(credential),
+        )
 
     # ------------------------------------------------------------ reading
 
     async def read(self, race_id: str, credential: str | None) -> RaceOut:
         """A race: its racers' counts, and to a racer's credential its own game."""
         race_uuid = parse_race_id(race_id)
+        return await self.database.read(
+            lambda session: self._race_out(session, race_uuid, race_id, credential)
+        )
 
-        def read(
-            session: Executor,
-        ) -> tuple[RaceRecord, list[RacerRecord], dict[uuid.UUID, GameSummary], RacerRecord | None]:
-            race = existing_race(store.get_race(session, race_uuid), race_id)
-            racers = store.get_racers(session, race_uuid)
-            return race, racers, games_of(session, racers), _you(session, racers, credential)
-
-        race, racers, summaries, you = await self.database.read(read)
+    def _race_out(
+        self, session: Executor, race_uuid: uuid.UUID, race_id: str, credential: str | None
+    ) -> RaceOut:
+        """:meth:`read`, in ``session`` (a write's, whose answer it is)."""
+        race = existing_race(store.get_race(session, race_uuid), race_id)
+        racers = store.get_racers(session, race_uuid)
+        summaries = games_of(session, racers)
+        you = _you(session, racers, credential)
         over = race.status == "finished"
         if over:
             racers.sort(key=lambda racer: racer.rank or 0)
@@ -300,9 +356,14 @@ class RaceService:
         parse_position(position)
         return await self.events.topic_stream(race_uuid, self.topic, position, address)
 
-    async def _created(self, race_id: uuid.UUID, token: str | None, key: str | None) -> RaceCreated:
-        race = await self.read(str(race_id), token or key)
-        return RaceCreated(**race.model_dump(), racer_token=token)
+    def _created(
+        self, session: Session, race_id: uuid.UUID, token: str | None, key: str | None
+    ) -> Answer:
+        """A racer's entry as answered (and stored for its replays, sealed: it carries the
+        guest's racer token), rendered in the entry's own transaction."""
+        race = self._race_out(session, race_id, str(race_id), token or key)
+        created = RaceCreated(**race.model_dump(), racer_token=token)
+        return Answer(201, _json(created), {"Location": f"/races/{race_id}"}, secret=True)
 
     async def of_player(self, name: str) -> PlayerRaces:
         """A player's race figures and their last 100 races (404 for no such player)."""
@@ -318,6 +379,26 @@ class RaceService:
 
 
 # ---------------------------------------------------------------- shared steps
+
+
+def _json(model: RaceOut) -> bytes:
+    return model.model_dump_json().encode()
+
+
+def _entry_fingerprint(path: str, body: RacerIn, key: str | None) -> str:
+    """What makes two entries into races "the same request": the body, and the account of
+    the key (the same Idempotency-Key sent with another key, or none, is another request)."""
+    by = credential_digest(key) if key is not None else None
+    return fingerprint("POST", path, {"body": body.model_dump(mode="json"), "by": by})
+
+
+def _account_check(credential: str | None) -> Callable[[Session], PlayerRecord | None] | None:
+    """What a replay needs, as the first request did: an account's key still accepted (one
+    retired since is refused, not replayed to). A guest's racer token is checked by the work
+    itself, and a replay is only ever made to the same credential (the fingerprint)."""
+    if credential is None or player_key_id(credential) is None:
+        return None
+    return lambda session: authenticate(session, credential)
 
 
 def _opener(racers: list[RacerRecord]) -> RacerRecord | None:

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from api.core.database import Database, Executor
 from api.core.days import SharedDeal, shared_deal
-from api.core.errors import InvalidLastEventId
+from api.core.errors import InvalidLastEventId, echo
 from api.core.ids import existing_race
 from api.events import Reading, topic_changed
 from api.games import GameService, GameSummary
@@ -167,7 +167,7 @@ def parse_position(position: str | None) -> tuple[int, list[str]]:
         return 0, []
     if POSITION.fullmatch(position.strip()) is None:
         raise InvalidLastEventId(
-            f"Last-Event-ID {position[:40]!r} is no event of a race: send the id of the last "
+            f"Last-Event-ID {echo(position)!r} is no event of a race: send the id of the last "
             "event received"
         )
     number, *marks = position.strip().split(".")

@@ -6,8 +6,8 @@ guarded ``UPDATE``), so each thing is done once whichever replica does it:
   a game, sealed and with the race's end as its deadline;
 - the end, when every game of a race is over (a racer's last placement wakes this process's
   ticker: the placement took no lock of the race) or its time is up (the games still in
-  progress end, lost): the ranking, the games revealed (public from then on, and on the
-  boards), the ``result``;
+  progress end, lost): the ranking (:func:`_ranking`), the games revealed (public from
+  then on, and on the boards), the ``result``;
 - the computer's placements, at its level, through the games' own placement path.
 """
 
@@ -198,7 +198,9 @@ class RaceTicker:
         view = loaded.game.public_view()
         token = self._computer_token(race.id)
         try:
-            cell = await self.pool.choose(view, seed=seed, policy=policy, budget=budget)
+            # Each race's computer is a client of the hint workers of its own, with its share.
+            keys = (("race", str(race.id)),)
+            cell = await self.pool.choose(view, seed=seed, policy=policy, budget=budget, keys=keys)
             await self.games.place(str(mine.game_id), token, cell, etag(loaded.row.version), None)
         except ApiError as refused:
             # The race's time is up, or the hint workers are busy or stopping (the server is
@@ -259,13 +261,19 @@ def _wake_tickers(race_id: uuid.UUID) -> None:
 def _ranking(
     racers: list[RacerRecord], games: Mapping[uuid.UUID, GameSummary]
 ) -> list[RacerRecord]:
-    """Won before lost, then the higher score, then the earlier end, then the earlier join."""
+    """A win before every loss, the higher score first; among losses the game that went
+    further (more placements) first: a racer who plays on is never behind one who lost
+    sooner, so giving up early cannot rank first. Ties go to the earlier end of the game, then
+    the earlier join. (Migration 0021 ranked the races finished before it by this rule.)"""
     never = datetime.max.replace(tzinfo=UTC)
 
-    def key(racer: RacerRecord) -> tuple[bool, int, datetime, int]:
+    def key(racer: RacerRecord) -> tuple[int, int, datetime, int]:
         game = games[racer.game_id] if racer.game_id else None
         if game is None:
-            return True, 0, never, racer.number
-        return game.status != "won", -(game.score or 0), game.finished_at or never, racer.number
+            return 2, 0, never, racer.number
+        ended = game.finished_at or never
+        if game.status == "won":
+            return 0, -(game.score or 0), ended, racer.number
+        return 1, -game.placements, ended, racer.number
 
     return sorted(racers, key=key)

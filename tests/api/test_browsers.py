@@ -12,6 +12,7 @@ from api.app import create_app
 from api.core.settings import Settings
 from tests.api.conformance import lost_vectors, play_vector, won_vectors
 from tests.conftest import MakeGame
+from tests.support.fairplay import boarded
 
 ALLOWED = "https://play.example"
 
@@ -114,9 +115,14 @@ def test_a_game_in_progress_or_won_revalidates_and_a_lost_one_is_immutable(
     play_vector(client, game, vector)
     won = client.get(f"/games/{game.id}")
     assert won.json()["status"] == "won"
-    # Its rank moves as better games finish: revalidated, with the rank in its ETag.
+    # Its fair-play review's word changes without a new version: revalidated, the word in
+    # its ETag; and once on the boards its rank moves as better games finish: the rank too.
     assert won.headers["cache-control"] == "no-cache"
-    assert won.headers["etag"] == f'"v{won.json()["version"]}.r1"'
+    assert won.headers["etag"] == f'"v{won.json()["version"]}.pending"'
+    boarded(client, game.id)
+    won = client.get(f"/games/{game.id}")
+    assert won.headers["cache-control"] == "no-cache"
+    assert won.headers["etag"] == f'"v{won.json()["version"]}.r1.clean"'
     lost_vector = lost_vectors(2)[0]
     lost = make_game(deck=lost_vector["deck"])
     play_vector(client, lost, lost_vector)

@@ -16,8 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.core.database import Database
+from api.core.errors import HintsBusy
 from api.core.settings import Settings
 from api.games.records import load_game
+from api.hints.pool import AdvicePool, Keys
 from engine.player.advice import Budget
 from testkit.games import compute_hint
 from testkit.processes import alive, children, command_line
@@ -191,3 +193,47 @@ def test_stopping_the_server_leaves_no_hint_worker_behind(one_worker_server: Ser
     while any(alive(child) for child in below) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [child for child in below if alive(child)]
+
+
+# ---------------------------------------------------------------- shares of the places
+
+
+def test_each_client_holds_at_most_its_share_of_the_places() -> None:
+    """One worker and four waiting: five places. A client alone holds at most two (half,
+    rounded down), so that a client arriving finds one; beside others, less; a client over
+    its share is refused while others still get places, and its places back, it gets more."""
+    pool = AdvicePool(workers=1, queue=4)
+    try:
+
+        def client(name: str) -> Keys:
+            return (("address", name),)
+
+        flooder = [pool.admit(client("flooder")) for _ in range(2)]
+        with pytest.raises(HintsBusy, match="its share"):
+            pool.admit(client("flooder"))
+        # A bystander gets a place; with two clients holding places, each may hold one.
+        bystander = pool.admit(client("bystander"))
+        with pytest.raises(HintsBusy, match="its share"):
+            pool.admit(client("bystander"))
+        # A third and a fourth client still find places (the flooder holds two: more than
+        # its share now, and no more until they are given back).
+        third, fourth = pool.admit(client("third")), pool.admit(client("fourth"))
+        assert pool.held == 5
+        with pytest.raises(HintsBusy, match="all 1 hint workers are busy"):
+            pool.admit(client("fifth"))
+        for place in (bystander, third, fourth, *flooder):
+            pool.release(place)
+            pool.release(place)  # idempotent
+        assert pool.held == 0
+        assert len([pool.admit(client("flooder")) for _ in range(2)]) == 2
+
+        # The credential is a key of its own: one token from two addresses holds one share.
+        token = ("credential", "t" * 64)
+        pool.close()
+        pool = AdvicePool(workers=1, queue=4)
+        pool.admit((("address", "a"), token))
+        pool.admit((("address", "b"), token))
+        with pytest.raises(HintsBusy, match="this credential"):
+            pool.admit((("address", "c"), token))
+    finally:
+        pool.close()

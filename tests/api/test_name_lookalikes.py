@@ -25,6 +25,7 @@ from api.core.names import name_skeleton
 from api.core.settings import Settings
 from api.games import HOOKS, GameFacts
 from testkit import databases
+from tests.support.fairplay import record_clean_review
 
 # Each of these was accepted beside the account "alice" (issue 29): as a guest's name, and
 # its wins were a separate entry on the per_player=best board.
@@ -134,6 +135,7 @@ def win(database: Database, player: str, score: int, at: datetime) -> None:
         facts = GameFacts(game_id, player, None, None, False, 40 - score, "won", score, at)
         HOOKS.earliest_end(session, facts)
         HOOKS.announce(HOOKS.ended, session, facts)
+        record_clean_review(session, facts)
 
 
 def best_entries(client: TestClient) -> list[tuple[str, int]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from typing import Any
@@ -51,6 +52,11 @@ ROUTES = {
     ("get", "/games/{game_id}/events"): {403, 404, 422, 429, 503},
     ("get", "/events"): {429, 503},
     ("get", "/games"): {422, 429, 503},
+    ("get", "/moderation/queue"): {401, 403, 503},
+    ("get", "/moderation/games/{game_id}"): {401, 403, 404, 503},
+    ("post", "/moderation/games/{game_id}"): {401, 403, 404, 409, 503},
+    ("get", "/moderation/players/{name}"): {401, 403, 404, 503},
+    ("post", "/moderation/players/{name}"): {401, 403, 404, 409, 503},
 }
 
 
@@ -162,6 +168,21 @@ HEADERS = {
     ("get", "/games/{game_id}"): ["if-none-match"],
     ("post", "/games/{game_id}/placements"): ["if-match", "idempotency-key"],
     ("get", "/games/{game_id}/hint"): [],
+    ("post", "/players"): ["idempotency-key"],
+    ("post", "/players/{name}/key"): ["idempotency-key"],
+    ("post", "/races"): ["idempotency-key"],
+    ("post", "/races/{race_id}/racers"): ["idempotency-key"],
+    ("post", "/races/{race_id}/rematch"): ["idempotency-key"],
+}
+# Answers carrying a secret shown once, retried with an Idempotency-Key for it: a random UUID,
+# unless the fingerprint holds the credential the secret is replayed to.
+RETRIED_SECRETS = {
+    ("post", "/games"): "201",
+    ("post", "/players"): "201",
+    ("post", "/players/{name}/key"): "200",
+    ("post", "/races"): "201",
+    ("post", "/races/{race_id}/racers"): "201",
+    ("post", "/races/{race_id}/rematch"): "201",
 }
 AUTHENTICATED = {("post", "/games/{game_id}/placements"), ("get", "/games/{game_id}/hint")}
 PLAYER_AUTHENTICATED = {
@@ -233,6 +254,18 @@ def test_the_headers_each_route_reads_are_documented(spec: dict[str, Any]) -> No
     }
 
 
+def test_retried_secrets_document_their_key_replays_and_refusals(spec: dict[str, Any]) -> None:
+    for (method, path), status in RETRIED_SECRETS.items():
+        operation = spec["paths"][path][method]
+        key = next(p for p in operation["parameters"] if p["name"] == "idempotency-key")
+        if path != "/races/{race_id}/rematch":  # replayed only to the same racer's credential
+            assert key["schema"]["format"] == "uuid", path
+        assert "Idempotent-Replayed" in operation["responses"][status]["headers"], path
+        codes = json.dumps(operation["responses"])
+        for code in ("idempotency_key_reused", "request_in_progress", "invalid_request"):
+            assert f"`{code}`" in codes, (path, code)
+
+
 def test_the_game_token_is_an_http_bearer_security_scheme(spec: dict[str, Any]) -> None:
     schemes = spec["components"]["securitySchemes"]
     assert schemes["GameToken"]["type"] == "http"
@@ -253,6 +286,8 @@ def test_the_game_token_is_an_http_bearer_security_scheme(spec: dict[str, Any]) 
                 assert security == [{"RacerToken": []}], (method, path)
             elif (method, path) == ("get", "/races/{race_id}"):
                 assert security == [{"RacerToken": []}, {}], (method, path)
+            elif path.startswith("/moderation/"):  # an operator credential, never a player's
+                assert security == [{"OperatorKey": []}], (method, path)
             else:
                 assert security is None, (method, path)
 

@@ -12,6 +12,7 @@ from api.core.database import Database
 from api.core.settings import Settings
 from api.players import store as players_store
 from tests.integrity.players import winning_lines
+from tests.support.fairplay import boarded
 
 
 @pytest.fixture
@@ -123,14 +124,14 @@ def test_the_guests_default_name_cannot_be_registered(client: TestClient) -> Non
         ("ANA", 409, "name_taken"),
         ("AnA", 409, "name_taken"),
         # Guests follow the accounts' rule (ASCII): every other form is refused as such.
-        (" Ana ", 422, "invalid_request"),
-        ("\uff41\uff4e\uff41", 422, "invalid_request"),  # full-width
-        ("an\u00ada", 422, "invalid_request"),  # soft hyphen inside
-        ("an\u200ba", 422, "invalid_request"),  # zero-width space
-        ("\u212bna", 422, "invalid_request"),  # Angstrom sign
-        ("\u0430n\u0430", 422, "invalid_request"),  # Cyrillic a: looks like "ana"
-        ("\u0391N\u0391", 422, "invalid_request"),  # Greek capital alpha
-        ("\u0430n\u0430s", 422, "invalid_request"),
+        (" Ana ", 422, "invalid_player_name"),
+        ("\uff41\uff4e\uff41", 422, "invalid_player_name"),  # full-width
+        ("an\u00ada", 422, "invalid_player_name"),  # soft hyphen inside
+        ("an\u200ba", 422, "invalid_player_name"),  # zero-width space
+        ("\u212bna", 422, "invalid_player_name"),  # Angstrom sign
+        ("\u0430n\u0430", 422, "invalid_player_name"),  # Cyrillic a: looks like "ana"
+        ("\u0391N\u0391", 422, "invalid_player_name"),  # Greek capital alpha
+        ("\u0430n\u0430s", 422, "invalid_player_name"),
         ("anabel", 201, None),
     ],
 )
@@ -187,7 +188,7 @@ def test_placements_and_hints_take_the_player_key_or_the_game_token(client: Test
     assert client.get(f"/games/{game}").json()["placements_count"] == 2
 
 
-def test_rotating_a_key_refuses_the_old_one_at_once(client: TestClient) -> None:
+def test_a_rotated_key_works_until_the_new_one_is_first_used(client: TestClient) -> None:
     old = register(client, "ana")
     created = client.post("/games", headers=bearer(old)).json()
     missing = client.post("/players/ana/key")
@@ -200,20 +201,50 @@ def test_rotating_a_key_refuses_the_old_one_at_once(client: TestClient) -> None:
 
     rotated = client.post("/players/ANA/key", headers=bearer(old))
     assert rotated.status_code == 200
-    new = rotated.json()["key"]
-    assert rotated.json()["name"] == "ana" and new != old
+    unread = rotated.json()["key"]
+    assert rotated.json()["name"] == "ana" and unread != old
 
+    # The answer may have been lost: the old key still plays, starts games and rotates.
     target = created["legal_placements"][0]
     path = f"/games/{created['id']}/placements"
+    assert client.post(path, json=target, headers=bearer(old)).status_code == 201
+    assert client.post("/games", headers=bearer(old)).status_code == 201
+    again = client.post("/players/ana/key", headers=bearer(old))
+    assert again.status_code == 200
+    new = again.json()["key"]
+    assert new not in (old, unread)
+    # Rotating again with the old key replaced the key nobody read.
+    refused = client.post("/games", headers=bearer(unread))
+    assert refused.status_code == 403 and problem_code(refused) == "invalid_token"
+
+    # The new key's first use retires the old one.
+    assert client.post("/games", headers=bearer(new)).status_code == 201
+    target = client.get(f"/games/{created['id']}").json()["legal_placements"][0]
     assert client.post(path, json=target, headers=bearer(old)).status_code == 403
     assert client.post("/games", headers=bearer(old)).status_code == 403
-    again = client.post("/players/ana/key", headers=bearer(old))
-    assert again.status_code == 403 and problem_code(again) == "invalid_token"
+    late = client.post("/players/ana/key", headers=bearer(old))
+    assert late.status_code == 403 and problem_code(late) == "invalid_token"
     assert client.post(path, json=target, headers=bearer(new)).status_code == 201
-    assert client.post("/games", headers=bearer(new)).status_code == 201
     # The game's own token is not the account's: it keeps working.
     target = client.get(f"/games/{created['id']}").json()["legal_placements"][0]
     assert client.post(path, json=target, headers=bearer(created["token"])).status_code == 201
+
+
+def test_checking_the_new_key_retires_the_old_one(client: TestClient) -> None:
+    old = register(client, "ana")
+    new = client.post("/players/ana/key", headers=bearer(old)).json()["key"]
+    # Reading with the old key leaves things as they are.
+    assert client.get("/players/me", headers=bearer(old)).json()["name"] == "ana"
+    assert client.get("/players/me", headers=bearer(old)).status_code == 200
+    assert client.get("/players/me", headers=bearer(new)).json()["name"] == "ana"
+    refused = client.get("/players/me", headers=bearer(old))
+    assert refused.status_code == 403 and problem_code(refused) == "invalid_token"
+    # Rotating with the current key keeps it as the old one, until the next is used.
+    newer = client.post("/players/ana/key", headers=bearer(new)).json()["key"]
+    assert client.post("/games", headers=bearer(new)).status_code == 201
+    assert client.post("/games", headers=bearer(old)).status_code == 403
+    assert client.post("/games", headers=bearer(newer)).status_code == 201
+    assert client.post("/games", headers=bearer(new)).status_code == 403
 
 
 def test_unknown_players_are_404(client: TestClient) -> None:
@@ -303,6 +334,7 @@ def test_won_games_of_a_player_count_in_stats_and_on_the_leaderboard(
             )
             assert response.status_code == 201, response.text
         assert response.json()["game"]["status"] == "won"
+        boarded(client, game_id)  # the fair-play review's word first
     stats = client.get("/players/ana").json()["stats"]
     scores = [line.score for line in lines]
     assert stats["games_won"] == 3 and stats["current_streak"] == stats["longest_streak"] == 3
@@ -341,6 +373,10 @@ def test_a_keyed_creation_is_not_replayed_to_a_key_rotated_out_since(client: Tes
     first = client.post("/games", headers=bearer(old) | idempotency)
     assert first.status_code == 201
     new = client.post("/players/ana/key", headers=bearer(old)).json()["key"]
+    # Until the new key is used the old one is still the account's: replayed to.
+    replay = client.post("/games", headers=bearer(old) | idempotency)
+    assert replay.status_code == 201 and replay.headers["idempotent-replayed"] == "true"
+    assert client.get("/players/me", headers=bearer(new)).status_code == 200
     replay = client.post("/games", headers=bearer(old) | idempotency)
     assert replay.status_code == 403 and problem_code(replay) == "invalid_token"
     assert first.json()["token"] not in replay.text and first.json()["id"] not in replay.text
@@ -381,5 +417,5 @@ def test_a_key_reads_its_own_players_page_and_nothing_else(client: TestClient) -
         refused = client.get("/players/me", headers=bearer(wrong))
         assert refused.status_code == 403 and problem_code(refused) == "invalid_token"
     new = client.post("/players/ana/key", headers=bearer(key)).json()["key"]
-    assert client.get("/players/me", headers=bearer(key)).status_code == 403
     assert client.get("/players/me", headers=bearer(new)).json()["name"] == "ana"
+    assert client.get("/players/me", headers=bearer(key)).status_code == 403

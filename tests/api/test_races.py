@@ -13,9 +13,9 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from fastapi import FastAPI
@@ -27,7 +27,9 @@ from api.core.database import Database
 from api.core.models import RaceEventRow
 from api.core.settings import Settings
 from api.games import GameService
-from engine.solver import solve
+from engine import Card, Game
+from engine.cards import DECK_SIZE
+from engine.solver import solve, solve_from
 from testkit import clock as fake_clock
 from tests.api.test_hidden_information import card_codes
 
@@ -141,7 +143,8 @@ def test_two_racers_race_one_deal_to_a_ranking_and_the_deal_is_revealed(
 
     def key(name: str) -> tuple[bool, int, str]:
         game = ends[name]
-        return game["status"] != "won", -(game["score"] or 0), game["finished_at"]
+        further = game["score"] if game["status"] == "won" else game["placements_count"]
+        return game["status"] != "won", -further, game["finished_at"]
 
     assert [r["name"] for r in done["racers"]] == sorted(ends, key=key)
     assert [r["rank"] for r in done["racers"]] == [1, 2]
@@ -248,7 +251,7 @@ def test_the_time_limit_ends_unfinished_games_as_lost(
     frozen.advance(seconds=61)
     done = wait_for(lambda: race_of(client, race_id), lambda r: r["status"] == "finished")
     assert {r["state"] for r in done["racers"]} == {"lost"}
-    assert [r["name"] for r in done["racers"]] == ["ana", "bob"]  # earlier end, then join
+    assert [r["name"] for r in done["racers"]] == ["ana", "bob"]  # ana went further
     ended = client.get(f"/games/{game['id']}").json()
     assert ended["end_reason"] == "abandoned" and ended["reveal"] == done["reveal"]
 
@@ -407,12 +410,16 @@ def test_the_computer_is_a_player_of_its_own_on_no_board(client: TestClient) -> 
     assert around.status_code == 409 and "computer" in around.json()["detail"], around.text
 
 
+def deck_of(database: Database, game_id: str) -> tuple[Card, ...]:
+    """A racer's deal, read from the database (the test knows what no racer does)."""
+    with database.reading() as connection:
+        return GameService.load_in(connection, uuid.UUID(game_id)).game.deck
+
+
 def winning_line(database: Database, game_id: str) -> list[tuple[int, int]] | None:
     """A line that wins the game, found with its deck known (the test reads it from the
     database), or None if its deal cannot be won."""
-    with database.reading() as connection:
-        deck = GameService.load_in(connection, uuid.UUID(game_id)).game.deck
-    optimum = solve(deck, nodes=200_000)
+    optimum = solve(deck_of(database, game_id), nodes=200_000)
     return [(p.row, p.col) for p in optimum.line] if optimum.score is not None else None
 
 
@@ -609,3 +616,184 @@ def test_a_racers_placement_takes_no_lock_of_the_race(
     finally:
         engine.dispose()
     assert sorted(game["placements_count"] for game in placed) == [1, 1]
+
+
+class Line(NamedTuple):
+    """A whole game of a deal played out: its cells, its outcome and its length."""
+
+    cells: list[tuple[int, int]]
+    status: str
+    placements: int
+
+
+def lost_lines(deck: Sequence[Card | str], playouts: int = 300) -> list[Line]:
+    """Random playouts of ``deck`` that lose, the shortest first."""
+    rng = random.Random(0)
+    lines = []
+    for _ in range(playouts):
+        game, cells = Game(deck), []
+        while not game.is_over:
+            cell = rng.choice(game.legal_placements())
+            game.place(cell)
+            cells.append((cell.row, cell.col))
+        if game.status.value == "lost":
+            lines.append(Line(cells, "lost", game.placements_count))
+    return sorted(lines, key=lambda line: line.placements)
+
+
+def lesser_win(deck: Sequence[Card], best: int) -> list[tuple[int, int]] | None:
+    """A line that wins ``deck`` with a score below ``best``: a few random placements, then
+    the best play from there (None if twenty tries find none)."""
+    rng = random.Random(0)
+    for _ in range(20):
+        game, cells = Game(deck), []
+        for _ in range(rng.randint(2, 6)):
+            if game.is_over:
+                break
+            cell = rng.choice(game.legal_placements())
+            game.place(cell)
+            cells.append((cell.row, cell.col))
+        rest = solve_from(game, nodes=50_000)
+        if rest.score is not None and rest.score < best:
+            return cells + [(p.row, p.col) for p in rest.line]
+    return None
+
+
+def play_line(
+    client: TestClient, game: dict[str, Any], cells: list[tuple[int, int]]
+) -> dict[str, Any]:
+    """Play ``cells`` in ``game`` through the placement endpoint; the game after the last."""
+    for row, col in cells:
+        placed = client.post(
+            f"/games/{game['id']}/placements",
+            json={"row": row, "col": col},
+            headers=bearer(game["token"]),
+        )
+        assert placed.status_code == 201, placed.text
+    state: dict[str, Any] = placed.json()["game"]
+    return state
+
+
+def finished_race(client: TestClient, race_id: str) -> Any:
+    return wait_for(lambda: race_of(client, race_id), lambda r: r["status"] == "finished")
+
+
+def ranks_told(client: TestClient, race_id: str, auth: dict[str, str]) -> dict[str, Any]:
+    """What a finished race tells of its ranking: its page's, its stream's ``result`` and its
+    racers' ``finished`` events (the stream read whole: a rematch ends it), each as the
+    racers' (name, rank) in the order given."""
+    page = [(r["name"], r["rank"]) for r in race_of(client, race_id)["racers"]]
+    finished_with_rematch(client, race_id, auth)
+    events = events_of(client.get(f"/races/{race_id}/events").text)
+    result = next(data for _, kind, data in events if kind == "result")
+    ends = sorted(
+        ((data["name"], data["rank"]) for _, kind, data in events if kind == "finished"),
+        key=lambda racer: racer[1],
+    )
+    return {
+        "page": page,
+        "result": [(r["name"], r["rank"]) for r in result["racers"]],
+        "finished": ends,
+    }
+
+
+def figures(client: TestClient, name: str) -> tuple[int, int, list[int | None]]:
+    """A player's race figures as their page says them, checked against their races page:
+    races played, races won and their rank in each finished race, newest first."""
+    stats = client.get(f"/players/{name}").json()["stats"]
+    races = client.get(f"/players/{name}/races").json()
+    assert (races["races_played"], races["races_won"]) == (
+        stats["races_played"],
+        stats["races_won"],
+    )
+    ranks = [r["rank"] for r in races["races"] if r["status"] == "finished"]
+    return stats["races_played"], stats["races_won"], ranks
+
+
+def test_a_win_beats_every_loss_and_a_loss_that_went_further_beats_an_earlier_one(
+    client: TestClient, database: Database
+) -> None:
+    """Five racers of one deal: bob loses first, soon; dan loses the same way after him; ana
+    loses later, after more placements than cyd's win needs; eve wins, with a lower score
+    than cyd's; cyd wins last. Cyd's win ranks first (the higher score, though it ended
+    later), eve's next, both before ana's loss though it is longer than cyd's game; then
+    ana's loss (the longest), then bob before dan (the same length, the earlier end), where
+    the earlier end alone would have put ana last. The race's page, its stream and the
+    players' figures say the same."""
+    keys = {name: register(client, name) for name in ("bob", "cyd", "dan", "eve")}
+    for _ in range(5):  # a deal with a win shorter than a loss (nearly every one): else another
+        opened = client.post("/races", json={"player": "ana", "seats": 5}).json()
+        race_id = opened["id"]
+        auths = {"ana": bearer(opened["racer_token"]), **keys}
+        for name in keys:
+            joined = client.post(f"/races/{race_id}/racers", headers=keys[name])
+            assert joined.status_code == 201, joined.text
+        games = {name: running(client, race_id, auth)["your_game"] for name, auth in auths.items()}
+        deck = deck_of(database, games["ana"]["id"])
+        optimum = solve(deck, nodes=200_000)
+        losses = lost_lines(deck)
+        lesser = lesser_win(deck, optimum.score) if optimum.score is not None else None
+        if (
+            lesser is not None
+            and optimum.score is not None
+            and losses
+            and losses[0].placements < DECK_SIZE - optimum.score < losses[-1].placements
+        ):
+            break
+    else:
+        pytest.fail("no deal of five had a win shorter than a loss")
+    short, long = losses[0].cells, losses[-1].cells
+    ends = {
+        "bob": play_line(client, games["bob"], short),
+        "dan": play_line(client, games["dan"], short),
+        "ana": play_line(client, games["ana"], long),
+        "eve": play_line(client, games["eve"], lesser),
+        "cyd": play_line(client, games["cyd"], [(p.row, p.col) for p in optimum.line]),
+    }
+    assert [game["status"] for game in ends.values()] == ["lost"] * 3 + ["won"] * 2
+    assert ends["bob"]["finished_at"] < ends["dan"]["finished_at"] < ends["ana"]["finished_at"]
+    assert ends["eve"]["finished_at"] < ends["cyd"]["finished_at"]
+    assert ends["eve"]["score"] < ends["cyd"]["score"]
+    assert ends["ana"]["placements_count"] > ends["cyd"]["placements_count"]
+    finished_race(client, race_id)
+    ranking = [("cyd", 1), ("eve", 2), ("ana", 3), ("bob", 4), ("dan", 5)]
+    told = ranks_told(client, race_id, auths["ana"])
+    assert told == {"page": ranking, "result": ranking, "finished": ranking}
+    assert figures(client, "cyd") == (1, 1, [1])
+    assert figures(client, "eve") == (1, 0, [2])
+    assert figures(client, "bob") == (1, 0, [4])
+    assert figures(client, "dan") == (1, 0, [5])
+    assert client.get("/players/cyd").json()["stats"]["games_won"] == 1
+
+
+def test_losing_early_to_the_computer_is_no_race_won(
+    client: TestClient, database: Database
+) -> None:
+    """The issue's race: an account racing the computer at `beginner` loses after a few
+    placements, the computer plays on further (lost or won): the computer ranks first, and
+    the player's page counts no race won, as it counts no game won."""
+    bob = register(client, "bob")
+    ranks = []
+    for _ in range(5):  # the computer goes further than the shortest loss (nearly always)
+        opened = client.post(
+            "/races", json={"computer": True, "seats": 2, "level": "beginner"}, headers=bob
+        )
+        assert opened.status_code == 201, opened.text
+        race_id = opened.json()["id"]
+        game = running(client, race_id, bob)["your_game"]
+        mine = play_line(client, game, lost_lines(deck_of(database, game["id"]))[0].cells)
+        done = finished_race(client, race_id)
+        racers = {r["name"]: r for r in done["racers"]}
+        ranks.append(racers["bob"]["rank"])
+        if racers["computer"]["placements"] > mine["placements_count"]:
+            break
+    else:
+        pytest.fail("the computer never went further than the shortest loss")
+    assert mine["status"] == "lost" and ranks[-1] == 2
+    assert done["racers"][0]["computer"] is True
+    told = ranks_told(client, race_id, bob)
+    assert told["page"] == told["result"] == told["finished"]
+    assert told["page"][0][1] == 1 and told["page"][1] == ("bob", 2)
+    stats = client.get("/players/bob").json()["stats"]
+    assert (stats["games_won"], stats["races_won"]) == (0, ranks.count(1))
+    assert figures(client, "bob") == (len(ranks), ranks.count(1), ranks[::-1])

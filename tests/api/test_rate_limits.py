@@ -23,6 +23,11 @@ Client = Callable[..., Any]
 
 PROXY = ("10.0.0.9", 40000)
 LIMITED_ROUTES = {
+    ("/moderation/queue", "get"),
+    ("/moderation/games/{game_id}", "get"),
+    ("/moderation/games/{game_id}", "post"),
+    ("/moderation/players/{name}", "get"),
+    ("/moderation/players/{name}", "post"),
     ("/games", "post"),
     ("/games", "get"),
     ("/games/{game_id}/events", "get"),

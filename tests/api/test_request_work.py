@@ -29,6 +29,7 @@ from api.games.schemas import GameOut
 from engine import Game
 from tests.conftest import CreatedGame, MakeGame
 from tests.integrity.players import winning_lines
+from tests.support.fairplay import boarded
 from tests.support.statements import counting
 
 
@@ -155,8 +156,10 @@ def test_the_placement_that_wins_a_game_does_each_step_once(
         place(client, game, cell)
     with work.of(game) as done:
         answer = place(client, game, line.positions[-1])
-    assert answer["game"]["status"] == "won" and answer["game"]["rank"] == 1
+    # Ranked once the fair-play review has put it on the boards, outside this request.
+    assert answer["game"]["status"] == "won" and answer["game"]["fair_play"]["state"] == "pending"
     assert dict(done) == ONCE
+    assert boarded(client, game.id)["rank"] == 1
 
 
 def test_an_idempotent_placement_does_each_step_once_and_its_replay_only_authorizes(

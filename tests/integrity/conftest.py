@@ -68,14 +68,21 @@ def entry(route: str, servers: list[Server], tmp_path: Path) -> Iterator[Proxy |
 
 
 @contextmanager
-def running_proxy(servers: list[Server], tmp_path: Path, config: Path = CONFIG) -> Iterator[Proxy]:
-    """HAProxy over ``servers`` (with deploy/haproxy.cfg unless told another ``config``); skips
-    without haproxy, or fails where PostgreSQL is required (CI installs it: .ci/run)."""
+def running_proxy(
+    servers: list[Server],
+    tmp_path: Path,
+    config: Path = CONFIG,
+    *,
+    per_client_limits: bool = False,
+) -> Iterator[Proxy]:
+    """HAProxy over ``servers`` (with deploy/haproxy.cfg unless told another ``config``, and
+    its per-client limits only if told: see :class:`Proxy`); skips without haproxy, or fails
+    where PostgreSQL is required (CI installs it: .ci/run)."""
     if haproxy_binary() is None:
         if databases.REQUIRE_POSTGRES:
             pytest.fail("haproxy is not installed (apt-get install -y haproxy)")
         pytest.skip("haproxy is not installed (apt-get install -y haproxy)")
-    proxy = Proxy(servers, tmp_path / "haproxy.log", config)
+    proxy = Proxy(servers, tmp_path / "haproxy.log", config, per_client_limits=per_client_limits)
     proxy.start()
     try:
         yield proxy

@@ -32,6 +32,22 @@ def exchange(port: int, request: bytes, wait: float = 30.0) -> bytes:
     return b"".join(chunks)
 
 
+def send_and_drop(port: int, request: bytes, wait: float = 30.0) -> None:
+    """Send ``request`` and close the connection without reading a byte of the answer: a
+    client whose connection dropped, a proxy's lost answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
+        sock.sendall(request)
+
+
+def post_request(path: str, body: object, headers: dict[str, str]) -> bytes:
+    """A whole ``POST`` of ``body`` as JSON (None: no body) with ``headers``."""
+    payload = b"" if body is None else json.dumps(body).encode()
+    head = [f"POST {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(payload)}"]
+    head += ["Content-Type: application/json"] if body is not None else []
+    head += [f"{name}: {value}" for name, value in headers.items()]
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + payload
+
+
 def problem_of(response: bytes, status: int | None = None) -> tuple[dict[str, object], str]:
     """The problem+json body of a raw answer (with ``status``, if given) and the answer's
     ``X-Request-ID``."""

@@ -1,6 +1,7 @@
 """A page from another origin calls the API with fetch (a preflighted request: it sends the
-token and If-Match), allowed or refused by ``FOURSQUARE_CORS_ORIGINS``; and /docs places a
-card through "Authorize" and "Try it out"."""
+token, If-Match, and the X-Request-ID and Idempotency-Key the docs invite), allowed or refused
+by ``FOURSQUARE_CORS_ORIGINS``; a refused preflight is the service's problem+json; and /docs
+places a card through "Authorize" and "Try it out"."""
 
 from __future__ import annotations
 
@@ -21,19 +22,26 @@ pytestmark = pytest.mark.slow
 
 PAGE = b"<!doctype html><title>another origin</title><p>a page of another site</p>"
 
-# What the other site's script does: start a game, then place its first card with the token
-# and If-Match, which makes the browser ask the API first (a CORS preflight).
+# What the other site's script does: start a game (with its own request id and an
+# Idempotency-Key, as docs/api.md invites), then place its first card with the token and
+# If-Match, which makes the browser ask the API first (a CORS preflight), and read the
+# headers the API exposes.
 PLAY = """async (api) => {
   try {
     const created = await fetch(api + "/games", {
-      method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"});
+      method: "POST",
+      headers: {"Content-Type": "application/json", "X-Request-ID": "from-another-site",
+                "Idempotency-Key": crypto.randomUUID()},
+      body: "{}"});
     const game = await created.json();
     const placed = await fetch(api + "/games/" + game.id + "/placements", {
       method: "POST",
       headers: {"Content-Type": "application/json", "Authorization": "Bearer " + game.token,
                 "If-Match": created.headers.get("ETag")},
       body: JSON.stringify({row: 0, col: 0})});
-    return {status: placed.status, etag: placed.headers.get("ETag")};
+    return {status: placed.status, etag: placed.headers.get("ETag"),
+            request_id: created.headers.get("X-Request-ID"),
+            timed: placed.headers.get("Server-Timing") !== null};
   } catch (error) {
     return {error: String(error)};
   }
@@ -83,7 +91,12 @@ def test_a_page_of_an_allowed_origin_plays_and_another_is_refused(
     allowed = {**SERVER_ENV, "FOURSQUARE_CORS_ORIGINS": other_origin}
     with running_server(sqlite_url, extra_env=allowed) as server:
         result = _play_from(browser, other_origin, server.base_url)
-        assert result == {"status": 201, "etag": '"v2"'}, result
+        assert result == {
+            "status": 201,
+            "etag": '"v2"',
+            "request_id": "from-another-site",
+            "timed": True,
+        }, result
     refused = {**SERVER_ENV, "FOURSQUARE_CORS_ORIGINS": "https://somewhere.else"}
     with running_server(sqlite_url, extra_env=refused) as server:
         result = _play_from(browser, other_origin, server.base_url)
@@ -92,6 +105,48 @@ def test_a_page_of_an_allowed_origin_plays_and_another_is_refused(
         # unread) has no placement.
         board = httpx.get(f"{server.base_url}/leaderboard").json()
         assert board["entries"] == []
+
+
+def preflight(server: Server, origin: str, method: str, headers: str | None) -> httpx.Response:
+    asked = {"Origin": origin, "Access-Control-Request-Method": method}
+    if headers is not None:
+        asked["Access-Control-Request-Headers"] = headers
+    return httpx.options(f"{server.base_url}/games", headers=asked, timeout=30)
+
+
+def test_cors_refusals_are_the_services_problems(sqlite_url: str) -> None:
+    allowed = "https://allowed.example"
+    env = {**SERVER_ENV, "FOURSQUARE_CORS_ORIGINS": allowed}
+    with running_server(sqlite_url, extra_env=env) as server:
+        # What the docs invite a client to send is allowed by default.
+        invited = "content-type, authorization, x-request-id, idempotency-key, if-match"
+        accepted = preflight(server, allowed, "POST", invited)
+        assert accepted.status_code == 200, accepted.text
+        assert accepted.headers["access-control-allow-origin"] == allowed
+        granted = {
+            h.strip().lower() for h in accepted.headers["access-control-allow-headers"].split(",")
+        }
+        assert {h.strip() for h in invited.split(",")} <= granted
+        # Another origin, another method, another header: refused, each in the service's voice.
+        for origin, method, headers, refused in (
+            ("https://elsewhere.example", "POST", None, "origin"),
+            (allowed, "DELETE", None, "method"),
+            (allowed, "POST", "x-something-else", "headers"),
+        ):
+            answer = preflight(server, origin, method, headers)
+            assert answer.status_code == 400, answer.text
+            assert answer.headers["content-type"] == "application/problem+json", answer.text
+            problem = answer.json()
+            assert problem["code"] == "cors_refused"
+            assert problem["type"] == "urn:foursquare:problem:cors_refused"
+            assert problem["request_id"] == answer.headers["x-request-id"]
+            assert f"({refused})" in problem["detail"], problem
+        # An answer to a page of the allowed origin exposes the timing and the limits' fields.
+        read = httpx.get(f"{server.base_url}/leaderboard", headers={"Origin": allowed}, timeout=30)
+        exposed = {
+            h.strip().lower() for h in read.headers["access-control-expose-headers"].split(",")
+        }
+        assert {"server-timing", "ratelimit", "ratelimit-policy", "x-request-id"} <= exposed
 
 
 def test_docs_authorize_and_try_it_out_place_a_card(browser: Browser, server: Server) -> None:

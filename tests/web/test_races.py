@@ -353,6 +353,9 @@ def test_two_browsers_and_the_computer_race_to_a_ranking_and_a_rematch(
     expect(onlooker.locator("#race-ranking-body tr")).to_have_count(3)
     expect(onlooker.get_by_role("heading", level=2)).to_have_text("Race result")
     expect(onlooker.get_by_role("button", name="Rematch")).to_be_hidden()
+    # The table says the rule it is in: a win before every loss, the longest loss first.
+    rule = re.compile(r"^The ranking: a win before every loss, .*among\s+losses, the more cards")
+    expect(onlooker.get_by_role("table", name=rule)).to_be_visible()
     assert_fits_and_reachable(onlooker, "race result, an onlooker on a phone")
     assert_accessible(onlooker, "race result, an onlooker on a phone")
 

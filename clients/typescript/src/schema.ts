@@ -110,7 +110,9 @@ export interface paths {
          *     and expected score (a loss counts 0) for that placement and every other legal one. It
          *     decides from the public state only, like the player. Needs the game's token. A game that
          *     asked for a hint is marked `assisted` (its version goes up once) and its win is left off
-         *     the default leaderboard.
+         *     the default leaderboard. A client (an address, a token) holds at most its share of the
+         *     hint workers; beyond it, or when they are all taken, `503 hints_busy`, which does not
+         *     count against its rate limit.
          */
         get: operations["hint"];
         put?: never;
@@ -184,11 +186,13 @@ export interface paths {
         /**
          * Register a player
          * @description Registers a name and answers with the player, their secret `key` (named `key_name`)
-         *     and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
-         *     Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
-         *     name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
-         *     name with no other account's or reserved name (see `name`); a guest can no longer play
-         *     under it.
+         *     and ten one-time `recovery_codes`, shown only in this response (they are stored hashed)
+         *     and in its replays: send an `Idempotency-Key`, and a retry of a registration whose answer
+         *     was lost (a dropped connection, a `502`) gets the same account, key and codes rather than
+         *     `409 name_taken`. Send the key as `Authorization: Bearer <key>` on `POST /games` to play
+         *     as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them
+         *     a letter, and one name with no other account's or reserved name (see `name`); a guest can
+         *     no longer play under it.
          */
         post: operations["create_player"];
         delete?: never;
@@ -254,9 +258,13 @@ export interface paths {
         /**
          * Rotate a player's key
          * @description Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
-         *     player's keys) with a new one, shown only in this response; the key keeps its name and id,
-         *     the old secret is refused from then on (the player's other keys and game tokens are not
-         *     affected).
+         *     player's keys) with a new one, shown only in this response (and in its replays under the
+         *     same `Idempotency-Key`, sent with the same key); the key keeps its name and id. The old
+         *     secret keeps working until the new one is first used (by any request that changes
+         *     something with it, or `GET /players/me`), then is refused: a rotation whose answer was
+         *     lost never strands the account, and a rotation sent again with the old secret before
+         *     then answers a fresh one (the unread one is refused from then on). The player's other
+         *     keys and game tokens are not affected.
          */
         post: operations["rotate_player_key"];
         delete?: never;
@@ -632,6 +640,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/moderation/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the fair-play review holds for a moderator
+         * @description Flagged games and marked accounts that no moderator has decided on, oldest first,
+         *     with the review's evidence, and reviews that could not be computed.
+         */
+        get: operations["read_moderation_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/games/{game_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a game's fair-play review
+         * @description A won game's review: its state, verdict, evidence (agreement with each level of the
+         *     computer player, decisions counted, value lost, timing) and every moderator's decision.
+         */
+        get: operations["read_game_review"];
+        put?: never;
+        /**
+         * Clear or confirm a flagged game
+         * @description `clear`: the flagged game goes back on the public boards (unless its account is
+         *     marked: then when the account is cleared); `confirm`: it stays off. The decision is
+         *     stored with the moderator's name and the time; a later decision may reverse it.
+         */
+        post: operations["decide_game_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/players/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an account's fair-play standing
+         * @description Whether the account is marked, its latest reviews, and every moderator's decision.
+         */
+        get: operations["read_account_review"];
+        put?: never;
+        /**
+         * Clear or confirm a marked account
+         * @description `clear`: the account is no longer marked, and its games go back on the boards but
+         *     those flagged on their own; `confirm`: it stays marked, all its games off the boards.
+         */
+        post: operations["decide_account_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{game_id}/events": {
         parameters: {
             query?: never;
@@ -698,7 +779,8 @@ export interface paths {
          * Open a race
          * @description Opens a race, in its lobby: a shared deal whose `deck_commitment` is published now and
          *     revealed when the race is over. The opener is its first racer (a guest gets its
-         *     `racer_token`; an account sends its key, as for `POST /games`), and the computer its
+         *     `racer_token`, shown only in this response and in its replays under the same
+         *     `Idempotency-Key`; an account sends its key, as for `POST /games`), and the computer its
          *     second with `computer: true`. Others join with `POST /races/{id}/racers` until it is
          *     full (it then starts by itself) or the opener starts it.
          */
@@ -722,7 +804,9 @@ export interface paths {
          * Join a race
          * @description Joins a race in its lobby (`409 race_not_open` once it has started or is full; `409
          *     name_taken` for a name racing in it already). The race starts by itself when this fills
-         *     its last seat.
+         *     its last seat. A guest's `racer_token` is shown only in this response and in its replays:
+         *     with an `Idempotency-Key`, a retry of a join whose answer was lost gets the same seat and
+         *     token rather than `409 name_taken`.
          */
         post: operations["join_race"];
         delete?: never;
@@ -792,7 +876,8 @@ export interface paths {
          * @description Opens the next race for the same racers, with a new deal, once this one is over (a
          *     racer's credential): `201` for the racer who opened it, `200` with the same race for
          *     the others; the old race's `next_race` names it. Its racers are in its lobby, with the
-         *     same credentials.
+         *     same credentials. A retry with the same `Idempotency-Key` and credential gets the
+         *     original answer (`201` to its opener) with `Idempotent-Replayed: true`.
          */
         post: operations["rematch_race"];
         delete?: never;
@@ -858,8 +943,9 @@ export interface paths {
         /**
          * List a player's races
          * @description A registered player's races: how many they finished (`races_played`) and won
-         *     (`races_won`, ranked first), and their last 100 races, newest first, with their rank in
-         *     each finished one. The name matches in any case or width.
+         *     (`races_won`, ranked first against another racer at least), and their last 100 races,
+         *     newest first, with their rank in each finished one. The name matches in any case or
+         *     width.
          */
         get: operations["list_player_races"];
         put?: never;
@@ -874,6 +960,35 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * Account
+         * @description An account's standing with the fair-play review.
+         */
+        Account: {
+            /** Player */
+            player: string;
+            /**
+             * State
+             * @description `marked` by the review (too many flagged wins), `confirmed` or `cleared` by a moderator; null if never marked.
+             */
+            state: ("marked" | "confirmed" | "cleared") | null;
+            /**
+             * Flagged
+             * @description Flagged wins when it was marked.
+             */
+            flagged: number | null;
+            /** Marked At */
+            marked_at: string | null;
+            /** Decided At */
+            decided_at: string | null;
+            /**
+             * Reviews
+             * @description Its latest reviews (50), newest first.
+             */
+            reviews: components["schemas"]["Review"][];
+            /** Decisions */
+            decisions: components["schemas"]["Decision"][];
+        };
         /**
          * AnalysisEstimate
          * @description A placement and what the computer player expected of it, from the public view.
@@ -1139,6 +1254,43 @@ export interface components {
             /** @description The day's deck order and salt, once the day has closed; null before. */
             reveal: components["schemas"]["DeckReveal"] | null;
         };
+        /** Decision */
+        Decision: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "clear" | "confirm";
+            /** Moderator */
+            moderator: string;
+            /** Note */
+            note: string | null;
+            /**
+             * Decided At
+             * Format: date-time
+             */
+            decided_at: string;
+        };
+        /**
+         * DecisionIn
+         * @example {
+         *       "action": "clear",
+         *       "note": "known strong player"
+         *     }
+         */
+        DecisionIn: {
+            /**
+             * Action
+             * @description `clear`: back on the public boards, the decision recorded; `confirm`: kept off.
+             * @enum {string}
+             */
+            action: "clear" | "confirm";
+            /**
+             * Note
+             * @description Why, for the record.
+             */
+            note?: string | null;
+        };
         /**
          * DeckReveal
          * @description The deck order and the salt, revealed when the game ends.
@@ -1153,6 +1305,69 @@ export interface components {
             deck: string[];
             /** Salt */
             salt: string;
+        };
+        /**
+         * Evidence
+         * @description What the review read of a game, and what its rule concluded (docs/fairplay.md).
+         */
+        Evidence: {
+            /**
+             * Verdict
+             * @enum {string}
+             */
+            verdict: "clean" | "flagged";
+            /**
+             * Reasons
+             * @description Why it was flagged, in words; empty when clean.
+             */
+            reasons: string[];
+            /**
+             * Decisions
+             * @description Placements that had more than one legal cell.
+             */
+            decisions: number;
+            /**
+             * Agreement
+             * @description For each level of the computer player, the share of those decisions where the placement made was its choice (0 to 1).
+             */
+            agreement: {
+                [key: string]: number;
+            };
+            /** Matches */
+            matches: {
+                [key: string]: number;
+            };
+            /**
+             * Mean Loss
+             * @description What the placements gave away per decision by the `best` search's own estimates (40 * win probability + expected score).
+             */
+            mean_loss: number | null;
+            /** @description The placements' timing: evidence for moderators, not part of the rule. */
+            timing: components["schemas"]["Timing"] | null;
+            /**
+             * Rule
+             * @description The thresholds the verdict was reached with.
+             */
+            rule: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * FairPlayOut
+         * @description The fair-play review's word on a won game without hints (docs/fairplay.md).
+         */
+        FairPlayOut: {
+            /**
+             * State
+             * @description `pending`: being checked, on no public board yet; `clean`: checked, on the boards; `flagged`: held off the public boards (its placements followed the computer player's choices too closely); `cleared`: a moderator put a flagged game back on the boards; `confirmed`: a moderator kept it off; `held`: off the boards while its account is marked.
+             * @enum {string}
+             */
+            state: "pending" | "clean" | "flagged" | "cleared" | "confirmed" | "held";
+            /**
+             * Words
+             * @description The state in words, for the player.
+             */
+            words: string;
         };
         /** FieldError */
         FieldError: {
@@ -1188,7 +1403,7 @@ export interface components {
         GameCreate: {
             /**
              * Player
-             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter, as for an account: one rule for every name. A registered player's name, or one that looks like it (in any case, or with look-alike letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); with a key, omit it or give the key's name (in any case).
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter, as for an account: one rule for every name, and one refusal (`422 invalid_player_name`). A registered player's name, or one that looks like it (in any case, or with look-alike letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); with a key, omit it or give the key's name (in any case).
              * @default anonymous
              */
             player?: string;
@@ -1374,6 +1589,8 @@ export interface components {
              * @description A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
              */
             rank?: number | null;
+            /** @description A won game without hints is checked by the fair-play review before it joins a public board: its state. Null for other games (and for wins from before the review existed). */
+            fair_play?: components["schemas"]["FairPlayOut"] | null;
             /**
              * Token
              * @description Send as `Authorization: Bearer <token>` to place cards. Shown only once.
@@ -1585,6 +1802,8 @@ export interface components {
              * @description A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
              */
             rank?: number | null;
+            /** @description A won game without hints is checked by the fair-play review before it joins a public board: its state. Null for other games (and for wins from before the review existed). */
+            fair_play?: components["schemas"]["FairPlayOut"] | null;
         };
         /**
          * GamesInProgress
@@ -1806,6 +2025,11 @@ export interface components {
              * @description How many more entries this board has with `include_assisted=true` (won games whose player asked for hints, or with `per_player=best` players whose every win did): why a board may be empty or short. Null when assisted games are included, and on a daily challenge's board (played without hints).
              */
             assisted_left_out?: number | null;
+            /**
+             * Held For Review
+             * @description How many wins of this board's days the fair-play review keeps off it: being checked (usually for less than a minute), or held because their placements followed the computer player's choices (docs/fairplay.md). Null on a daily challenge's board.
+             */
+            held_for_review?: number | null;
         };
         /** LeaderboardEntry */
         LeaderboardEntry: {
@@ -2129,16 +2353,16 @@ export interface components {
          */
         PlayerCreate: {
             /**
+             * Name
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; one name with no other account's: not in another case, not a look-alike, not the same but for `_` and `-` (once `ana` is registered, nobody can register, or play as a guest under, `ANA`, `a-n-a` or `ana_`). Else `422 invalid_player_name`, `409 name_taken`, or `409 name_reserved` for `computer`, `anonymous` and names that are one name with them.
+             */
+            name: string;
+            /**
              * Key Name
              * @description What the key is for, as the player will recognise it (a device).
              * @default first key
              */
             key_name?: string;
-            /**
-             * Name
-             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; one name with no other account's: not in another case, not a look-alike, not the same but for `_` and `-` (once `ana` is registered, nobody can register, or play as a guest under, `ANA`, `a-n-a` or `ana_`). Else `422 invalid_player_name`, `409 name_taken`, or `409 name_reserved` for `computer`, `anonymous` and names that are one name with them.
-             */
-            name: string;
         };
         /**
          * PlayerCreated
@@ -2178,6 +2402,12 @@ export interface components {
              */
             created_at: string;
             stats: components["schemas"]["PlayerStatsOut"];
+            /**
+             * Marked
+             * @description Marked by the fair-play review (several of its wins followed the computer player's choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
+             * @default false
+             */
+            marked?: boolean;
             /**
              * Key
              * @description Send as `Authorization: Bearer <key>` to start games as this player, to place cards and ask hints in them, and to rotate the key. Shown only once.
@@ -2252,6 +2482,11 @@ export interface components {
              * @description The UTC day whose daily challenge this game is; null for an ordinary game.
              */
             challenge_date: string | null;
+            /**
+             * Review
+             * @description The fair-play review's word on a won game without hints (as the game's `fair_play.state`): `pending` until checked, then on the boards (`clean`, `cleared`) or off them (`flagged`, `confirmed`, `held`). Null for other games.
+             */
+            review?: ("pending" | "clean" | "flagged" | "cleared" | "confirmed" | "held") | null;
         };
         /**
          * PlayerGames
@@ -2330,6 +2565,12 @@ export interface components {
              */
             created_at: string;
             stats: components["schemas"]["PlayerStatsOut"];
+            /**
+             * Marked
+             * @description Marked by the fair-play review (several of its wins followed the computer player's choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
+             * @default false
+             */
+            marked?: boolean;
         };
         /** PlayerRaceOut */
         PlayerRaceOut: {
@@ -2368,7 +2609,7 @@ export interface components {
             races_played: number;
             /**
              * Races Won
-             * @description Races finished first.
+             * @description Races finished first, against another racer at least (the ranking: `GET /races/{id}`).
              */
             races_won: number;
             /** Races */
@@ -2427,7 +2668,7 @@ export interface components {
             races_played: number;
             /**
              * Races Won
-             * @description Races finished first.
+             * @description Races finished first, against another racer at least (the ranking: `GET /races/{id}`).
              */
             races_won: number;
         };
@@ -2492,6 +2733,27 @@ export interface components {
             game_id?: string | null;
         };
         /**
+         * Queue
+         * @description What waits for a moderator, oldest first.
+         */
+        Queue: {
+            /**
+             * Games
+             * @description Flagged games no moderator has decided on.
+             */
+            games: components["schemas"]["Review"][];
+            /**
+             * Players
+             * @description Marked accounts no moderator has decided on.
+             */
+            players: components["schemas"]["Account"][];
+            /**
+             * Stuck
+             * @description Reviews that could not be computed after every attempt (their games stay off the boards): the logs say why.
+             */
+            stuck: components["schemas"]["Review"][];
+        };
+        /**
          * RaceCreate
          * @description A new race: its opener (its first racer) and its rules. Values are taken as JSON
          *     gives them: `true`, not `"yes"`; `8`, not `"8"`.
@@ -2504,7 +2766,7 @@ export interface components {
         RaceCreate: {
             /**
              * Player
-             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). No two racers of a race have names that look alike.
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same rule (`422 invalid_player_name`) and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). No two racers of a race have names that look alike.
              */
             player?: string | null;
             /**
@@ -2589,7 +2851,7 @@ export interface components {
             next_race: string | null;
             /**
              * Racers
-             * @description In the race's ranking once it is finished, else in the order they joined.
+             * @description In the race's ranking once it is finished (a win before every loss, the higher score first; among losses the game that went further; then the earlier end), else in the order they joined.
              */
             racers: components["schemas"]["RacerEvent"][];
             /**
@@ -2663,7 +2925,7 @@ export interface components {
             next_race: string | null;
             /**
              * Racers
-             * @description In the race's ranking once it is finished, else in the order they joined.
+             * @description In the race's ranking once it is finished (a win before every loss, the higher score first; among losses the game that went further; then the earlier end), else in the order they joined.
              */
             racers: components["schemas"]["RacerEvent"][];
             /**
@@ -2757,7 +3019,7 @@ export interface components {
         RacerIn: {
             /**
              * Player
-             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). No two racers of a race have names that look alike.
+             * @description 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same rule (`422 invalid_player_name`) and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`). No two racers of a race have names that look alike.
              */
             player?: string | null;
         };
@@ -2815,6 +3077,81 @@ export interface components {
             player: string;
             /** Recovery Codes */
             recovery_codes: string[];
+        };
+        /**
+         * Review
+         * @description A won game's fair-play review.
+         */
+        Review: {
+            /**
+             * Game Id
+             * Format: uuid
+             */
+            game_id: string;
+            /** Player */
+            player: string;
+            /**
+             * Registered
+             * @description Played by an account (false: a guest).
+             */
+            registered: boolean;
+            /** Score */
+            score: number;
+            /** Placements Count */
+            placements_count: number;
+            /**
+             * Finished At
+             * Format: date-time
+             */
+            finished_at: string;
+            /** Challenge Date */
+            challenge_date: string | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "queued" | "running" | "done";
+            /** Verdict */
+            verdict: ("clean" | "flagged") | null;
+            /**
+             * Decision
+             * @description A moderator's, on a flagged game.
+             */
+            decision: ("cleared" | "confirmed") | null;
+            /** Attempts */
+            attempts: number;
+            /**
+             * Requested At
+             * Format: date-time
+             */
+            requested_at: string;
+            /** Reviewed At */
+            reviewed_at: string | null;
+            evidence: components["schemas"]["Evidence"] | null;
+            /** Decisions */
+            decisions?: components["schemas"]["Decision"][];
+        };
+        /** Timing */
+        Timing: {
+            /** Placements */
+            placements: number;
+            /**
+             * Median Seconds
+             * @description The median time between two placements.
+             */
+            median_seconds: number;
+            /** Fastest Seconds */
+            fastest_seconds: number;
+            /**
+             * Variation
+             * @description The spread of those times over their mean: a person's varies from card to card, a fixed pause gives nearly 0.
+             */
+            variation: number;
+            /**
+             * Under One Second
+             * @description Placements made less than a second after the last.
+             */
+            under_one_second: number;
         };
         /**
          * YourGame
@@ -3151,7 +3488,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, token included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3203,7 +3540,7 @@ export interface operations {
             /**
              * @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
              *
-             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
              *
              *     `challenge_already_played`: The key's player has already started today's daily challenge (one attempt per player per UTC day; `game_id` names it).
              */
@@ -3230,6 +3567,8 @@ export interface operations {
             };
             /**
              * @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, exactly as sent (an account's, a guest's or a racer's name alike; `detail` says the rule, and the ASCII spelling of a full-width name).
              *
              *     `player_name_mismatch`: A `player` other than the name of the key's account.
              *
@@ -3520,7 +3859,7 @@ export interface operations {
              *
              *     `version_conflict`: Another change to the game came first: a placement that won the race, or one made while a hint was computed.
              *
-             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds.
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
              *
              *     `challenge_closed`: A daily challenge game whose day has closed (its deal is public now) takes no more placements.
              */
@@ -3694,7 +4033,7 @@ export interface operations {
             /**
              * @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds.
              *
-             *     `hints_busy`: Every hint worker is busy and the hint queue is full, or a worker stopped: retry after `Retry-After` seconds.
+             *     `hints_busy`: Every hint worker is busy and the hint queue is full, or this client (its address or its token) holds its share of them already, or a worker stopped: retry after `Retry-After` seconds. Not counted against the client's rate limit.
              */
             503: {
                 headers: {
@@ -3902,7 +4241,10 @@ export interface operations {
     create_player: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3917,15 +4259,23 @@ export interface operations {
                 headers: {
                     /** @description /players/{name} */
                     Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PlayerCreated"];
                 };
             };
-            /** @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's. */
+            /**
+             * @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
+             *
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
+             */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3944,9 +4294,11 @@ export interface operations {
                 };
             };
             /**
-             * @description `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, after Unicode NFKC normalisation.
+             * @description `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, exactly as sent (an account's, a guest's or a racer's name alike; `detail` says the rule, and the ASCII spelling of a full-width name).
              *
              *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
              */
             422: {
                 headers: {
@@ -4120,7 +4472,10 @@ export interface operations {
     rotate_player_key: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path: {
                 name: string;
             };
@@ -4131,6 +4486,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,6 +4518,32 @@ export interface operations {
             };
             /** @description `player_not_found`: No player of that name (in any case or width). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
+             */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5549,6 +5932,443 @@ export interface operations {
             };
         };
     };
+    read_moderation_queue: {
+        parameters: {
+            query?: {
+                /** @description At most this many of each. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Queue"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    read_game_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `game_not_found`: No such game (also for ids that are not UUIDs).
+             *
+             *     `review_not_found`: The game has no fair-play review: only won games without hints have one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decide_game_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `game_not_found`: No such game (also for ids that are not UUIDs).
+             *
+             *     `review_not_found`: The game has no fair-play review: only won games without hints have one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_flagged`: Only a game the review flagged can be cleared or confirmed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    read_account_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decide_account_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_marked`: Only an account the review marked can be cleared or confirmed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     watch_game: {
         parameters: {
             query?: never;
@@ -5711,7 +6531,10 @@ export interface operations {
     open_race: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5726,6 +6549,8 @@ export interface operations {
                 headers: {
                     /** @description /races/{id} */
                     Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5742,9 +6567,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's. */
+            /**
+             * @description `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
+             *
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
+             */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5756,6 +6587,8 @@ export interface operations {
              * @description `player_name_mismatch`: A `player` other than the name of the key's account.
              *
              *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
              */
             422: {
                 headers: {
@@ -5799,7 +6632,10 @@ export interface operations {
     join_race: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path: {
                 race_id: string;
             };
@@ -5816,6 +6652,8 @@ export interface operations {
                 headers: {
                     /** @description /races/{id} */
                     Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5846,9 +6684,13 @@ export interface operations {
              * @description `race_not_open`: The race cannot do that now: it is no longer in its lobby (or it is full) for a join or a start, or it has not finished for a rematch. Nothing was changed.
              *
              *     `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
+             *
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
              */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5860,6 +6702,8 @@ export interface operations {
              * @description `player_name_mismatch`: A `player` other than the name of the key's account.
              *
              *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
              */
             422: {
                 headers: {
@@ -6057,7 +6901,10 @@ export interface operations {
     rematch_race: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string of 1-255 visible ASCII characters (a UUID is best) naming this request. A retry with the same key and body returns the original response with `Idempotent-Replayed: true` and changes nothing; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string | null;
+            };
             path: {
                 race_id: string;
             };
@@ -6068,6 +6915,10 @@ export interface operations {
             /** @description The rematch another racer opened already. */
             200: {
                 headers: {
+                    /** @description /races/{id} */
+                    Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6079,6 +6930,8 @@ export interface operations {
                 headers: {
                     /** @description /races/{id} */
                     Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6103,8 +6956,28 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `race_not_open`: The race cannot do that now: it is no longer in its lobby (or it is full) for a join or a start, or it has not finished for a rematch. Nothing was changed. */
+            /**
+             * @description `race_not_open`: The race cannot do that now: it is no longer in its lobby (or it is full) for a join or a start, or it has not finished for a rematch. Nothing was changed.
+             *
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
+             */
             409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
+             */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

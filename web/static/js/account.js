@@ -380,6 +380,9 @@ async function rotate() {
     clearNotice();
     writeAccount({ name: rotated.name, key: rotated.key });
     showKey(rotated.key, true);
+    // The old key works until the new one is first used (so that a lost answer strands
+    // nobody): checking the new one here is that use, and the old one is refused from now on.
+    await api.getOwnPlayer(rotated.key);
     say("A new key was made and kept in this browser; the old one no longer works.");
   } catch (error) {
     showError(error);

@@ -379,7 +379,8 @@ export function getPlayerGames(name, { limit = 20, cursor = null, status = null 
   );
 }
 
-/** POST /players/{name}/key: a new key, the current one refused from then on.
+/** POST /players/{name}/key: a new key; the current one is refused once the new one is
+ * first used (GET /players/me with it, for instance).
  * @param {string} name
  * @param {string} key */
 export function rotateKey(name, key) {

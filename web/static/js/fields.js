@@ -49,10 +49,9 @@ export function refusedField(inputId, messageId, emptyText = "") {
 }
 
 // The refusals of a name, said beside the name's field rather than at the top of the page: a
-// name taken or reserved, or outside the rule (`invalid_player_name`, or the schema's own
-// `invalid_request` naming the `player` or `name` sent).
+// name taken or reserved, or outside the rule (`invalid_player_name`, which every route that
+// takes a name answers alike).
 const NAME_CODES = new Set(["name_taken", "name_reserved", "invalid_player_name"]);
-const NAME_FIELDS = new Set(["player", "name"]);
 
 /** Say `error` beside the name field `inputId` if it is about the name sent (true), in the
  * words of `within` (ui.js's `problemWords`); false for any other error (the caller's).
@@ -61,14 +60,8 @@ const NAME_FIELDS = new Set(["player", "name"]);
  * @param {string} messageId
  * @param {string | null} [within] */
 export function nameRefused(error, inputId, messageId, within = null) {
-  if (!(error instanceof ApiProblem)) return false;
-  const schema = error.code === "invalid_request" &&
-    (error.errors || []).some((e) => NAME_FIELDS.has(e.loc.at(-1) ?? ""));
-  if (!(NAME_CODES.has(error.code ?? "") || schema)) return false;
-  const words = problemWords(
-    schema ? new ApiProblem({ ...error, code: "invalid_player_name" }) : error,
-    within,
-  );
+  if (!(error instanceof ApiProblem) || !NAME_CODES.has(error.code ?? "")) return false;
+  const words = problemWords(error, within);
   showFieldProblem(inputId, messageId, `${words.title}. ${words.detail}`);
   return true;
 }

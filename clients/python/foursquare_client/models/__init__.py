@@ -1,5 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .account import Account
+from .account_state_type_0 import AccountStateType0
 from .analysis_estimate import AnalysisEstimate
 from .analysis_out import AnalysisOut
 from .analysis_out_state import AnalysisOutState
@@ -18,7 +20,18 @@ from .card_out_suit import CardOutSuit
 from .challenge_event import ChallengeEvent
 from .countdown_event import CountdownEvent
 from .daily_challenge import DailyChallenge
+from .decision import Decision
+from .decision_action import DecisionAction
+from .decision_in import DecisionIn
+from .decision_in_action import DecisionInAction
 from .deck_reveal import DeckReveal
+from .evidence import Evidence
+from .evidence_agreement import EvidenceAgreement
+from .evidence_matches import EvidenceMatches
+from .evidence_rule import EvidenceRule
+from .evidence_verdict import EvidenceVerdict
+from .fair_play_out import FairPlayOut
+from .fair_play_out_state import FairPlayOutState
 from .field_error import FieldError
 from .flip_out import FlipOut
 from .game_create import GameCreate
@@ -67,6 +80,7 @@ from .player_created import PlayerCreated
 from .player_credentials import PlayerCredentials
 from .player_game_out import PlayerGameOut
 from .player_game_out_end_reason_type_0 import PlayerGameOutEndReasonType0
+from .player_game_out_review_type_0 import PlayerGameOutReviewType0
 from .player_game_out_status import PlayerGameOutStatus
 from .player_games import PlayerGames
 from .player_key import PlayerKey
@@ -77,6 +91,7 @@ from .player_races import PlayerRaces
 from .player_stats_out import PlayerStatsOut
 from .position_out import PositionOut
 from .problem import Problem
+from .queue import Queue
 from .race_create import RaceCreate
 from .race_create_level import RaceCreateLevel
 from .race_created import RaceCreated
@@ -95,10 +110,17 @@ from .reconnect_event import ReconnectEvent
 from .recovery_code_sign_in import RecoveryCodeSignIn
 from .recovery_codes_out import RecoveryCodesOut
 from .rematch_event import RematchEvent
+from .review import Review
+from .review_decision_type_0 import ReviewDecisionType0
+from .review_state import ReviewState
+from .review_verdict_type_0 import ReviewVerdictType0
+from .timing import Timing
 from .win_event import WinEvent
 from .your_game import YourGame
 
 __all__ = (
+    "Account",
+    "AccountStateType0",
     "AnalysisEstimate",
     "AnalysisOut",
     "AnalysisOutState",
@@ -117,7 +139,18 @@ __all__ = (
     "ChallengeEvent",
     "CountdownEvent",
     "DailyChallenge",
+    "Decision",
+    "DecisionAction",
+    "DecisionIn",
+    "DecisionInAction",
     "DeckReveal",
+    "Evidence",
+    "EvidenceAgreement",
+    "EvidenceMatches",
+    "EvidenceRule",
+    "EvidenceVerdict",
+    "FairPlayOut",
+    "FairPlayOutState",
     "FieldError",
     "FlipOut",
     "GameCreate",
@@ -166,6 +199,7 @@ __all__ = (
     "PlayerCredentials",
     "PlayerGameOut",
     "PlayerGameOutEndReasonType0",
+    "PlayerGameOutReviewType0",
     "PlayerGameOutStatus",
     "PlayerGames",
     "PlayerKey",
@@ -176,6 +210,7 @@ __all__ = (
     "PlayerStatsOut",
     "PositionOut",
     "Problem",
+    "Queue",
     "RaceCreate",
     "RaceCreated",
     "RaceCreatedLevelType0",
@@ -194,6 +229,11 @@ __all__ = (
     "RecoveryCodeSignIn",
     "RecoveryCodesOut",
     "RematchEvent",
+    "Review",
+    "ReviewDecisionType0",
+    "ReviewState",
+    "ReviewVerdictType0",
+    "Timing",
     "WinEvent",
     "YourGame",
 )

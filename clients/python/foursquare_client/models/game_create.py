@@ -16,9 +16,9 @@ class GameCreate:
 
     Attributes:
         player (str | Unset): 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter, as for an
-            account: one rule for every name. A registered player's name, or one that looks like it (in any case, or with
-            look-alike letters: `aIice` for `alice`), needs their key (`409 name_taken` without it); with a key, omit it or
-            give the key's name (in any case). Default: 'anonymous'.
+            account: one rule for every name, and one refusal (`422 invalid_player_name`). A registered player's name, or
+            one that looks like it (in any case, or with look-alike letters: `aIice` for `alice`), needs their key (`409
+            name_taken` without it); with a key, omit it or give the key's name (in any case). Default: 'anonymous'.
         challenge (Literal['daily'] | None | Unset): `daily`: play today's daily challenge, the deal every player gets
             today (needs a player's key; one attempt per player per UTC day). Omitted: a fresh deal.
     """

@@ -15,6 +15,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.card_out import CardOut
     from ..models.deck_reveal import DeckReveal
+    from ..models.fair_play_out import FairPlayOut
     from ..models.pile_out import PileOut
     from ..models.position_out import PositionOut
 
@@ -53,6 +54,8 @@ class GameOut:
             False.
         rank (int | None | Unset): A won game's all-time rank on `/leaderboard` (for an assisted game, on the listing
             with `include_assisted=true`); null otherwise. It moves as better games finish: a won game's ETag includes it.
+        fair_play (FairPlayOut | None | Unset): A won game without hints is checked by the fair-play review before it
+            joins a public board: its state. Null for other games (and for wins from before the review existed).
     """
 
     id: UUID
@@ -76,11 +79,13 @@ class GameOut:
     challenge_date: datetime.date | None
     computer: bool | Unset = False
     rank: int | None | Unset = UNSET
+    fair_play: FairPlayOut | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.card_out import CardOut  # noqa: PLC0415
         from ..models.deck_reveal import DeckReveal  # noqa: PLC0415
+        from ..models.fair_play_out import FairPlayOut  # noqa: PLC0415
 
         id = str(self.id)
 
@@ -155,6 +160,14 @@ class GameOut:
         else:
             rank = self.rank
 
+        fair_play: dict[str, Any] | None | Unset
+        if isinstance(self.fair_play, Unset):
+            fair_play = UNSET
+        elif isinstance(self.fair_play, FairPlayOut):
+            fair_play = self.fair_play.to_dict()
+        else:
+            fair_play = self.fair_play
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -184,6 +197,8 @@ class GameOut:
             field_dict["computer"] = computer
         if rank is not UNSET:
             field_dict["rank"] = rank
+        if fair_play is not UNSET:
+            field_dict["fair_play"] = fair_play
 
         return field_dict
 
@@ -191,6 +206,7 @@ class GameOut:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.card_out import CardOut  # noqa: PLC0415
         from ..models.deck_reveal import DeckReveal  # noqa: PLC0415
+        from ..models.fair_play_out import FairPlayOut  # noqa: PLC0415
         from ..models.pile_out import PileOut  # noqa: PLC0415
         from ..models.position_out import PositionOut  # noqa: PLC0415
 
@@ -324,6 +340,23 @@ class GameOut:
 
         rank = _parse_rank(d.pop("rank", UNSET))
 
+        def _parse_fair_play(data: object) -> FairPlayOut | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                fair_play_type_0 = FairPlayOut.from_dict(data)
+
+                return fair_play_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FairPlayOut | None | Unset, data)
+
+        fair_play = _parse_fair_play(d.pop("fair_play", UNSET))
+
         game_out = cls(
             id=id,
             player=player,
@@ -346,6 +379,7 @@ class GameOut:
             challenge_date=challenge_date,
             computer=computer,
             rank=rank,
+            fair_play=fair_play,
         )
 
         game_out.additional_properties = d

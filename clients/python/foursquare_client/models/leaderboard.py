@@ -33,6 +33,9 @@ class Leaderboard:
         assisted_left_out (int | None | Unset): How many more entries this board has with `include_assisted=true` (won
             games whose player asked for hints, or with `per_player=best` players whose every win did): why a board may be
             empty or short. Null when assisted games are included, and on a daily challenge's board (played without hints).
+        held_for_review (int | None | Unset): How many wins of this board's days the fair-play review keeps off it:
+            being checked (usually for less than a minute), or held because their placements followed the computer player's
+            choices (docs/fairplay.md). Null on a daily challenge's board.
     """
 
     entries: list[LeaderboardEntry]
@@ -42,6 +45,7 @@ class Leaderboard:
     ends_on: datetime.date | None | Unset = UNSET
     per_player: Literal["best"] | None | Unset = UNSET
     assisted_left_out: int | None | Unset = UNSET
+    held_for_review: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -89,6 +93,12 @@ class Leaderboard:
         else:
             assisted_left_out = self.assisted_left_out
 
+        held_for_review: int | None | Unset
+        if isinstance(self.held_for_review, Unset):
+            held_for_review = UNSET
+        else:
+            held_for_review = self.held_for_review
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -107,6 +117,8 @@ class Leaderboard:
             field_dict["per_player"] = per_player
         if assisted_left_out is not UNSET:
             field_dict["assisted_left_out"] = assisted_left_out
+        if held_for_review is not UNSET:
+            field_dict["held_for_review"] = held_for_review
 
         return field_dict
 
@@ -202,6 +214,15 @@ class Leaderboard:
 
         assisted_left_out = _parse_assisted_left_out(d.pop("assisted_left_out", UNSET))
 
+        def _parse_held_for_review(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        held_for_review = _parse_held_for_review(d.pop("held_for_review", UNSET))
+
         leaderboard = cls(
             entries=entries,
             next_cursor=next_cursor,
@@ -210,6 +231,7 @@ class Leaderboard:
             ends_on=ends_on,
             per_player=per_player,
             assisted_left_out=assisted_left_out,
+            held_for_review=held_for_review,
         )
 
         leaderboard.additional_properties = d

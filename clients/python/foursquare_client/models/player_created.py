@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.player_stats_out import PlayerStatsOut
 
@@ -27,6 +29,9 @@ class PlayerCreated:
                 them, and to rotate the key. Shown only once.
             recovery_codes (list[str]): Ten one-time codes: each gives a new key on a device that lost its own (`POST /sign-
                 in/recovery-code`). Shown only once: keep them somewhere safe.
+            marked (bool | Unset): Marked by the fair-play review (several of its wins followed the computer player's
+                choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
+                Default: False.
     """
 
     name: str
@@ -34,6 +39,7 @@ class PlayerCreated:
     stats: PlayerStatsOut
     key: str
     recovery_codes: list[str]
+    marked: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,6 +53,8 @@ class PlayerCreated:
 
         recovery_codes = self.recovery_codes
 
+        marked = self.marked
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -58,6 +66,8 @@ class PlayerCreated:
                 "recovery_codes": recovery_codes,
             }
         )
+        if marked is not UNSET:
+            field_dict["marked"] = marked
 
         return field_dict
 
@@ -76,12 +86,15 @@ class PlayerCreated:
 
         recovery_codes = cast(list[str], d.pop("recovery_codes"))
 
+        marked = d.pop("marked", UNSET)
+
         player_created = cls(
             name=name,
             created_at=created_at,
             stats=stats,
             key=key,
             recovery_codes=recovery_codes,
+            marked=marked,
         )
 
         player_created.additional_properties = d

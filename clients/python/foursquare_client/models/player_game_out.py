@@ -12,7 +12,9 @@ from ..models.player_game_out_end_reason_type_0 import (
     PlayerGameOutEndReasonType0,
     check_player_game_out_end_reason_type_0,
 )
+from ..models.player_game_out_review_type_0 import PlayerGameOutReviewType0, check_player_game_out_review_type_0
 from ..models.player_game_out_status import PlayerGameOutStatus, check_player_game_out_status
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="PlayerGameOut")
 
@@ -32,6 +34,9 @@ class PlayerGameOut:
         finished_at (datetime.datetime | None):
         challenge_date (datetime.date | None): The UTC day whose daily challenge this game is; null for an ordinary
             game.
+        review (None | PlayerGameOutReviewType0 | Unset): The fair-play review's word on a won game without hints (as
+            the game's `fair_play.state`): `pending` until checked, then on the boards (`clean`, `cleared`) or off them
+            (`flagged`, `confirmed`, `held`). Null for other games.
     """
 
     id: UUID
@@ -43,6 +48,7 @@ class PlayerGameOut:
     created_at: datetime.datetime
     finished_at: datetime.datetime | None
     challenge_date: datetime.date | None
+    review: None | PlayerGameOutReviewType0 | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -77,6 +83,14 @@ class PlayerGameOut:
         else:
             challenge_date = self.challenge_date
 
+        review: None | str | Unset
+        if isinstance(self.review, Unset):
+            review = UNSET
+        elif isinstance(self.review, str):
+            review = self.review
+        else:
+            review = self.review
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -92,6 +106,8 @@ class PlayerGameOut:
                 "challenge_date": challenge_date,
             }
         )
+        if review is not UNSET:
+            field_dict["review"] = review
 
         return field_dict
 
@@ -160,6 +176,23 @@ class PlayerGameOut:
 
         challenge_date = _parse_challenge_date(d.pop("challenge_date"))
 
+        def _parse_review(data: object) -> None | PlayerGameOutReviewType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                review_type_0 = check_player_game_out_review_type_0(data)
+
+                return review_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PlayerGameOutReviewType0 | Unset, data)
+
+        review = _parse_review(d.pop("review", UNSET))
+
         player_game_out = cls(
             id=id,
             status=status,
@@ -170,6 +203,7 @@ class PlayerGameOut:
             created_at=created_at,
             finished_at=finished_at,
             challenge_date=challenge_date,
+            review=review,
         )
 
         player_game_out.additional_properties = d

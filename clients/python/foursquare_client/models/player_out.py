@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.player_stats_out import PlayerStatsOut
 
@@ -22,11 +24,15 @@ class PlayerOut:
         name (str):
         created_at (datetime.datetime):
         stats (PlayerStatsOut): A player's all-time figures, updated in the transaction that starts or ends a game.
+        marked (bool | Unset): Marked by the fair-play review (several of its wins followed the computer player's
+            choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
+            Default: False.
     """
 
     name: str
     created_at: datetime.datetime
     stats: PlayerStatsOut
+    marked: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -35,6 +41,8 @@ class PlayerOut:
         created_at = self.created_at.isoformat()
 
         stats = self.stats.to_dict()
+
+        marked = self.marked
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -45,6 +53,8 @@ class PlayerOut:
                 "stats": stats,
             }
         )
+        if marked is not UNSET:
+            field_dict["marked"] = marked
 
         return field_dict
 
@@ -59,10 +69,13 @@ class PlayerOut:
 
         stats = PlayerStatsOut.from_dict(d.pop("stats"))
 
+        marked = d.pop("marked", UNSET)
+
         player_out = cls(
             name=name,
             created_at=created_at,
             stats=stats,
+            marked=marked,
         )
 
         player_out.additional_properties = d

@@ -19,7 +19,7 @@ class PlayerRaces:
 
     Attributes:
         races_played (int): Races finished.
-        races_won (int): Races finished first.
+        races_won (int): Races finished first, against another racer at least (the ranking: `GET /races/{id}`).
         races (list[PlayerRaceOut]):
     """
 

@@ -26,7 +26,7 @@ class PlayerStatsOut:
         longest_streak (int): Most games won in a row.
         last_played_at (datetime.datetime | None): When one of their games last started or ended.
         races_played (int): Races finished (`GET /players/{name}/races`).
-        races_won (int): Races finished first.
+        races_won (int): Races finished first, against another racer at least (the ranking: `GET /races/{id}`).
     """
 
     games_played: int

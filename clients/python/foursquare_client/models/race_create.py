@@ -18,8 +18,8 @@ class RaceCreate:
 
         Attributes:
             player (None | str | Unset): 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same
-                rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`).
-                No two racers of a race have names that look alike.
+                rule (`422 invalid_player_name`) and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a
+                guest called `anonymous`). No two racers of a race have names that look alike.
             computer (bool | Unset): The computer player races too. Default: False.
             level (RaceCreateLevel | Unset): The computer racer's level: `beginner` (one step ahead, the placement that
                 leaves the fewest face-down piles), `good` (the hint's search with a small budget) or `best` (the hint's search:

@@ -37,7 +37,8 @@ class RaceCreated:
         ends_at (datetime.datetime | None): When unfinished games end, lost.
         finished_at (datetime.datetime | None):
         next_race (None | UUID): The rematch, once someone asked for it.
-        racers (list[RacerEvent]): In the race's ranking once it is finished, else in the order they joined.
+        racers (list[RacerEvent]): In the race's ranking once it is finished (a win before every loss, the higher score
+            first; among losses the game that went further; then the earlier end), else in the order they joined.
         you (int | None): Your racer's number, if the credential sent is one's.
         your_game (None | YourGame): Your game, once the race has started.
         reveal (DeckReveal | None): The shared deal, once the race is over.

@@ -16,8 +16,8 @@ class RacerIn:
 
     Attributes:
         player (None | str | Unset): 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter; the same
-            rule and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a guest called `anonymous`).
-            No two racers of a race have names that look alike.
+            rule (`422 invalid_player_name`) and `409 name_taken` checks as `POST /games` (omitted: the key's account, or a
+            guest called `anonymous`). No two racers of a race have names that look alike.
     """
 
     player: None | str | Unset = UNSET

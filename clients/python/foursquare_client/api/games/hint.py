@@ -87,7 +87,9 @@ def sync_detailed(
     and expected score (a loss counts 0) for that placement and every other legal one. It
     decides from the public state only, like the player. Needs the game's token. A game that
     asked for a hint is marked `assisted` (its version goes up once) and its win is left off
-    the default leaderboard.
+    the default leaderboard. A client (an address, a token) holds at most its share of the
+    hint workers; beyond it, or when they are all taken, `503 hints_busy`, which does not
+    count against its rate limit.
 
     Args:
         game_id (str):
@@ -122,7 +124,9 @@ def sync(
     and expected score (a loss counts 0) for that placement and every other legal one. It
     decides from the public state only, like the player. Needs the game's token. A game that
     asked for a hint is marked `assisted` (its version goes up once) and its win is left off
-    the default leaderboard.
+    the default leaderboard. A client (an address, a token) holds at most its share of the
+    hint workers; beyond it, or when they are all taken, `503 hints_busy`, which does not
+    count against its rate limit.
 
     Args:
         game_id (str):
@@ -152,7 +156,9 @@ async def asyncio_detailed(
     and expected score (a loss counts 0) for that placement and every other legal one. It
     decides from the public state only, like the player. Needs the game's token. A game that
     asked for a hint is marked `assisted` (its version goes up once) and its win is left off
-    the default leaderboard.
+    the default leaderboard. A client (an address, a token) holds at most its share of the
+    hint workers; beyond it, or when they are all taken, `503 hints_busy`, which does not
+    count against its rate limit.
 
     Args:
         game_id (str):
@@ -185,7 +191,9 @@ async def asyncio(
     and expected score (a loss counts 0) for that placement and every other legal one. It
     decides from the public state only, like the player. Needs the game's token. A game that
     asked for a hint is marked `assisted` (its version goes up once) and its win is left off
-    the default leaderboard.
+    the default leaderboard. A client (an address, a token) holds at most its share of the
+    hint workers; beyond it, or when they are all taken, `503 hints_busy`, which does not
+    count against its rate limit.
 
     Args:
         game_id (str):

@@ -8,14 +8,17 @@ from ...client import AuthenticatedClient, Client
 from ...models.player_create import PlayerCreate
 from ...models.player_created import PlayerCreated
 from ...models.problem import Problem
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: PlayerCreate,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["idempotency-key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -84,17 +87,21 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: PlayerCreate,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[PlayerCreated | Problem]:
     """Register a player
 
      Registers a name and answers with the player, their secret `key` (named `key_name`)
-    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
-    Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
-    name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
-    name with no other account's or reserved name (see `name`); a guest can no longer play
-    under it.
+    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed)
+    and in its replays: send an `Idempotency-Key`, and a retry of a registration whose answer
+    was lost (a dropped connection, a `502`) gets the same account, key and codes rather than
+    `409 name_taken`. Send the key as `Authorization: Bearer <key>` on `POST /games` to play
+    as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them
+    a letter, and one name with no other account's or reserved name (see `name`); a guest can
+    no longer play under it.
 
     Args:
+        idempotency_key (str | Unset):
         body (PlayerCreate): The name to register.
 
     Raises:
@@ -107,6 +114,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -120,17 +128,21 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: PlayerCreate,
+    idempotency_key: str | Unset = UNSET,
 ) -> PlayerCreated | Problem | None:
     """Register a player
 
      Registers a name and answers with the player, their secret `key` (named `key_name`)
-    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
-    Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
-    name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
-    name with no other account's or reserved name (see `name`); a guest can no longer play
-    under it.
+    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed)
+    and in its replays: send an `Idempotency-Key`, and a retry of a registration whose answer
+    was lost (a dropped connection, a `502`) gets the same account, key and codes rather than
+    `409 name_taken`. Send the key as `Authorization: Bearer <key>` on `POST /games` to play
+    as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them
+    a letter, and one name with no other account's or reserved name (see `name`); a guest can
+    no longer play under it.
 
     Args:
+        idempotency_key (str | Unset):
         body (PlayerCreate): The name to register.
 
     Raises:
@@ -144,6 +156,7 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -151,17 +164,21 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: PlayerCreate,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[PlayerCreated | Problem]:
     """Register a player
 
      Registers a name and answers with the player, their secret `key` (named `key_name`)
-    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
-    Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
-    name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
-    name with no other account's or reserved name (see `name`); a guest can no longer play
-    under it.
+    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed)
+    and in its replays: send an `Idempotency-Key`, and a retry of a registration whose answer
+    was lost (a dropped connection, a `502`) gets the same account, key and codes rather than
+    `409 name_taken`. Send the key as `Authorization: Bearer <key>` on `POST /games` to play
+    as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them
+    a letter, and one name with no other account's or reserved name (see `name`); a guest can
+    no longer play under it.
 
     Args:
+        idempotency_key (str | Unset):
         body (PlayerCreate): The name to register.
 
     Raises:
@@ -174,6 +191,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -185,17 +203,21 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: PlayerCreate,
+    idempotency_key: str | Unset = UNSET,
 ) -> PlayerCreated | Problem | None:
     """Register a player
 
      Registers a name and answers with the player, their secret `key` (named `key_name`)
-    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed).
-    Send the key as `Authorization: Bearer <key>` on `POST /games` to play as this player. A
-    name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them a letter, and one
-    name with no other account's or reserved name (see `name`); a guest can no longer play
-    under it.
+    and ten one-time `recovery_codes`, shown only in this response (they are stored hashed)
+    and in its replays: send an `Idempotency-Key`, and a retry of a registration whose answer
+    was lost (a dropped connection, a `502`) gets the same account, key and codes rather than
+    `409 name_taken`. Send the key as `Authorization: Bearer <key>` on `POST /games` to play
+    as this player. A name is 3 to 24 ASCII letters, digits, `_` or `-`, at least one of them
+    a letter, and one name with no other account's or reserved name (see `name`); a guest can
+    no longer play under it.
 
     Args:
+        idempotency_key (str | Unset):
         body (PlayerCreate): The name to register.
 
     Raises:
@@ -210,5 +232,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

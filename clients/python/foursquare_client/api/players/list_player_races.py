@@ -71,8 +71,9 @@ def sync_detailed(
     """List a player's races
 
      A registered player's races: how many they finished (`races_played`) and won
-    (`races_won`, ranked first), and their last 100 races, newest first, with their rank in
-    each finished one. The name matches in any case or width.
+    (`races_won`, ranked first against another racer at least), and their last 100 races,
+    newest first, with their rank in each finished one. The name matches in any case or
+    width.
 
     Args:
         name (str):
@@ -104,8 +105,9 @@ def sync(
     """List a player's races
 
      A registered player's races: how many they finished (`races_played`) and won
-    (`races_won`, ranked first), and their last 100 races, newest first, with their rank in
-    each finished one. The name matches in any case or width.
+    (`races_won`, ranked first against another racer at least), and their last 100 races,
+    newest first, with their rank in each finished one. The name matches in any case or
+    width.
 
     Args:
         name (str):
@@ -132,8 +134,9 @@ async def asyncio_detailed(
     """List a player's races
 
      A registered player's races: how many they finished (`races_played`) and won
-    (`races_won`, ranked first), and their last 100 races, newest first, with their rank in
-    each finished one. The name matches in any case or width.
+    (`races_won`, ranked first against another racer at least), and their last 100 races,
+    newest first, with their rank in each finished one. The name matches in any case or
+    width.
 
     Args:
         name (str):
@@ -163,8 +166,9 @@ async def asyncio(
     """List a player's races
 
      A registered player's races: how many they finished (`races_played`) and won
-    (`races_won`, ranked first), and their last 100 races, newest first, with their rank in
-    each finished one. The name matches in any case or width.
+    (`races_won`, ranked first against another racer at least), and their last 100 races,
+    newest first, with their rank in each finished one. The name matches in any case or
+    width.
 
     Args:
         name (str):

@@ -8,12 +8,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.player_key import PlayerKey
 from ...models.problem import Problem
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     name: str,
+    *,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["idempotency-key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -22,6 +27,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -45,6 +51,16 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_404 = Problem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
 
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
@@ -75,16 +91,22 @@ def sync_detailed(
     name: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[PlayerKey | Problem]:
     """Rotate a player's key
 
      Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
-    player's keys) with a new one, shown only in this response; the key keeps its name and id,
-    the old secret is refused from then on (the player's other keys and game tokens are not
-    affected).
+    player's keys) with a new one, shown only in this response (and in its replays under the
+    same `Idempotency-Key`, sent with the same key); the key keeps its name and id. The old
+    secret keeps working until the new one is first used (by any request that changes
+    something with it, or `GET /players/me`), then is refused: a rotation whose answer was
+    lost never strands the account, and a rotation sent again with the old secret before
+    then answers a fresh one (the unread one is refused from then on). The player's other
+    keys and game tokens are not affected.
 
     Args:
         name (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -96,6 +118,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         name=name,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -109,16 +132,22 @@ def sync(
     name: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 ) -> PlayerKey | Problem | None:
     """Rotate a player's key
 
      Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
-    player's keys) with a new one, shown only in this response; the key keeps its name and id,
-    the old secret is refused from then on (the player's other keys and game tokens are not
-    affected).
+    player's keys) with a new one, shown only in this response (and in its replays under the
+    same `Idempotency-Key`, sent with the same key); the key keeps its name and id. The old
+    secret keeps working until the new one is first used (by any request that changes
+    something with it, or `GET /players/me`), then is refused: a rotation whose answer was
+    lost never strands the account, and a rotation sent again with the old secret before
+    then answers a fresh one (the unread one is refused from then on). The player's other
+    keys and game tokens are not affected.
 
     Args:
         name (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -131,6 +160,7 @@ def sync(
     return sync_detailed(
         name=name,
         client=client,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -138,16 +168,22 @@ async def asyncio_detailed(
     name: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[PlayerKey | Problem]:
     """Rotate a player's key
 
      Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
-    player's keys) with a new one, shown only in this response; the key keeps its name and id,
-    the old secret is refused from then on (the player's other keys and game tokens are not
-    affected).
+    player's keys) with a new one, shown only in this response (and in its replays under the
+    same `Idempotency-Key`, sent with the same key); the key keeps its name and id. The old
+    secret keeps working until the new one is first used (by any request that changes
+    something with it, or `GET /players/me`), then is refused: a rotation whose answer was
+    lost never strands the account, and a rotation sent again with the old secret before
+    then answers a fresh one (the unread one is refused from then on). The player's other
+    keys and game tokens are not affected.
 
     Args:
         name (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -159,6 +195,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         name=name,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -170,16 +207,22 @@ async def asyncio(
     name: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
 ) -> PlayerKey | Problem | None:
     """Rotate a player's key
 
      Replaces the secret of the key sent as `Authorization: Bearer <key>` (one of the
-    player's keys) with a new one, shown only in this response; the key keeps its name and id,
-    the old secret is refused from then on (the player's other keys and game tokens are not
-    affected).
+    player's keys) with a new one, shown only in this response (and in its replays under the
+    same `Idempotency-Key`, sent with the same key); the key keeps its name and id. The old
+    secret keeps working until the new one is first used (by any request that changes
+    something with it, or `GET /players/me`), then is refused: a rotation whose answer was
+    lost never strands the account, and a rotation sent again with the old secret before
+    then answers a fresh one (the unread one is refused from then on). The player's other
+    keys and game tokens are not affected.
 
     Args:
         name (str):
+        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,5 +236,6 @@ async def asyncio(
         await asyncio_detailed(
             name=name,
             client=client,
+            idempotency_key=idempotency_key,
         )
     ).parsed

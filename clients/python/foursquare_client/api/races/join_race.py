@@ -9,15 +9,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
 from ...models.race_created import RaceCreated
 from ...models.racer_in import RacerIn
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     race_id: str,
     *,
     body: None | RacerIn,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["idempotency-key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -95,15 +98,19 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: None | RacerIn,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | RaceCreated]:
     """Join a race
 
      Joins a race in its lobby (`409 race_not_open` once it has started or is full; `409
     name_taken` for a name racing in it already). The race starts by itself when this fills
-    its last seat.
+    its last seat. A guest's `racer_token` is shown only in this response and in its replays:
+    with an `Idempotency-Key`, a retry of a join whose answer was lost gets the same seat and
+    token rather than `409 name_taken`.
 
     Args:
         race_id (str):
+        idempotency_key (str | Unset):
         body (None | RacerIn):
 
     Raises:
@@ -117,6 +124,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         race_id=race_id,
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -131,15 +139,19 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: None | RacerIn,
+    idempotency_key: str | Unset = UNSET,
 ) -> Problem | RaceCreated | None:
     """Join a race
 
      Joins a race in its lobby (`409 race_not_open` once it has started or is full; `409
     name_taken` for a name racing in it already). The race starts by itself when this fills
-    its last seat.
+    its last seat. A guest's `racer_token` is shown only in this response and in its replays:
+    with an `Idempotency-Key`, a retry of a join whose answer was lost gets the same seat and
+    token rather than `409 name_taken`.
 
     Args:
         race_id (str):
+        idempotency_key (str | Unset):
         body (None | RacerIn):
 
     Raises:
@@ -154,6 +166,7 @@ def sync(
         race_id=race_id,
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -162,15 +175,19 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: None | RacerIn,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | RaceCreated]:
     """Join a race
 
      Joins a race in its lobby (`409 race_not_open` once it has started or is full; `409
     name_taken` for a name racing in it already). The race starts by itself when this fills
-    its last seat.
+    its last seat. A guest's `racer_token` is shown only in this response and in its replays:
+    with an `Idempotency-Key`, a retry of a join whose answer was lost gets the same seat and
+    token rather than `409 name_taken`.
 
     Args:
         race_id (str):
+        idempotency_key (str | Unset):
         body (None | RacerIn):
 
     Raises:
@@ -184,6 +201,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         race_id=race_id,
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -196,15 +214,19 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: None | RacerIn,
+    idempotency_key: str | Unset = UNSET,
 ) -> Problem | RaceCreated | None:
     """Join a race
 
      Joins a race in its lobby (`409 race_not_open` once it has started or is full; `409
     name_taken` for a name racing in it already). The race starts by itself when this fills
-    its last seat.
+    its last seat. A guest's `racer_token` is shown only in this response and in its replays:
+    with an `Idempotency-Key`, a retry of a join whose answer was lost gets the same seat and
+    token rather than `409 name_taken`.
 
     Args:
         race_id (str):
+        idempotency_key (str | Unset):
         body (None | RacerIn):
 
     Raises:
@@ -220,5 +242,6 @@ async def asyncio(
             race_id=race_id,
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

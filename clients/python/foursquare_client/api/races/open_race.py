@@ -8,14 +8,17 @@ from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
 from ...models.race_create import RaceCreate
 from ...models.race_created import RaceCreated
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: None | RaceCreate,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["idempotency-key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -85,16 +88,19 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: None | RaceCreate,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | RaceCreated]:
     """Open a race
 
      Opens a race, in its lobby: a shared deal whose `deck_commitment` is published now and
     revealed when the race is over. The opener is its first racer (a guest gets its
-    `racer_token`; an account sends its key, as for `POST /games`), and the computer its
+    `racer_token`, shown only in this response and in its replays under the same
+    `Idempotency-Key`; an account sends its key, as for `POST /games`), and the computer its
     second with `computer: true`. Others join with `POST /races/{id}/racers` until it is
     full (it then starts by itself) or the opener starts it.
 
     Args:
+        idempotency_key (str | Unset):
         body (None | RaceCreate):
 
     Raises:
@@ -107,6 +113,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -120,16 +127,19 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: None | RaceCreate,
+    idempotency_key: str | Unset = UNSET,
 ) -> Problem | RaceCreated | None:
     """Open a race
 
      Opens a race, in its lobby: a shared deal whose `deck_commitment` is published now and
     revealed when the race is over. The opener is its first racer (a guest gets its
-    `racer_token`; an account sends its key, as for `POST /games`), and the computer its
+    `racer_token`, shown only in this response and in its replays under the same
+    `Idempotency-Key`; an account sends its key, as for `POST /games`), and the computer its
     second with `computer: true`. Others join with `POST /races/{id}/racers` until it is
     full (it then starts by itself) or the opener starts it.
 
     Args:
+        idempotency_key (str | Unset):
         body (None | RaceCreate):
 
     Raises:
@@ -143,6 +153,7 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -150,16 +161,19 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: None | RaceCreate,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | RaceCreated]:
     """Open a race
 
      Opens a race, in its lobby: a shared deal whose `deck_commitment` is published now and
     revealed when the race is over. The opener is its first racer (a guest gets its
-    `racer_token`; an account sends its key, as for `POST /games`), and the computer its
+    `racer_token`, shown only in this response and in its replays under the same
+    `Idempotency-Key`; an account sends its key, as for `POST /games`), and the computer its
     second with `computer: true`. Others join with `POST /races/{id}/racers` until it is
     full (it then starts by itself) or the opener starts it.
 
     Args:
+        idempotency_key (str | Unset):
         body (None | RaceCreate):
 
     Raises:
@@ -172,6 +186,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -183,16 +198,19 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: None | RaceCreate,
+    idempotency_key: str | Unset = UNSET,
 ) -> Problem | RaceCreated | None:
     """Open a race
 
      Opens a race, in its lobby: a shared deal whose `deck_commitment` is published now and
     revealed when the race is over. The opener is its first racer (a guest gets its
-    `racer_token`; an account sends its key, as for `POST /games`), and the computer its
+    `racer_token`, shown only in this response and in its replays under the same
+    `Idempotency-Key`; an account sends its key, as for `POST /games`), and the computer its
     second with `computer: true`. Others join with `POST /races/{id}/racers` until it is
     full (it then starts by itself) or the opener starts it.
 
     Args:
+        idempotency_key (str | Unset):
         body (None | RaceCreate):
 
     Raises:
@@ -207,5 +225,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

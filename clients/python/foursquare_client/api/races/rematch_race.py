@@ -8,12 +8,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
 from ...models.race_out import RaceOut
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     race_id: str,
+    *,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["idempotency-key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -22,6 +27,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -51,6 +57,11 @@ def _parse_response(
         response_409 = Problem.from_dict(response.json())
 
         return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
 
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
@@ -83,16 +94,23 @@ def sync_detailed(
     race_id: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Any | Problem | RaceOut]:
     """Ask for a rematch
 
      Opens the next race for the same racers, with a new deal, once this one is over (a
     racer's credential): `201` for the racer who opened it, `200` with the same race for
     the others; the old race's `next_race` names it. Its racers are in its lobby, with the
-    same credentials.
+    same credentials. A retry with the same `Idempotency-Key` and credential gets the
+    original answer (`201` to its opener) with `Idempotent-Replayed: true`.
 
     Args:
         race_id (str):
+        idempotency_key (None | str | Unset): Any unique string of 1-255 visible ASCII characters
+            (a UUID is best) naming this request. A retry with the same key and body returns the
+            original response with `Idempotent-Replayed: true` and changes nothing; the same key with
+            another body is `422 idempotency_key_reused`; a retry while the first is still running is
+            `409 request_in_progress`. Kept 24 hours.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -104,6 +122,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         race_id=race_id,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -117,16 +136,23 @@ def sync(
     race_id: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Any | Problem | RaceOut | None:
     """Ask for a rematch
 
      Opens the next race for the same racers, with a new deal, once this one is over (a
     racer's credential): `201` for the racer who opened it, `200` with the same race for
     the others; the old race's `next_race` names it. Its racers are in its lobby, with the
-    same credentials.
+    same credentials. A retry with the same `Idempotency-Key` and credential gets the
+    original answer (`201` to its opener) with `Idempotent-Replayed: true`.
 
     Args:
         race_id (str):
+        idempotency_key (None | str | Unset): Any unique string of 1-255 visible ASCII characters
+            (a UUID is best) naming this request. A retry with the same key and body returns the
+            original response with `Idempotent-Replayed: true` and changes nothing; the same key with
+            another body is `422 idempotency_key_reused`; a retry while the first is still running is
+            `409 request_in_progress`. Kept 24 hours.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,6 +165,7 @@ def sync(
     return sync_detailed(
         race_id=race_id,
         client=client,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -146,16 +173,23 @@ async def asyncio_detailed(
     race_id: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Any | Problem | RaceOut]:
     """Ask for a rematch
 
      Opens the next race for the same racers, with a new deal, once this one is over (a
     racer's credential): `201` for the racer who opened it, `200` with the same race for
     the others; the old race's `next_race` names it. Its racers are in its lobby, with the
-    same credentials.
+    same credentials. A retry with the same `Idempotency-Key` and credential gets the
+    original answer (`201` to its opener) with `Idempotent-Replayed: true`.
 
     Args:
         race_id (str):
+        idempotency_key (None | str | Unset): Any unique string of 1-255 visible ASCII characters
+            (a UUID is best) naming this request. A retry with the same key and body returns the
+            original response with `Idempotent-Replayed: true` and changes nothing; the same key with
+            another body is `422 idempotency_key_reused`; a retry while the first is still running is
+            `409 request_in_progress`. Kept 24 hours.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,6 +201,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         race_id=race_id,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -178,16 +213,23 @@ async def asyncio(
     race_id: str,
     *,
     client: AuthenticatedClient,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Any | Problem | RaceOut | None:
     """Ask for a rematch
 
      Opens the next race for the same racers, with a new deal, once this one is over (a
     racer's credential): `201` for the racer who opened it, `200` with the same race for
     the others; the old race's `next_race` names it. Its racers are in its lobby, with the
-    same credentials.
+    same credentials. A retry with the same `Idempotency-Key` and credential gets the
+    original answer (`201` to its opener) with `Idempotent-Replayed: true`.
 
     Args:
         race_id (str):
+        idempotency_key (None | str | Unset): Any unique string of 1-255 visible ASCII characters
+            (a UUID is best) naming this request. A retry with the same key and body returns the
+            original response with `Idempotent-Replayed: true` and changes nothing; the same key with
+            another body is `422 idempotency_key_reused`; a retry while the first is still running is
+            `409 request_in_progress`. Kept 24 hours.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -201,5 +243,6 @@ async def asyncio(
         await asyncio_detailed(
             race_id=race_id,
             client=client,
+            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -4,15 +4,20 @@
 Each account's one key (``players.key_hash``) moves into ``player_keys`` under the name
 ``first key``, with the player's id as the key's id: a key names its row
 (``fsp.<key id hex>.<secret>``, api.core.secrets), and the keys given before this revision
-name their player, so they keep working unchanged. ``players.key_hash`` is dropped.
+name their player, so they keep working unchanged. The key a rotation replaced and that is
+still accepted until the new one is first used (``players.previous_key_hash``, migration
+0020) moves with it, as that key row's ``previous_hash``: a rotation whose answer was lost
+before this revision still strands nobody after it. ``players.key_hash`` and
+``players.previous_key_hash`` are dropped.
 
-Downgrading puts back, for each account, the hash of its original key if it still has it
-(the row whose id is the player's), else of its oldest key, whose text (a key made since this
-revision) the older code does not read: such an account needs its original key, or is
-reached no more. Recovery codes, passkeys and other keys are dropped.
+Downgrading puts back, for each account, the hash of its original key and the one it
+replaced if it still has that row (the row whose id is the player's), else the hash of its
+oldest key, whose text (a key made since this revision) the older code does not read: such
+an account needs its original key, or is reached no more. Recovery codes, passkeys and other
+keys are dropped.
 
-Revision ID: 0019_account_keys
-Revises: 0017_computer_games
+Revision ID: 0022_account_keys
+Revises: 0021_race_ranks
 Create Date: 2026-12-05
 """
 
@@ -23,8 +28,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0019_account_keys"
-down_revision: str | None = "0017_computer_games"
+revision: str = "0022_account_keys"
+down_revision: str | None = "0021_race_ranks"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -42,6 +47,7 @@ def upgrade() -> None:
         sa.Column("player_id", sa.Uuid(), nullable=False),
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("key_hash", sa.String(64), nullable=False),
+        sa.Column("previous_hash", sa.String(64), nullable=True),
         sa.Column("created_at", _utc(), nullable=False),
         sa.Column("last_used_at", _utc(), nullable=True),
         sa.ForeignKeyConstraint(
@@ -55,11 +61,13 @@ def upgrade() -> None:
     op.create_index("ix_player_keys_player_id", "player_keys", ["player_id"])
     op.execute(
         sa.text(
-            "INSERT INTO player_keys (id, player_id, name, key_hash, created_at, last_used_at) "
-            "SELECT id, id, :name, key_hash, created_at, NULL FROM players"
+            "INSERT INTO player_keys "
+            "(id, player_id, name, key_hash, previous_hash, created_at, last_used_at) "
+            "SELECT id, id, :name, key_hash, previous_key_hash, created_at, NULL FROM players"
         ).bindparams(name=FIRST_KEY_NAME)
     )
     with op.batch_alter_table("players") as batch:
+        batch.drop_column("previous_key_hash")
         batch.drop_column("key_hash")
 
     op.create_table(
@@ -119,11 +127,16 @@ def downgrade() -> None:
     op.drop_table("player_recovery_codes")
     with op.batch_alter_table("players") as batch:
         batch.add_column(sa.Column("key_hash", sa.String(64), nullable=True))
-    # The original key if the account kept it (its id is the player's), else the oldest.
+        batch.add_column(sa.Column("previous_key_hash", sa.String(64), nullable=True))
+    # The original key if the account kept it (its id is the player's), with the one its
+    # last rotation replaced if still accepted; else the oldest key (none replaced: the
+    # older code accepts only keys that name the player).
     op.execute(
         sa.text(
-            "UPDATE players SET key_hash = "
-            "(SELECT k.key_hash FROM player_keys k WHERE k.id = players.id)"
+            "UPDATE players SET "
+            "key_hash = (SELECT k.key_hash FROM player_keys k WHERE k.id = players.id), "
+            "previous_key_hash = (SELECT k.previous_hash FROM player_keys k "
+            "WHERE k.id = players.id)"
         )
     )
     op.execute(

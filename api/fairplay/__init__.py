@@ -1,0 +1,10 @@
+"""Fair play: a won game without hints is reviewed against the computer player's choices
+before it joins a public board (:mod:`engine.fairplay` judges; this feature queues, stores
+the verdict, keeps flagged games and marked accounts off the boards, and serves the
+moderators). docs/fairplay.md states the rule and its figures."""
+
+from api.fairplay.routes import router
+from api.fairplay.runner import FairPlayRunner
+from api.fairplay.service import FairPlayService, Moderators, is_marked, subscribe
+
+__all__ = ["FairPlayRunner", "FairPlayService", "Moderators", "is_marked", "router", "subscribe"]
