@@ -12,7 +12,6 @@ from sqlalchemy import create_engine, make_url, pool, text
 
 from api.core.models import Base
 from api.core.settings import Settings
-from api.fairplay import tables as _fairplay_tables  # noqa: F401  (registers its tables)
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logging", True):

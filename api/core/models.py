@@ -116,11 +116,8 @@ class GameRow(Base):
     # The moment after which the game takes no placement (a race's end): checked by the
     # placement's own guarded UPDATE, so no placement is stored after it (migration 0016).
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    # The fair-play review's word on a won game without hints (api.fairplay): ``pending``
-    # until reviewed, then ``clean`` or ``flagged``, ``cleared`` or ``confirmed`` by a
-    # moderator, ``held`` while its account is marked. NULL for every other game, and for
-    # the wins stored before the review existed (migration 0018). Only a NULL, ``clean`` or
-    # ``cleared`` win is on a public board.
+    # The fair-play review's word on a won game without hints (api.fairplay, migration 0018;
+    # NULL for other games and older wins): only a NULL, clean or cleared win is on a board.
     review: Mapped[str | None] = mapped_column(String(16))
 
 
@@ -524,9 +521,8 @@ class RaceEventRow(Base):
 
 
 class HeldWinRow(Base):
-    """A won game kept off the public boards by the fair-play review (pending, flagged, or its
-    account marked), counted in the boards' captions: one row while it is held. ``day`` and
-    ``week`` are its finish's, as in ``scores``."""
+    """A won game the fair-play review keeps off the boards (pending, flagged, its account
+    marked), counted in their captions; ``day`` and ``week`` are its finish's."""
 
     __tablename__ = "leaderboard_held"
     __table_args__ = (
@@ -539,3 +535,9 @@ class HeldWinRow(Base):
     )
     day: Mapped[date] = mapped_column(Date)
     week: Mapped[date] = mapped_column(Date)
+
+
+# The fair-play tables, declared in a module of their own, are on this metadata for whoever
+# imports this one (Alembic, the tests comparing it with the migrations). Last: they need
+# Base, which is defined above.
+from api.core import fairplay_models as _fairplay_models  # noqa: E402, F401

@@ -14,7 +14,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
-from api.fairplay.tables import FairPlayAccountRow, FairPlayDecisionRow, FairPlayReviewRow
+from api.core.fairplay_models import FairPlayAccountRow, FairPlayDecisionRow, FairPlayReviewRow
 
 _reviews = cast(Table, FairPlayReviewRow.__table__)
 _accounts = cast(Table, FairPlayAccountRow.__table__)

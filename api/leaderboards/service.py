@@ -268,10 +268,7 @@ class LeaderboardService:
 
         def read(session: Executor) -> tuple[list[BoardEntry], int | None, int]:
             rows = store.leaderboard(session, listing, after, limit + 1)
-            held = store.held_count(session, listing)
-            if listing.with_assisted:
-                return rows, None, held
-            return rows, store.assisted_left_out(session, listing), held
+            return rows, *store.left_out(session, listing)
 
         rows, left_out, held = await self.database.read(read)
         ranked = [RankedScore(rank + i, row) for i, row in enumerate(rows[:limit], start=1)]

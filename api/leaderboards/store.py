@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, cast
 from sqlalchemy import (
     ColumnElement,
     FromClause,
+    Integer,
     Select,
     Table,
     and_,
@@ -30,6 +31,7 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    literal,
     or_,
     select,
     tuple_,
@@ -301,24 +303,42 @@ def board_size(session: Executor, board: Listing) -> int:
     return int(session.execute(statement, {"starts_on": starts_on}).scalar_one())
 
 
+def _held_count(period: str) -> ColumnElement[int]:
+    """How many wins of a board's window the fair-play review holds off it."""
+    statement = select(func.count()).select_from(held)
+    if period != "all":
+        column = held.c.day if period == "day" else held.c.week
+        statement = statement.where(column == bindparam("starts_on", type_=column.type))
+    return statement.scalar_subquery()
+
+
 @functools.cache
-def _left_out_statement(period: str, per_player: bool) -> Select[int]:
+def _left_out_statement(period: str, per_player: bool, with_assisted: bool) -> Select[int, int]:
+    """What a board leaves out, in one statement: the entries with hints (null when they are
+    on it) and the wins the fair-play review holds."""
+    held_wins = _held_count(period)
+    if with_assisted:
+        return select(literal(None, type_=Integer), held_wins)
     if per_player:
         size = {w: _size_statement(period, True, w).scalar_subquery() for w in (True, False)}
-        return select(size[True] - size[False])
+        return select(size[True] - size[False], held_wins)
     table = totals if period == "all" else days
     left_out = func.coalesce(func.sum(table.c.wins - table.c.wins_unassisted), 0)
     if period == "all":
-        return select(left_out)
+        return select(left_out, held_wins)
     column = days.c.day if period == "day" else days.c.week
-    return select(left_out).where(column == bindparam("starts_on", type_=column.type))
+    return select(left_out, held_wins).where(column == bindparam("starts_on", type_=column.type))
 
 
-def assisted_left_out(session: Executor, board: Listing) -> int:
+def left_out(session: Executor, board: Listing) -> tuple[int | None, int]:
     """How many more entries ``board`` has with the games whose player asked for hints than
-    without them: one statement, over the win counters as :func:`board_size`."""
-    statement = _left_out_statement(board.period, board.per_player)
-    return int(session.execute(statement, {"starts_on": board.starts_on or ALL_TIME}).scalar_one())
+    without them (None when they are on it: one statement, over the win counters as
+    :func:`board_size`), and how many wins of its window the fair-play review holds."""
+    statement = _left_out_statement(board.period, board.per_player, board.with_assisted)
+    assisted, held_wins = session.execute(
+        statement, {"starts_on": board.starts_on or ALL_TIME}
+    ).one()
+    return (None if assisted is None else int(assisted)), int(held_wins)
 
 
 @functools.cache
@@ -443,16 +463,6 @@ def release(session: Session, game_ids: list[uuid.UUID]) -> None:
     if game_ids:
         session.execute(delete(held).where(held.c.game_id.in_(game_ids)))
         _bump_revision(session)
-
-
-def held_count(session: Executor, board: Listing) -> int:
-    """How many wins of ``board``'s window the review holds off it."""
-    statement = select(func.count()).select_from(held)
-    if board.period == "day":
-        statement = statement.where(held.c.day == board.starts_on)
-    elif board.period == "week":
-        statement = statement.where(held.c.week == board.starts_on)
-    return int(session.execute(statement).scalar_one())
 
 
 def remove_scores(session: Session, game_ids: list[uuid.UUID]) -> int:

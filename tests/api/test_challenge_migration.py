@@ -20,7 +20,6 @@ from api.core.database import create_database
 from api.core.days import daily_deal
 from api.core.errors import ChallengeAlreadyPlayed
 from api.core.settings import Settings
-from api.games import GameFacts
 from api.games import store as games_store
 from api.games.dealing import deal, store_dealt, todays_deal
 from api.games.records import DealtGame
@@ -29,7 +28,7 @@ from testkit import clock as fake_clock
 from testkit import databases
 from testkit.games import place_in, start_game
 from tests.integrity.players import winning_lines
-from tests.support.fairplay import record_clean_review
+from tests.support.fairplay import board_queued_win
 
 SECRET = b"migration test secret"
 
@@ -94,15 +93,9 @@ def test_the_challenge_migration_keeps_games_and_scores_both_ways(empty_url: str
             won = start_game(s, "ana", deck=line.deck, player_id=ana.id)
         for row, col in line.positions:
             with database.transaction() as session:
-                last = place_in(session, str(won.id), won.token, (row, col)).game
-        # No app runs here to review the win: its clean verdict, as the runner stores it.
-        assert last.finished_at is not None and last.score is not None
-        facts = GameFacts(
-            won.id, "ana", ana.id, None, False, len(line.positions), "won", last.score,
-            last.finished_at,
-        )  # fmt: skip
+                place_in(session, str(won.id), won.token, (row, col))
         with database.transaction() as session:
-            record_clean_review(session, facts)
+            board_queued_win(session, won.id)  # no app runs here: its clean review's verdict
     finally:
         database.dispose()
     before = snapshot(empty_url)

@@ -19,6 +19,7 @@ from api.leaderboards import counters_drift
 from testkit import clock as fake_clock
 from testkit.games import place_in, start_game
 from tests.api.conformance import won_vectors
+from tests.support.fairplay import board_queued_win
 
 GAMES = cast(Table, GameRow.__table__)
 SCORES = cast(Table, ScoreRow.__table__)
@@ -32,6 +33,7 @@ def play_won(database: Database, player: str, vector: dict[str, Any], at: dateti
         game = start_game(session, player, deck=vector["deck"])
         for step in vector["steps"]:
             place_in(session, game.id, game.token, (step["row"], step["col"]))
+        board_queued_win(session, game.id)  # as a clean review does (before 0017: all were)
     return game.id
 
 

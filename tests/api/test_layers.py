@@ -30,8 +30,7 @@ ENGINE = ROOT / "engine"
 HTTP_MODULES = {"routes", "render"}
 # A feature's request and response models: the shape its service answers in, under it.
 MODEL_MODULES = {"schemas"}
-# ``tables``: the feature's own table declarations, which only its store names.
-STORE_MODULES = {"store", "recount", "tables"}
+STORE_MODULES = {"store", "recount"}
 RANK = {"http": 4, "service": 3, "models": 2, "store": 1, "core": 0}
 
 

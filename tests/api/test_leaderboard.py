@@ -107,6 +107,7 @@ def test_empty_leaderboard(client: TestClient) -> None:
         "ends_on": None,
         "per_player": None,
         "assisted_left_out": 0,
+        "held_for_review": 0,
     }
     # The page comes first and its window after it, in the order the README shows.
     assert list(body) == [
@@ -117,6 +118,7 @@ def test_empty_leaderboard(client: TestClient) -> None:
         "ends_on",
         "per_player",
         "assisted_left_out",
+        "held_for_review",
     ]
 
 

@@ -15,7 +15,6 @@ from sqlalchemy import create_engine, inspect
 
 from api.core import migrate
 from api.core.models import Base
-from api.fairplay import tables as _fairplay_tables  # noqa: F401  (its tables on Base)
 from testkit import databases
 
 ROOT = Path(__file__).resolve().parents[2]

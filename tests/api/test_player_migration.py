@@ -16,6 +16,7 @@ from api.players.service import register
 from testkit import databases
 from testkit.games import place_in, start_game
 from tests.integrity.players import winning_lines
+from tests.support.fairplay import board_queued_win
 
 
 @pytest.fixture
@@ -49,6 +50,8 @@ def test_players_migration_keeps_games_and_scores_both_ways(empty_url: str) -> N
         for row, col in line.positions:
             with database.transaction() as session:
                 place_in(session, str(won.id), won.token, (row, col))
+        with database.transaction() as session:
+            board_queued_win(session, won.id)  # as its clean review would
     finally:
         database.dispose()
     before = counts(empty_url)

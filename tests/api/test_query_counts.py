@@ -51,8 +51,8 @@ def test_statements_per_request(
 
     with counting(database) as statements:
         client.get("/leaderboard")
-    # The leaderboard's revision, the page, and how many wins with hints it leaves out (a sum
-    # of the win counters, cached with the page).
+    # The leaderboard's revision, the page, and what it leaves out: how many wins with hints
+    # (a sum of the win counters) and how many the fair-play review holds, cached with the page.
     assert statements.kinds == ["SELECT", "SELECT", "SELECT"]
 
     with counting(database) as statements:

@@ -5,12 +5,14 @@ after it ends. Tests of what the boards hold wait for it as a client would."""
 from __future__ import annotations
 
 import time
+import uuid
 from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, update
 from sqlalchemy.orm import Session
 
-from api.fairplay.tables import FairPlayReviewRow
+from api.core.fairplay_models import FairPlayReviewRow
+from api.fairplay import store as fairplay_store
 from api.games import GameFacts, GameService
 from api.leaderboards import board_reviewed_win
 
@@ -73,3 +75,22 @@ def record_clean_review(session: Session, facts: GameFacts) -> None:
     )
     GameService.set_review(session, [facts.game_id], "clean", ("pending",))
     board_reviewed_win(session, facts)
+
+
+def board_queued_win(session: Session, game_id: uuid.UUID) -> None:
+    """:func:`record_clean_review` for a win just played in ``session`` (its review queued
+    there), for the tests that play games with no app, and so no review runner, about."""
+    review = fairplay_store.get(session, game_id)
+    assert review is not None, f"game {game_id} has no review queued: not a win without hints"
+    facts = GameFacts(
+        game_id=review.game_id,
+        player=review.player,
+        player_id=review.player_id,
+        challenge_date=review.challenge_date,
+        assisted=False,
+        placements=review.placements,
+        status="won",
+        score=review.score,
+        at=review.finished_at,
+    )
+    record_clean_review(session, facts)

@@ -15,6 +15,7 @@ from api.app import create_app
 from api.core.database import create_database
 from api.core.days import daily_deal, shared_deal
 from api.core.settings import Settings
+from api.players import find_player
 from testkit import clock as fake_clock
 from testkit.games import place_in, start_game
 
@@ -28,13 +29,16 @@ __all__ = [
 ]
 
 
-def store_game(database_url: str, deck: list[str], player: str) -> tuple[str, str]:
-    """A game dealt from ``deck``, stored directly in the server's database; returns its id
-    and token."""
+def store_game(
+    database_url: str, deck: list[str], player: str, account: bool = False
+) -> tuple[str, str]:
+    """A game dealt from ``deck``, stored directly in the server's database (the account's
+    called ``player`` if ``account``, else a guest's); returns its id and token."""
     database = create_database(Settings(database_url=database_url, migrate_on_start=False))
     try:
         with database.transaction() as session:
-            created = start_game(session, player, deck=deck)
+            player_id = find_player(session, player).id if account else None
+            created = start_game(session, player, deck=deck, player_id=player_id)
             session.flush()
             return str(created.id), created.token
     finally:

@@ -437,10 +437,21 @@ function fillStats(player) {
     "stat-races-won": String(s.races_won),
   };
   for (const [id, text] of Object.entries(figures)) $(id).textContent = text;
+  $("player-marked").hidden = !player.marked;
   $("player-since").textContent =
     `Registered ${player.created_at.slice(0, 10)}` +
     (s.last_played_at ? `; last played ${timeText(s.last_played_at)}.` : ".");
 }
+
+/** The fair-play review's word on a won game, shown beside it: a badge and its meaning.
+ * @type {Record<string, [string, string]>} */
+const REVIEW_BADGES = {
+  pending: ["being checked", "the fair-play review checks this win before it joins the public boards"],
+  flagged: ["held", "held off the public boards: it followed the computer player's choices too closely"],
+  confirmed: ["held", "kept off the public boards by a moderator after the fair-play review"],
+  held: ["held", "off the public boards while this account is marked"],
+  cleared: ["cleared", "cleared by a moderator: on the public boards"],
+};
 
 /** @param {Schemas["PlayerGameOut"]} game */
 function gameRow(game) {
@@ -448,6 +459,12 @@ function gameRow(game) {
   const status = element("span", { textContent: result });
   if (game.assisted) {
     status.append(" ", element("span", { className: "badge", textContent: "assisted" }));
+  }
+  const review = REVIEW_BADGES[game.review ?? ""];
+  if (review) {
+    const badge = element("span", { className: "badge review-badge", textContent: review[0] });
+    badge.title = review[1];
+    status.append(" ", badge, element("span", { className: "visually-hidden", textContent: ` (${review[1]})` }));
   }
   if (game.challenge_date) {
     const daily = element("span", {

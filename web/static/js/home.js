@@ -104,6 +104,10 @@ async function loadBest() {
   if (left > 0) {
     text += ` ${left === 1 ? "1 win" : `${left} wins`} with hints ${left === 1 ? "is" : "are"} not listed here.`;
   }
+  const held = answer.held_for_review || 0;
+  if (held > 0) {
+    text += ` ${held === 1 ? "1 win is" : `${held} wins are`} with the fair-play review, not listed yet.`;
+  }
   $("home-best-empty").textContent = text.trim();
   $("home-best-empty").hidden = text === "";
 }

@@ -165,6 +165,18 @@ function showLeftOut(count) {
     "this board lists games played without hints.";
 }
 
+/** The wins the fair-play review keeps off this board (being checked, or held), in words.
+ * @param {number} count */
+function showHeld(count) {
+  $("leaderboard-held").hidden = count === 0;
+  $("leaderboard-held").textContent =
+    count === 0
+      ? ""
+      : `${count === 1 ? "1 win of these days is" : `${count} wins of these days are`} not listed ` +
+        "while the fair-play review checks them, or because it found they followed the computer " +
+        "player's choices.";
+}
+
 function captionText() {
   const parts = ["Won games"];
   if (board.perPlayer) parts.push("each player's best");
@@ -201,6 +213,7 @@ const pager = makePager(
     const won = board.includeAssisted ? "No won games" : "No game won without hints";
     $("leaderboard-empty").textContent = `${won}${period === "all" ? "" : " on this board"} yet.`;
     showLeftOut(answer.assisted_left_out || 0);
+    showHeld(answer.held_for_review || 0);
     const rows = answer.entries.map(leaderboardRow);
     for (const row of rows) row.classList.toggle("fresh", freshGames.has(row.dataset.gameId ?? ""));
     return { rows, next_cursor: answer.next_cursor };

@@ -106,6 +106,42 @@ function endText(game) {
   return `${why[0].toUpperCase()}${why.slice(1)}.`;
 }
 
+/** A won game's fair-play review in words (the API's), followed while it is pending: the
+ * rank and the boards come once it is found clean.
+ * @param {Game} shown */
+function showFairPlay(shown) {
+  const line = $("end-fair-play");
+  line.hidden = !shown.fair_play;
+  if (!shown.fair_play) return;
+  line.textContent = shown.fair_play.words;
+  if (shown.fair_play.state === "pending") followReview(shown.id);
+}
+
+/** @type {string | null} */
+let followed = null; // the game whose review is being followed
+
+/** Ask for the game again every few seconds while its review is pending (a review takes
+ * seconds; a busy server's queue may take a minute or two), then show what it said.
+ * @param {string} id */
+async function followReview(id) {
+  if (followed === id) return;
+  followed = id;
+  try {
+    for (let attempt = 0; attempt < 60 && game?.id === id; attempt += 1) {
+      await api.sleep(3);
+      if (game?.id !== id) return;
+      const fresh = await api.getGame(id, bearer()).catch(() => null);
+      if (fresh && game?.id === id && fresh.fair_play?.state !== "pending") {
+        game = fresh;
+        render();
+        return;
+      }
+    }
+  } finally {
+    if (followed === id) followed = null;
+  }
+}
+
 function render({ animate = false } = {}) {
   renderStartForm();
   $("start-form").hidden = Boolean(saved);
@@ -177,6 +213,7 @@ function render({ animate = false } = {}) {
   if (!playing) {
     $("end-title").textContent = game.status === "won" ? "You won!" : "Game lost";
     $("end-detail").textContent = endText(game);
+    showFairPlay(game);
     standing?.show(game);
     // A daily challenge game is analysed once its day has closed: until then, its replay.
     const sealed = game.challenge_date && !game.reveal;

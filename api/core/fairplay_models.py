@@ -1,6 +1,7 @@
-"""The fair-play feature's tables, declared with the feature that alone writes them (the
-service's one metadata, :class:`api.core.models.Base`: Alembic's). Importing
-:mod:`api.fairplay` registers them; ``migrations/env.py`` does."""
+"""The fair-play review's tables (api.fairplay), beside :mod:`api.core.models` on its one
+metadata: in ``core`` with every other table until tables move to the features that own
+them; a module of their own so that neither grows past a reader's page (``api.core.models``
+imports this one, so that its metadata has every table)."""
 
 from __future__ import annotations
 
@@ -24,21 +25,16 @@ from api.core.models import Base, UTCDateTime
 
 
 class FairPlayReviewRow(Base):
-    """A won game's fair-play review (api.fairplay): a job that one server process claims
-    (``claimed_by``, kept alive by ``heartbeat_at``), then its verdict and evidence.
-
-    ``state`` is ``queued``, ``running`` or ``done``; ``verdict`` ``clean`` or ``flagged``
-    once done; ``evidence`` the figures the rule read (JSON, api.fairplay.evidence).
-    ``decision`` is a moderator's (``cleared`` or ``confirmed``) on a flagged game. The
-    columns from ``player`` to ``challenge_date`` are the game's, copied when it is queued, so
-    that the verdict can put it on the boards without reading the game again."""
+    """A won game's fair-play review (api.fairplay): a job one process claims, then its
+    ``verdict`` (``clean``, ``flagged``), ``evidence`` (JSON) and a moderator's ``decision``
+    (``cleared``, ``confirmed``). ``player`` to ``challenge_date`` are copied from the game,
+    so that the verdict boards it without reading the game again."""
 
     __tablename__ = "fairplay_reviews"
     __table_args__ = (
         Index("ix_fairplay_reviews_state_requested_at", "state", "requested_at"),
         Index("ix_fairplay_reviews_player_id", "player_id"),
     )
-
     game_id: Mapped[uuid.UUID] = mapped_column(
         Uuid, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
@@ -60,9 +56,8 @@ class FairPlayReviewRow(Base):
 
 
 class FairPlayAccountRow(Base):
-    """An account marked by the fair-play review (too many flagged wins, api.fairplay): all
-    its games are off the public boards while ``state`` is ``marked`` or ``confirmed``;
-    ``cleared`` by a moderator, they are back."""
+    """An account marked by the fair-play review: its games are off the public boards while
+    ``state`` is ``marked`` or ``confirmed``, back once ``cleared`` by a moderator."""
 
     __tablename__ = "fairplay_accounts"
 
@@ -76,8 +71,7 @@ class FairPlayAccountRow(Base):
 
 
 class FairPlayDecisionRow(Base):
-    """Every moderator's decision, kept: who (the operator credential's name), when, on what
-    (a game or an account) and which (``clear`` or ``confirm``)."""
+    """Every moderator's decision: who, when, on what (a game or an account) and which."""
 
     __tablename__ = "fairplay_decisions"
     __table_args__ = (Index("ix_fairplay_decisions_subject", "subject", "decided_at"),)
