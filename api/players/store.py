@@ -24,17 +24,15 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import BindParameter, Case
 
 from api.core.accounts import PlayerRecord, SignedIn
+from api.core.credential_models import PasskeyChallengeRow, PasskeyRow, RecoveryCodeRow
 from api.core.database import Executor
 from api.core.models import (
     GameRow,
-    PasskeyChallengeRow,
-    PasskeyRow,
     PlayerKeyRow,
     PlayerRow,
     PlayerStatsRow,
     RaceRow,
     RacerRow,
-    RecoveryCodeRow,
 )
 
 
