@@ -111,13 +111,49 @@ def test_keys_are_listed_made_and_revoked_but_never_the_last(
     assert "only key" in last["detail"]
     assert client.get("/players/me", headers=bearer(phone)).status_code == 200
 
-    # Rotation replaces the secret of the key that signs it, keeping its name.
+    # Rotation replaces the secret of the key that signs it, keeping its name; the old secret
+    # works until the new one is first used (a rotation whose answer was lost strands nobody).
     rotated = client.post("/players/ana/key", headers=bearer(phone))
     assert rotated.status_code == 200, rotated.text
-    problem(client.get("/players/me", headers=bearer(phone)), 403, "invalid_token")
     fresh = rotated.json()["key"]
     keys = client.get("/players/ana/credentials", headers=bearer(fresh)).json()["keys"]
     assert [k["name"] for k in keys] == ["phone"]
+    assert client.get("/players/me", headers=bearer(phone)).status_code == 200
+    assert client.get("/players/me", headers=bearer(fresh)).status_code == 200
+    problem(client.get("/players/me", headers=bearer(phone)), 403, "invalid_token")
+
+
+def test_a_rotated_keys_old_secret_works_until_its_new_one_is_used_and_no_other_keys(
+    client: TestClient,
+) -> None:
+    laptop = register(client, "ana")["key"]
+    made = client.post("/players/ana/keys", json={"name": "phone"}, headers=bearer(laptop))
+    phone = made.json()["key"]
+    game = client.post("/games", json={}, headers=bearer(phone)).json()
+    path = f"/games/{game['id']}/placements"
+
+    def target() -> Any:
+        return client.get(f"/games/{game['id']}").json()["legal_placements"][0]
+
+    unread = client.post("/players/ana/key", headers=bearer(phone)).json()["key"]
+    # That answer was lost: the old secret rotates again, replacing the one nobody read.
+    rotated = client.post("/players/ana/key", headers=bearer(phone))
+    assert rotated.status_code == 200, rotated.text
+    new = rotated.json()["key"]
+    problem(client.post("/games", json={}, headers=bearer(unread)), 403, "invalid_token")
+    # The old secret still plays the key's games (read with the game: its key row's hashes).
+    assert client.post(path, json=target(), headers=bearer(phone)).status_code == 201
+    # Another key's use retires nothing of this one's.
+    assert client.post("/games", json={}, headers=bearer(laptop)).status_code == 201
+    assert client.get("/players/me", headers=bearer(phone)).status_code == 200
+    # The new secret's first use retires the old one, and only that.
+    assert client.post("/games", json={}, headers=bearer(new)).status_code == 201
+    problem(client.post(path, json=target(), headers=bearer(phone)), 403, "invalid_token")
+    problem(client.get("/players/me", headers=bearer(phone)), 403, "invalid_token")
+    assert client.post(path, json=target(), headers=bearer(new)).status_code == 201
+    assert client.post(path, json=target(), headers=bearer(laptop)).status_code == 201
+    keys = client.get("/players/ana/credentials", headers=bearer(new)).json()["keys"]
+    assert [(k["name"], k["this_key"]) for k in keys] == [("laptop", False), ("phone", True)]
 
 
 def test_a_recovery_code_gives_a_key_once(client: TestClient) -> None:
