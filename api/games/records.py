@@ -134,7 +134,7 @@ def _game_values(view: StoredView, taken: GameSnapshot, rank: int | None) -> dic
     )
     values["rank"] = rank
     values["fair_play"] = (
-        {"state": view.review, "words": REVIEW_WORDS[view.review]} if view.review else None
+        {"status": view.review, "words": REVIEW_WORDS[view.review]} if view.review else None
     )
     return values
 

@@ -92,7 +92,7 @@ def wait_for(
 
 def review_state(client: TestClient, game_id: str) -> str | None:
     fair_play = client.get(f"/games/{game_id}").json()["fair_play"]
-    return None if fair_play is None else str(fair_play["state"])
+    return None if fair_play is None else str(fair_play["status"])
 
 
 def settled(client: TestClient, game_id: str) -> str | None:
@@ -121,7 +121,7 @@ def test_the_computers_play_is_held_and_a_weak_players_win_is_boarded(
     scripted = play(client, database, BEST_DEALS[0], "best", "scripted")
     # The end of the game says it is being checked, and it is on no board meanwhile.
     assert scripted["status"] == "won" and scripted["rank"] is None
-    assert scripted["fair_play"]["state"] == "pending"
+    assert scripted["fair_play"]["status"] == "pending"
     assert "Checking this game" in scripted["fair_play"]["words"]
     board = client.get("/leaderboard").json()
     assert board["entries"] == [] and board["held_for_review"] == 1
@@ -136,7 +136,7 @@ def test_the_computers_play_is_held_and_a_weak_players_win_is_boarded(
     assert client.get("/leaderboard").json()["held_for_review"] == 1
 
     weak = play(client, database, GREEDY_DEAL, "greedy", "weakling")
-    assert weak["fair_play"]["state"] == "pending"
+    assert weak["fair_play"]["status"] == "pending"
     assert settled(client, weak["id"]) == "clean"
     assert board_ids(client) == [weak["id"]]
     assert board_ids(client, period="day") == [weak["id"]]

@@ -1139,11 +1139,11 @@ export interface components {
          */
         FairPlayOut: {
             /**
-             * State
+             * Status
              * @description `pending`: being checked, on no public board yet; `clean`: checked, on the boards; `flagged`: held off the public boards (its placements followed the computer player's choices too closely); `cleared`: a moderator put a flagged game back on the boards; `confirmed`: a moderator kept it off; `held`: off the boards while its account is marked.
              * @enum {string}
              */
-            state: "pending" | "clean" | "flagged" | "cleared" | "confirmed" | "held";
+            status: "pending" | "clean" | "flagged" | "cleared" | "confirmed" | "held";
             /**
              * Words
              * @description The state in words, for the player.
@@ -2055,7 +2055,7 @@ export interface components {
             challenge_date: string | null;
             /**
              * Review
-             * @description The fair-play review's word on a won game without hints (as the game's `fair_play.state`): `pending` until checked, then on the boards (`clean`, `cleared`) or off them (`flagged`, `confirmed`, `held`). Null for other games.
+             * @description The fair-play review's word on a won game without hints (as the game's `fair_play.status`): `pending` until checked, then on the boards (`clean`, `cleared`) or off them (`flagged`, `confirmed`, `held`). Null for other games.
              */
             review?: ("pending" | "clean" | "flagged" | "cleared" | "confirmed" | "held") | null;
         };

@@ -114,7 +114,7 @@ function showFairPlay(shown) {
   line.hidden = !shown.fair_play;
   if (!shown.fair_play) return;
   line.textContent = shown.fair_play.words;
-  if (shown.fair_play.state === "pending") followReview(shown.id);
+  if (shown.fair_play.status === "pending") followReview(shown.id);
 }
 
 /** @type {string | null} */
@@ -131,7 +131,7 @@ async function followReview(id) {
       await api.sleep(3);
       if (game?.id !== id) return;
       const fresh = await api.getGame(id, bearer()).catch(() => null);
-      if (fresh && game?.id === id && fresh.fair_play?.state !== "pending") {
+      if (fresh && game?.id === id && fresh.fair_play?.status !== "pending") {
         game = fresh;
         render();
         return;
