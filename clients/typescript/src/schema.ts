@@ -14,10 +14,11 @@ export interface paths {
         /**
          * List the games in progress
          * @description Games being played, the most recently changed first, a page at a time (pass
-         *     `next_cursor` back as `cursor`). Daily challenge games are left out until their day
-         *     closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-         *     end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
-         *     Watch one with `GET /games/{id}/events`.
+         *     `next_cursor` back as `cursor`): games in progress that moved (began, took a card or a
+         *     hint) within `FOURSQUARE_LIVE_MOVED_WITHIN_MINUTES` (10 by default; a game moved again is
+         *     listed again). Daily challenge games are left out until their day closes. `event: game`
+         *     on `GET /events` tells when a game begins, moves or ends. Watch one with
+         *     `GET /games/{id}/events`.
          */
         get: operations["list_games"];
         put?: never;
@@ -2523,6 +2524,7 @@ export interface components {
          * WinEvent
          * @description `event: win`: a win was recorded (it is on the leaderboard from now on).
          * @example {
+         *       "assisted": false,
          *       "finished_at": "2026-12-02T10:15:00.000000Z",
          *       "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
          *       "player": "ana",
@@ -2550,6 +2552,11 @@ export interface components {
              */
             finished_at: string;
             ranks: components["schemas"]["BoardRanks"];
+            /**
+             * Assisted
+             * @description A hint was asked in the game: it is on the boards with assisted games only (`include_assisted=true`), and `ranks` are its ranks there.
+             */
+            assisted: boolean;
         };
         /**
          * CountdownEvent

@@ -237,20 +237,44 @@ function news(text, gameId) {
   }, NEWS_DELAY_MS);
 }
 
+/** A win in words, for the board shown: a win with hints is not on a board of games played
+ * without hints (it is said to be elsewhere), and its rank is given only where it is the
+ * board's (`ranks` are on the boards of its kind, all the games, not each player's best).
+ * @param {Schemas["WinEvent"]} data */
+function winText(data) {
+  const { period } = windowOf(board.choice, board.date);
+  if (data.assisted && !board.includeAssisted) {
+    return (
+      `New win with hints: ${data.player}, score ${data.score}; it is not on this board ` +
+      "(games played without hints), but on the boards with assisted games."
+    );
+  }
+  /** @type {Record<string, [number | undefined, string]>} */
+  const ranks = {
+    all: [data.ranks?.all_time, "of all time"],
+    day: [data.ranks?.day, "today"],
+    week: [data.ranks?.week, "this week"],
+  };
+  const [rank, named] = ranks[period] ?? [undefined, ""];
+  const sameKind = data.assisted === board.includeAssisted && !board.perPlayer;
+  const where = rank && sameKind ? `, rank ${rank} ${named}` : "";
+  return `New win: ${data.player}, score ${data.score}${where}.`;
+}
+
 /** @param {number} gen */
 function listen(gen) {
   openStream(
     SITE_EVENTS_URL,
     {
       win(data) {
-        const rank = data.ranks?.all_time;
-        const where = rank ? `, rank ${rank} of all time` : "";
         announcedWin = data.game_id;
-        news(`New win: ${data.player}, score ${data.score}${where}.`, data.game_id);
+        news(winText(data), data.game_id);
       },
       best(data) {
         const name = BOARD_NAMES[data.board] || data.board;
-        const text = `New best ${name}: ${data.player}, score ${data.score}.`;
+        // A best is one of the boards of games played without hints (BestEvent).
+        const kind = board.includeAssisted ? " among games played without hints" : "";
+        const text = `New best ${name}${kind}: ${data.player}, score ${data.score}.`;
         news(data.game_id === announcedWin ? null : text, data.game_id);
       },
     },

@@ -1,0 +1,155 @@
+"""What a newcomer ran into (issue 55), each at the size where it was seen: a private game's
+replay that offered controls which could not work, games left alone listed as being played,
+a win announced on a board it is not on, a phone replay whose controls were below the board,
+pages that kept the previous address's state, and the smaller ones (where a field's error is
+said, the computer's page and label, "Play again" after a daily challenge, names wrapped
+mid-word on a phone)."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.api.conformance import won_vectors
+from tests.web.conftest import Site
+from tests.web.pages import assert_in_view, play_through_api
+from tests.web.service import store_game, store_game_at
+
+pytestmark = pytest.mark.slow
+
+
+def fresh_name(prefix: str) -> str:
+    return f"{prefix}{secrets.token_hex(3)}"
+
+
+@pytest.mark.provokes_errors  # the private game's 403
+def test_a_private_daily_game_says_when_it_opens_and_offers_no_dead_controls(
+    desktop: Page, site: Site, api: httpx.Client
+) -> None:
+    page = desktop
+    # Somebody else wins today's challenge (through the API, with their key).
+    key = api.post("/players", json={"name": fresh_name("daily")}).json()["key"]
+    created = api.post(
+        "/games", json={"challenge": "daily"}, headers={"Authorization": f"Bearer {key}"}
+    ).json()
+    play_through_api(api, created["id"], created["token"], list(site.line))
+
+    # A browser without that key opens its replay from the day's board.
+    page.goto(site.server.base_url + "/#/daily")
+    row = page.locator(f'#daily-board-body tr[data-game-id="{created["id"]}"]')
+    with page.expect_response(lambda r: r.url.endswith(f"/games/{created['id']}")) as answer:
+        row.get_by_role("link", name=re.compile("^Replay the game of")).click()
+    assert answer.value.status == 403
+    summary = page.locator("#replay-summary")
+    closes = (site.today + timedelta(days=1)).isoformat()
+    expect(summary).to_contain_text(f"private until its day closes, at {closes} 00:00 UTC")
+    expect(summary).to_contain_text("Its replay opens here then.")
+    expect(page.get_by_role("heading", name="A private game")).to_be_visible()
+    # Nothing that cannot work before then: no steps, no empty commitment, no "Try again".
+    for name in ("First", "Next step", "Last", "Verify the deal", "Analyse this game"):
+        expect(page.get_by_role("button", name=name)).to_be_hidden()
+    expect(page.locator("#replay-commitment")).to_be_hidden()
+    expect(page.locator("#replay-board")).to_be_hidden()
+    expect(page.get_by_role("button", name="Try again")).to_be_hidden()
+    expect(page.locator("#notice")).to_be_hidden()
+    page.get_by_role("link", name="today's daily challenge").click()
+    expect(page).to_have_url(re.compile("#/daily$"))
+
+    # Its player's own replay (the key in this browser) has them all.
+    page.evaluate(
+        "key => localStorage.setItem('foursquare.account', JSON.stringify(key))",
+        {"name": created["player"], "key": key},
+    )
+    page.goto(f"{site.server.base_url}/#/games/{created['id']}")
+    page.reload()
+    expect(summary).to_contain_text("won with a score of")
+    expect(page.get_by_role("button", name="Next step")).to_be_visible()
+    expect(page.locator("#replay-commitment")).to_have_text(created["deck_commitment"])
+
+
+def test_a_game_left_alone_is_not_listed_as_being_played(
+    desktop: Page, site: Site, api: httpx.Client
+) -> None:
+    page = desktop
+    base = site.server.base_url
+    # Left eleven minutes ago with no card placed (a closed tab, "New game" then "Leave it"),
+    # beside a game being played now.
+    left = fresh_name("left")
+    store_game_at(site.server.database_url, left, datetime.now(UTC) - timedelta(minutes=11))
+    playing = fresh_name("playing")
+    vector = won_vectors()[3]
+    game_id, token = store_game(site.server.database_url, vector["deck"], playing)
+    first = vector["steps"][0]
+    play_through_api(api, game_id, token, [(first["row"], first["col"])])
+
+    page.goto(base + "/")
+    home = page.locator("#home-live-list")
+    expect(home.get_by_role("link", name=f"Watch the game of {playing}")).to_be_visible()
+    expect(home.get_by_role("link", name=f"Watch the game of {left}")).to_have_count(0)
+    page.goto(base + "/#/live")
+    expect(page.get_by_role("link", name=f"Watch the game of {playing}")).to_be_visible()
+    expect(page.get_by_role("link", name=f"Watch the game of {left}")).to_have_count(0)
+
+
+def test_a_win_with_hints_is_not_announced_on_the_board_without_them(
+    desktop: Page, site: Site, api: httpx.Client
+) -> None:
+    page = desktop
+    base = site.server.base_url
+    player = fresh_name("assisted")
+    vector = won_vectors()[4]
+    moves = [(step["row"], step["col"]) for step in vector["steps"]]
+    game_id, token = store_game(site.server.database_url, vector["deck"], player)
+    play_through_api(api, game_id, token, moves[:-1])
+    hint = api.get(f"/games/{game_id}/hint", headers={"Authorization": f"Bearer {token}"})
+    assert hint.status_code == 200, hint.text
+
+    with page.expect_response(lambda r: r.url.endswith("/events")):
+        page.goto(base + "/#/leaderboard")
+    page.locator("#leaderboard-table:not([aria-busy])").wait_for()
+    final = play_through_api(api, game_id, token, moves[-1:])
+    assert final["status"] == "won" and final["assisted"]
+    news = page.locator("#leaderboard-news")
+    expect(news).to_have_text(
+        f"New win with hints: {player}, score {final['score']}; it is not on this board "
+        "(games played without hints), but on the boards with assisted games."
+    )
+    expect(page.locator(f'#leaderboard-body tr[data-game-id="{game_id}"]')).to_have_count(0)
+
+    # On the board with assisted games, it is announced with its rank there.
+    with page.expect_response(lambda r: r.url.endswith("/events")):
+        page.goto(base + "/#/leaderboard?include_assisted=true")
+    page.locator("#leaderboard-table:not([aria-busy])").wait_for()
+    other = fresh_name("helped")
+    second, second_token = store_game(site.server.database_url, vector["deck"], other)
+    play_through_api(api, second, second_token, moves[:-1])
+    api.get(f"/games/{second}/hint", headers={"Authorization": f"Bearer {second_token}"})
+    won = play_through_api(api, second, second_token, moves[-1:])
+    rank = api.get(f"/games/{second}").json()["rank"]
+    expect(news).to_have_text(f"New win: {other}, score {won['score']}, rank {rank} of all time.")
+
+
+def test_a_phone_replay_keeps_the_board_and_its_steps_in_view(
+    phone: Page, site: Site, api: httpx.Client
+) -> None:
+    page = phone
+    vector = won_vectors()[5]
+    game_id, token = store_game(site.server.database_url, vector["deck"], fresh_name("steps"))
+    moves = [(step["row"], step["col"]) for step in vector["steps"]]
+    play_through_api(api, game_id, token, moves)
+    page.goto(f"{site.server.base_url}/#/games/{game_id}")
+    expect(page.locator("#replay-summary")).to_contain_text("won with a score of")
+    page.get_by_role("button", name="First").tap()
+    # Scrolled to the step buttons, the whole board is in view with them; and it stays so as
+    # the steps are tapped through.
+    page.get_by_role("button", name="Next step").scroll_into_view_if_needed()
+    for number in range(1, 4):
+        assert_in_view(page, "#replay-board, #replay-next, #replay-previous")
+        page.get_by_role("button", name="Next step").tap()
+        expect(page.locator("#replay-step-text")).to_contain_text(f"Step {number} of")
+    assert_in_view(page, "#replay-board, #replay-next, #replay-step-text")
