@@ -153,3 +153,66 @@ def test_a_phone_replay_keeps_the_board_and_its_steps_in_view(
         page.get_by_role("button", name="Next step").tap()
         expect(page.locator("#replay-step-text")).to_contain_text(f"Step {number} of")
     assert_in_view(page, "#replay-board, #replay-next, #replay-step-text")
+
+
+def view_as_drawn(page: Page, view: str) -> dict[str, object]:
+    """What a person sees of a view: its text, its date fields' values, and the notice."""
+    drawn: dict[str, object] = page.evaluate(
+        """(view) => ({
+          text: document.getElementById(view).innerText,
+          dates: [...document.querySelectorAll(`#${view} input[type=date]`)].map((i) => i.value),
+          notice: document.getElementById("notice").hidden
+            ? null : document.getElementById("notice").innerText,
+        })""",
+        view,
+    )
+    return drawn
+
+
+@pytest.mark.provokes_errors  # a day to come: 404
+def test_pages_are_drawn_from_their_address_alone(desktop: Page, site: Site) -> None:
+    page = desktop
+    base = site.server.base_url
+    yesterday = (site.today - timedelta(days=1)).isoformat()
+    to_come = (site.today + timedelta(days=30)).isoformat()
+    help_text = page.locator("#daily-date-help")
+
+    def settled_daily(address: str) -> None:
+        if "garbage" in address or "13-45" in address:
+            expect(help_text).to_be_visible()
+        elif to_come in address:
+            expect(page.get_by_role("alert")).to_contain_text("has not opened yet")
+        else:
+            expect(page.locator("#daily-state")).to_contain_text("closed at")
+
+    pairs = [
+        (f"#/daily/{yesterday}", "#/daily/2026-13-45"),
+        (f"#/daily/{to_come}", "#/daily/garbage"),
+        (f"#/daily/{to_come}", f"#/daily/{yesterday}"),
+    ]
+    for before, after in pairs:
+        page.goto(base + "/" + before)
+        settled_daily(before)
+        page.evaluate("address => { window.location.hash = address; }", after)
+        settled_daily(after)
+        navigated = view_as_drawn(page, "daily-view")
+        page.reload()
+        settled_daily(after)
+        assert navigated == view_as_drawn(page, "daily-view"), (before, after)
+    # What was seen: the heading and the picker of the day before, its refusal beside this one.
+    page.goto(f"{base}/#/daily/{yesterday}")
+    expect(page.get_by_role("heading", name=f"Daily challenge of {yesterday}")).to_be_visible()
+    page.evaluate("() => { window.location.hash = '#/daily/2026-13-45'; }")
+    expect(page.get_by_role("heading", name="Daily challenge", exact=True)).to_be_visible()
+    expect(page.get_by_label("Another day")).to_have_value("")
+
+    caption = page.locator("#leaderboard-caption")
+    page.goto(f"{base}/#/leaderboard?include_assisted=true")
+    expect(caption).to_contain_text("assisted ones included")
+    page.evaluate("() => { window.location.hash = '#/leaderboard?period=day&date=2026-13-45'; }")
+    expect(page.locator("#board-date-help")).to_be_visible()
+    expect(caption).not_to_contain_text("assisted ones included")
+    navigated = view_as_drawn(page, "leaderboard-view")
+    page.reload()
+    expect(page.locator("#board-date-help")).to_be_visible()
+    assert navigated == view_as_drawn(page, "leaderboard-view")

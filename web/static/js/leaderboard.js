@@ -292,6 +292,8 @@ function drawControls() {
     board.choice === "week" ? "A day of the week (UTC)" : "Day (UTC)";
   $("per-player", HTMLInputElement).checked = board.perPlayer;
   $("include-assisted", HTMLInputElement).checked = board.includeAssisted;
+  // The caption is the board's as asked, even when its date cannot be read.
+  $("leaderboard-caption").textContent = captionText();
 }
 
 /** A date the API would refuse, explained (its true reason); or "" if it may be asked. */
