@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 
 from tests.api.conformance import won_vectors
 from tests.web.conftest import Site
-from tests.web.pages import assert_in_view, play_through_api
+from tests.web.pages import assert_in_view, play_through_api, resume_in_page
 from tests.web.service import store_game, store_game_at
 
 pytestmark = pytest.mark.slow
@@ -216,3 +216,64 @@ def test_pages_are_drawn_from_their_address_alone(desktop: Page, site: Site) -> 
     page.reload()
     expect(page.locator("#board-date-help")).to_be_visible()
     assert navigated == view_as_drawn(page, "leaderboard-view")
+
+
+@pytest.mark.provokes_errors  # the reserved names' 409s, the computer's page's 404
+def test_the_smaller_things_a_newcomer_met(desktop: Page, site: Site, api: httpx.Client) -> None:
+    page = desktop
+    base = site.server.base_url
+    # A reserved name refused by a race is said under its field, as on the home page.
+    for address, field, check, button in (
+        ("/#/", "home-name", "#home-name-check", "Start a game"),
+        ("/#/races", "race-name", "#race-name-check", "Open a race"),
+    ):
+        page.goto(base + address)
+        page.locator(f"#{field}").fill("c0mputer")
+        with page.expect_response(lambda r: r.request.method == "POST") as answer:
+            page.get_by_role("button", name=button, exact=True).click()
+        assert answer.value.json()["code"] == "name_reserved"
+        expect(page.locator(check)).to_have_text(
+            re.compile("^That name is kept for the site. Nobody plays as “computer”")
+        )
+        expect(page.locator(f"#{field}")).to_have_attribute("aria-invalid", "true")
+        expect(page.locator("#notice")).to_be_hidden()
+
+    # The computer's name is nobody's account, and not a guest's either.
+    page.goto(base + "/#/players/computer")
+    since = page.locator("#player-since")
+    expect(since).to_contain_text("The computer is no player with an account")
+    expect(since).not_to_contain_text("guest")
+
+    # Read aloud, the computer racer is said once, with its level.
+    page.goto(base + "/#/races")
+    form = page.get_by_role("form", name="Open a race")
+    form.get_by_label("Name in the race (optional)").fill(fresh_name("racer"))
+    form.get_by_label("Race the computer").check()
+    form.get_by_label("Beginner", exact=True).check()
+    form.get_by_role("button", name="Open a race").click()
+    computer = page.locator("#race-racers .racer-computer")
+    expect(computer).to_contain_text("level beginner")
+    # What a screen reader reads: the text outside aria-hidden, joined.
+    said = computer.evaluate(
+        """(e) => {
+          const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+          let text = "";
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            if (!n.parentElement.closest("[aria-hidden=true]")) text += n.data;
+          }
+          return text.replace(/\\s+/g, " ");
+        }"""
+    )
+    assert said == "The computer, level beginner", said
+
+    # After the daily challenge, the next game is an ordinary one, and the button says so.
+    name = fresh_name("again")
+    key = api.post("/players", json={"name": name}).json()["key"]
+    created = api.post(
+        "/games", json={"challenge": "daily"}, headers={"Authorization": f"Bearer {key}"}
+    ).json()
+    play_through_api(api, created["id"], created["token"], list(site.line))
+    resume_in_page(page, base, created["id"], created["token"], name)
+    end = page.get_by_role("region", name="You won!")
+    expect(end.get_by_role("button", name="Play an ordinary game")).to_be_visible()
+    expect(end.get_by_role("button", name="Play again")).to_have_count(0)

@@ -273,7 +273,7 @@ def test_two_browsers_and_the_computer_race_to_a_ranking_and_a_rematch(
     expect(racer_line(first, 1)).to_contain_text(ana)
     # The computer is named as such, with its level (best, the form's first choice).
     expect(racer_line(first, 2).locator(".racer-name")).to_have_text(
-        re.compile(r"^The computer\s+computer\s·\sbest$")
+        re.compile(r"^The computer\s+computer\s·\sbest, level best$")
     )
     assert httpx.get(f"{base}/races/{race_id}").json()["level"] == "best"
     expect(first.get_by_role("form", name="Join the race")).to_be_hidden()
@@ -455,7 +455,7 @@ def test_an_account_races_the_computer_on_a_phone_and_its_page_counts_the_race(
     assert opened["level"] == "good"
     assert httpx.get(f"{base}/races/{opened['id']}").json()["level"] == "good"
     expect(racer_line(page, 2).locator(".racer-name")).to_have_text(
-        re.compile(r"^The computer\s+computer\s·\sgood$")
+        re.compile(r"^The computer\s+computer\s·\sgood, level good$")
     )
     expect(page.get_by_role("button", name="Start the race")).to_be_enabled()
     # The menu keeps to one line with its Races link.

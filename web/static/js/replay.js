@@ -289,6 +289,7 @@ export async function showReplay(id, analyse = false) {
   const heading = $("replay-heading");
   if (game.computer) {
     const label = element("span", { className: "badge computer", textContent: "computer" });
+    label.setAttribute("aria-hidden", "true"); // seen, not read twice: "Game of the computer"
     heading.replaceChildren("Game of the computer ", label);
   } else heading.textContent = `Game of ${game.player}`;
   const matches = sameGrid(boards[placements.length], game.piles);
