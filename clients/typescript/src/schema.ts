@@ -3094,7 +3094,7 @@ export interface operations {
             /**
              * @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
              *
-             *     `not_adjacent`, `grid_too_large`, `pile_full`: A placement the rules forbid: a new pile that touches none, a grid over 4 x 4, or a full pile.
+             *     `not_origin`, `not_adjacent`, `grid_too_large`, `pile_full`: A placement the rules forbid: a first card anywhere but (0, 0), a new pile that touches none, a grid over 4 x 4, or a full pile.
              *
              *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
              */
