@@ -13,10 +13,11 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from testkit.server import running_server
 from tests.api.conformance import won_vectors
-from tests.web.conftest import Site
+from tests.web.conftest import DESKTOP, SERVER_ENV, Site, open_context
 from tests.web.pages import assert_in_view, play_through_api, resume_in_page
 from tests.web.service import store_game, store_game_at
 
@@ -277,3 +278,25 @@ def test_the_smaller_things_a_newcomer_met(desktop: Page, site: Site, api: httpx
     end = page.get_by_role("region", name="You won!")
     expect(end.get_by_role("button", name="Play an ordinary game")).to_be_visible()
     expect(end.get_by_role("button", name="Play again")).to_have_count(0)
+
+
+def test_a_game_left_alone_leaves_the_home_page_shown_meanwhile(
+    browser: Browser, sqlite_url: str
+) -> None:
+    # A server whose games being played are those moved in the last three seconds.
+    env = {**SERVER_ENV, "FOURSQUARE_LIVE_MOVED_WITHIN_MINUTES": "0.05"}
+    with running_server(sqlite_url, extra_env=env) as server:
+        context, watcher = open_context(browser, server, DESKTOP, reduced_motion="reduce")
+        page = context.new_page()
+        with page.expect_response(lambda r: r.url.endswith("/events")):
+            page.goto(server.base_url + "/")
+        with httpx.Client(base_url=server.base_url, timeout=30) as api:
+            player = fresh_name("gone")
+            api.post("/games", json={"player": player})
+        watch = page.locator("#home-live-list").get_by_role(
+            "link", name=f"Watch the game of {player}"
+        )
+        expect(watch).to_be_visible()  # it began: the `game` event lists it at once
+        expect(watch).to_have_count(0, timeout=60_000)  # nobody moved it: it goes by itself
+        context.close()
+        watcher.check()
