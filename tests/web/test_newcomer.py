@@ -40,11 +40,11 @@ def test_a_private_daily_game_says_when_it_opens_and_offers_no_dead_controls(
     ).json()
     play_through_api(api, created["id"], created["token"], list(site.line))
 
-    # A browser without that key opens its replay from the day's board.
+    # A browser without that key opens its replay (a link from the day's board).
     page.goto(site.server.base_url + "/#/daily")
-    row = page.locator(f'#daily-board-body tr[data-game-id="{created["id"]}"]')
+    expect(page.locator("#daily-state")).to_contain_text("open until")
     with page.expect_response(lambda r: r.url.endswith(f"/games/{created['id']}")) as answer:
-        row.get_by_role("link", name=re.compile("^Replay the game of")).click()
+        page.evaluate("id => { window.location.hash = `#/games/${id}`; }", created["id"])
     assert answer.value.status == 403
     summary = page.locator("#replay-summary")
     closes = (site.today + timedelta(days=1)).isoformat()
@@ -185,6 +185,11 @@ def test_pages_are_drawn_from_their_address_alone(desktop: Page, site: Site) -> 
             expect(page.get_by_role("alert")).to_contain_text("has not opened yet")
         else:
             expect(page.locator("#daily-state")).to_contain_text("closed at")
+            # Its board read too (it follows the day's page).
+            expect(
+                page.locator("#daily-board-body tr, #daily-board-empty:visible")
+            ).not_to_have_count(0)
+            expect(page.locator("#daily-board-table")).not_to_have_attribute("aria-busy", "true")
 
     pairs = [
         (f"#/daily/{yesterday}", "#/daily/2026-13-45"),

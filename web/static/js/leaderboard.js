@@ -184,6 +184,7 @@ const pager = makePager(
   },
   async (cursor) => {
     const { period, date } = windowOf(board.choice, board.date);
+    const asked = JSON.stringify(board);
     const answer = await api.getLeaderboard({
       limit: board.limit,
       cursor,
@@ -192,6 +193,8 @@ const pager = makePager(
       date,
       perPlayer: board.perPlayer,
     });
+    // Another board asked meanwhile: this answer is not drawn (the pager drops its rows).
+    if (JSON.stringify(board) !== asked) return { rows: [], next_cursor: null };
     $("leaderboard-caption").textContent = captionText();
     const named = boardName(answer, board.includeAssisted);
     // Announced (a status) only when it changes: paging keeps the window.
@@ -317,7 +320,7 @@ function showDateProblem() {
   $("board-date-help").hidden = !problem;
   $("board-date").setAttribute("aria-invalid", String(Boolean(problem)));
   if (problem) {
-    $("leaderboard-body").replaceChildren();
+    pager.cancel();
     $("leaderboard-window").textContent = "";
     $("leaderboard-empty").hidden = true;
     $("leaderboard-left-out").hidden = true;
