@@ -177,8 +177,6 @@ function render({ animate = false } = {}) {
   if (!playing) {
     $("end-title").textContent = game.status === "won" ? "You won!" : "Game lost";
     $("end-detail").textContent = endText(game);
-    // After the day's one attempt, the next game is an ordinary one: the button says so.
-    $("play-again-button").textContent = game.challenge_date ? "Play an ordinary game" : "Play again";
     standing?.show(game);
     // A daily challenge game is analysed once its day has closed: until then, its replay.
     const sealed = game.challenge_date && !game.reveal;
@@ -189,6 +187,8 @@ function render({ animate = false } = {}) {
     if (game.challenge_date) {
       $("end-board-link", HTMLAnchorElement).href = `#/daily/${game.challenge_date}`;
     }
+    // After the day's one attempt, the next game is an ordinary one: the button says so.
+    $("play-again-button").textContent = game.challenge_date ? "Play an ordinary game" : "Play again";
     if (wasHidden && (hadFocus || animate)) $("end-title").focus();
   }
 }
