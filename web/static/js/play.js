@@ -224,6 +224,8 @@ function render({ animate = false } = {}) {
     if (game.challenge_date) {
       $("end-board-link", HTMLAnchorElement).href = `#/daily/${game.challenge_date}`;
     }
+    // After the day's one attempt, the next game is an ordinary one: the button says so.
+    $("play-again-button").textContent = game.challenge_date ? "Play an ordinary game" : "Play again";
     if (wasHidden && (hadFocus || animate)) $("end-title").focus();
   }
 }
