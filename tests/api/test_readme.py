@@ -20,6 +20,7 @@ from api.core.settings import Settings
 from testkit.games import place_in, start_game
 from testkit.server import running_server
 from tests.api.conformance import won_vectors
+from tests.support.fairplay import boarded
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -228,6 +229,7 @@ def test_the_readme_samples_show_every_field_the_running_service_answers(
         running_server(sqlite_url, extra_env=env) as server,
         httpx.Client(base_url=server.base_url, timeout=60) as client,
     ):
+        boarded(client, str(created.id))  # on the board once its fair-play review is done
         for command in commands:
             if " -sN " in command.line:
                 continue  # an event stream: it never ends
