@@ -164,12 +164,14 @@ def played_and_told(client: TestClient, database: Database, site: Any) -> Told:
     text = ""
     for chunk in site.iter_text():
         text += chunk
-        if weak["id"] in text and text.endswith("\r\n\r\n"):
+        blocks = text.replace("\r\n", "\n").split("\n\n")
+        told[:] = []
+        for block in blocks[:-1]:  # the last may be incomplete
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+            if fields.get("event") in ("win", "best"):
+                told.append((fields["event"], json.loads(fields["data"])))
+        if any(kind == "win" and data["game_id"] == weak["id"] for kind, data in told):
             break
-    for block in text.replace("\r\n", "\n").split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        if fields.get("event") in ("win", "best"):
-            told.append((fields["event"], json.loads(fields["data"])))
     return told
 
 
