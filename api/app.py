@@ -167,6 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             state.games,
             cursor_secret,
             untouched_for=timedelta(hours=settings.abandon_after_hours),
+            moved_within=timedelta(minutes=settings.live_moved_within_minutes),
         )
         state.races = RaceService(
             database, state.games, state.events, pool, requests, challenge_secret, settings

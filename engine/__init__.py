@@ -18,6 +18,7 @@ from engine.errors import (
     InvalidDeck,
     InvalidState,
     NotAdjacent,
+    NotOrigin,
     PileFull,
 )
 from engine.game import (
@@ -53,6 +54,7 @@ __all__ = [
     "InvalidDeck",
     "InvalidState",
     "NotAdjacent",
+    "NotOrigin",
     "Optimum",
     "Pile",
     "PileFull",

@@ -29,7 +29,7 @@ from typing import Self, TypeVar
 
 from engine import grid
 from engine.cards import CARDS, DECK_SIZE
-from engine.errors import GameOver, GridTooLarge, IllegalPlacement, NotAdjacent, PileFull
+from engine.errors import GameOver, GridTooLarge, IllegalPlacement, NotAdjacent, NotOrigin, PileFull
 from engine.grid import (
     CELL_OF,
     COL_BAND,
@@ -234,7 +234,7 @@ class Bitboard:
         if cell is not None and self._occupied >> cell & 1:
             return PileFull(f"the pile at {where} already holds {MAX_PILE_HEIGHT} cards")
         if not self._occupied:
-            return NotAdjacent(f"{where} is not (0, 0): the first card goes at (0, 0)")
+            return NotOrigin(f"{where} is not (0, 0): the first card goes at (0, 0)")
         touching = any(
             self._occupied >> n & 1
             for n in (CELL_OF.get(p) for p in Position(row, col).neighbours())

@@ -11,6 +11,7 @@ __all__ = [
     "InvalidDeck",
     "InvalidState",
     "NotAdjacent",
+    "NotOrigin",
     "PileFull",
 ]
 
@@ -53,6 +54,14 @@ class NotAdjacent(IllegalPlacement):
     """A new pile must touch an existing pile orthogonally (the first card goes at (0, 0))."""
 
     code = "not_adjacent"
+
+
+class NotOrigin(NotAdjacent):
+    """The first card goes at (0, 0): with no pile yet, there is nothing to be adjacent to, so
+    it has a code of its own (``not_adjacent`` said a newcomer's first card touched no pile).
+    A ``NotAdjacent`` still, for code that catches that."""
+
+    code = "not_origin"
 
 
 class GridTooLarge(IllegalPlacement):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, NamedTuple
 
 from engine import EngineError, GameOver
-from engine.errors import GridTooLarge, NotAdjacent, PileFull
+from engine.errors import GridTooLarge, NotAdjacent, NotOrigin, PileFull
 
 RETRY_AFTER_SECONDS = 1
 
@@ -133,8 +133,8 @@ class VersionConflict(ApiError):
 
 
 class PlacementRefused(ApiError):
-    """A placement the rules forbid: a new pile that touches none, a grid over 4 x 4, or a
-    full pile."""
+    """A placement the rules forbid: a first card anywhere but (0, 0), a new pile that
+    touches none, a grid over 4 x 4, or a full pile."""
 
     status, title = 422, "Illegal placement"
 
@@ -144,7 +144,7 @@ class PlacementRefused(ApiError):
 
     @classmethod
     def codes(cls) -> tuple[str, ...]:
-        return (NotAdjacent.code, GridTooLarge.code, PileFull.code)
+        return (NotOrigin.code, NotAdjacent.code, GridTooLarge.code, PileFull.code)
 
 
 class GameIsOver(ApiError):

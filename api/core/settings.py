@@ -121,6 +121,13 @@ class Settings(BaseSettings):
         description="A game in progress untouched (no placement, no hint) this long ends as "
         "lost, abandoned, when `foursquare expire` runs.",
     )
+    live_moved_within_minutes: float = Field(
+        default=10,
+        gt=0,
+        description="`GET /games?status=in_progress` (the games being played) lists only games "
+        "that moved (a placement, a hint, their start) this recently: a game left alone is "
+        "no longer being played, though it may be resumed until `abandon_after_hours`.",
+    )
     expire_every_minutes: float = Field(
         default=0,
         ge=0,

@@ -56,6 +56,7 @@ class Frames:
             score=win.score,
             finished_at=win.finished_at,
             ranks=BoardRanks.model_validate({_BOARDS[k]: v for k, v in ranks.items()}),
+            assisted=win.assisted,
         )
         return frame("win", out.model_dump_json().encode())
 

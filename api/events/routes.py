@@ -266,10 +266,11 @@ async def list_games(
     cursor: PageCursor = None,
 ) -> Response:
     """Games being played, the most recently changed first, a page at a time (pass
-    `next_cursor` back as `cursor`). Daily challenge games are left out until their day
-    closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-    end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
-    Watch one with `GET /games/{id}/events`."""
+    `next_cursor` back as `cursor`): games in progress that moved (began, took a card or a
+    hint) within `FOURSQUARE_LIVE_MOVED_WITHIN_MINUTES` (10 by default; a game moved again is
+    listed again). Daily challenge games are left out until their day closes. `event: game`
+    on `GET /events` tells when a game begins, moves or ends. Watch one with
+    `GET /games/{id}/events`."""
     del status  # one listing for now: the parameter names it, for the listings to come
     page = await events.in_progress(limit, cursor)
     return json_response(render.games_in_progress(page))

@@ -69,6 +69,7 @@ class WinEvent(ResponseModel):
                     "score": 7,
                     "finished_at": "2026-12-02T10:15:00.000000Z",
                     "ranks": {"all_time": 12, "day": 1, "week": 3},
+                    "assisted": False,
                 }
             ]
         }
@@ -79,6 +80,10 @@ class WinEvent(ResponseModel):
     score: int
     finished_at: datetime
     ranks: BoardRanks
+    assisted: bool = Field(
+        description="A hint was asked in the game: it is on the boards with assisted games "
+        "only (`include_assisted=true`), and `ranks` are its ranks there."
+    )
 
 
 class BestEvent(ResponseModel):

@@ -52,12 +52,16 @@ class EventService:
         games: GameService,
         cursor_secret: bytes,
         untouched_for: timedelta,
+        moved_within: timedelta,
     ) -> None:
         self.database = database
         self.hub = hub
         self.games = games
         self.cursor_secret = cursor_secret
         self.untouched_for = untouched_for  # the expiry's: longer, and a game is abandoned
+        # Games being played are those that moved this recently (docs/operations.md#abandoned-
+        # games): a game left alone for minutes is nobody's to watch, though it lives on.
+        self.moved_within = min(moved_within, untouched_for)
 
     # ------------------------------------------------------------ a game's stream
 
@@ -194,12 +198,12 @@ class EventService:
     # ------------------------------------------------------------ games in progress
 
     async def in_progress(self, limit: int, cursor: str | None) -> InProgressPage:
-        """A page of the games in progress, last changed first; daily challenge games of a
-        day still open are left out (their player's only until it closes), and so are games
-        untouched longer than the expiry allows (abandoned, even before it ends them)."""
+        """A page of the games being played, last changed first: games in progress that
+        moved within ``moved_within``; daily challenge games of a day still open are left out
+        (their player's only until it closes)."""
         after = _decode_cursor(self.cursor_secret, cursor) if cursor else None
         day = today()
-        since = now() - self.untouched_for
+        since = now() - self.moved_within
         rows = await self.database.read(
             lambda s: store.games_in_progress(s, day, after, limit + 1, since)
         )

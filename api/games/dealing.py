@@ -84,7 +84,7 @@ def deal(
 
 def store_dealt(session: Session, dealt: DealtGame) -> GameCreated:
     """Store a dealt game and announce it (its player's stats, the day's challenge counts:
-    :mod:`api.core.hooks`) in the same transaction; ``409 challenge_already_played`` for a
+    :mod:`api.games.hooks`) in the same transaction; ``409 challenge_already_played`` for a
     second daily challenge game of a player and day."""
     row = dealt.row
     if row.challenge_date is not None:

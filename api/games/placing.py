@@ -4,7 +4,7 @@ Each placement plays once on the engine and takes its snapshot once, outside any
 one write transaction then stamps it (after taking the locks that order a game's end, so the
 time is taken once those are held) and stores it with a version-guarded ``UPDATE``. A game
 that it ends is announced to the features that keep figures of games (a player's stats, the
-boards, live events: :mod:`api.core.hooks`) in the same transaction.
+boards, live events: :mod:`api.games.hooks`) in the same transaction.
 """
 
 from __future__ import annotations

@@ -134,7 +134,7 @@ def _game_values(view: StoredView, taken: GameSnapshot, rank: int | None) -> dic
     )
     values["rank"] = rank
     values["fair_play"] = (
-        {"state": view.review, "words": REVIEW_WORDS[view.review]} if view.review else None
+        {"status": view.review, "words": REVIEW_WORDS[view.review]} if view.review else None
     )
     return values
 
@@ -194,7 +194,7 @@ def view_after(
 def facts_of(
     row: GameRecord | NewGameRow, placements: int, status: str, score: int | None, at: datetime
 ) -> GameFacts:
-    """What the subscribers of a game's moments learn of it (:mod:`api.core.hooks`)."""
+    """What the subscribers of a game's moments learn of it (:mod:`api.games.hooks`)."""
     return GameFacts(
         game_id=row.id,
         player=row.player,

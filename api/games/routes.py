@@ -217,7 +217,7 @@ async def read_game(
     if game.rank is not None:
         tag += f".r{game.rank}"
     if game.fair_play is not None:
-        tag += f".{game.fair_play.state}"
+        tag += f".{game.fair_play.status}"
     headers = {"ETag": f'"{tag}"', "Cache-Control": cache}
     if etags.if_none_match_hits(if_none_match, headers["ETag"]):
         return Response(status_code=status.HTTP_304_NOT_MODIFIED, headers=headers)

@@ -102,7 +102,7 @@ ReviewState = Literal["pending", "clean", "flagged", "cleared", "confirmed", "he
 class FairPlayOut(ResponseModel):
     """The fair-play review's word on a won game without hints (docs/fairplay.md)."""
 
-    state: ReviewState = Field(
+    status: ReviewState = Field(
         description="`pending`: being checked, on no public board yet; `clean`: checked, on "
         "the boards; `flagged`: held off the public boards (its placements followed the "
         "computer player's choices too closely); `cleared`: a moderator put a flagged game "

@@ -4,7 +4,7 @@ Each request does its work once. A placement reads its game once (outside any wr
 checks the token once, plays once on the engine and makes the new snapshot once; then one
 write transaction stamps it (after taking the locks that order a game's end, so the time is
 taken once those are held), stores it with a version-guarded ``UPDATE`` and, if it ended the
-game, announces its end to the features that count games (:mod:`api.core.hooks`). The answer
+game, announces its end to the features that count games (:mod:`api.games.hooks`). The answer
 is rendered from what was stored. An ``Idempotency-Key`` adds a claim before the work and
 stores the rendered answer in the work's own write transaction
 (:mod:`api.idempotency.service`).

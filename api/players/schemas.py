@@ -298,7 +298,7 @@ class PlayerGameOut(ResponseModel):
     review: ReviewState | None = Field(
         default=None,
         description="The fair-play review's word on a won game without hints (as the game's "
-        "`fair_play.state`): `pending` until checked, then on the boards (`clean`, "
+        "`fair_play.status`): `pending` until checked, then on the boards (`clean`, "
         "`cleared`) or off them (`flagged`, `confirmed`, `held`). Null for other games.",
     )
 

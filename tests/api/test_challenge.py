@@ -299,7 +299,7 @@ def test_the_deal_stays_sealed_until_the_day_closes_then_verifies(
         won = opened.json()
         assert opened.headers["Cache-Control"] == "no-cache"
         rank = f".r{won['rank']}" if won["rank"] else ""
-        assert opened.headers["ETag"] == f'"v{won["version"]}{rank}.{won["fair_play"]["state"]}"'
+        assert opened.headers["ETag"] == f'"v{won["version"]}{rank}.{won["fair_play"]["status"]}"'
     else:
         assert opened.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         assert opened.headers["ETag"] == f'"v{opened.json()["version"]}"'

@@ -5,6 +5,7 @@ leave the boards. Both databases, the app's own review runner."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Callable
@@ -92,7 +93,7 @@ def wait_for(
 
 def review_state(client: TestClient, game_id: str) -> str | None:
     fair_play = client.get(f"/games/{game_id}").json()["fair_play"]
-    return None if fair_play is None else str(fair_play["state"])
+    return None if fair_play is None else str(fair_play["status"])
 
 
 def settled(client: TestClient, game_id: str) -> str | None:
@@ -118,10 +119,26 @@ def player_id_of(database: Database, name: str) -> uuid.UUID:
 def test_the_computers_play_is_held_and_a_weak_players_win_is_boarded(
     client: TestClient, database: Database
 ) -> None:
+    with client.stream("GET", "/events") as site:
+        told = played_and_told(client, database, site)
+    # The site's news: the weak player's win, never the script's.
+    wins = [data["game_id"] for kind, data in told if kind == "win"]
+    bests = [data["game_id"] for kind, data in told if kind == "best"]
+    assert wins == [told.weak_id] and set(bests) <= {told.weak_id}
+
+
+class Told(list[tuple[str, Any]]):
+    weak_id: str = ""
+
+
+def played_and_told(client: TestClient, database: Database, site: Any) -> Told:
+    """The script's win and the weak player's, checked as they go; the site's events until
+    the weak player's win is told (the script's was reviewed before it: it would be told
+    first if it were told at all)."""
     scripted = play(client, database, BEST_DEALS[0], "best", "scripted")
     # The end of the game says it is being checked, and it is on no board meanwhile.
     assert scripted["status"] == "won" and scripted["rank"] is None
-    assert scripted["fair_play"]["state"] == "pending"
+    assert scripted["fair_play"]["status"] == "pending"
     assert "Checking this game" in scripted["fair_play"]["words"]
     board = client.get("/leaderboard").json()
     assert board["entries"] == [] and board["held_for_review"] == 1
@@ -136,11 +153,26 @@ def test_the_computers_play_is_held_and_a_weak_players_win_is_boarded(
     assert client.get("/leaderboard").json()["held_for_review"] == 1
 
     weak = play(client, database, GREEDY_DEAL, "greedy", "weakling")
-    assert weak["fair_play"]["state"] == "pending"
+    assert weak["fair_play"]["status"] == "pending"
     assert settled(client, weak["id"]) == "clean"
     assert board_ids(client) == [weak["id"]]
     assert board_ids(client, period="day") == [weak["id"]]
     assert client.get(f"/games/{weak['id']}").json()["rank"] == 1
+
+    told = Told()
+    told.weak_id = weak["id"]
+    text = ""
+    for chunk in site.iter_text():
+        text += chunk
+        blocks = text.replace("\r\n", "\n").split("\n\n")
+        told[:] = []
+        for block in blocks[:-1]:  # the last may be incomplete
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+            if fields.get("event") in ("win", "best"):
+                told.append((fields["event"], json.loads(fields["data"])))
+        if any(kind == "win" and data["game_id"] == weak["id"] for kind, data in told):
+            break
+    return told
 
 
 def test_moderators_read_the_evidence_and_clear_or_confirm(

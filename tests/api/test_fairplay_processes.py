@@ -55,7 +55,7 @@ def win(engine: Engine, base_url: str, seed: int, policy: str) -> str:
                 headers={"Authorization": f"Bearer {created.token}"},
             )
             assert placed.status_code == 201, placed.text
-        assert placed.json()["game"]["fair_play"]["state"] == "pending"
+        assert placed.json()["game"]["fair_play"]["status"] == "pending"
     return str(created.id)
 
 
@@ -91,5 +91,5 @@ def test_reviews_queued_or_running_when_the_server_is_killed_are_all_done_after(
             assert [entry["game_id"] for entry in board["entries"]] == [games[1]]
             assert board["held_for_review"] == 2
             for game, verdict in zip(games, verdicts, strict=True):
-                state = client.get(f"/games/{game}").json()["fair_play"]["state"]
+                state = client.get(f"/games/{game}").json()["fair_play"]["status"]
                 assert state == verdict

@@ -3,7 +3,7 @@ service → store → core, the engine below all.
 
 Folders: the features stand side by side on the core; no two folders of ``api/`` import each
 other, directly or in a loop, and the games feature uses none of the features that keep
-figures of games (they subscribe to its moments: :mod:`api.core.hooks`).
+figures of games (they subscribe to its moments: :mod:`api.games.hooks`).
 
 Inside: every module of ``api/`` has a place (:func:`place_of`): the shared ``core``, the
 operations package ``ops``, or a layer of one feature's folder: its HTTP layer (``routes``,

@@ -405,6 +405,7 @@ def test_a_new_best_is_announced_after_its_win(
             e.data["score"] == best.score and e.data["player"] == "best-player" for e in events[1:]
         )
         assert events[0].data["ranks"] == {"all_time": 1, "day": 1, "week": 1}
+        assert events[0].data["assisted"] is False
 
     asyncio.run(scenario())
 

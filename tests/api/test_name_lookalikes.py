@@ -77,7 +77,7 @@ def test_a_guest_cannot_play_under_a_lookalike_of_an_account(
         assert "alice" in refused.json()["detail"].lower()
     else:
         assert refused.status_code == 422, refused.text
-        assert refused.json()["code"] == "invalid_request"
+        assert refused.json()["code"] == "invalid_player_name"  # one voice for every name
     # The account's own name stays usable, with its key; other names stay free to guests.
     assert client.post("/games", json={"player": "alice"}, headers=bearer(key)).status_code == 201
     assert client.post("/games", json={"player": "bob"}).status_code == 201

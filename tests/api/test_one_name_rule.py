@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 from sqlalchemy import create_engine, text
 
 from api.app import create_app
@@ -243,7 +244,9 @@ def test_the_migration_keeps_accounts_that_the_rule_makes_one_name(
                 )
     finally:
         engine.dispose()
-    app = create_app(Settings(database_url=empty_url, migrate_on_start=False))
+    # The app on the 0015 schema: the replay secret (0020's) given as its setting.
+    replay = SecretStr("r" * 64)
+    app = create_app(Settings(database_url=empty_url, migrate_on_start=False, replay_secret=replay))
     with TestClient(app) as client:
         assert best_entries(client) == [("alice_", 8), ("alice", 6), ("bob", 4)]
 
@@ -283,7 +286,9 @@ def test_the_migration_keeps_accounts_that_the_rule_makes_one_name(
     assert len(set(skeletons.values())) == len(skeletons) == len(BEFORE_THE_RULE) + 1
     assert skeletons["alice_"] == "allce_" and skeletons["a-l-i-c-e"] == "a-l-l-c-e"
     assert skeletons["___"] == "___" and skeletons["--_"] == "--_"
-    app = create_app(Settings(database_url=empty_url, migrate_on_start=False))
+    # The app on the 0015 schema: the replay secret (0020's) given as its setting.
+    replay = SecretStr("r" * 64)
+    app = create_app(Settings(database_url=empty_url, migrate_on_start=False, replay_secret=replay))
     with TestClient(app) as client:
         assert best_entries(client) == [("alice_", 8), ("alice", 6), ("bob", 4)]
     migrate.upgrade(empty_url)

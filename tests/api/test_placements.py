@@ -71,11 +71,11 @@ def test_error_responses_follow_rfc_9457(client: TestClient, make_game: MakeGame
     assert response.headers["content-type"] == "application/problem+json"
     problem = response.json()
     assert problem == {
-        "type": "urn:foursquare:problem:not_adjacent",
+        "type": "urn:foursquare:problem:not_origin",
         "title": "Illegal placement",
         "status": 422,
         "detail": "(1, 1) is not (0, 0): the first card goes at (0, 0)",
-        "code": "not_adjacent",
+        "code": "not_origin",
         "instance": f"/games/{game.id}/placements",
         "request_id": response.headers["x-request-id"],
     }
@@ -90,6 +90,7 @@ def _play(client: TestClient, game: CreatedGame, moves: list[tuple[int, int]]) -
 @pytest.mark.parametrize(
     ("moves", "target", "code"),
     [
+        ([], (0, 1), "not_origin"),
         ([(0, 0)], (2, 0), "not_adjacent"),
         ([(0, 0)], (1, 1), "not_adjacent"),
         ([(0, 0), (0, 1), (0, 2), (0, 3)], (0, -1), "grid_too_large"),

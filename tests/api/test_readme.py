@@ -20,6 +20,7 @@ from api.core.settings import Settings
 from testkit.games import place_in, start_game
 from testkit.server import running_server
 from tests.api.conformance import won_vectors
+from tests.support.fairplay import boarded
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -228,6 +229,7 @@ def test_the_readme_samples_show_every_field_the_running_service_answers(
         running_server(sqlite_url, extra_env=env) as server,
         httpx.Client(base_url=server.base_url, timeout=60) as client,
     ):
+        boarded(client, str(created.id))  # on the board once its fair-play review is done
         for command in commands:
             if " -sN " in command.line:
                 continue  # an event stream: it never ends
@@ -247,3 +249,44 @@ def test_the_readme_samples_show_every_field_the_running_service_answers(
             if sample is not None:
                 problems += [f"{command.line}: {m}" for m in mismatches(sample, body)]
     assert problems == []
+
+
+# ---------------------------------------------------------------- what the suite skips without
+
+# Every module of the suite that skips, and what the README must name for it: what the machine
+# lacks (each word also in the module, where the skip says it), or None for a skip about the
+# test's own data, not about the machine.
+SKIPS: dict[str, tuple[str, ...] | None] = {
+    "tests/conftest.py": ("PostgreSQL",),
+    "tests/integrity/test_rate_limits_shared.py": ("Redis",),
+    "tests/web/conftest.py": ("chromium",),
+    "tests/integrity/conftest.py": ("haproxy",),
+    "tests/bench/test_events_load.py": ("haproxy",),
+    "tests/web/test_types.py": ("node", "npm"),
+    "tests/clients/test_typescript_client.py": ("node", "npm"),
+    "tests/clients/test_typescript_first_program.py": ("node", "npm"),
+    "tests/integrity/test_image.py": ("podman", "mmdebstrap"),
+    "tests/engine/test_conformance.py": ("../shared/conformance.json",),
+    "tests/support/raw_http.py": ("open-file limit",),
+    "tests/web/test_welcome.py": None,  # a game whose every move was the computer's choice
+    "tests/api/test_live_events.py": None,  # a best score recorded first by another test
+}
+TESTS = README.parent / "tests"
+_SKIP = re.compile(r"pytest\.skip\(|\.skipif\(")
+
+
+def test_the_readme_names_everything_the_suite_skips_without() -> None:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("Some tests need")
+    said = text[start : text.index("\n\n", start)]
+    skipping = {
+        path.relative_to(README.parent).as_posix()
+        for path in TESTS.rglob("*.py")
+        if _SKIP.search(path.read_text(encoding="utf-8"))
+    }
+    assert skipping == set(SKIPS), "a module skips (or no longer does): classify it in SKIPS"
+    for module, needs in SKIPS.items():
+        source = (README.parent / module).read_text(encoding="utf-8").lower()
+        for need in needs or ():
+            assert need in said, f"the README does not say that {module} skips without {need}"
+            assert need.lower().replace("postgresql", "postgres") in source, (module, need)

@@ -157,7 +157,7 @@ def test_the_placement_that_wins_a_game_does_each_step_once(
     with work.of(game) as done:
         answer = place(client, game, line.positions[-1])
     # Ranked once the fair-play review has put it on the boards, outside this request.
-    assert answer["game"]["status"] == "won" and answer["game"]["fair_play"]["state"] == "pending"
+    assert answer["game"]["status"] == "won" and answer["game"]["fair_play"]["status"] == "pending"
     assert dict(done) == ONCE
     assert boarded(client, game.id)["rank"] == 1
 

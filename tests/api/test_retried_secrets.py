@@ -50,7 +50,7 @@ class Served:
             rows = connection.execute(
                 text("SELECT * FROM idempotency_keys WHERE scope = :scope"), {"scope": scope}
             )
-            return [dict(row._mapping) for row in rows]
+            return [dict(row) for row in rows.mappings()]
 
     def count(self, sql: str, **parameters: object) -> int:
         with self.engine.connect() as connection:

@@ -21,6 +21,7 @@ from engine import (
     GridTooLarge,
     IllegalPlacement,
     NotAdjacent,
+    NotOrigin,
     PileFull,
     Position,
     replay,
@@ -32,6 +33,7 @@ Cell = tuple[int, int]
 Grid = dict[Cell, dict[str, Any]]  # {(row, col): {"cards": [codes, bottom to top], "up": bool}}
 
 ERROR_FOR_CODE: dict[str, type[IllegalPlacement]] = {
+    "not_origin": NotOrigin,
     "not_adjacent": NotAdjacent,
     "grid_too_large": GridTooLarge,
     "pile_full": PileFull,
@@ -76,7 +78,9 @@ def ref_rejection(grid: Grid, over: bool, cell: Cell) -> str:
         return "game_over"
     if cell in grid:
         return "pile_full"
-    if not grid or not any(n in grid for n in neighbours(cell)):
+    if not grid:
+        return "not_origin"
+    if not any(n in grid for n in neighbours(cell)):
         return "not_adjacent"
     return "grid_too_large"
 

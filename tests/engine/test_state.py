@@ -19,6 +19,7 @@ from engine import (
     InvalidDeck,
     InvalidState,
     NotAdjacent,
+    NotOrigin,
     PileFull,
     Position,
     PublicView,
@@ -283,10 +284,11 @@ def test_from_view_rebuilds_the_grid_with_another_stock() -> None:
 def test_first_card_must_go_at_the_origin() -> None:
     game = Game.from_seed(3)
 
-    with pytest.raises(NotAdjacent, match=r"\(0, 1\)") as raised:
+    with pytest.raises(NotOrigin, match=r"\(0, 1\)") as raised:
         game.place((0, 1))
 
-    assert raised.value.code == "not_adjacent"
+    assert raised.value.code == "not_origin"
+    assert isinstance(raised.value, NotAdjacent)  # code catching that one still does
     assert game.legal_placements() == [Position(0, 0)]
     assert game.placements_count == 0
 

@@ -28,7 +28,7 @@ DROP_LOG = os.environ.get("FOURSQUARE_FUZZ_DROP_LOG")  # a file to append droppe
 
 PLACEMENTS = "/games/{game_id}/placements"
 # Refusals that depend on the game's state or on earlier requests, not on the request's shape.
-RULE_CODES = frozenset({"not_adjacent", "grid_too_large", "pile_full"})
+RULE_CODES = frozenset({"not_origin", "not_adjacent", "grid_too_large", "pile_full"})
 STATEFUL_CODES = frozenset({"idempotency_key_reused", "precondition_failed"})
 
 REJECTED_POSITIVE_DATA = "ST202"  # positive_data_acceptance
@@ -174,8 +174,9 @@ def _path_of(case: Case[Any]) -> str:
 def deliberate(failure: Failure, case: Case[Any], response: Response) -> str | None:
     """Documented refusals of schema-valid requests that a JSON schema cannot express.
 
-    * A placement the rules forbid (``not_adjacent``, ``grid_too_large``, ``pile_full``:
-      422): whether a cell is legal depends on the game, not on the request's shape.
+    * A placement the rules forbid (``not_origin``, ``not_adjacent``, ``grid_too_large``,
+      ``pile_full``: 422): whether a cell is legal depends on the game, not on the request's
+      shape.
     * ``idempotency_key_reused`` (422): the generator sends one key with two bodies.
     * ``precondition_failed`` (412): a generated ``If-Match`` that is not the game's ETag.
     * ``invalid_cursor`` (422): cursors are opaque and signed; only those the service made

@@ -38,7 +38,7 @@ def reviewed(
         read = client.get(f"/games/{game_id}", headers=headers)
         assert read.status_code == 200, read.text
         game: dict[str, Any] = read.json()
-        if (game.get("fair_play") or {}).get("state") != "pending":
+        if (game.get("fair_play") or {}).get("status") != "pending":
             return game
         assert time.monotonic() < until, f"game {game_id} still pending after {deadline} s"
         time.sleep(0.1)
@@ -51,14 +51,14 @@ def boarded(
     player's own lines passes ``clear``: the suite's operator clears what the review held, as
     a moderator would; otherwise a held game fails the test."""
     game = reviewed(client, game_id, headers)
-    state = (game.get("fair_play") or {}).get("state")
+    state = (game.get("fair_play") or {}).get("status")
     if state == "flagged" and clear:
         answer = client.post(
             f"/moderation/games/{game_id}", json={"action": "clear"}, headers=SUITE_OPERATOR
         )
         assert answer.status_code == 200, answer.text
         game = client.get(f"/games/{game_id}", headers=headers).json()
-        state = game["fair_play"]["state"]
+        state = game["fair_play"]["status"]
     assert state in (None, "clean", "cleared"), f"the review held game {game_id}: {state}"
     return game
 

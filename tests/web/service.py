@@ -24,6 +24,7 @@ __all__ = [
     "challenge_deck",
     "race_deck",
     "store_game",
+    "store_game_at",
     "test_client",
     "win_at",
 ]
@@ -39,6 +40,19 @@ def store_game(
         with database.transaction() as session:
             player_id = find_player(session, player).id if account else None
             created = start_game(session, player, deck=deck, player_id=player_id)
+            session.flush()
+            return str(created.id), created.token
+    finally:
+        database.dispose()
+
+
+def store_game_at(database_url: str, player: str, at: datetime) -> tuple[str, str]:
+    """A game started (and last moved) at ``at``, stored directly in the server's database;
+    returns its id and token."""
+    database = create_database(Settings(database_url=database_url, migrate_on_start=False))
+    try:
+        with fake_clock.frozen(at), database.transaction() as session:
+            created = start_game(session, player)
             session.flush()
             return str(created.id), created.token
     finally:

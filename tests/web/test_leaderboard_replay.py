@@ -184,8 +184,10 @@ def test_the_verify_button_waits_for_the_game_to_be_read(
     desktop.route(f"{server.base_url}/games/{game_id}", hold)
     desktop.goto(f"{server.base_url}/#/games/{game_id}")
     expect(desktop.locator("#replay-summary")).to_have_text("Loading…")
+    # Not offered at all until the game is read (nor disabled beneath).
+    expect(desktop.locator("#verify-button")).to_be_hidden()
+    expect(desktop.locator("#verify-button")).to_be_disabled()
     button = desktop.get_by_role("button", name="Verify the deal")
-    expect(button).to_be_disabled()
     for _ in range(1200):  # the handler runs while Playwright dispatches events; 60 s at most
         if held:
             break

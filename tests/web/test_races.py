@@ -273,7 +273,7 @@ def test_two_browsers_and_the_computer_race_to_a_ranking_and_a_rematch(
     expect(racer_line(first, 1)).to_contain_text(ana)
     # The computer is named as such, with its level (best, the form's first choice).
     expect(racer_line(first, 2).locator(".racer-name")).to_have_text(
-        re.compile(r"^The computer\s+computer\s·\sbest$")
+        re.compile(r"^The computer\s+computer\s·\sbest, level best$")
     )
     assert httpx.get(f"{base}/races/{race_id}").json()["level"] == "best"
     expect(first.get_by_role("form", name="Join the race")).to_be_hidden()
@@ -328,7 +328,9 @@ def test_two_browsers_and_the_computer_race_to_a_ranking_and_a_rematch(
     race = httpx.get(f"{base}/races/{race_id}").json()
     assert race["status"] == "finished"
     ranked = [
-        re.compile(r"^The computer\s+computer\s·\sbest$") if r["computer"] else r["name"]
+        re.compile(r"^The computer\s+computer\s·\sbest, level best$")
+        if r["computer"]
+        else r["name"]
         for r in race["racers"]
     ]
     for page in (first, second):
@@ -458,7 +460,7 @@ def test_an_account_races_the_computer_on_a_phone_and_its_page_counts_the_race(
     assert opened["level"] == "good"
     assert httpx.get(f"{base}/races/{opened['id']}").json()["level"] == "good"
     expect(racer_line(page, 2).locator(".racer-name")).to_have_text(
-        re.compile(r"^The computer\s+computer\s·\sgood$")
+        re.compile(r"^The computer\s+computer\s·\sgood, level good$")
     )
     expect(page.get_by_role("button", name="Start the race")).to_be_enabled()
     # The menu keeps to one line with its Races link.
@@ -616,7 +618,10 @@ def test_a_race_refusal_is_said_in_words(desktop: Page, server: Server) -> None:
     form = page.get_by_role("form", name="Join the race")
     form.get_by_label("Name in the race").fill(taken)
     form.get_by_role("button", name="Join the race").click()
-    expect(notice).to_contain_text("That name is taken in this race")
-    expect(notice).not_to_contain_text("409")
+    # Said under the name's field, as every refused name is (fields.js), not at the top.
+    said = page.locator("#race-join-name-check")
+    expect(said).to_contain_text("That name is taken in this race")
+    expect(said).not_to_contain_text("409")
+    expect(notice).to_be_hidden()
     expect(form).to_be_visible()
     assert_accessible(page, "race, a refusal")

@@ -14,10 +14,11 @@ export interface paths {
         /**
          * List the games in progress
          * @description Games being played, the most recently changed first, a page at a time (pass
-         *     `next_cursor` back as `cursor`). Daily challenge games are left out until their day
-         *     closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-         *     end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
-         *     Watch one with `GET /games/{id}/events`.
+         *     `next_cursor` back as `cursor`): games in progress that moved (began, took a card or a
+         *     hint) within `FOURSQUARE_LIVE_MOVED_WITHIN_MINUTES` (10 by default; a game moved again is
+         *     listed again). Daily challenge games are left out until their day closes. `event: game`
+         *     on `GET /events` tells when a game begins, moves or ends. Watch one with
+         *     `GET /games/{id}/events`.
          */
         get: operations["list_games"];
         put?: never;
@@ -1358,11 +1359,11 @@ export interface components {
          */
         FairPlayOut: {
             /**
-             * State
+             * Status
              * @description `pending`: being checked, on no public board yet; `clean`: checked, on the boards; `flagged`: held off the public boards (its placements followed the computer player's choices too closely); `cleared`: a moderator put a flagged game back on the boards; `confirmed`: a moderator kept it off; `held`: off the boards while its account is marked.
              * @enum {string}
              */
-            state: "pending" | "clean" | "flagged" | "cleared" | "confirmed" | "held";
+            status: "pending" | "clean" | "flagged" | "cleared" | "confirmed" | "held";
             /**
              * Words
              * @description The state in words, for the player.
@@ -2484,7 +2485,7 @@ export interface components {
             challenge_date: string | null;
             /**
              * Review
-             * @description The fair-play review's word on a won game without hints (as the game's `fair_play.state`): `pending` until checked, then on the boards (`clean`, `cleared`) or off them (`flagged`, `confirmed`, `held`). Null for other games.
+             * @description The fair-play review's word on a won game without hints (as the game's `fair_play.status`): `pending` until checked, then on the boards (`clean`, `cleared`) or off them (`flagged`, `confirmed`, `held`). Null for other games.
              */
             review?: ("pending" | "clean" | "flagged" | "cleared" | "confirmed" | "held") | null;
         };
@@ -3331,6 +3332,7 @@ export interface components {
          * WinEvent
          * @description `event: win`: a win was recorded (it is on the leaderboard from now on).
          * @example {
+         *       "assisted": false,
          *       "finished_at": "2026-12-02T10:15:00.000000Z",
          *       "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
          *       "player": "ana",
@@ -3358,6 +3360,11 @@ export interface components {
              */
             finished_at: string;
             ranks: components["schemas"]["BoardRanks"];
+            /**
+             * Assisted
+             * @description A hint was asked in the game: it is on the boards with assisted games only (`include_assisted=true`), and `ranks` are its ranks there.
+             */
+            assisted: boolean;
         };
         /**
          * CountdownEvent
@@ -3897,7 +3904,7 @@ export interface operations {
             /**
              * @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
              *
-             *     `not_adjacent`, `grid_too_large`, `pile_full`: A placement the rules forbid: a new pile that touches none, a grid over 4 x 4, or a full pile.
+             *     `not_origin`, `not_adjacent`, `grid_too_large`, `pile_full`: A placement the rules forbid: a first card anywhere but (0, 0), a new pile that touches none, a grid over 4 x 4, or a full pile.
              *
              *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
              */

@@ -11,7 +11,7 @@ import * as api from "./api.js";
 import { $, element } from "./dom.js";
 import { clearFieldProblem, nameRefused, refusedField, showFieldProblem } from "./fields.js";
 import { percentText, timeElement, timeText } from "./format.js";
-import { resultText } from "./game.js";
+import { GUEST_NAME, resultText } from "./game.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
 import { checkNameField } from "./names.js";
 import { openAccountGame } from "./play.js";
@@ -569,10 +569,17 @@ export async function showPlayer(name) {
   } catch (error) {
     if (shownPlayer !== name) return;
     if (api.codeOf(error) === "player_not_found") {
-      // A guest's name, most likely (guests have no page): said in place, not as an error.
+      // A guest's name, most likely (guests have no page): said in place, not as an error;
+      // the computer's and the guests' own names are nobody's account for another reason.
+      const reserved = name.toLowerCase();
       $("player-since").textContent =
-        `There is no account named ${name}: games under this name were played as a guest, ` +
-        "and guests have no player page.";
+        reserved === "computer"
+          ? "The computer is no player with an account: it plays in races only, and its " +
+            "games are on the pages of those races."
+          : reserved === GUEST_NAME
+            ? `“${GUEST_NAME}” is every guest's name, and guests have no player page.`
+            : `There is no account named ${name}: games under this name were played as a ` +
+              "guest, and guests have no player page.";
       return;
     }
     $("player-since").textContent = "This player could not be read.";

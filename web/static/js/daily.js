@@ -175,6 +175,11 @@ export async function showDaily(day = "today") {
   shownDay = day;
   $("daily-news").textContent = "";
   const wrong = day !== "today" && !isDay(day);
+  // The page is drawn from its address alone: nothing of the day shown before (its heading,
+  // its date in the picker, its refusal) stays while this one is read or refused.
+  $("daily-heading").textContent = "Daily challenge";
+  $("daily-date", HTMLInputElement).value = day === "today" ? utcToday() : wrong ? "" : day;
+  clearNotice(mark);
   $("daily-date-help").textContent = wrong
     ? `${day.slice(0, 32)} is not a day of the calendar: pick a day from 2026-01-01 to today.`
     : "";
@@ -187,7 +192,6 @@ export async function showDaily(day = "today") {
     return;
   }
   $("daily-summary").setAttribute("aria-busy", "true");
-  $("daily-heading").textContent = "Daily challenge";
   let answer;
   try {
     answer = await api.getChallenge(day, readAccount()?.key || null);

@@ -17,11 +17,27 @@ import { clearNotice } from "./ui.js";
 
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
 const SHOWN = 5; // rows of each list
+// The games being played are read again this often while the page is shown: a game nobody
+// moves leaves the API's list after some minutes with no event to say so (the `game` events
+// keep the list at once otherwise).
+const LIVE_REFRESH_MS = 15_000;
 
 /** @typedef {import("./api.js").Schemas["GameInProgressOut"]} GameInProgress */
 
 /** @type {GameInProgress[]} */
 let live = []; // the games being played, as `GET /games` lists them, latest first
+/** @type {ReturnType<typeof setInterval> | null} */
+let liveTimer = null;
+
+function refreshLive() {
+  if ($("home-view").hidden) {
+    if (liveTimer !== null) clearInterval(liveTimer);
+    liveTimer = null;
+    return;
+  }
+  // A redraw would take the focus away from a link in the list.
+  if (!$("home-live-list").contains(document.activeElement)) loadLive();
+}
 
 function renderStart() {
   const account = readAccount();
@@ -172,6 +188,7 @@ export function showHome() {
   renderStart();
   loadDaily();
   loadLive();
+  if (liveTimer === null) liveTimer = setInterval(refreshLive, LIVE_REFRESH_MS);
   loadBest();
   openStream(SITE_EVENTS_URL, { game: gameEvent, win: () => loadBest() }, { gen });
 }

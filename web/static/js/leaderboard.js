@@ -196,6 +196,7 @@ const pager = makePager(
   },
   async (cursor) => {
     const { period, date } = windowOf(board.choice, board.date);
+    const asked = JSON.stringify(board);
     const answer = await api.getLeaderboard({
       limit: board.limit,
       cursor,
@@ -204,6 +205,8 @@ const pager = makePager(
       date,
       perPlayer: board.perPlayer,
     });
+    // Another board asked meanwhile: this answer is not drawn (the pager drops its rows).
+    if (JSON.stringify(board) !== asked) return { rows: [], next_cursor: null };
     $("leaderboard-caption").textContent = captionText();
     const named = boardName(answer, board.includeAssisted);
     // Announced (a status) only when it changes: paging keeps the window.
@@ -250,20 +253,44 @@ function news(text, gameId) {
   }, NEWS_DELAY_MS);
 }
 
+/** A win in words, for the board shown: a win with hints is not on a board of games played
+ * without hints (it is said to be elsewhere), and its rank is given only where it is the
+ * board's (`ranks` are on the boards of its kind, all the games, not each player's best).
+ * @param {Schemas["WinEvent"]} data */
+function winText(data) {
+  const { period } = windowOf(board.choice, board.date);
+  if (data.assisted && !board.includeAssisted) {
+    return (
+      `New win with hints: ${data.player}, score ${data.score}; it is not on this board ` +
+      "(games played without hints), but on the boards with assisted games."
+    );
+  }
+  /** @type {Record<string, [number | undefined, string]>} */
+  const ranks = {
+    all: [data.ranks?.all_time, "of all time"],
+    day: [data.ranks?.day, "today"],
+    week: [data.ranks?.week, "this week"],
+  };
+  const [rank, named] = ranks[period] ?? [undefined, ""];
+  const sameKind = data.assisted === board.includeAssisted && !board.perPlayer;
+  const where = rank && sameKind ? `, rank ${rank} ${named}` : "";
+  return `New win: ${data.player}, score ${data.score}${where}.`;
+}
+
 /** @param {number} gen */
 function listen(gen) {
   openStream(
     SITE_EVENTS_URL,
     {
       win(data) {
-        const rank = data.ranks?.all_time;
-        const where = rank ? `, rank ${rank} of all time` : "";
         announcedWin = data.game_id;
-        news(`New win: ${data.player}, score ${data.score}${where}.`, data.game_id);
+        news(winText(data), data.game_id);
       },
       best(data) {
         const name = BOARD_NAMES[data.board] || data.board;
-        const text = `New best ${name}: ${data.player}, score ${data.score}.`;
+        // A best is one of the boards of games played without hints (BestEvent).
+        const kind = board.includeAssisted ? " among games played without hints" : "";
+        const text = `New best ${name}${kind}: ${data.player}, score ${data.score}.`;
         news(data.game_id === announcedWin ? null : text, data.game_id);
       },
     },
@@ -281,6 +308,8 @@ function drawControls() {
     board.choice === "week" ? "A day of the week (UTC)" : "Day (UTC)";
   $("per-player", HTMLInputElement).checked = board.perPlayer;
   $("include-assisted", HTMLInputElement).checked = board.includeAssisted;
+  // The caption is the board's as asked, even when its date cannot be read.
+  $("leaderboard-caption").textContent = captionText();
 }
 
 /** A date the API would refuse, explained (its true reason); or "" if it may be asked. */
@@ -304,7 +333,7 @@ function showDateProblem() {
   $("board-date-help").hidden = !problem;
   $("board-date").setAttribute("aria-invalid", String(Boolean(problem)));
   if (problem) {
-    $("leaderboard-body").replaceChildren();
+    pager.cancel();
     $("leaderboard-window").textContent = "";
     $("leaderboard-empty").hidden = true;
     $("leaderboard-left-out").hidden = true;

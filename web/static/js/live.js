@@ -7,7 +7,7 @@
 // history shows, nothing more: never the card to come. The list follows the site's `game`
 // events (`/events`): a game appears when it begins, its cards placed count up as it is
 // played (its row moving to the top: the latest move first), and it leaves when it ends; the
-// API leaves out games untouched longer than its expiry.
+// API lists only the games that moved in the last minutes (FOURSQUARE_LIVE_MOVED_WITHIN_MINUTES).
 
 import * as api from "./api.js";
 import { renderBoard, showFaceDown } from "./board.js";

@@ -103,6 +103,18 @@ export function makePager(ids, fetchPage) {
       $(ids.body).replaceChildren();
       return load(mark);
     },
+    /** Drop the read in progress, if any, and empty the table: the address shown now is one
+     * this table cannot read, and a late answer of the one before must not fill it. */
+    cancel() {
+      generation += 1;
+      loading = false;
+      cursors = [null];
+      page = 0;
+      nextCursor = null;
+      $(ids.body).replaceChildren();
+      $(ids.table).removeAttribute("aria-busy");
+      setButtons();
+    },
   };
 }
 

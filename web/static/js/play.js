@@ -114,7 +114,7 @@ function showFairPlay(shown) {
   line.hidden = !shown.fair_play;
   if (!shown.fair_play) return;
   line.textContent = shown.fair_play.words;
-  if (shown.fair_play.state === "pending") followReview(shown.id);
+  if (shown.fair_play.status === "pending") followReview(shown.id);
 }
 
 /** @type {string | null} */
@@ -131,7 +131,7 @@ async function followReview(id) {
       await api.sleep(3);
       if (game?.id !== id) return;
       const fresh = await api.getGame(id, bearer()).catch(() => null);
-      if (fresh && game?.id === id && fresh.fair_play?.state !== "pending") {
+      if (fresh && game?.id === id && fresh.fair_play?.status !== "pending") {
         game = fresh;
         render();
         return;
@@ -224,6 +224,8 @@ function render({ animate = false } = {}) {
     if (game.challenge_date) {
       $("end-board-link", HTMLAnchorElement).href = `#/daily/${game.challenge_date}`;
     }
+    // After the day's one attempt, the next game is an ordinary one: the button says so.
+    $("play-again-button").textContent = game.challenge_date ? "Play an ordinary game" : "Play again";
     if (wasHidden && (hadFocus || animate)) $("end-title").focus();
   }
 }

@@ -21,6 +21,7 @@ import { enableArrowKeys, redrawGrid, showFaceDown, showLastMove } from "./board
 import { cardName, faceUpCard } from "./cards.js";
 import { $, element } from "./dom.js";
 import { currentGeneration, openStream, raceEventsUrl } from "./events.js";
+import { nameRefused, refusedField } from "./fields.js";
 import { DECK_SIZE, resultText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
 import { checkNameField } from "./names.js";
@@ -103,13 +104,24 @@ function openerOf() {
 function racerName(racer, link = false) {
   const race = theRace();
   if (!racer.computer) return link ? playerLink(racer.name, racer.registered) : racer.name;
-  // A narrow column breaks the label after its "·" only.
+  // A narrow column breaks the label after its "·" only. The label is seen, not read: "The
+  // computer computer · beginner" was read aloud; a screen reader hears "The computer, level
+  // beginner".
   const label = race.level ? `computer\u00a0· ${race.level}` : "computer";
+  const seen = element(
+    "span",
+    {},
+    " ",
+    element("span", { className: "badge computer", textContent: label }),
+  );
+  seen.setAttribute("aria-hidden", "true");
+  const level = race.level ? `, level ${race.level}` : "";
   return element(
     "span",
     { className: "racer-computer" },
-    "The computer ",
-    element("span", { className: "badge computer", textContent: label }),
+    "The computer",
+    seen,
+    element("span", { className: "visually-hidden", textContent: level }),
   );
 }
 
@@ -138,6 +150,8 @@ async function openRace(event) {
   event.preventDefault();
   if (busy) return;
   const account = readAccount();
+  clearNotice(); // an older refusal at the top goes: this attempt's is said beside the name
+  if (!account && refusedField("race-name", "race-name-check")) return;
   const player = $("race-name", HTMLInputElement).value.trim();
   if (!account) storage()?.setItem(SAVED_PLAYER, player);
   busy = true;
@@ -153,7 +167,10 @@ async function openRace(event) {
     if (opened.racer_token) writeRaceToken(opened.id, opened.racer_token);
     window.location.hash = `#/races/${encodeURIComponent(opened.id)}`;
   } catch (error) {
-    showError(error, null, "race");
+    // A refused name is said under its field, as on the home and account pages.
+    if (!(!account && nameRefused(error, "race-name", "race-name-check", "race"))) {
+      showError(error, null, "race");
+    }
   } finally {
     busy = false;
     $("race-open-button", HTMLButtonElement).disabled = false;
@@ -742,6 +759,8 @@ async function join(event) {
   if (busy || !race || raceId === null) return;
   const id = raceId;
   const account = readAccount();
+  clearNotice();
+  if (!account && refusedField("race-join-name", "race-join-name-check")) return;
   const player = $("race-join-name", HTMLInputElement).value.trim();
   if (!account) storage()?.setItem(SAVED_PLAYER, player);
   busy = true;
@@ -771,7 +790,9 @@ async function join(event) {
       else waitForDeal(id);
     }
   } catch (error) {
-    showError(error, null, "race");
+    if (!(!account && nameRefused(error, "race-join-name", "race-join-name-check", "race"))) {
+      showError(error, null, "race");
+    }
   } finally {
     busy = false;
     $("race-join-button", HTMLButtonElement).disabled = false;

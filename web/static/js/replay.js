@@ -11,6 +11,7 @@ import * as api from "./api.js";
 import { renderBoard, showFaceDown } from "./board.js";
 import { $, element } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream } from "./events.js";
+import { timeText } from "./format.js";
 import { DECK_SIZE, resultText } from "./game.js";
 import { makeStanding } from "./standing.js";
 import { bearerFor } from "./storage.js";
@@ -36,6 +37,45 @@ let standing = null; // a won game's rank and place (standing.js)
 let stream = null; // the game's events, while it is in progress
 /** @type {string | null} */
 let endedLive = null; // the id of the game whose end was just watched
+/** @type {ReturnType<typeof setTimeout> | null} */
+let opensTimer = null; // reads a private game again when its day closes
+
+/** The steps, the deal's check and the analysis are shown only with a game read: without
+ * one they could not work (a private game's replay offered "First", "Next" and a commitment
+ * in empty brackets).
+ * @param {boolean} shown */
+function showControls(shown) {
+  $("replay-steps").hidden = !shown;
+  $("replay-verify").hidden = !shown;
+  $("replay-analysis").hidden = !shown;
+}
+
+/** A game its player alone may see for now (`challenge_game_private`, `race_game_private`):
+ * said in the summary with when it opens, and no "Try again" (nothing would change before
+ * then). A daily challenge game is private while its day is open, so it opens at the next
+ * 00:00 UTC; the page reads it again then, if it is still on show.
+ * @param {string} id
+ * @param {api.ApiProblem} problem */
+function showPrivate(id, problem) {
+  $("replay-heading").textContent = "A private game";
+  if (problem.code === "race_game_private") {
+    $("replay-summary").textContent =
+      "This racer's game is private until its race ends: the racers see only each other's " +
+      "counts while they play. Its replay opens here when the race is over.";
+    return;
+  }
+  const now = new Date();
+  const opens = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+  $("replay-summary").textContent =
+    "This daily challenge game is private until its day closes, at " +
+    `${timeText(opens.toISOString())}: only its player may see it until then, so that ` +
+    "nobody learns the day's cards from it. Its replay opens here then.";
+  $("replay-private").hidden = false;
+  opensTimer = setTimeout(() => {
+    opensTimer = null;
+    if (requested === id && !$("replay-view").hidden) showReplay(id);
+  }, opens.getTime() - now.getTime() + 2000);
+}
 
 /** @param {string} text */
 function setLive(text) {
@@ -207,6 +247,10 @@ export async function showReplay(id, analyse = false) {
   requested = id;
   $("replay-heading").textContent = "Game";
   $("replay-summary").textContent = "Loading…";
+  $("replay-private").hidden = true;
+  if (opensTimer !== null) clearTimeout(opensTimer);
+  opensTimer = null;
+  showControls(false);
   standing?.show(null);
   $("replay-board").replaceChildren();
   $("verify-results").replaceChildren();
@@ -231,6 +275,12 @@ export async function showReplay(id, analyse = false) {
     boards = replayHistory(placements);
   } catch (error) {
     if (requested !== id) return;
+    const code = error instanceof api.ApiProblem ? error.code : null;
+    if (code === "challenge_game_private" || code === "race_game_private") {
+      clearNotice(mark);
+      showPrivate(id, /** @type {api.ApiProblem} */ (error));
+      return;
+    }
     $("replay-summary").textContent = "This game could not be read.";
     showError(error, { label: "Try again", run: () => showReplay(id) });
     return;
@@ -239,12 +289,14 @@ export async function showReplay(id, analyse = false) {
   const heading = $("replay-heading");
   if (game.computer) {
     const label = element("span", { className: "badge computer", textContent: "computer" });
+    label.setAttribute("aria-hidden", "true"); // seen, not read twice: "Game of the computer"
     heading.replaceChildren("Game of the computer ", label);
   } else heading.textContent = `Game of ${game.player}`;
   const matches = sameGrid(boards[placements.length], game.piles);
   $("replay-summary").textContent =
     summary(game) + (matches ? "" : " The replayed history does not give the game's grid!");
   standing?.show(game);
+  showControls(true);
   $("replay-range", HTMLInputElement).max = String(placements.length);
   renderVerifySection(game);
   goTo(placements.length);

@@ -31,7 +31,7 @@ from .evidence_matches import EvidenceMatches
 from .evidence_rule import EvidenceRule
 from .evidence_verdict import EvidenceVerdict
 from .fair_play_out import FairPlayOut
-from .fair_play_out_state import FairPlayOutState
+from .fair_play_out_status import FairPlayOutStatus
 from .field_error import FieldError
 from .flip_out import FlipOut
 from .game_create import GameCreate
@@ -150,7 +150,7 @@ __all__ = (
     "EvidenceRule",
     "EvidenceVerdict",
     "FairPlayOut",
-    "FairPlayOutState",
+    "FairPlayOutStatus",
     "FieldError",
     "FlipOut",
     "GameCreate",

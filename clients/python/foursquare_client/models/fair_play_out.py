@@ -6,7 +6,7 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.fair_play_out_state import FairPlayOutState, check_fair_play_out_state
+from ..models.fair_play_out_status import FairPlayOutStatus, check_fair_play_out_status
 
 T = TypeVar("T", bound="FairPlayOut")
 
@@ -16,19 +16,19 @@ class FairPlayOut:
     """The fair-play review's word on a won game without hints (docs/fairplay.md).
 
     Attributes:
-        state (FairPlayOutState): `pending`: being checked, on no public board yet; `clean`: checked, on the boards;
+        status (FairPlayOutStatus): `pending`: being checked, on no public board yet; `clean`: checked, on the boards;
             `flagged`: held off the public boards (its placements followed the computer player's choices too closely);
             `cleared`: a moderator put a flagged game back on the boards; `confirmed`: a moderator kept it off; `held`: off
             the boards while its account is marked.
         words (str): The state in words, for the player.
     """
 
-    state: FairPlayOutState
+    status: FairPlayOutStatus
     words: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        state: str = self.state
+        status: str = self.status
 
         words = self.words
 
@@ -36,7 +36,7 @@ class FairPlayOut:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "state": state,
+                "status": status,
                 "words": words,
             }
         )
@@ -46,12 +46,12 @@ class FairPlayOut:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        state = check_fair_play_out_state(d.pop("state"))
+        status = check_fair_play_out_status(d.pop("status"))
 
         words = d.pop("words")
 
         fair_play_out = cls(
-            state=state,
+            status=status,
             words=words,
         )
 

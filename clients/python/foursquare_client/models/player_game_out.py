@@ -35,7 +35,7 @@ class PlayerGameOut:
         challenge_date (datetime.date | None): The UTC day whose daily challenge this game is; null for an ordinary
             game.
         review (None | PlayerGameOutReviewType0 | Unset): The fair-play review's word on a won game without hints (as
-            the game's `fair_play.state`): `pending` until checked, then on the boards (`clean`, `cleared`) or off them
+            the game's `fair_play.status`): `pending` until checked, then on the boards (`clean`, `cleared`) or off them
             (`flagged`, `confirmed`, `held`). Null for other games.
     """
 

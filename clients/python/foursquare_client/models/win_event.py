@@ -27,6 +27,8 @@ class WinEvent:
         ranks (BoardRanks): A won game's rank on the all-time board and on the boards of the day and the week it
             was won in (the boards with games played with hints if it was, as `GET /games/{id}`'s
             `rank`).
+        assisted (bool): A hint was asked in the game: it is on the boards with assisted games only
+            (`include_assisted=true`), and `ranks` are its ranks there.
     """
 
     game_id: UUID
@@ -34,6 +36,7 @@ class WinEvent:
     score: int
     finished_at: datetime.datetime
     ranks: BoardRanks
+    assisted: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,6 +50,8 @@ class WinEvent:
 
         ranks = self.ranks.to_dict()
 
+        assisted = self.assisted
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -56,6 +61,7 @@ class WinEvent:
                 "score": score,
                 "finished_at": finished_at,
                 "ranks": ranks,
+                "assisted": assisted,
             }
         )
 
@@ -76,12 +82,15 @@ class WinEvent:
 
         ranks = BoardRanks.from_dict(d.pop("ranks"))
 
+        assisted = d.pop("assisted")
+
         win_event = cls(
             game_id=game_id,
             player=player,
             score=score,
             finished_at=finished_at,
             ranks=ranks,
+            assisted=assisted,
         )
 
         win_event.additional_properties = d

@@ -91,10 +91,11 @@ def sync_detailed(
     """List the games in progress
 
      Games being played, the most recently changed first, a page at a time (pass
-    `next_cursor` back as `cursor`). Daily challenge games are left out until their day
-    closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-    end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
-    Watch one with `GET /games/{id}/events`.
+    `next_cursor` back as `cursor`): games in progress that moved (began, took a card or a
+    hint) within `FOURSQUARE_LIVE_MOVED_WITHIN_MINUTES` (10 by default; a game moved again is
+    listed again). Daily challenge games are left out until their day closes. `event: game`
+    on `GET /events` tells when a game begins, moves or ends. Watch one with
+    `GET /games/{id}/events`.
 
     Args:
         status (Literal['in_progress']): Which games: `in_progress` (the only listing there is).
@@ -132,10 +133,11 @@ def sync(
     """List the games in progress
 
      Games being played, the most recently changed first, a page at a time (pass
-    `next_cursor` back as `cursor`). Daily challenge games are left out until their day
-    closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-    end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
-    Watch one with `GET /games/{id}/events`.
+    `next_cursor` back as `cursor`): games in progress that moved (began, took a card or a
+    hint) within `FOURSQUARE_LIVE_MOVED_WITHIN_MINUTES` (10 by default; a game moved again is
+    listed again). Daily challenge games are left out until their day closes. `event: game`
+    on `GET /events` tells when a game begins, moves or ends. Watch one with
+    `GET /games/{id}/events`.
 
     Args:
         status (Literal['in_progress']): Which games: `in_progress` (the only listing there is).
@@ -168,10 +170,11 @@ async def asyncio_detailed(
     """List the games in progress
 
      Games being played, the most recently changed first, a page at a time (pass
-    `next_cursor` back as `cursor`). Daily challenge games are left out until their day
-    closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-    end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
-    Watch one with `GET /games/{id}/events`.
+    `next_cursor` back as `cursor`): games in progress that moved (began, took a card or a
+    hint) within `FOURSQUARE_LIVE_MOVED_WITHIN_MINUTES` (10 by default; a game moved again is
+    listed again). Daily challenge games are left out until their day closes. `event: game`
+    on `GET /events` tells when a game begins, moves or ends. Watch one with
+    `GET /games/{id}/events`.
 
     Args:
         status (Literal['in_progress']): Which games: `in_progress` (the only listing there is).
@@ -207,10 +210,11 @@ async def asyncio(
     """List the games in progress
 
      Games being played, the most recently changed first, a page at a time (pass
-    `next_cursor` back as `cursor`). Daily challenge games are left out until their day
-    closes, and so are games untouched longer than `FOURSQUARE_ABANDON_AFTER_HOURS` (they
-    end as abandoned). `event: game` on `GET /events` tells when a game begins, moves or ends.
-    Watch one with `GET /games/{id}/events`.
+    `next_cursor` back as `cursor`): games in progress that moved (began, took a card or a
+    hint) within `FOURSQUARE_LIVE_MOVED_WITHIN_MINUTES` (10 by default; a game moved again is
+    listed again). Daily challenge games are left out until their day closes. `event: game`
+    on `GET /events` tells when a game begins, moves or ends. Watch one with
+    `GET /games/{id}/events`.
 
     Args:
         status (Literal['in_progress']): Which games: `in_progress` (the only listing there is).
