@@ -238,10 +238,14 @@ PLAYERS: dict[str, Player] = {
 # --- playing and reviewing --------------------------------------------------------------------
 
 
-def play_and_review(name: str, seed: int) -> dict[str, Any]:
-    """Deal ``seed`` played by player ``name``; if won, its review. One cache record."""
+def play_and_review(name: str, seed: int, share: bool = False) -> dict[str, Any]:
+    """Deal ``seed`` played by player ``name``; if won, its review. One cache record.
+
+    The advice kept is this game's, or with ``share`` the deal's so far (the caller clears it
+    between deals)."""
     global _hits
-    _MEMO.clear()
+    if not share:
+        _MEMO.clear()
     player = PLAYERS[name]
     rng = random.Random(f"{name}:{seed}")  # str seeds are hashed the same in every process
     game = Game.from_seed(seed)
@@ -279,7 +283,6 @@ def play_and_review(name: str, seed: int) -> dict[str, Any]:
         "verdict": evidence.verdict.value,
         "decisions": [_decision_json(d) for d in decisions],
     }
-    _MEMO.clear()
     return record
 
 
@@ -303,13 +306,19 @@ def decision_of(data: dict[str, Any]) -> Decision:
     )
 
 
-def _play_deal(job: tuple[int, tuple[str, ...]]) -> list[dict[str, Any]]:
-    seed, names = job
-    return [play_and_review(name, seed) for name in names]
+def _play_deal(job: tuple[int, tuple[str, ...], bool]) -> list[dict[str, Any]]:
+    seed, names, share = job
+    _MEMO.clear()
+    try:
+        return [play_and_review(name, seed, share) for name in names]
+    finally:
+        _MEMO.clear()
 
 
-def _run(todo: dict[int, tuple[str, ...]], jobs: int) -> Iterator[list[dict[str, Any]]]:
-    work = sorted(todo.items())
+def _run(
+    todo: dict[int, tuple[str, ...]], jobs: int, share: bool
+) -> Iterator[list[dict[str, Any]]]:
+    work = [(seed, names, share) for seed, names in sorted(todo.items())]
     if jobs == 1:
         yield from map(_play_deal, work)
         return
@@ -502,6 +511,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="JSON lines of every game played: reused, and new games appended",
     )
     parser.add_argument(
+        "--share-advice",
+        action="store_true",
+        help="keep the search's advice for a whole deal, not a game: the players' games "
+        "share positions (their first ones at least; good and best-300 often play the same "
+        "game), so this saves CPU, but fewer reviews then count in the CPU figures",
+    )
+    parser.add_argument(
         "--rejudge",
         action="store_true",
         help="play nothing: judge the games in --cache again (under the thresholds given)",
@@ -557,7 +573,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = time.perf_counter()
         cache = args.cache.open("a", encoding="utf-8") if args.cache is not None else None
         try:
-            for count, deal in enumerate(_run(todo, args.jobs), start=1):
+            for count, deal in enumerate(_run(todo, args.jobs, args.share_advice), start=1):
                 records.extend(deal)
                 if cache is not None:
                     cache.writelines(json.dumps(record) + "\n" for record in deal)
