@@ -501,7 +501,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--players",
         type=_players,
         default=list(PLAYERS),
-        help=f"comma-separated, of: {', '.join(PLAYERS)} (all)",
+        help="comma-separated, of: " + ", ".join(PLAYERS).replace("%", "%%") + " (all)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     parser.add_argument(
@@ -522,17 +522,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="play nothing: judge the games in --cache again (under the thresholds given)",
     )
-    defaults = Rule()
-    for option, name, kind in [
-        ("--min-decisions", "min_decisions", int),
-        ("--agreement", "agreement", float),
-        ("--close-loss", "close_loss", float),
-        ("--close-agreement", "close_agreement", float),
-    ]:
+    for threshold in fields(Rule):  # one option per threshold, whatever the rule's are
+        name = threshold.name
         parser.add_argument(
-            option, type=kind, dest=name, default=None, metavar="X",
-            help=f"the rule's {name} (engine.fairplay.RULE: {getattr(RULE, name)}; "
-            f"Rule(): {getattr(defaults, name)})",
+            f"--{name.replace('_', '-')}", type=type(getattr(RULE, name)), dest=name,
+            default=None, metavar="X", help=f"the rule's {name} (engine.fairplay.RULE: "
+            f"{getattr(RULE, name)})",
         )  # fmt: skip
     parser.add_argument(
         "--progress",

@@ -74,10 +74,10 @@ class Verdict(StrEnum):
 
 
 # The levels whose choices are compared with the player's, with the effort each is asked at:
-# ``good`` exactly as the service ships it, ``best`` at 3,000 placements per decision. The
-# shipped ``best`` (10,000) and the hint agree with ``best`` at 3,000 on every decision of the
-# measured deals (issue 50's figures; bench/fairplay.py checks it again), and 3,000 costs a
-# third of the CPU, which keeps a review within 2 s of CPU per game.
+# both exactly as the service ships them (``good`` at 100 placements per decision, ``best``
+# and the hint at 10,000), so that a script copying either agrees on every decision.
+# ``best`` at 3,000 would cost a third of the CPU but is another player: on deals 0-199 it
+# agrees with the shipped ``best`` on 56-80 % of the decisions of its wins (docs/fairplay.md).
 REFERENCE = Budget(placements=DEFAULT_PLACEMENTS)
 LEVELS: dict[str, Budget] = {
     "good": Budget(placements=GOOD_PLACEMENTS),
@@ -151,11 +151,17 @@ class Rule:
 
     # Fewer decisions than this say too little to flag anyone.
     min_decisions: int = 8
-    # Agreement with one level at or above this is that level's play, give or take noise.
+    # Agreement with a level at or above this is that level's play, give or take noise.
     agreement: float = 0.80
+    # Agreement with the reference (``best``) at or above this is flagged too. It can be lower
+    # than ``agreement``: a person who never sees the advice meets ``best``'s choice far less
+    # often than ``good``'s (good's small search mostly plays the careful one-step placement a
+    # thoughtful person finds too), while every copy of ``best`` with some noise, and ``best``
+    # at a budget near the shipped one, agrees with it on more than half of its decisions.
+    best_agreement: float = 0.50
     # A search at another budget: little value given away per decision *and* more agreement
-    # with the computer than a player who never sees it has.
-    close_loss: float = 0.35
+    # with the reference than a player who never sees it has.
+    close_loss: float = 0.20
     close_agreement: float = 0.40
 
 
@@ -189,23 +195,24 @@ def judge(
     reasons: list[str] = []
     if count >= rule.min_decisions:
         for level, share in agreement.items():
-            if share >= rule.agreement:
+            threshold = rule.best_agreement if level == "best" else rule.agreement
+            if share >= threshold:
                 reasons.append(
                     f"{matches[level]} of {count} decisions were the computer's choice at "
-                    f"level {level} ({share:.0%}; the rule flags {rule.agreement:.0%} or more)"
+                    f"level {level} ({share:.0%}; the rule flags {threshold:.0%} or more)"
                 )
-        closest = max(agreement.values(), default=0.0)
+        reference = agreement.get("best", 0.0)
         if (
             not reasons
             and mean_loss is not None
             and mean_loss <= rule.close_loss
-            and closest >= rule.close_agreement
+            and reference >= rule.close_agreement
         ):
             reasons.append(
                 f"the placements gave away {mean_loss:.2f} per decision by the computer's own "
                 f"estimates (the rule flags {rule.close_loss:.2f} or less) while agreeing with "
-                f"the computer on {closest:.0%} of {count} decisions (the rule flags "
-                f"{rule.close_agreement:.0%} or more together with it)"
+                f"the computer at level best on {reference:.0%} of {count} decisions (the rule "
+                f"flags {rule.close_agreement:.0%} or more together with it)"
             )
     verdict = Verdict.FLAGGED if reasons else Verdict.CLEAN
     return Evidence(verdict, tuple(reasons), count, agreement, matches, mean_loss, timing, rule)

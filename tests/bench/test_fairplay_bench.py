@@ -6,13 +6,14 @@ goals, which need its 200 deals (docs/fairplay.md)."""
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine import Game, Position
-from engine.fairplay import RULE, Decision, judge, review_game
+from engine.fairplay import RULE, Decision, Rule, judge, review_game
 from tests.bench.commands import read_json, run_script, succeeded
 
 pytestmark = pytest.mark.slow
@@ -96,7 +97,10 @@ def test_the_bench_reviews_every_win_and_rejudges_its_cache(tmp_path: Path) -> N
     assert sum(p["flagged"] for p in read_json(strict)["players"].values()) == won > 0
 
 
-def test_wrong_options_are_refused() -> None:
+def test_wrong_options_are_refused_and_every_threshold_is_an_option() -> None:
+    usage = succeeded(run_script("fairplay.py", "--help"))
+    for threshold in fields(Rule):
+        assert f"--{threshold.name.replace('_', '-')} X" in usage
     for args, message in [
         (("--players", "best,nobody"), "unknown players ['nobody']"),
         (("--seeds", "a-b"), "seeds are like 0-199"),

@@ -3,6 +3,7 @@ played by the shipped computer and by greedy, and the timing figures."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -39,10 +40,14 @@ def decisions(count: int, *, best: int = 0, good: int = 0, loss: float = 1.0) ->
     ]
 
 
-def test_agreement_with_a_level_at_the_threshold_flags_and_just_below_does_not() -> None:
+def threshold(level: str, rule: Rule = RULE) -> float:
+    return rule.best_agreement if level == "best" else rule.agreement
+
+
+def test_agreement_with_a_level_at_its_threshold_flags_and_just_below_does_not() -> None:
     count = 40
-    at = round(RULE.agreement * count + 0.4999)  # the fewest matches reaching the threshold
     for level in LEVELS:
+        at = math.ceil(threshold(level) * count)  # the fewest matches reaching the threshold
         flagged = judge(decisions(count, **{level: at}))
         assert flagged.verdict is Verdict.FLAGGED, flagged
         assert flagged.matches[level] == at and flagged.agreement[level] == round(at / count, 4)
@@ -52,6 +57,8 @@ def test_agreement_with_a_level_at_the_threshold_flags_and_just_below_does_not()
         )
         clean = judge(decisions(count, **{level: at - 1}))
         assert clean.verdict is Verdict.CLEAN and clean.reasons == ()
+    # The reference's threshold is the lower: good's play is nearer a careful person's.
+    assert RULE.best_agreement < RULE.agreement
     assert judge(decisions(count, best=count, good=count)).verdict is Verdict.FLAGGED
 
 
@@ -63,10 +70,10 @@ def test_too_few_decisions_say_nothing_even_at_full_agreement() -> None:
     assert enough.verdict is Verdict.FLAGGED
 
 
-def test_close_play_flags_only_with_both_little_loss_and_some_agreement() -> None:
+def test_close_play_flags_only_with_both_little_loss_and_agreement_with_best() -> None:
     count = 50
-    agreeing = round(RULE.close_agreement * count + 0.4999)
-    assert agreeing / count < RULE.agreement  # below the agreement rule on its own
+    agreeing = math.ceil(RULE.close_agreement * count)
+    assert agreeing / count < RULE.best_agreement  # below the agreement rule on its own
     close = judge(decisions(count, best=agreeing, loss=RULE.close_loss))
     assert close.verdict is Verdict.FLAGGED
     assert close.mean_loss == RULE.close_loss
@@ -76,16 +83,17 @@ def test_close_play_flags_only_with_both_little_loss_and_some_agreement() -> Non
         Verdict.CLEAN
     )
     assert judge(decisions(count, best=agreeing - 1, loss=0.0)).verdict is Verdict.CLEAN
-    # Agreement with either level counts.
-    assert judge(decisions(count, good=agreeing, loss=0.0)).verdict is Verdict.FLAGGED
+    # Agreement with good does not count here: a careful person meets good's choice often.
+    assert judge(decisions(count, good=agreeing, loss=0.0)).verdict is Verdict.CLEAN
 
 
 def test_a_rule_given_is_the_rule_applied_and_recorded() -> None:
-    strict = replace(RULE, agreement=1.0, close_loss=0.0)
-    played = decisions(20, best=19, loss=0.5)
-    assert judge(played, rule=strict).verdict is Verdict.CLEAN
-    assert judge(played, rule=strict).rule == strict
-    assert judge(played, rule=Rule(agreement=0.9)).verdict is Verdict.FLAGGED
+    played = decisions(20, best=19, loss=0.5)  # 95 % with best
+    at, above = replace(RULE, best_agreement=0.95), replace(RULE, best_agreement=0.96)
+    assert judge(played, rule=at).verdict is Verdict.FLAGGED
+    assert judge(played, rule=above).verdict is Verdict.CLEAN
+    assert judge(played, rule=above).rule == above
+    assert judge(played, rule=Rule(min_decisions=21)).verdict is Verdict.CLEAN
     nothing = judge([])
     assert (nothing.decisions, nothing.mean_loss, nothing.verdict) == (0, None, Verdict.CLEAN)
 
