@@ -161,13 +161,13 @@ class Rule:
     agreement: float = 0.95
     # Agreement with the reference (``best``) at or above this. People meet ``best``'s choice
     # far less often (no player that never saw the advice passed 48 %), while every copy of
-    # ``best`` with a tenth of random placements agreed on 87 % or more, with a quarter on
-    # 76 % or more, and ``best`` at 3,000 placements on 56-86 %.
+    # ``best`` with a tenth of random placements agreed on 79 % or more, with a quarter on
+    # 65 % or more, and ``best`` at 3,000 placements on 50-94 %.
     best_agreement: float = 0.60
     # A search at another budget: little value given away per decision *and* agreement with
-    # the reference above a person's usual. ``best`` at 3,000 gives away 0.04-0.15 per
-    # decision; the least a player that never saw the advice gave away on a win was 0.16,
-    # and then it agreed with best on 48 %.
+    # the reference above a person's usual. ``best`` at 3,000 gives away 0.06 per decision
+    # at the median; the least a player that never saw the advice gave away on a win was
+    # 0.16, and then it agreed with best on 48 %.
     close_loss: float = 0.10
     close_agreement: float = 0.45
 
