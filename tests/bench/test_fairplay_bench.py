@@ -88,11 +88,12 @@ def test_the_bench_reviews_every_win_and_rejudges_its_cache(tmp_path: Path) -> N
     # Re-judged under other thresholds: nothing flagged, or every win flagged.
     won = sum(players[name]["won"] for name in PLAYERS)
     lenient = tmp_path / "lenient.json"
-    succeeded(run_script("fairplay.py", "--cache", str(cache), "--rejudge", "--agreement", "1.01",
+    rejudge = ("fairplay.py", "--cache", str(cache), "--rejudge")
+    succeeded(run_script(*rejudge, "--agreement", "1.01", "--best-agreement", "1.01",
                          "--close-loss", "-1", "--json", str(lenient)))  # fmt: skip
     assert sum(p["flagged"] for p in read_json(lenient)["players"].values()) == 0
     strict = tmp_path / "strict.json"
-    succeeded(run_script("fairplay.py", "--cache", str(cache), "--rejudge", "--agreement", "0",
+    succeeded(run_script(*rejudge, "--agreement", "0", "--best-agreement", "0",
                          "--min-decisions", "0", "--json", str(strict)))  # fmt: skip
     assert sum(p["flagged"] for p in read_json(strict)["players"].values()) == won > 0
 
