@@ -74,10 +74,10 @@ class Verdict(StrEnum):
 
 
 # The levels whose choices are compared with the player's, with the effort each is asked at:
-# ``good`` exactly as the service ships it, ``best`` at 3,000 placements per decision. The
-# shipped ``best`` (10,000) and the hint agree with ``best`` at 3,000 on every decision of the
-# measured deals (issue 50's figures; bench/fairplay.py checks it again), and 3,000 costs a
-# third of the CPU, which keeps a review within 2 s of CPU per game.
+# both exactly as the service ships them (``good`` at 100 placements per decision, ``best``
+# and the hint at 10,000), so that a script copying either agrees on every decision.
+# ``best`` at 3,000 would cost a third of the CPU but is another player: on deals 0-199 it
+# agrees with the shipped ``best`` on 56-80 % of the decisions of its wins (docs/fairplay.md).
 REFERENCE = Budget(placements=DEFAULT_PLACEMENTS)
 LEVELS: dict[str, Budget] = {
     "good": Budget(placements=GOOD_PLACEMENTS),
@@ -147,16 +147,29 @@ def timing_of(started: datetime, placed: Sequence[datetime]) -> Timing | None:
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """The thresholds of :func:`judge` (docs/fairplay.md gives their reasons and figures)."""
+    """The thresholds of :func:`judge`. docs/fairplay.md gives the figures behind each
+    (``bench/fairplay.py``, deals 0-199); the defaults here are the calibrated ones."""
 
-    # Fewer decisions than this say too little to flag anyone.
+    # Fewer decisions than this say too little to flag anyone. No win on the measured deals
+    # had fewer than 15, so it only guards hand-made games.
     min_decisions: int = 8
-    # Agreement with one level at or above this is that level's play, give or take noise.
-    agreement: float = 0.80
-    # A search at another budget: little value given away per decision *and* more agreement
-    # with the computer than a player who never sees it has.
-    close_loss: float = 0.35
-    close_agreement: float = 0.40
+    # Agreement with a level other than the reference (``good``) at or above this is that
+    # level's play. It is near total because ``good``'s small search mostly plays the careful
+    # placement a thoughtful person finds too: the ``lookahead`` stand-in agreed with it on
+    # up to 90 % of a win's decisions, where ``good`` itself agrees on all of them (it is
+    # deterministic) and ``best`` at 300 placements, which plays like it, on 89-100 %.
+    agreement: float = 0.95
+    # Agreement with the reference (``best``) at or above this. People meet ``best``'s choice
+    # far less often (no player that never saw the advice passed 48 %), while every copy of
+    # ``best`` with a tenth of random placements agreed on 79 % or more, with a quarter on
+    # 65 % or more, and ``best`` at 3,000 placements on 50-94 %.
+    best_agreement: float = 0.60
+    # A search at another budget: little value given away per decision *and* agreement with
+    # the reference above a person's usual. ``best`` at 3,000 gives away 0.06 per decision
+    # at the median; the least a player that never saw the advice gave away on a win was
+    # 0.16, and then it agreed with best on 48 %.
+    close_loss: float = 0.10
+    close_agreement: float = 0.45
 
 
 RULE = Rule()
@@ -189,23 +202,24 @@ def judge(
     reasons: list[str] = []
     if count >= rule.min_decisions:
         for level, share in agreement.items():
-            if share >= rule.agreement:
+            threshold = rule.best_agreement if level == "best" else rule.agreement
+            if share >= threshold:
                 reasons.append(
                     f"{matches[level]} of {count} decisions were the computer's choice at "
-                    f"level {level} ({share:.0%}; the rule flags {rule.agreement:.0%} or more)"
+                    f"level {level} ({share:.0%}; the rule flags {threshold:.0%} or more)"
                 )
-        closest = max(agreement.values(), default=0.0)
+        reference = agreement.get("best", 0.0)
         if (
             not reasons
             and mean_loss is not None
             and mean_loss <= rule.close_loss
-            and closest >= rule.close_agreement
+            and reference >= rule.close_agreement
         ):
             reasons.append(
                 f"the placements gave away {mean_loss:.2f} per decision by the computer's own "
                 f"estimates (the rule flags {rule.close_loss:.2f} or less) while agreeing with "
-                f"the computer on {closest:.0%} of {count} decisions (the rule flags "
-                f"{rule.close_agreement:.0%} or more together with it)"
+                f"the computer at level best on {reference:.0%} of {count} decisions (the rule "
+                f"flags {rule.close_agreement:.0%} or more together with it)"
             )
     verdict = Verdict.FLAGGED if reasons else Verdict.CLEAN
     return Evidence(verdict, tuple(reasons), count, agreement, matches, mean_loss, timing, rule)
