@@ -352,7 +352,15 @@ export function getAround(id, { period = "all", includeAssisted = false, count =
 /** POST /players: the new player and their key (shown only in this answer).
  * @param {string} name */
 export function registerPlayer(name) {
-  return dataOf(() => client.POST("/players", { body: { name } }));
+  // One key for the request and its retries: a retry whose first try was answered but the
+  // answer lost gets the same account and secret back (docs/api.md, idempotency keys).
+  const idempotencyKey = newKey();
+  return dataOf(() =>
+    client.POST("/players", {
+      params: { header: { "idempotency-key": idempotencyKey } },
+      body: { name },
+    }),
+  );
 }
 
 /** GET /players/{name}: the player's page (their figures).
@@ -384,8 +392,12 @@ export function getPlayerGames(name, { limit = 20, cursor = null, status = null 
  * @param {string} name
  * @param {string} key */
 export function rotateKey(name, key) {
+  const idempotencyKey = newKey();
   return dataOf(() =>
-    client.POST("/players/{name}/key", { params: { path: { name } }, headers: bearer(key) }),
+    client.POST("/players/{name}/key", {
+      params: { path: { name }, header: { "idempotency-key": idempotencyKey } },
+      headers: bearer(key),
+    }),
   );
 }
 
@@ -530,7 +542,14 @@ export function openRace({ player = null, key = null, computer = false, level = 
   const body = { computer };
   if (player) body.player = player;
   if (computer && level) body.level = level;
-  return dataOf(() => client.POST("/races", { body, headers: bearer(key) }));
+  const idempotencyKey = newKey();
+  return dataOf(() =>
+    client.POST("/races", {
+      params: { header: { "idempotency-key": idempotencyKey } },
+      body,
+      headers: bearer(key),
+    }),
+  );
 }
 
 /** POST /races/{id}/racers: join a race in its lobby, as a guest or with the account's key.
@@ -540,9 +559,10 @@ export function joinRace(id, { player = null, key = null } = {}) {
   /** @type {Schemas["RacerIn"]} */
   const body = {};
   if (player) body.player = player;
+  const idempotencyKey = newKey();
   return dataOf(() =>
     client.POST("/races/{race_id}/racers", {
-      params: { path: { race_id: id } },
+      params: { path: { race_id: id }, header: { "idempotency-key": idempotencyKey } },
       body,
       headers: bearer(key),
     }),
@@ -589,9 +609,10 @@ export function leaveRace(id, credential) {
  * @param {string} id
  * @param {string | null} credential */
 export function rematchRace(id, credential) {
+  const idempotencyKey = newKey();
   return dataOf(() =>
     client.POST("/races/{race_id}/rematch", {
-      params: { path: { race_id: id } },
+      params: { path: { race_id: id }, header: { "idempotency-key": idempotencyKey } },
       headers: bearer(credential),
     }),
   );
