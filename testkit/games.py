@@ -4,8 +4,11 @@ API's creations and placements go through :class:`api.games.GameService`)."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from sqlalchemy.orm import Session
 
@@ -19,6 +22,30 @@ from api.games.store import get_game
 from api.hints.service import question
 from engine import Card
 from engine.player.advice import Advice, Budget, Policy, advise
+
+CONFORMANCE_PATH = Path(__file__).resolve().parent.parent / "tests" / "data" / "conformance.json"
+
+
+@dataclass(frozen=True)
+class WinningLine:
+    deck: list[str]
+    positions: list[tuple[int, int]]
+    score: int
+
+
+def winning_lines() -> list[WinningLine]:
+    """The won games of the conformance vectors: a deck and the placements that win it
+    (played by the integrity tests and by bench/fairplay_drain.py)."""
+    vectors = json.loads(CONFORMANCE_PATH.read_text())["games"]
+    return [
+        WinningLine(
+            deck=vector["deck"],
+            positions=[(step["row"], step["col"]) for step in vector["steps"]],
+            score=vector["final"]["score"],
+        )
+        for vector in vectors
+        if vector["final"]["status"] == "won"
+    ]
 
 
 def start_game(

@@ -10,7 +10,6 @@ that concurrent clients send the same key and the script can never be applied ou
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import uuid
 from dataclasses import dataclass, field
@@ -18,33 +17,15 @@ from typing import Any
 
 from api.core.database import create_database
 from api.core.settings import Settings
+
+# The winning lines are testkit's, for the benchmarks to play too (they import no tests).
+from testkit.games import WinningLine as WinningLine
 from testkit.games import start_game
-from tests.engine.factories import CONFORMANCE_PATH
+from testkit.games import winning_lines as winning_lines
 from tests.integrity.exchanges import Exchange, Recorder
 
 MODES = ("plain", "if_match", "keyed", "twin", "reuse", "conditional_read")
 MODE_WEIGHTS = (3, 3, 2, 2, 0.4, 0.6)
-
-
-@dataclass(frozen=True)
-class WinningLine:
-    deck: list[str]
-    positions: list[tuple[int, int]]
-    score: int
-
-
-def winning_lines() -> list[WinningLine]:
-    """The won games of the conformance vectors: a deck and the placements that win it."""
-    vectors = json.loads(CONFORMANCE_PATH.read_text())["games"]
-    return [
-        WinningLine(
-            deck=vector["deck"],
-            positions=[(step["row"], step["col"]) for step in vector["steps"]],
-            score=vector["final"]["score"],
-        )
-        for vector in vectors
-        if vector["final"]["status"] == "won"
-    ]
 
 
 @dataclass
