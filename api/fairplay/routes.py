@@ -11,7 +11,9 @@ from fastapi import APIRouter, Depends, Query, Response
 
 from api.core.errors import (
     GameNotFound,
+    InvalidRequest,
     MissingToken,
+    PayloadTooLarge,
     PlayerNotFound,
     RateLimited,
     ServiceUnavailable,
@@ -81,7 +83,7 @@ def account_out(
     "/queue",
     response_model=schemas.Queue,
     summary="What the fair-play review holds for a moderator",
-    responses=problems(*_REFUSALS),
+    responses=problems(InvalidRequest, *_REFUSALS),
     dependencies=[limited_by("read")],
 )
 async def read_moderation_queue(
@@ -132,7 +134,9 @@ async def read_game_review(game_id: str, key: OperatorKey, fairplay: FairPlay) -
     "/games/{game_id}",
     response_model=schemas.Review,
     summary="Clear or confirm a flagged game",
-    responses=problems(GameNotFound, NotReviewed, NotFlagged, *_REFUSALS),
+    responses=problems(
+        GameNotFound, NotReviewed, NotFlagged, PayloadTooLarge, InvalidRequest, *_REFUSALS
+    ),
     dependencies=[limited_by("place")],
 )
 async def decide_game_review(
@@ -162,7 +166,7 @@ async def read_account_review(name: str, key: OperatorKey, fairplay: FairPlay) -
     "/players/{name}",
     response_model=schemas.Account,
     summary="Clear or confirm a marked account",
-    responses=problems(PlayerNotFound, NotMarked, *_REFUSALS),
+    responses=problems(PlayerNotFound, NotMarked, PayloadTooLarge, InvalidRequest, *_REFUSALS),
     dependencies=[limited_by("place")],
 )
 async def decide_account_review(

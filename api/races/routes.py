@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Depends, Header, Request, Response, status
 from api.core.errors import (
     IdempotencyKeyReused,
     InvalidLastEventId,
+    InvalidPlayerName,
     InvalidRequest,
     InvalidToken,
     NameTaken,
@@ -67,6 +68,7 @@ _JOIN_ERRORS = (
     InvalidToken,
     NameTaken,
     PlayerNameMismatch,
+    InvalidPlayerName,
     RequestInProgress,
     InvalidRequest,
     IdempotencyKeyReused,

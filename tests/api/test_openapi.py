@@ -52,11 +52,11 @@ ROUTES = {
     ("get", "/games/{game_id}/events"): {403, 404, 422, 429, 503},
     ("get", "/events"): {429, 503},
     ("get", "/games"): {422, 429, 503},
-    ("get", "/moderation/queue"): {401, 403, 503},
+    ("get", "/moderation/queue"): {401, 403, 422, 503},
     ("get", "/moderation/games/{game_id}"): {401, 403, 404, 503},
-    ("post", "/moderation/games/{game_id}"): {401, 403, 404, 409, 503},
+    ("post", "/moderation/games/{game_id}"): {401, 403, 404, 409, 413, 422, 503},
     ("get", "/moderation/players/{name}"): {401, 403, 404, 503},
-    ("post", "/moderation/players/{name}"): {401, 403, 404, 409, 503},
+    ("post", "/moderation/players/{name}"): {401, 403, 404, 409, 413, 422, 503},
 }
 
 

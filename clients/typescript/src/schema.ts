@@ -5982,6 +5982,16 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
             429: {
                 headers: {
@@ -6168,6 +6178,26 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `payload_too_large`: The body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
             429: {
                 headers: {
@@ -6338,6 +6368,26 @@ export interface operations {
             };
             /** @description `not_marked`: Only an account the review marked can be cleared or confirmed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6593,6 +6643,8 @@ export interface operations {
             /**
              * @description `player_name_mismatch`: A `player` other than the name of the key's account.
              *
+             *     `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, exactly as sent (an account's, a guest's or a racer's name alike; `detail` says the rule, and the ASCII spelling of a full-width name).
+             *
              *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
              *
              *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
@@ -6707,6 +6759,8 @@ export interface operations {
             };
             /**
              * @description `player_name_mismatch`: A `player` other than the name of the key's account.
+             *
+             *     `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, exactly as sent (an account's, a guest's or a racer's name alike; `detail` says the rule, and the ASCII spelling of a full-width name).
              *
              *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
              *
