@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, expect
 
 from testkit.server import Server
 from tests.api.conformance import won_vectors
+from tests.support.fairplay import boarded
 from tests.web.conftest import DESKTOP, PHONE, open_context
 from tests.web.pages import (
     assert_accessible,
@@ -39,6 +40,7 @@ def test_the_page_fits_and_every_control_is_reachable(
     vector = won_vectors()[1]
     won_id, token = store_game(server.database_url, vector["deck"], "W" * 32)
     play_through_api(api, won_id, token, [(s["row"], s["col"]) for s in vector["steps"]])
+    boarded(api, won_id)  # on the boards, with a rank, once its fair-play review is done
     mobile = viewport == PHONE
     context, watcher = open_context(
         browser, server, viewport, reduced_motion="reduce", has_touch=mobile, is_mobile=mobile
@@ -82,6 +84,8 @@ def test_the_page_fits_and_every_control_is_reachable(
     play_through_api(api, game_id, token, positions[:-1])
     resume_in_page(page, server.base_url, game_id, token, "W" * 32)
     place_by_click(page, *positions[-1])
+    # Its place is shown once the review has ranked it (the page follows the review).
+    boarded(api, game_id)
     page.locator("#end-panel").get_by_role("button", name="Show my place").click()
     expect(page.locator("#end-standing-body tr.mine")).to_have_count(1)
     assert_fits_and_reachable(page, "end of a won game, its place")

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, Route, expect
 
 from testkit.server import Server
 from tests.api.conformance import card_json, vectors, won_vectors
+from tests.support.fairplay import boarded
 from tests.web.pages import END_WORDS, board_piles, card_drawing, play_through_api
 from tests.web.service import store_game
 
@@ -30,6 +31,9 @@ def won_games(server: Server, api: httpx.Client) -> list[tuple[str, dict[str, An
         assert final["status"] == "won"
         assert final["score"] == vector["final"]["score"]
         games.append((game_id, vector))
+    # On the boards once the fair-play review finds each win clean.
+    for game_id, _ in games:
+        boarded(api, game_id)
     return games
 
 

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from testkit import databases
 from testkit.server import Server, running_server
 from tests.api.conformance import won_vectors
+from tests.support.fairplay import boarded
 from tests.web.conftest import DESKTOP, SERVER_ENV, errors_allowed, open_context
 from tests.web.pages import place_by_click, play_through_api, resume_in_page
 from tests.web.service import store_game, win_at
@@ -53,11 +54,18 @@ def boards(
     folder = tmp_path_factory.mktemp("boards")
     with _templates.database("sqlite", folder) as url:
         # In finish order: a win's place among equal scores follows the order it is counted.
-        for day, hour, player, vector in sorted(wins, key=lambda w: (w[0], w[1])):
+        won = [
             win_at(url, vector, player, datetime.combine(day, time(hour), tzinfo=UTC))
+            for day, hour, player, vector in sorted(wins, key=lambda w: (w[0], w[1]))
+        ]
         for player, vector in (("dee", vectors[12]), ("ana", vectors[2])):
-            win_at(url, vector, player, None)
+            won.append(win_at(url, vector, player, None))
         with running_server(url, extra_env=SERVER_ENV) as server:
+            # The server reviews the wins (queued as they were written) and boards them in
+            # the order they finished: the boards are complete once every review is done.
+            with httpx.Client(base_url=server.base_url, timeout=30) as client:
+                for game_id in won:
+                    boarded(client, game_id)
             yield Boards(server, today, past, other)
 
 
@@ -262,10 +270,12 @@ def test_a_won_game_shows_its_rank_and_its_place_in_play_and_replay(
     play_through_api(api, game_id, token, positions[:-1])
     resume_in_page(page, base, game_id, token, "finisher")
     answer = place_by_click(page, *positions[-1])
-    rank = answer["game"]["rank"]
-    assert isinstance(rank, int) and rank == api.get(f"/games/{game_id}").json()["rank"]
     end = page.locator("#end-panel")
     expect(end).to_contain_text("You won!")
+    # The rank comes once the fair-play review finds the win clean; the page follows it.
+    assert answer["game"]["rank"] is None
+    rank = boarded(api, game_id)["rank"]
+    assert isinstance(rank, int)
     expect(end.locator("#end-standing-rank")).to_have_text(
         f"Rank {rank} on the board \u201cAll time, games played without hints\u201d"
     )

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from testkit.server import Server
 from tests.api.conformance import won_vectors
+from tests.support.fairplay import boarded
 from tests.web.conftest import DESKTOP, LAPTOP, PHONE, Site, open_context
 from tests.web.pages import (
     assert_accessible,
@@ -160,6 +161,8 @@ def test_the_leaderboard_shows_a_new_win_without_a_reload(
     expect(page.locator(f'#leaderboard-body tr[data-game-id="{game_id}"]')).to_have_count(0)
     final = play_through_api(api, game_id, token, moves[-1:])
     assert final["status"] == "won"
+    # The win's news goes out once its fair-play review finds it clean.
+    boarded(api, game_id)
     new_row = page.locator(f'#leaderboard-body tr[data-game-id="{game_id}"]')
     expect(new_row).to_have_class(re.compile(r"\bfresh\b"))
     expect(new_row.locator("td").nth(1)).to_have_text(player)
@@ -205,6 +208,9 @@ def test_the_daily_challenge_page_counts_a_game_and_its_win_as_they_happen(
     # ... and wins it: one more won, announced, and the win on the day's board.
     final = play_through_api(api, game["id"], game["token"], list(site.line))
     assert final["status"] == "won"
+    # The site's winning line is the solver's: the review may hold it, and the suite's
+    # operator clears it; the win is news once it is on the boards.
+    boarded(api, game["id"], {"Authorization": f"Bearer {key}"}, clear=True)
     expect(page.locator("#daily-won")).to_have_text(str(before["won"] + 1))
     expect(page.locator("#daily-news")).to_contain_text("A new win today")
     mine = page.locator(f'#daily-board-body tr[data-game-id="{game["id"]}"]')

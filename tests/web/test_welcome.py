@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from testkit.server import Server
 from tests.api.conformance import vectors, won_vectors
+from tests.support.fairplay import boarded
 from tests.web.conftest import DESKTOP, LAPTOP, PHONE, open_context
 from tests.web.pages import (
     assert_accessible,
@@ -138,6 +139,8 @@ def test_the_home_page_starts_a_game_in_one_press_and_shows_the_site(
     won = won_vectors()[1]
     winner_id, token = store_game(server.database_url, won["deck"], "best-today")
     play_through_api(api, winner_id, token, [(s["row"], s["col"]) for s in won["steps"]])
+    # A win without hints joins today's best once its fair-play review finds it clean.
+    boarded(api, winner_id)
 
     page.goto(server.base_url + "/")
     expect(page).to_have_title("Foursquare: a card game for one")

@@ -337,6 +337,7 @@ function showDateProblem() {
     $("leaderboard-window").textContent = "";
     $("leaderboard-empty").hidden = true;
     $("leaderboard-left-out").hidden = true;
+    showHeld(0);
     const pages = $("leaderboard-first").closest(".pager");
     if (pages instanceof HTMLElement) pages.hidden = true;
   }
