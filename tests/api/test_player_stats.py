@@ -181,9 +181,12 @@ def check_ranks_against_a_brute_force(http: httpx.Client, game_ids: list[str]) -
     """Wins recorded by concurrent clients are ranked as a sort of all of them ranks them:
     each win's ordinal was counted in finish order (tests/api/test_leaderboard_windows.py
     checks the boards themselves)."""
-    # A win without hints has its rank once its fair-play review has put it on the boards.
+    # A win without hints has its rank once its fair-play review has put it on the boards;
+    # the ranks are read once every win is on them (a win boarded later moves others' ranks).
+    for game_id in game_ids:
+        if http.get(f"/games/{game_id}").json()["status"] == "won":
+            boarded(http, game_id, clear=True)
     games = [http.get(f"/games/{game_id}").json() for game_id in game_ids]
-    games = [boarded(http, g["id"], clear=True) if g["status"] == "won" else g for g in games]
     won = sorted(
         (g for g in games if g["status"] == "won"),
         key=lambda g: (-g["score"], datetime.fromisoformat(g["finished_at"]), g["id"]),
