@@ -358,7 +358,12 @@ def test_events_made_on_one_replica_reach_watchers_on_another(
             wins = [e for e in await asyncio.wait_for(site, DEADLINE) if e.event == "win"]
             win = [e.data for e in wins if e.data["game_id"] == game.id][-1]
             assert win["player"] == "winner" and win["score"] == line.score
-            assert win["ranks"]["all_time"] == state["rank"]
+            # The win's news goes out once its fair-play review has put it on the boards,
+            # after its last placement's answer (rank null then): its rank is the game's now.
+            assert state["rank"] is None
+            boarded_game = (await client.get(f"/games/{game.id}")).json()
+            assert boarded_game["fair_play"]["status"] == "clean", boarded_game["fair_play"]
+            assert win["ranks"]["all_time"] == boarded_game["rank"] is not None
             assert set(win["ranks"]) == {"all_time", "day", "week"}
             assert win["finished_at"].startswith(state["finished_at"][:19])
 

@@ -2,8 +2,10 @@
 
 Every game's stored state is the replay of its stored placements on its stored deck, its
 version counts its placements, placement numbers run 1..n with no gap and no repeat, each
-placement's card, flips and status are the engine's, a won game has exactly one score row and
-no other game has one, the boards' counters, ordinals and each player's bests are what a
+placement's card, flips and status are the engine's, every won game is either on the boards
+(one score row) or held off them by the fair-play review (a ``leaderboard_held`` row, its
+review pending or flagged), never both and never neither, an assisted win is on the boards,
+no other game has either row, the boards' counters, ordinals and each player's bests are what a
 recount of the score rows gives, and every response kept for an ``Idempotency-Key`` names
 what is stored.
 """
@@ -22,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from api.core.models import (
     GameRow,
+    HeldWinRow,
     IdempotencyKeyRow,
     LeaderboardBestRow,
     LeaderboardDayRow,
@@ -48,6 +51,8 @@ class StoredGame:
     id: str
     status: str
     score: int | None
+    assisted: bool
+    review: str | None  # the fair-play review's word (GameRow.review)
     version: int
     deck: tuple[str, ...]
     seed: str | None
@@ -64,6 +69,7 @@ class StoredGame:
 class DatabaseReport:
     games: dict[str, StoredGame] = field(default_factory=dict)
     scores: dict[str, int] = field(default_factory=dict)
+    held: set[str] = field(default_factory=set)  # wins the fair-play review holds off the boards
     pending_keys: int = 0  # claimed, with no response stored (a crashed request)
     completed_keys: int = 0
 
@@ -108,6 +114,8 @@ def _verify_game(row: GameRow, placements: list[PlacementRow]) -> StoredGame:
         id=str(row.id),
         status=row.status,
         score=row.score,
+        assisted=bool(getattr(row, "assisted", False)),
+        review=row.review,
         version=row.version,
         deck=deck,
         seed=row.seed,
@@ -146,6 +154,13 @@ def _verify_stored_response(row: IdempotencyKeyRow, report: DatabaseReport) -> N
     ), f"{where}: kept {placement} but the game holds {stored}"
 
 
+# The fair-play review's words (GameRow.review, api.fairplay) of a win held off the boards:
+# pending its review, flagged by it (``confirmed`` by a moderator), or of a marked account
+# (``held``); and of a win on them: none (assisted, or won before the review), clean, cleared.
+HELD_REVIEWS = ("pending", "flagged", "confirmed", "held")
+BOARDED_REVIEWS = (None, "clean", "cleared")
+
+
 def verify_database(url: str) -> DatabaseReport:
     """Check every stored invariant (AssertionError names the game); return what is stored."""
     engine = create_engine(url)
@@ -174,9 +189,21 @@ def verify_database(url: str) -> DatabaseReport:
                 assert scored.status == Status.WON.value, f"{scored.status} {scored.id} scored"
                 assert score.score == scored.score == -score.sort_score, f"score of {scored.id}"
                 report.scores[scored.id] = score.score
+            for held in session.scalars(select(HeldWinRow)):
+                kept = report.games.get(str(held.game_id))
+                assert kept is not None, f"held win of no game {held.game_id}"
+                assert kept.status == Status.WON.value, f"{kept.status} {kept.id} held"
+                assert not kept.assisted, f"assisted win {kept.id} held for review"
+                assert kept.review in HELD_REVIEWS, f"{kept.id} held, its review {kept.review}"
+                report.held.add(kept.id)
             won = {game.id for game in report.games.values() if game.status == Status.WON.value}
-            missing = won - report.scores.keys()
-            assert not missing, f"won games without a score: {missing}"
+            both = report.held & report.scores.keys()
+            assert not both, f"won games both on the boards and held: {both}"
+            neither = won - report.scores.keys() - report.held
+            assert not neither, f"won games neither on the boards nor held: {neither}"
+            for boarded in report.scores:
+                review = report.games[boarded].review
+                assert review in BOARDED_REVIEWS, f"{boarded} on the boards, its review {review}"
             verify_boards(session)
             for key_row in session.scalars(select(IdempotencyKeyRow)):
                 if key_row.status_code is None:
