@@ -88,12 +88,13 @@ def test_killing_the_master_mid_analysis_leaves_no_descendant(tmp_path: Path) ->
                 )
                 assert answer.status_code == 200, answer.text
 
-        # Hints, four at a time on connections of their own, until both workers have started
-        # a hint worker (beside their resource tracker): which worker accepts a connection is
-        # the kernel's choice, and one after another it may always be the same one.
-        with ThreadPoolExecutor(max_workers=4) as pool:
-            for _ in range(25):
-                list(pool.map(lambda _: hint(), range(4)))
+        # Hints, two at a time on connections of their own (one address's share of a server
+        # process's hint places, api/hints), until both workers have started a hint worker
+        # (beside their resource tracker): which worker accepts a connection is the kernel's
+        # choice, and one after another it may always be the same one.
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            for _ in range(50):
+                list(pool.map(lambda _: hint(), range(2)))
                 if all(len(worker.children()) >= 2 for worker in workers):
                     break
         assert all(len(worker.children()) >= 2 for worker in workers), describe(
