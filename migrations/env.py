@@ -10,13 +10,13 @@ from alembic import context
 from filelock import FileLock
 from sqlalchemy import create_engine, make_url, pool, text
 
-from api.core.models import Base
 from api.core.settings import Settings
+from api.tables import metadata
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logging", True):
     fileConfig(config.config_file_name, disable_existing_loggers=False)
-target_metadata = Base.metadata
+target_metadata = metadata
 
 # A fixed key for PostgreSQL's advisory lock, so that processes starting together migrate
 # one at a time.

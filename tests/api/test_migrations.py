@@ -14,7 +14,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
 from api.core import migrate
-from api.core.models import Base
+from api.tables import metadata
 from testkit import databases
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +51,7 @@ def test_models_and_migrations_agree(empty_url: str) -> None:
             context = MigrationContext.configure(
                 connection, opts={"compare_type": True, "render_as_batch": True}
             )
-            diff = compare_metadata(context, Base.metadata)
+            diff = compare_metadata(context, metadata)
     finally:
         engine.dispose()
     assert diff == []
