@@ -29,6 +29,7 @@ makes no difference, and the suits of hypothetical cards never reach the caller.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -65,15 +66,18 @@ _COL_CELLS = [[8 * r + c for r in range(_WINDOW)] for c in range(_WINDOW)]
 _ROW_MASK = [sum(1 << cell for cell in cells) for cells in _ROW_CELLS]
 _COL_MASK = [sum(1 << cell for cell in cells) for cells in _COL_CELLS]
 # A line's summary for one of its cells (``_line_table``) packed in an int: the quiet ranks at
-# bits 5-14, the change of the face-down count plus 8 at bits 15-18, and in a row's table what
-# a card placed on the cell itself is (_NEW_PILE, _ON_FACE_UP, _ON_FACE_DOWN) at bits 0-4. A
-# cell's row code | its column code << _COL_SHIFT is the key of its outcomes (``_outcomes_of``).
-_RANKS_AT = 5
-_FLIP_AT = 15
+# bits 0-9, the change of the face-down count plus 8 at bits 10-13, and in a row's table, at
+# bits 14-15, what a card placed on the cell itself is (its slot less _FIRST_SLOT: a card on a
+# face-down pile, a new pile, a card on a face-up pile). A cell's row code | its column code
+# << _COL_SHIFT is the key of its outcomes (``_outcomes_of``): 30 bits, so that Python keeps it
+# in one digit, which its int operations and hashing take a fast path for.
+_FLIP_AT = 10
 _FLIP_BIAS = 8
-_COL_SHIFT = 19
-_EMPTY_ROW = [_NEW_PILE | _ALL_RANKS << _RANKS_AT | _FLIP_BIAS << _FLIP_AT] * _WINDOW
-_EMPTY_COL = [_ALL_RANKS << _RANKS_AT | _FLIP_BIAS << _FLIP_AT] * _WINDOW
+_SLOT_AT = 14
+_FIRST_SLOT = _ON_FACE_DOWN
+_COL_SHIFT = 16
+_EMPTY_ROW = [_ALL_RANKS | _FLIP_BIAS << _FLIP_AT | _NEW_PILE - _FIRST_SLOT << _SLOT_AT] * _WINDOW
+_EMPTY_COL = [_ALL_RANKS | _FLIP_BIAS << _FLIP_AT] * _WINDOW
 # The leaf's accumulator is one int: slot s's set of ranks at bits 10 * s .. 10 * s + 9.
 _SLOT_BITS = 10
 # The 4-bit rank places of a line's cells in a cache key.
@@ -191,7 +195,7 @@ class Searcher:
         self.placements = 0
         self.leaves = 0
         self._deadline = float("inf")
-        self._tables: dict[tuple[int, ...], list[float]] = {}
+        self._tables: dict[tuple[int, ...], Sequence[float]] = {}
         self._options: dict[tuple[int, int, int, int], list[tuple[int, float, float]]] = {}
         self._rows: dict[int, list[int]] = {}
         self._cols: dict[int, list[int]] = {}
@@ -368,28 +372,18 @@ class Searcher:
             sum_e += k * best_e
         return sum_p / total, sum_e / total
 
-    def rank_chances(self, counts: list[int]) -> list[float]:
+    def rank_chances(self, counts: list[int]) -> Sequence[float]:
         """``table[mask]``: the chance that the next card's rank is in ``mask``."""
         key = tuple(counts)
         table = self._tables.get(key)
         if table is None:
-            total = sum(counts)
-            weights = [k / total if total else 0.0 for k in counts]
-            # table[mask] = table[mask without its lowest bit] + that bit's weight, filled from
-            # the highest bit down, a whole stride of masks per bit (the same sums in the same
-            # order as one mask at a time, several times faster).
-            table = [0.0] * 1024
-            for bit in range(9, -1, -1):
-                step = 1 << bit
-                weight = weights[bit + 1]
-                table[step :: 2 * step] = [chance + weight for chance in table[:: 2 * step]]
-            self._tables[key] = table
+            table = self._tables[key] = _rank_chances(key)
         return table
 
     # ------------------------------------------------------------------ leaf
 
     def leaf(
-        self, board: Board, table: list[float], changed: int, top: Sequence[int]
+        self, board: Board, table: Sequence[float], changed: int, top: Sequence[int]
     ) -> tuple[float, float]:
         """Look one placement ahead analytically and score the outcomes with the model.
 
@@ -496,9 +490,28 @@ class Searcher:
         return [(_SLOT_BITS * slot, p, e) for _, slot, p, e in options]
 
 
+# Shared by the searches of a process: the next decision's counts are this one's less a card,
+# and a review asks two levels about each position, so most of a search's tables were made
+# by the one before (128 tables of 1,024 floats are about 4 MB).
+@functools.lru_cache(maxsize=128)
+def _rank_chances(counts: tuple[int, ...]) -> tuple[float, ...]:
+    """:meth:`Searcher.rank_chances` for the unseen cards' ``counts`` by rank."""
+    total = sum(counts)
+    weights = [k / total if total else 0.0 for k in counts]
+    # table[mask] = table[mask without its lowest bit] + that bit's weight, filled from the
+    # highest bit down, a whole stride of masks per bit (the same sums in the same order as
+    # one mask at a time, several times faster).
+    table = [0.0] * 1024
+    for bit in range(9, -1, -1):
+        step = 1 << bit
+        weight = weights[bit + 1]
+        table[step :: 2 * step] = [chance + weight for chance in table[:: 2 * step]]
+    return tuple(table)
+
+
 def _line_table(board: Board, line: int, up: int, cells: Sequence[int], row: bool) -> list[int]:
     """For each of a line's window cells, the :func:`line_summary` of the line's piles other
-    than that cell's, packed (see ``_RANKS_AT``); a row's also says what a card placed on the
+    than that cell's, packed (see ``_FLIP_AT``); a row's also says what a card placed on the
     cell itself is: a new pile, or a card on a face-up or on a face-down pile."""
     whole = _packed(line_summary(board, line, up))
     table = []
@@ -506,25 +519,26 @@ def _line_table(board: Board, line: int, up: int, cells: Sequence[int], row: boo
         bit = 1 << cell
         code = _packed(line_summary(board, line & ~bit, up)) if line & bit else whole
         if row:
-            code |= _ON_FACE_UP if up & bit else _ON_FACE_DOWN if line & bit else _NEW_PILE
+            slot = _ON_FACE_UP if up & bit else _ON_FACE_DOWN if line & bit else _NEW_PILE
+            code |= slot - _FIRST_SLOT << _SLOT_AT
         table.append(code)
     return table
 
 
 def _packed(summary: tuple[int, int]) -> int:
     safe, flip = summary
-    return safe << _RANKS_AT | (flip + _FLIP_BIAS) << _FLIP_AT
+    return safe | (flip + _FLIP_BIAS) << _FLIP_AT
 
 
 def _outcomes_of(key: int) -> int:
     """The leaf's accumulator for one cell, from its row code | its column code << _COL_SHIFT:
     the ranks that flip neither line stay in the cell's own slot; those that flip one line or
     both move by the face-down change of what they flip."""
-    slot = key & 31
-    safe_row = key >> _RANKS_AT & _ALL_RANKS
+    safe_row = key & _ALL_RANKS
     flip_row = (key >> _FLIP_AT & 15) - _FLIP_BIAS
+    slot = _FIRST_SLOT + (key >> _SLOT_AT & 3)
     col = key >> _COL_SHIFT
-    safe_col = col >> _RANKS_AT & _ALL_RANKS
+    safe_col = col & _ALL_RANKS
     flip_col = (col >> _FLIP_AT & 15) - _FLIP_BIAS
     acc = 0
     for ranks, at in (
