@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from engine.board import Board
 from engine.cards import Card
-from engine.grid import cells_of
+from engine.grid import BYTE_CELLS, cells_of
 from engine.rules import Status
 
 __all__ = ["DEFAULT_MODEL", "Model", "SearchResult", "Searcher", "line_summary"]
@@ -80,6 +80,8 @@ _EMPTY_ROW = [_ALL_RANKS | _FLIP_BIAS << _FLIP_AT | _NEW_PILE - _FIRST_SLOT << _
 _EMPTY_COL = [_ALL_RANKS | _FLIP_BIAS << _FLIP_AT] * _WINDOW
 # The leaf's accumulator is one int: slot s's set of ranks at bits 10 * s .. 10 * s + 9.
 _SLOT_BITS = 10
+# The window columns of the cells of a byte of a mask (its bits 0-6).
+_BYTE_COLS = BYTE_CELLS[0]
 # The 4-bit rank places of a line's cells in a cache key.
 _ROW_RANKS = [sum(15 << (_RANK_SHIFT + 4 * cell) for cell in cells) for cells in _ROW_CELLS]
 _COL_RANKS = [sum(15 << (_RANK_SHIFT + 4 * cell) for cell in cells) for cells in _COL_CELLS]
@@ -413,42 +415,44 @@ class Searcher:
             ranks |= top[at] << 4 * at
         ranks <<= _RANK_SHIFT
         # For each option slot, the ranks for which some legal cell reaches it (``_outcomes_of``),
-        # 10 bits a slot. Cells come row by row, so one row's table serves a run of cells; a
-        # column's table is kept for the rest of the leaf. A table packs, for each of the
-        # line's 7 window cells, the summary of the line's other piles (``_line_table``).
+        # 10 bits a slot. The legal cells are read a window row at a time (a byte of the mask),
+        # so that one row's table serves the row; a column's table is kept for the rest of the
+        # leaf. A table packs, for each of the line's 7 window cells, the summary of the line's
+        # other piles (``_line_table``).
         acc = 0
-        row_table = _EMPTY_ROW
-        at_row = -1
         col_tables: list[list[int] | None] = [None] * _WINDOW
-        for cell in cells_of(legal):
-            r_i = cell >> 3
-            c_i = cell & 7
-            if r_i != at_row:
-                at_row = r_i
-                line = occupied & _ROW_MASK[r_i]
-                if line:
-                    key = line | (line & up) << _KEY_SHIFT | ranks & _ROW_RANKS[r_i]
-                    row_table = rows.get(key) or rows.setdefault(
-                        key, _line_table(board, line, up, _ROW_CELLS[r_i], True)
-                    )
-                else:
-                    row_table = _EMPTY_ROW
-            col_table = col_tables[c_i]
-            if col_table is None:
-                line = occupied & _COL_MASK[c_i]
-                if line:
-                    key = line | (line & up) << _KEY_SHIFT | ranks & _COL_RANKS[c_i]
-                    col_table = cols.get(key) or cols.setdefault(
-                        key, _line_table(board, line, up, _COL_CELLS[c_i], False)
-                    )
-                else:
-                    col_table = _EMPTY_COL
-                col_tables[c_i] = col_table
-            key = row_table[c_i] | col_table[r_i] << _COL_SHIFT
-            found = outcomes.get(key)
-            if found is None:
-                found = outcomes[key] = _outcomes_of(key)
-            acc |= found
+        r_i = -1
+        while legal:
+            r_i += 1
+            byte = legal & 0xFF
+            legal >>= 8
+            if not byte:
+                continue
+            line = occupied & _ROW_MASK[r_i]
+            if line:
+                key = line | (line & up) << _KEY_SHIFT | ranks & _ROW_RANKS[r_i]
+                row_table = rows.get(key) or rows.setdefault(
+                    key, _line_table(board, line, up, _ROW_CELLS[r_i], True)
+                )
+            else:
+                row_table = _EMPTY_ROW
+            for c_i in _BYTE_COLS[byte]:
+                col_table = col_tables[c_i]
+                if col_table is None:
+                    line = occupied & _COL_MASK[c_i]
+                    if line:
+                        key = line | (line & up) << _KEY_SHIFT | ranks & _COL_RANKS[c_i]
+                        col_table = cols.get(key) or cols.setdefault(
+                            key, _line_table(board, line, up, _COL_CELLS[c_i], False)
+                        )
+                    else:
+                        col_table = _EMPTY_COL
+                    col_tables[c_i] = col_table
+                key = row_table[c_i] | col_table[r_i] << _COL_SHIFT
+                found = outcomes.get(key)
+                if found is None:
+                    found = outcomes[key] = _outcomes_of(key)
+                acc |= found
         situation = (
             down.bit_count(),
             (down & ~open_cells).bit_count(),
