@@ -29,16 +29,18 @@ def _serve(args: argparse.Namespace) -> int:
     if args.no_access_log:
         os.environ["FOURSQUARE_ACCESS_LOG"] = "false"
     settings = Settings()
-    if settings.migrate_on_start:
-        # Migrate once here, so that several workers do not race to do it.
-        migrate.upgrade(settings.database_url)
-        os.environ["FOURSQUARE_MIGRATE_ON_START"] = "false"
     # gunicorn supervising uvicorn workers, so that no worker outlives the command (why:
     # api/http/server.py). The metrics directory the workers share (and the metrics port)
     # must be in place before they start; every worker logs through api.ops.logs; the access
     # logs of gunicorn and uvicorn (whole URLs, query strings included) stay off for good:
     # api.ops.observer writes the request line instead.
     with serving_metrics(settings, args.host):
+        if settings.migrate_on_start:
+            # Migrate once here, so that several workers do not race to do it; inside the
+            # metrics directory's block, as the migrations load every feature's tables
+            # (api.tables), and with the features' packages their metrics.
+            migrate.upgrade(settings.database_url)
+            os.environ["FOURSQUARE_MIGRATE_ON_START"] = "false"
         server.serve(
             host=args.host,
             port=args.port,

@@ -6,5 +6,6 @@ owner per table"); importing them here is what puts them on the shared MetaData.
 """
 
 from api.core.models import metadata
+from api.games import tables as _games  # noqa: F401
 
 __all__ = ["metadata"]

@@ -2,7 +2,7 @@
 
 Rows are written in batches of 10,000 by the driver itself (SQLite: ``executemany`` of one
 ``INSERT``; PostgreSQL: ``COPY ... FROM STDIN``), with the column list of the service's own
-models (:class:`api.core.models.GameRow`, :class:`api.core.models.ScoreRow`) and every value
+tables (:data:`api.games.tables.games`, :class:`api.core.models.ScoreRow`) and every value
 encoded by the bind processor SQLAlchemy would use for its column, so what is stored is what the
 service would store. Every ``NOT NULL`` column of ``games`` or ``scores`` without a server
 default that this module does not know (a later migration may add one) gets plain values of
@@ -37,13 +37,13 @@ from sqlalchemy.engine import Dialect
 
 from api.core.models import (
     Base,
-    GameRow,
     LeaderboardBestRow,
     LeaderboardDayRow,
     LeaderboardTotalRow,
     ScoreRow,
 )
 from api.core.names import name_skeleton
+from api.games.tables import games as games_table
 from api.leaderboards.store import ALL_TIME, week_of
 from engine import Game, Status
 
@@ -254,11 +254,10 @@ class BulkLoader:
             score: min(won_games(), key=lambda game: abs(game.score - score))
             for score in range(MAX_SCORE + 1)
         }
-        games: Table = GameRow.__table__  # type: ignore[assignment]
         scores: Table = ScoreRow.__table__  # type: ignore[assignment]
-        self.game_extra = _unknown_required(games, GAME_COLUMNS)
+        self.game_extra = _unknown_required(games_table, GAME_COLUMNS)
         self.score_extra = _unknown_required(scores, SCORE_COLUMNS)
-        self.games = _Encoder(games, GAME_COLUMNS, self.game_extra, self.engine.dialect)
+        self.games = _Encoder(games_table, GAME_COLUMNS, self.game_extra, self.engine.dialect)
         self.scores = _Encoder(scores, SCORE_COLUMNS, self.score_extra, self.engine.dialect)
         dialect = self.engine.dialect
         self.day_counts = _Encoder(_table(LeaderboardDayRow), DAY_COLUMNS, [], dialect)

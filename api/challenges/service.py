@@ -18,8 +18,6 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from api.challenges import store
-from api.challenges.store import ChallengeBoardKey
 from api.core.accounts import authenticate
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
@@ -27,7 +25,7 @@ from api.core.days import DailyDeal, daily_deal, is_closed, parse_day
 from api.core.errors import (
     InvalidCursor,
 )
-from api.games import GameService
+from api.games import ChallengeBoardKey, GameService, challenge_board, challenge_counts
 from api.leaderboards import BoardEntry, Page, RankedScore
 
 SECRET_NAME = "challenge"
@@ -54,7 +52,7 @@ class ChallengeDay:
 
 def counts(session: Executor, day: date) -> tuple[int, int]:
     """How many games of ``day``'s challenge were started, and how many are won."""
-    return store.challenge_counts(session, day)
+    return challenge_counts(session, day)
 
 
 # ---------------------------------------------------------------- the challenge's routes
@@ -79,7 +77,7 @@ class ChallengeService:
             if key is not None:
                 player = authenticate(session, key)
                 yours = GameService.challenge_game_of(session, player.id, day)
-            played, won = store.challenge_counts(session, day)
+            played, won = challenge_counts(session, day)
             deal = daily_deal(self.challenge_secret, day)
             return ChallengeDay(day, yours, deal, played, won, is_closed(day))
 
@@ -92,7 +90,7 @@ class ChallengeService:
         secret = self.cursor_secret
         after, rank = _decode_cursor(secret, cursor, day) if cursor else (None, 0)
         rows = await self.database.read(
-            lambda session: store.challenge_board(session, day, after, limit + 1)
+            lambda session: challenge_board(session, day, after, limit + 1)
         )
         entries = [
             RankedScore(

@@ -44,11 +44,11 @@ from api.challenges import counts as challenge_counts
 from api.core import clock, days
 from api.core.database import Database, Executor
 from api.core.errors import EventStreamsFull, TooManyEventStreams
-from api.core.models import PlacementRecord
 from api.events import listing, store
 from api.events.announce import parse_notice
-from api.events.store import GameFeed, GameState, ListedGame, Win
+from api.events.store import Win
 from api.events.watchers import Item, Reading, Topic, Watcher, offer_all
+from api.games import GameFeed, GameState, ListedGame, PlacementRecord, game_feed, listed_since
 from api.leaderboards import ranks_of_win
 from api.ops import metrics
 
@@ -242,7 +242,7 @@ class EventHub:
             feed.opening = None
 
     def _read_game(self, game_id: uuid.UUID, after: int) -> Coroutine[Any, Any, GameFeed | None]:
-        return self.database.read(partial(store.game_feed, game_id=game_id, after=after))
+        return self.database.read(partial(game_feed, game_id=game_id, after=after))
 
     def _watchers(self) -> Iterator[Watcher]:
         yield from self.site
@@ -301,7 +301,7 @@ class EventHub:
     async def _recover_site(self, lost_at: datetime | None = None) -> None:
         if lost_at is not None:  # games that moved are sent too: a list shows them as they are
             since = lost_at - _NOTIFY_LAG
-            await self._read_listings(partial(store.listed_since, since=since, limit=100))
+            await self._read_listings(partial(listed_since, since=since, limit=100))
         now = clock.now()
         window = timedelta(seconds=2 * self.heartbeat + 10)  # commits lag their finish a bit
         since = max(self._site_since, now - window)

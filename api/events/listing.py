@@ -18,8 +18,7 @@ from functools import partial
 from typing import Any
 
 from api.core.database import Executor
-from api.events import store
-from api.events.store import ListedGame
+from api.games import ListedGame, listed_game
 
 MOVES_EVERY = 1.0  # seconds: a moving game is read for the list at most this often
 
@@ -65,4 +64,4 @@ class Listings:
 
 def _listed(session: Executor, games: set[uuid.UUID]) -> list[ListedGame]:
     # One read, a statement each: a game's row of the list is one index lookup.
-    return [found for game_id in games for found in store.listed_game(session, game_id)]
+    return [found for game_id in games for found in listed_game(session, game_id)]

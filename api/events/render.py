@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 from datetime import date
 
-from api.core.models import PlacementRecord
 from api.events.schemas import (
     BestEvent,
     BoardRanks,
@@ -19,8 +18,8 @@ from api.events.schemas import (
     WinEvent,
 )
 from api.events.service import InProgressPage
-from api.events.store import GameInProgress, GameState, ListedGame, Win
-from api.games import placement_out
+from api.events.store import Win
+from api.games import GameInProgress, GameState, ListedGame, PlacementRecord, placement_out
 
 _BOARDS = {"all": "all_time", "day": "day", "week": "week"}
 

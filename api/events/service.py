@@ -24,11 +24,9 @@ from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database
 from api.core.errors import InvalidCursor
 from api.core.ids import existing_game, parse_game_id
-from api.events import store
 from api.events.hub import EventHub
-from api.events.store import GameInProgress
 from api.events.watchers import Item, Reading, Topic, Watcher
-from api.games import GameService
+from api.games import GameInProgress, GameService, games_in_progress
 from api.ops import metrics
 
 _CURSOR_KIND = "in_progress"
@@ -205,7 +203,7 @@ class EventService:
         day = today()
         since = now() - self.moved_within
         rows = await self.database.read(
-            lambda s: store.games_in_progress(s, day, after, limit + 1, since)
+            lambda s: games_in_progress(s, day, after, limit + 1, since)
         )
         next_cursor = None
         if len(rows) > limit:

@@ -8,31 +8,73 @@ race's time limit), reveals a sealed one (:meth:`~GameService.reveal`) and reads
 viewer (:meth:`~GameService.read`, :meth:`~GameService.history`, :meth:`~GameService.load`,
 :meth:`~GameService.summaries`). The features that keep figures of games subscribe to its
 moments (:data:`HOOKS`). The app mounts :data:`router` and runs the expiry.
+
+The feature owns the ``games`` and ``placements`` tables (:mod:`api.games.tables`); no other
+feature names them in SQL. What others read of them, each in one statement as they need it
+(:mod:`api.games.queries`), is asked here: a player's games page (:func:`player_games`), a
+game's live feed (:func:`game_feed`), the games in progress (:func:`games_in_progress`),
+the games begun, moved or ended since a moment (:func:`listed_game`, :func:`listed_since`),
+a day's challenge counts and board (:func:`challenge_counts`, :func:`challenge_board`),
+and, for the boards' own statements, the join that says whether a won game is an
+account's (:func:`with_registered`).
 """
 
 from api.games.etags import etag
 from api.games.expiry import expire_periodically, expire_untouched
 from api.games.hooks import HOOKS, GameFacts, GameHooks
+from api.games.queries import (
+    ChallengeBoardKey,
+    GameFeed,
+    GameInProgress,
+    GameState,
+    ListedGame,
+    PlayerGameRecord,
+    PlayerGamesKey,
+    challenge_board,
+    challenge_counts,
+    game_feed,
+    games_in_progress,
+    listed_game,
+    listed_since,
+    player_games,
+    with_registered,
+)
 from api.games.records import GameSummary, LoadedGame, placement_out
 from api.games.routes import router
 from api.games.schemas import GAME_EXAMPLE, PlacementOut, ReviewState
 from api.games.service import GameService
-from api.games.store import WonGame
+from api.games.store import PlacementRecord, WonGame
 
 __all__ = [
     "GAME_EXAMPLE",
     "HOOKS",
+    "ChallengeBoardKey",
     "GameFacts",
+    "GameFeed",
     "GameHooks",
+    "GameInProgress",
     "GameService",
+    "GameState",
     "GameSummary",
+    "ListedGame",
     "LoadedGame",
     "PlacementOut",
+    "PlacementRecord",
+    "PlayerGameRecord",
+    "PlayerGamesKey",
     "ReviewState",
     "WonGame",
+    "challenge_board",
+    "challenge_counts",
     "etag",
     "expire_periodically",
     "expire_untouched",
+    "game_feed",
+    "games_in_progress",
+    "listed_game",
+    "listed_since",
     "placement_out",
+    "player_games",
     "router",
+    "with_registered",
 ]

@@ -26,14 +26,13 @@ from api.core.errors import (
     echo,
     engine_error,
 )
-from api.core.models import PlacementRecord
 from api.games import etags, snapshot, store
 from api.games.access import authorize
 from api.games.hooks import HOOKS
 from api.games.records import decode, encode, facts_of, game_out, placement_out, view_after
 from api.games.schemas import PlacementCreated
 from api.games.snapshot import GameSnapshot
-from api.games.store import GameChange, GameRecord
+from api.games.store import GameChange, GameRecord, PlacementRecord
 from api.idempotency import (
     credential_digest,
     fingerprint,

@@ -12,13 +12,12 @@ from typing import Any, NamedTuple
 
 from api.core.database import Executor
 from api.core.ids import existing_game
-from api.core.models import PlacementRecord
 from api.core.schemas import CARD_VALUES
 from api.games import store
 from api.games.hooks import GameFacts
 from api.games.schemas import GameCreated, GameOut, PlacementOut
 from api.games.snapshot import GameSnapshot
-from api.games.store import GameChange, GameRecord, NewGameRow, StoredView
+from api.games.store import GameChange, GameRecord, NewGameRow, PlacementRecord, StoredView
 from engine import Game
 from engine.cards import DECK_SIZE
 

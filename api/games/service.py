@@ -30,7 +30,6 @@ from api.core.errors import (
     VersionConflict,
 )
 from api.core.ids import existing_game, parse_game_id
-from api.core.models import PlacementRecord
 from api.core.secrets import (
     player_key_id,
 )
@@ -61,7 +60,7 @@ from api.games.records import (
 )
 from api.games.schemas import GameCreated
 from api.games.snapshot import GameSnapshot
-from api.games.store import GameRecord, StoredView, WonGame
+from api.games.store import GameRecord, PlacementRecord, StoredView, WonGame
 from api.idempotency import Answer, IdempotentRequests, fingerprint
 from engine.cards import DECK_SIZE
 

@@ -1,9 +1,10 @@
 """The SQL of games and their placements, and the records it returns.
 
 Functions here take the caller's session or connection and never commit: the unit of work
-(:class:`api.core.database.Database`) does. Statements are SQLAlchemy Core on the ORM
-models' tables, built once where they have parameters, so that SQLAlchemy finds their
-compiled form in its cache without walking a new statement on every request.
+(:class:`api.core.database.Database`) does. Statements are SQLAlchemy Core on the feature's
+tables (:mod:`api.games.tables`), built once where they have parameters, so that SQLAlchemy
+finds their compiled form in its cache without walking a new statement on every request.
+What other features read of the tables is in :mod:`api.games.queries`.
 """
 
 from __future__ import annotations
@@ -20,8 +21,24 @@ from sqlalchemy.sql.dml import ReturningInsert, Update
 
 from api.core import store as core_store
 from api.core.database import Executor
-from api.core.models import GameRow, PlacementRecord, PlacementRow, PlayerKeyRow
+from api.core.models import PlayerKeyRow
 from api.core.secrets import player_key_id
+from api.games.tables import games as _games
+from api.games.tables import placements as _placements
+
+
+class PlacementRecord(NamedTuple):
+    """A placement as a game's history and its live feed read it and a placement writes it
+    (its game's id aside): one shape, so that :func:`api.games.records.placement_out` renders
+    both."""
+
+    number: int
+    row: int
+    col: int
+    card: str
+    flipped: list[dict[str, Any]]
+    status_after: str
+    created_at: datetime
 
 
 class GameRecord(NamedTuple):
@@ -120,8 +137,6 @@ class GameChange:
     review: str | None = None
 
 
-_games = cast(Table, GameRow.__table__)
-_placements = cast(Table, PlacementRow.__table__)
 _keys = cast(Table, PlayerKeyRow.__table__)
 
 # The snapshot columns keep their names from before they held a storage format (migration

@@ -44,7 +44,6 @@ from sqlalchemy.sql.elements import Tuple
 
 from api.core.database import Executor
 from api.core.models import (
-    GameRow,
     HeldWinRow,
     LeaderboardBestRow,
     LeaderboardDayRow,
@@ -52,6 +51,7 @@ from api.core.models import (
     LeaderboardTotalRow,
     ScoreRow,
 )
+from api.games import with_registered
 
 
 class ScoreRecord(NamedTuple):
@@ -80,7 +80,6 @@ class BoardEntry(NamedTuple):
 
 LeaderboardKey = tuple[int, datetime, uuid.UUID]  # (sort_score, finished_at, game_id)
 
-games = cast(Table, GameRow.__table__)
 scores = cast(Table, ScoreRow.__table__)
 totals = cast(Table, LeaderboardTotalRow.__table__)
 days = cast(Table, LeaderboardDayRow.__table__)
@@ -403,11 +402,12 @@ def _rank_statement(
 
 def _with_entry(statement: Select[*tuple[Any, ...]], table: FromClause) -> Select[*tuple[Any, ...]]:
     """``statement`` with a :class:`BoardEntry`'s columns added: ``table``'s (``scores`` or
-    ``leaderboard_bests``), joined to ``games`` on its ``game_id`` for ``registered``."""
-    registered = games.c.player_id.is_not(None).label("registered")
+    ``leaderboard_bests``), joined to its games for ``registered`` (the games face's
+    :func:`api.games.with_registered`)."""
+    joined, registered = with_registered(table)
     return statement.add_columns(
         *(table.c[name] for name in ScoreRecord._fields), registered
-    ).select_from(table.join(games, games.c.id == table.c.game_id))
+    ).select_from(joined)
 
 
 def rank_of(

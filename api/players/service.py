@@ -35,13 +35,13 @@ from api.core.errors import (
     NameTaken,
 )
 from api.core.names import RESERVED_SKELETONS, account_name, name_key, name_skeleton
-from api.games import GameFacts, GameHooks
+from api.games import GameFacts, GameHooks, PlayerGameRecord, PlayerGamesKey, player_games
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
 from api.players import credentials as creds
 from api.players import store
 from api.players.credentials import FIRST_KEY_NAME, find_player
 from api.players.schemas import PlayerCreated, PlayerKey, PlayerStatsOut
-from api.players.store import PasskeyRecord, PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
+from api.players.store import PasskeyRecord, PlayerStatsRecord
 
 _CURSOR_KIND = "player_games"
 NO_STATS = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
@@ -285,7 +285,7 @@ class PlayerService:
         player = find_player(session, name)
         secret = self.cursor_secret
         after = _decode_cursor(secret, cursor, player.id, status) if cursor else None
-        rows = store.player_games(session, player.id, status, after, limit + 1)
+        rows = player_games(session, player.id, status, after, limit + 1)
         next_cursor = None
         if len(rows) > limit:
             last = rows[limit - 1]

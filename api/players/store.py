@@ -1,15 +1,13 @@
-"""The SQL of player accounts: their rows, their keys' hashes, their recovery codes and passkeys,
-their stats and their games."""
+"""The SQL of player accounts: their rows, their keys' hashes, their recovery codes and passkeys
+and their stats (a player's games are the games face's, :func:`api.games.player_games`)."""
 
 from __future__ import annotations
 
-import functools
 import uuid
-from datetime import date, datetime
-from typing import Any, NamedTuple, cast
+from datetime import datetime
+from typing import NamedTuple, cast
 
 from sqlalchemy import (
-    Select,
     Table,
     bindparam,
     case,
@@ -17,7 +15,6 @@ from sqlalchemy import (
     func,
     insert,
     select,
-    tuple_,
     update,
 )
 from sqlalchemy.orm import Session
@@ -27,7 +24,6 @@ from api.core.accounts import PlayerRecord, SignedIn
 from api.core.credential_models import PasskeyChallengeRow, PasskeyRow, RecoveryCodeRow
 from api.core.database import Executor
 from api.core.models import (
-    GameRow,
     PlayerKeyRow,
     PlayerRow,
     PlayerStatsRow,
@@ -47,21 +43,6 @@ class PlayerStatsRecord(NamedTuple):
     current_streak: int
     longest_streak: int
     last_played_at: datetime | None
-
-
-class PlayerGameRecord(NamedTuple):
-    """A line of a player's games page."""
-
-    id: uuid.UUID
-    status: str
-    end_reason: str | None
-    score: int | None
-    placements_count: int
-    assisted: bool
-    created_at: datetime
-    finished_at: datetime | None
-    challenge_date: date | None
-    review: str | None
 
 
 class KeyRecord(NamedTuple):
@@ -93,9 +74,6 @@ class ChallengeRecord(NamedTuple):
     expires_at: datetime
 
 
-PlayerGamesKey = tuple[datetime, uuid.UUID]  # (created_at, id), newest first
-
-_games = cast(Table, GameRow.__table__)
 _players = cast(Table, PlayerRow.__table__)
 _stats = cast(Table, PlayerStatsRow.__table__)
 _races = cast(Table, RaceRow.__table__)
@@ -385,43 +363,6 @@ def count_game_finished(
         session.connection().execute(_GAME_LOST, {"player": player_id, "at": at})
     else:
         session.connection().execute(_GAME_WON, {"player": player_id, "score": score, "at": at})
-
-
-@functools.cache
-def _player_games_statement(by_status: bool, after: bool) -> Select[Any]:
-    """One range scan of ``ix_games_player_games`` from the newest game down."""
-    # A race's game is its racer's only until the race ends: no id of it is listed before.
-    statement = select(*(_games.c[name] for name in PlayerGameRecord._fields)).where(
-        _games.c.player_id == bindparam("player"), _games.c.sealed.is_(False)
-    )
-    if by_status:
-        statement = statement.where(_games.c.status == bindparam("status"))
-    if after:
-        created = bindparam("created_at", type_=_games.c.created_at.type)
-        game_id = bindparam("game_id", type_=_games.c.id.type)
-        statement = statement.where(
-            tuple_(_games.c.created_at, _games.c.id) < tuple_(created, game_id)
-        )
-    return statement.order_by(_games.c.created_at.desc(), _games.c.id.desc()).limit(
-        bindparam("limit")
-    )
-
-
-def player_games(
-    session: Executor,
-    player_id: uuid.UUID,
-    status: str | None,
-    after: PlayerGamesKey | None,
-    limit: int,
-) -> list[PlayerGameRecord]:
-    """A player's games, newest first, after the key ``after`` (exclusive)."""
-    parameters: dict[str, Any] = {"player": player_id, "limit": limit}
-    if status is not None:
-        parameters["status"] = status
-    if after is not None:
-        parameters["created_at"], parameters["game_id"] = after
-    statement = _player_games_statement(status is not None, after is not None)
-    return [PlayerGameRecord(*row) for row in session.execute(statement, parameters)]
 
 
 def player_race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:

@@ -12,15 +12,15 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from api.analysis import result as analysis_result
 from api.analysis import store as analysis_store
 from api.app import create_app
 from api.core.clock import now
 from api.core.database import Database
-from api.core.models import GameRow, PlacementRow
 from api.core.settings import Settings
+from api.games.tables import games, placements
 from engine import Game, replay
 from engine.analysis import at_least_played, review
 from engine.player.advice import Budget
@@ -82,8 +82,7 @@ def stored(database: Database, game_id: str) -> analysis_store.AnalysisRecord | 
 
 def deck_of(database: Database, game_id: str) -> list[str]:
     with database.transaction() as session:
-        row = session.get(GameRow, uuid.UUID(game_id))
-        assert row is not None
+        row = session.execute(select(games).where(games.c.id == uuid.UUID(game_id))).one()
         return [card.code for card in Game.from_dict(json.loads(row.state)).deck]
 
 
@@ -310,8 +309,8 @@ def test_an_analysis_that_cannot_be_computed_fails_once_and_says_why(
     finish(client, game)
     with database.transaction() as session:
         session.execute(
-            update(PlacementRow)
-            .where(PlacementRow.game_id == uuid.UUID(game.id), PlacementRow.number == 2)
+            update(placements)
+            .where(placements.c.game_id == uuid.UUID(game.id), placements.c.number == 2)
             .values(row=3, col=3)
         )
     assert client.post(f"/games/{game.id}/analysis").status_code == 202

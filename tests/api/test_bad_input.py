@@ -79,10 +79,10 @@ def test_database_errors_never_carry_the_values_they_were_given(client: TestClie
     from sqlalchemy.exc import DBAPIError
 
     from api.core.database import Database
-    from api.core.models import PlacementRow
+    from api.games.tables import placements
 
     database: Database = client.app.state.database  # type: ignore[attr-defined]
-    statement = insert(PlacementRow).values(
+    statement = insert(placements).values(
         game_id=uuid.uuid4(),  # no such game: a foreign-key violation
         number=1,
         row=0,

@@ -13,13 +13,13 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from api.challenges import store as challenges_store
 from api.core import migrate
 from api.core.accounts import Identity
 from api.core.database import create_database
 from api.core.days import daily_deal
 from api.core.errors import ChallengeAlreadyPlayed
 from api.core.settings import Settings
+from api.games import challenge_counts
 from api.games import store as games_store
 from api.games.dealing import deal, store_dealt, todays_deal
 from api.games.records import DealtGame
@@ -145,6 +145,6 @@ def test_a_race_the_check_cannot_see_is_told_challenge_already_played(
             with pytest.raises(ChallengeAlreadyPlayed), database.transaction() as session:
                 store_dealt(session, challenge_game(ana.id))
             with database.reading() as connection:
-                assert challenges_store.challenge_counts(connection, date(2026, 12, 1)) == (1, 0)
+                assert challenge_counts(connection, date(2026, 12, 1)) == (1, 0)
     finally:
         database.dispose()

@@ -13,15 +13,16 @@ from sqlalchemy import Table, insert, select, update
 
 from api.core import migrate
 from api.core.database import Database, create_database
-from api.core.models import GameRow, RaceRow, RacerRow, ScoreRow
+from api.core.models import RaceRow, RacerRow, ScoreRow
 from api.core.settings import Settings
+from api.games.tables import games
 from api.leaderboards import counters_drift
 from testkit import clock as fake_clock
 from testkit.games import place_in, start_game
 from tests.api.conformance import won_vectors
 from tests.support.fairplay import board_queued_win
 
-GAMES = cast(Table, GameRow.__table__)
+GAMES = games
 SCORES = cast(Table, ScoreRow.__table__)
 T0 = datetime(2026, 12, 1, 9, tzinfo=UTC)
 

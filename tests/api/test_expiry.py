@@ -17,12 +17,13 @@ from api import cli
 from api.app import create_app
 from api.core.database import Database
 from api.core.errors import ApiError, VersionConflict
-from api.core.models import GameRow, ScoreRow
+from api.core.models import ScoreRow
 from api.core.secrets import deck_commitment
 from api.core.settings import Settings
 from api.games import expiry, snapshot
 from api.games import store as games_store
 from api.games.placing import plan_placement, store_placement
+from api.games.tables import games
 from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
 
@@ -33,8 +34,8 @@ def age(database: Database, game: CreatedGame, by: timedelta) -> None:
     """Make a game look untouched for ``by``: as if its last change was that long ago."""
     with database.transaction() as session:
         session.execute(
-            update(GameRow)
-            .where(GameRow.id == uuid.UUID(game.id))
+            update(games)
+            .where(games.c.id == uuid.UUID(game.id))
             .values(updated_at=datetime.now(UTC) - by)
         )
 
@@ -244,7 +245,7 @@ def test_an_expiry_locks_its_games_in_one_order_whatever_order_it_read_them_in(
 
     def bump(session: Any, game_id: uuid.UUID) -> None:
         session.execute(
-            update(GameRow).where(GameRow.id == game_id).values(version=GameRow.version + 1)
+            update(games).where(games.c.id == game_id).values(version=games.c.version + 1)
         )
 
     def other_expiry() -> None:

@@ -11,9 +11,10 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from api.core.database import Database
-from api.core.models import GameRow
+from api.games.tables import games
 from engine import Game, replay
 
 
@@ -52,8 +53,8 @@ def test_walking_a_whole_game_never_reveals_a_card_before_it_is_drawn(
     game_id, token = created.json()["id"], created.json()["token"]
     commitment = created.json()["deck_commitment"]
     with database.transaction() as session:
-        row = session.get(GameRow, uuid.UUID(game_id))
-        assert row is not None and row.seed
+        row = session.execute(select(games).where(games.c.id == uuid.UUID(game_id))).one()
+        assert row.seed
         seed, salt = row.seed, row.salt
         deck = [card.code for card in Game.from_dict(json.loads(row.state)).deck]
     responses: list[httpx.Response] = [created]

@@ -10,14 +10,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from anyio.from_thread import BlockingPortal
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, func, select, update
 
 from api.app import create_app
 from api.core.database import Database
 from api.core.errors import RequestInProgress
-from api.core.models import GameRow, IdempotencyKeyRow, PlacementRow, ServiceSecretRow
+from api.core.models import IdempotencyKeyRow, ServiceSecretRow
 from api.core.settings import Settings
 from api.games.placing import placement_fingerprint
+from api.games.tables import games, placements
 from api.idempotency import store as idempotency_store
 from api.idempotency.sealing import ReplaySeal, Unreadable
 from api.idempotency.service import RETENTION, Answer, IdempotentRequests, key_hash, purge_in
@@ -26,9 +27,9 @@ from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
 
 
-def count(database: Database, model: type[GameRow] | type[PlacementRow]) -> int:
+def count(database: Database, table: Table) -> int:
     with database.reading() as session:
-        return int(session.scalar(select(func.count()).select_from(model)) or 0)
+        return int(session.scalar(select(func.count()).select_from(table)) or 0)
 
 
 def new_key() -> str:
@@ -47,7 +48,7 @@ def test_retrying_a_game_creation_returns_the_same_game(
     assert again.headers["location"] == first.headers["location"]
     assert again.headers["idempotent-replayed"] == "true"
     assert "idempotent-replayed" not in first.headers
-    assert count(database, GameRow) == 1
+    assert count(database, games) == 1
 
 
 def test_the_stored_creation_holds_neither_the_key_nor_the_token(
@@ -106,7 +107,7 @@ def test_a_creation_key_that_could_be_guessed_is_refused(
     assert problem["code"] == "invalid_request"
     assert problem["errors"][0]["loc"] == ["header", "idempotency-key"]
     assert "UUID (version 4)" in problem["errors"][0]["message"]
-    assert count(database, GameRow) == 0
+    assert count(database, games) == 0
 
 
 def test_two_clients_with_the_same_body_get_their_own_games(client: TestClient) -> None:
@@ -126,7 +127,7 @@ def test_same_key_with_another_body_is_422_idempotency_key_reused(
     response = client.post("/games", json={"player": "bob"}, headers=headers)
     assert response.status_code == 422
     assert response.json()["code"] == "idempotency_key_reused"
-    assert count(database, GameRow) == 1
+    assert count(database, games) == 1
 
 
 def test_retrying_a_placement_returns_the_original_and_places_nothing_more(
@@ -140,12 +141,12 @@ def test_retrying_a_placement_returns_the_original_and_places_nothing_more(
     assert again.json() == first.json()
     assert again.headers["etag"] == first.headers["etag"] == '"v2"'
     assert again.headers["idempotent-replayed"] == "true"
-    assert count(database, PlacementRow) == 1
+    assert count(database, placements) == 1
     # The replay is the original response even after the game moved on.
     client.post(f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers=game.auth)
     later = client.post(f"/games/{game.id}/placements", json={"row": 0, "col": 0}, headers=headers)
     assert later.json() == first.json()
-    assert count(database, PlacementRow) == 2
+    assert count(database, placements) == 2
 
 
 def test_a_placement_key_is_scoped_to_its_game(client: TestClient, make_game: MakeGame) -> None:
@@ -327,7 +328,7 @@ def test_a_request_whose_claim_was_taken_over_stores_nothing(
 
     with pytest.raises(RequestInProgress):
         slow_work()
-    assert count(database, PlacementRow) == 0  # its work was rolled back with the refusal
+    assert count(database, placements) == 0  # its work was rolled back with the refusal
     with database.transaction() as session:
         record = idempotency_store.get_idempotency_key(session, scope, key_hash("slow"))
     # The key is still the taker's: unanswered, not released by the request that lost it.

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import insert, text
 
 from api.core.database import Database
-from api.core.models import GameRow
 from api.core.names import name_skeleton
+from api.games.tables import games
 from api.leaderboards import store as leaderboards_store
 from api.leaderboards.store import ScoreRecord
 from tests.api.conformance import play_vector, won_vectors
@@ -40,8 +40,8 @@ def record_win(
     after the last win of the same score, as the service ensures."""
     game_id = uuid.uuid4()
     with database.transaction() as session:
-        session.add(
-            GameRow(
+        session.execute(
+            insert(games).values(
                 id=game_id,
                 player=player,
                 player_id=player_id,
@@ -61,7 +61,6 @@ def record_win(
                 finished_at=finished_at,
             )
         )
-        session.flush()
         record = ScoreRecord(game_id, player, score, -score, finished_at, assisted)
         leaderboards_store.record_win(session, record, name_skeleton(player))
     return str(game_id)

@@ -7,14 +7,12 @@ import uuid
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import cast
 
 import pytest
 from sqlalchemy import (
     Boolean,
     SmallInteger,
     String,
-    Table,
     Uuid,
     column,
     create_engine,
@@ -25,15 +23,16 @@ from sqlalchemy import (
 
 from api.core import migrate
 from api.core.database import create_database
-from api.core.models import GameRow, UTCDateTime
+from api.core.models import UTCDateTime
 from api.core.names import name_key
 from api.core.settings import Settings
+from api.games.tables import games
 from api.leaderboards import store as leaderboards_store
 from testkit import databases
 from tests.api.test_leaderboard_windows import Won, brute_board
 
 T0 = datetime(2026, 11, 29, 23, 0, tzinfo=UTC)  # a Sunday: the wins cross a week's end
-GAMES = cast(Table, GameRow.__table__)
+GAMES = games
 # ``scores`` as revision 0011 has it, with the service's column types.
 SCORES_0011 = table(
     "scores",

@@ -15,15 +15,15 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, insert, text
 
 from api.app import create_app
 from api.core import migrate
 from api.core.database import Database
-from api.core.models import GameRow
 from api.core.names import name_skeleton
 from api.core.settings import Settings
 from api.games import HOOKS, GameFacts
+from api.games.tables import games
 from testkit import databases
 from tests.support.fairplay import record_clean_review
 
@@ -111,8 +111,8 @@ def win(database: Database, player: str, score: int, at: datetime) -> None:
     """A won game recorded on the boards as the service records one."""
     game_id = uuid.uuid4()
     with database.transaction() as session:
-        session.add(
-            GameRow(
+        session.execute(
+            insert(games).values(
                 id=game_id,
                 player=player,
                 token_hash="0" * 64,
@@ -131,7 +131,6 @@ def win(database: Database, player: str, score: int, at: datetime) -> None:
                 finished_at=at,
             )
         )
-        session.flush()
         facts = GameFacts(game_id, player, None, None, False, 40 - score, "won", score, at)
         HOOKS.earliest_end(session, facts)
         HOOKS.announce(HOOKS.ended, session, facts)

@@ -25,10 +25,10 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Engine, create_engine, select
 from sqlalchemy.orm import Session
 
-from api.core.models import GameRow
+from api.games.tables import games
 from engine import Game, replay
 from testkit.server import running_server
 from tests.integrity.conftest import Report
@@ -142,8 +142,7 @@ def _compact(value: Any) -> str:
 def _secrets(engine: Engine, game_id: str) -> tuple[str | None, str, list[str]]:
     """The seed, the salt and the deck order of a game, from its row."""
     with Session(engine) as session:
-        row = session.get(GameRow, uuid.UUID(game_id))
-        assert row is not None
+        row = session.execute(select(games).where(games.c.id == uuid.UUID(game_id))).one()
         deck = [card.code for card in Game.from_dict(json.loads(row.state)).deck]
         return row.seed, row.salt, deck
 

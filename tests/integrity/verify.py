@@ -19,21 +19,20 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import Row, create_engine, func, select
 from sqlalchemy.orm import Session
 
 from api.core.models import (
-    GameRow,
     HeldWinRow,
     IdempotencyKeyRow,
     LeaderboardBestRow,
     LeaderboardDayRow,
     LeaderboardTotalRow,
-    PlacementRow,
     ScoreRow,
 )
 from api.core.names import name_skeleton
 from api.core.secrets import deck_commitment
+from api.games.tables import games, placements
 from api.leaderboards.store import ALL_TIME, week_of
 from engine import Game, Status
 
@@ -52,7 +51,7 @@ class StoredGame:
     status: str
     score: int | None
     assisted: bool
-    review: str | None  # the fair-play review's word (GameRow.review)
+    review: str | None  # the fair-play review's word (games.review)
     version: int
     deck: tuple[str, ...]
     seed: str | None
@@ -82,7 +81,7 @@ class DatabaseReport:
         return dict(Counter(game.status for game in self.games.values()))
 
 
-def _verify_game(row: GameRow, placements: list[PlacementRow]) -> StoredGame:
+def _verify_game(row: Row[Any], placements: list[Row[Any]]) -> StoredGame:
     name = f"game {row.id}"
     stored = Game.from_dict(json.loads(row.state))  # also checks the state obeys the rules
     deck = tuple(card.code for card in stored.deck)
@@ -154,7 +153,7 @@ def _verify_stored_response(row: IdempotencyKeyRow, report: DatabaseReport) -> N
     ), f"{where}: kept {placement} but the game holds {stored}"
 
 
-# The fair-play review's words (GameRow.review, api.fairplay) of a win held off the boards:
+# The fair-play review's words (games.review, api.fairplay) of a win held off the boards:
 # pending its review, flagged by it (``confirmed`` by a moderator), or of a marked account
 # (``held``); and of a win on them: none (assisted, or won before the review), clean, cleared.
 HELD_REVIEWS = ("pending", "flagged", "confirmed", "held")
@@ -168,20 +167,20 @@ def verify_database(url: str) -> DatabaseReport:
     try:
         with Session(engine) as session:
             duplicates = session.execute(
-                select(PlacementRow.game_id, PlacementRow.number)
-                .group_by(PlacementRow.game_id, PlacementRow.number)
+                select(placements.c.game_id, placements.c.number)
+                .group_by(placements.c.game_id, placements.c.number)
                 .having(func.count() > 1)
             ).all()
             assert not duplicates, f"placement numbers stored twice: {duplicates}"
-            placements: dict[uuid.UUID, list[PlacementRow]] = {}
-            for placement in session.scalars(
-                select(PlacementRow).order_by(PlacementRow.game_id, PlacementRow.number)
+            placed: dict[uuid.UUID, list[Row[Any]]] = {}
+            for placement in session.execute(
+                select(placements).order_by(placements.c.game_id, placements.c.number)
             ):
-                placements.setdefault(placement.game_id, []).append(placement)
-            rows = session.scalars(select(GameRow)).all()
-            assert set(placements) <= {row.id for row in rows}, "placements of no game"
+                placed.setdefault(placement.game_id, []).append(placement)
+            rows = session.execute(select(games)).all()
+            assert set(placed) <= {row.id for row in rows}, "placements of no game"
             for row in rows:
-                game = _verify_game(row, placements.get(row.id, []))
+                game = _verify_game(row, placed.get(row.id, []))
                 report.games[game.id] = game
             for score in session.scalars(select(ScoreRow)):
                 scored = report.games.get(str(score.game_id))
