@@ -136,6 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.passkey_rp_id,
             settings.passkey_origins,
             fairplay.is_marked,
+            races.race_counts,
         )
         state.leaderboards = LeaderboardService(
             database, cursor_secret, settings.leaderboard_cache_pages

@@ -2,9 +2,13 @@
 tests that compare the migrated schema with the declarations.
 
 Each feature declares and owns its tables in its own ``tables`` module (docs/design.md, "One
-owner per table"); importing them here is what puts them on the shared MetaData.
+owner per table"); importing their features here is what puts them on the shared MetaData.
 """
 
+# A feature's package imports its store, and the store its ``tables`` module: importing the
+# packages (their faces, as anywhere outside a feature) puts every table on the MetaData, and
+# tests/api/test_migrations.py fails if one is missing.
+from api import accounts, analysis, fairplay, idempotency, leaderboards, players, races  # noqa: F401
 from api.core.models import metadata
 
 __all__ = ["metadata"]

@@ -18,9 +18,9 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from api.accounts import authenticate
 from api.challenges import store
 from api.challenges.store import ChallengeBoardKey
-from api.core.accounts import authenticate
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
 from api.core.days import DailyDeal, daily_deal, is_closed, parse_day

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any, NamedTuple, cast, get_args
 
 import psycopg
@@ -17,7 +17,7 @@ from psycopg import sql
 from sqlalchemy import Row, Table, and_, bindparam, or_, select, tuple_
 
 from api.core.database import Executor
-from api.core.models import GameRow, PlacementRecord, PlacementRow, ScoreRow
+from api.core.models import GameRow, PlacementRecord, PlacementRow
 from api.core.schemas import StatusName
 
 # The one PostgreSQL channel every process listens on (one connection per process).
@@ -25,7 +25,6 @@ CHANNEL = "foursquare_events"
 
 _games = cast(Table, GameRow.__table__)
 _placements = cast(Table, PlacementRow.__table__)
-_scores = cast(Table, ScoreRow.__table__)
 
 
 class GameState(NamedTuple):
@@ -206,45 +205,6 @@ def listed_since(session: Executor, since: datetime, limit: int) -> list[ListedG
     first, at most ``limit``."""
     rows = session.execute(_LISTED_SINCE, {"since": since, "limit": limit})
     return [_listed(row) for row in rows]
-
-
-class Win(NamedTuple):
-    """A won game as the leaderboard lists it."""
-
-    game_id: uuid.UUID
-    player: str
-    score: int
-    finished_at: datetime
-    assisted: bool
-
-
-_WIN = select(
-    _scores.c.game_id, _scores.c.player, _scores.c.score, _scores.c.finished_at, _scores.c.assisted
-).where(_scores.c.game_id == bindparam("id"))
-
-
-def win(session: Executor, game_id: uuid.UUID) -> Win | None:
-    row = session.execute(_WIN, {"id": game_id}).first()
-    return None if row is None else Win._make(row)
-
-
-_WINS_SINCE = (
-    select(_scores.c.game_id)
-    .where(
-        # The days' index (ix_scores_day) first: one or two days' wins, not the whole board.
-        _scores.c.day.in_(bindparam("days", expanding=True)),
-        _scores.c.finished_at > bindparam("since", type_=_scores.c.finished_at.type),
-    )
-    .order_by(_scores.c.finished_at)
-    .limit(bindparam("limit"))
-)
-
-
-def wins_since(session: Executor, since: datetime, limit: int) -> list[uuid.UUID]:
-    """The games won after ``since`` (UTC), first finished first, at most ``limit``."""
-    days = sorted({since.astimezone(UTC).date(), datetime.now(UTC).date()})
-    rows = session.execute(_WINS_SINCE, {"days": days, "since": since, "limit": limit})
-    return [row[0] for row in rows]
 
 
 async def notifications(conninfo: str) -> AsyncIterator[str]:

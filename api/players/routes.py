@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response, status
 
+from api.accounts import NewKey
 from api.core.credential_errors import (
     InvalidRecoveryCode,
     KeyNotFound,
@@ -37,7 +38,6 @@ from api.core.params import CreationKey, PageCursor, PageLimit, PlayerKeyDep, se
 from api.core.problems import json_response
 from api.idempotency import REPLAYED_HEADER, answer_response
 from api.ops.ratelimit import SignInGuard, limited_by
-from api.players.credentials import NewKey
 from api.players.schemas import (
     KeyCreate,
     KeyOut,

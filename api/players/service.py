@@ -14,44 +14,31 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from api.core.accounts import (
+from api import accounts as creds
+from api.accounts import (
+    FIRST_KEY_NAME,
+    PasskeyRecord,
     PlayerRecord,
     SignedIn,
     authenticate_key,
+    find_player,
     retire_previous_secret,
     signed_in,
 )
-from api.core.clock import now
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import (
-    InvalidCursor,
-    InvalidToken,
-    MissingToken,
-    NameReserved,
-    NameTaken,
-)
-from api.core.names import RESERVED_SKELETONS, account_name, name_key, name_skeleton
+from api.core.errors import InvalidCursor, InvalidToken, MissingToken
+from api.core.names import name_key
 from api.games import GameFacts, GameHooks
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
-from api.players import credentials as creds
 from api.players import store
-from api.players.credentials import FIRST_KEY_NAME, find_player
 from api.players.schemas import PlayerCreated, PlayerKey, PlayerStatsOut
-from api.players.store import PasskeyRecord, PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
+from api.players.store import PlayerGameRecord, PlayerGamesKey, PlayerStatsRecord
 
 _CURSOR_KIND = "player_games"
 NO_STATS = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
-
-
-@dataclass(frozen=True)
-class Registered:
-    player: PlayerRecord
-    key: str  # shown once
-    recovery_codes: list[str]  # shown once
 
 
 @dataclass(frozen=True)
@@ -76,6 +63,7 @@ class GamesPage:
 
 
 Marked = Callable[[Executor, uuid.UUID], bool]
+RaceCounts = Callable[[Executor, uuid.UUID], tuple[int, int]]  # finished, won
 
 
 class PlayerService:
@@ -89,6 +77,7 @@ class PlayerService:
         passkey_rp_id: str = "localhost",
         passkey_origins: Sequence[str] = (),
         marked: Marked = lambda s, p: False,
+        race_counts: RaceCounts = lambda s, p: (0, 0),
     ) -> None:
         self.database = database
         self.requests = requests
@@ -100,6 +89,9 @@ class PlayerService:
         # up by name through this feature: handed in by the app, so that the two features
         # do not import each other).
         self.marked = marked
+        # A player's races finished and won (api.races, which looks players up through the
+        # accounts: handed in by the app, so that players need not know the races).
+        self.race_counts = race_counts
 
     def relying(self, host: str | None) -> creds.Relying:
         """Who passkeys are for. Without configured origins, the embedded default's: the page
@@ -268,7 +260,7 @@ class PlayerService:
         stats = store.get_player_stats(session, player.id)
         assert stats is not None  # made with the player, removed only with it
         marked = self.marked(session, player.id)
-        return Profile(player, stats, race_counts(session, player.id), marked)
+        return Profile(player, stats, self.race_counts(session, player.id), marked)
 
     async def games_page(
         self, name: str, status: str | None, limit: int, cursor: str | None
@@ -293,33 +285,12 @@ class PlayerService:
         return GamesPage(player, rows[:limit], next_cursor)
 
 
-def register(session: Session, raw_name: str, key_name: str = FIRST_KEY_NAME) -> Registered:
-    """Register an account in ``session``'s transaction (and the routes' unit of work)."""
-    name = account_name(raw_name)
-    key_of_name = name_key(name)
-    skeleton = name_skeleton(name)
-    reserved = RESERVED_SKELETONS.get(skeleton)
-    if reserved is not None:
-        raise NameReserved(
-            f"the name {name!r} is, or is one name with, {reserved!r}, which no account may "
-            "take: choose another"
-        )
-    if store.name_key_taken(session, key_of_name):
-        raise NameTaken(f"the name {name!r} is taken")
-    owner = store.name_with_skeleton(session, skeleton)
-    if owner is not None:
-        raise NameTaken(
-            f"the name {name!r} is one name with the registered name {owner!r} (it looks "
-            "like it, or differs only by '_' and '-'): choose another"
-        )
-    player = PlayerRecord(uuid.uuid4(), name, key_of_name, now(), skeleton)
-    try:
-        store.insert_player(session, player)
-    except IntegrityError:  # registered by a concurrent request since the check
-        raise NameTaken(f"the name {name!r} is taken") from None
-    key = creds.issue_key(session, player, key_name)
-    codes = creds.issue_recovery_codes(session, player.id)
-    return Registered(player, key.secret, codes)
+def register(session: Session, raw_name: str, key_name: str = FIRST_KEY_NAME) -> creds.Registered:
+    """Register an account in ``session``'s transaction (and the routes' unit of work), with
+    its zeroed figures."""
+    registered = creds.open_account(session, raw_name, key_name)
+    store.insert_stats(session, registered.player.id)
+    return registered
 
 
 def stats_out(stats: PlayerStatsRecord, races: tuple[int, int] = (0, 0)) -> PlayerStatsOut:
@@ -339,12 +310,6 @@ def stats_out(stats: PlayerStatsRecord, races: tuple[int, int] = (0, 0)) -> Play
         races_played=races[0],
         races_won=races[1],
     )
-
-
-def race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
-    """The player's races finished and won, as their page shows them (the races feature's
-    list of a player's races shows them too)."""
-    return store.player_race_counts(session, player_id)
 
 
 def _encode_cursor(
