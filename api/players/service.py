@@ -1,4 +1,4 @@
-"""Player accounts: registering, keys, stats and the games page.
+"""Players: registering an account, rotating a key, their pages, figures and games.
 
 The functions that take a ``session`` are the parts other features run inside their own
 unit of work (a game's creation identifies its player and counts it in their stats in the
@@ -9,18 +9,17 @@ a unit of work per request.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.orm import Session
 
-from api import accounts as creds
+from api import accounts
 from api.accounts import (
     FIRST_KEY_NAME,
-    PasskeyRecord,
     PlayerRecord,
+    Registered,
     SignedIn,
     authenticate_key,
     find_player,
@@ -67,23 +66,19 @@ RaceCounts = Callable[[Executor, uuid.UUID], tuple[int, int]]  # finished, won
 
 
 class PlayerService:
-    """Accounts, keys, pages and games listings; each method one unit of work."""
+    """Registration, key rotation, pages and games listings; each method one unit of work."""
 
     def __init__(
         self,
         database: Database,
         requests: IdempotentRequests,
         cursor_secret: bytes,
-        passkey_rp_id: str = "localhost",
-        passkey_origins: Sequence[str] = (),
         marked: Marked = lambda s, p: False,
         race_counts: RaceCounts = lambda s, p: (0, 0),
     ) -> None:
         self.database = database
         self.requests = requests
         self.cursor_secret = cursor_secret
-        self.passkey_rp_id = passkey_rp_id
-        self.passkey_origins = list(passkey_origins)
 
         # Whether the fair-play review marked an account (api.fairplay, which looks players
         # up by name through this feature: handed in by the app, so that the two features
@@ -92,81 +87,6 @@ class PlayerService:
         # A player's races finished and won (api.races, which looks players up through the
         # accounts: handed in by the app, so that players need not know the races).
         self.race_counts = race_counts
-
-    def relying(self, host: str | None) -> creds.Relying:
-        """Who passkeys are for. Without configured origins, the embedded default's: the page
-        at http://<rp id> on the port this request reached (``host``, its Host header)."""
-        if self.passkey_origins:
-            return creds.Relying(self.passkey_rp_id, self.passkey_origins)
-        hostname, _, port = (host or "").rpartition(":")
-        if not hostname or not port.isdigit():
-            port = ""
-        suffix = f":{port}" if port else ""
-        return creds.Relying(self.passkey_rp_id, [f"http://{self.passkey_rp_id}{suffix}"])
-
-    # ------------------------------------------------------------ credentials
-
-    async def credentials(self, name: str, key: str | None) -> creds.Credentials:
-        return await self.database.read(lambda session: creds.credentials(session, name, key))
-
-    async def create_key(self, name: str, key: str | None, key_name: str) -> creds.NewKey:
-        return await self.database.write(
-            lambda session: creds.create_key(session, name, key, key_name)
-        )
-
-    async def revoke_key(self, name: str, key: str | None, key_id: uuid.UUID) -> None:
-        await self.database.write(lambda session: creds.revoke_key(session, name, key, key_id))
-
-    async def new_recovery_codes(self, name: str, key: str | None) -> list[str]:
-        return await self.database.write(
-            lambda session: creds.new_recovery_codes(session, name, key)
-        )
-
-    async def recover(self, name: str, code: str, key_name: str) -> creds.NewKey:
-        return await self.database.write(
-            lambda session: creds.recover(session, name, code, key_name)
-        )
-
-    async def passkey_options(
-        self, name: str, key: str | None, rp: creds.Relying
-    ) -> creds.Ceremony:
-        return await self.database.write(
-            lambda session: creds.passkey_options(session, name, key, rp)
-        )
-
-    async def register_passkey(
-        self,
-        name: str,
-        key: str | None,
-        challenge_id: uuid.UUID,
-        credential: dict[str, Any],
-        passkey_name: str,
-        rp: creds.Relying,
-    ) -> PasskeyRecord:
-        return await self.database.write(
-            lambda session: creds.register_passkey(
-                session, name, key, challenge_id, credential, passkey_name, rp
-            )
-        )
-
-    async def revoke_passkey(self, name: str, key: str | None, passkey_id: uuid.UUID) -> None:
-        await self.database.write(
-            lambda session: creds.revoke_passkey(session, name, key, passkey_id)
-        )
-
-    async def sign_in_options(self, rp: creds.Relying) -> creds.Ceremony:
-        return await self.database.write(lambda session: creds.sign_in_options(session, rp))
-
-    async def passkey_sign_in(
-        self,
-        challenge_id: uuid.UUID,
-        credential: dict[str, Any],
-        key_name: str,
-        rp: creds.Relying,
-    ) -> creds.NewKey:
-        return await self.database.write(
-            lambda session: creds.passkey_sign_in(session, challenge_id, credential, key_name, rp)
-        )
 
     async def register(
         self, raw_name: str, key: str | None, key_name: str = FIRST_KEY_NAME
@@ -219,7 +139,7 @@ class PlayerService:
 
         async def prepare(_: None) -> Callable[[Session], Answer]:
             def write(session: Session) -> Answer:
-                rotated = creds.rotate_key(session, name, credential)
+                rotated = accounts.rotate_key(session, name, credential)
                 out = PlayerKey(name=rotated.player.name, key=rotated.secret)
                 return Answer(200, out.model_dump_json().encode(), secret=True)
 
@@ -285,10 +205,10 @@ class PlayerService:
         return GamesPage(player, rows[:limit], next_cursor)
 
 
-def register(session: Session, raw_name: str, key_name: str = FIRST_KEY_NAME) -> creds.Registered:
+def register(session: Session, raw_name: str, key_name: str = FIRST_KEY_NAME) -> Registered:
     """Register an account in ``session``'s transaction (and the routes' unit of work), with
     its zeroed figures."""
-    registered = creds.open_account(session, raw_name, key_name)
+    registered = accounts.open_account(session, raw_name, key_name)
     store.insert_stats(session, registered.player.id)
     return registered
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from api.accounts import authenticate, create_key
+from api.accounts import authenticate
+from api.accounts.credentials import create_key
 from api.core import migrate
 from api.core.database import create_database
 from api.core.errors import InvalidToken

@@ -263,8 +263,5 @@ def test_every_feature_has_a_face_of_few_names(feature: str) -> None:
     names = getattr(package, "__all__", None)
     assert names is not None, f"api/{feature}/__init__.py names no __all__"
     assert all(hasattr(package, name) for name in names)
-    # The games' face is the one every feature uses: a handful of names (issue 41). The
-    # accounts' is two faces: identity, which every feature with players uses, and the
-    # credentials' use cases (keys, recovery codes, passkeys) the players' routes offer.
-    limit = {"games": 15, "accounts": 32}.get(feature, 20)
-    assert len(names) <= limit, names
+    # The games' face is the one every feature uses: a handful of names (issue 41).
+    assert len(names) <= (15 if feature == "games" else 20), names
