@@ -125,7 +125,7 @@ class PlayerService:
         """Give the key signing the request (``credential``) a new secret; the answer, and
         whether it is the replay of an earlier rotation with the same ``Idempotency-Key``
         (``key``) and credential. The secret replaced keeps working until the new one is
-        first used (:func:`api.players.credentials.rotate_key`)."""
+        first used (:func:`api.accounts.rotate_key`)."""
         if credential is None:  # nothing to check, nor to claim
             raise MissingToken("send the player's current key as 'Authorization: Bearer <key>'")
 
