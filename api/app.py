@@ -25,6 +25,7 @@ from api import (
     players,
     races,
 )
+from api.accounts import AccountService
 from api.analysis import AnalysisRunner, AnalysisService
 from api.challenges import ChallengeService
 from api.core import cursors, migrate
@@ -127,13 +128,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             timedelta(seconds=settings.idempotency_stale_seconds),
         )
         state.games = GameService(database, requests, challenge_secret)
+        state.accounts = AccountService(database, settings.passkey_rp_id, settings.passkey_origins)
         state.players = PlayerService(
             database,
             requests,
             cursor_secret,
-            settings.passkey_rp_id,
-            settings.passkey_origins,
             fairplay.is_marked,
+            races.race_counts,
         )
         state.leaderboards = LeaderboardService(
             database, cursor_secret, settings.leaderboard_cache_pages

@@ -2,7 +2,7 @@
 
 Rows are written in batches of 10,000 by the driver itself (SQLite: ``executemany`` of one
 ``INSERT``; PostgreSQL: ``COPY ... FROM STDIN``), with the column list of the service's own
-tables (:data:`api.games.tables.games`, :class:`api.core.models.ScoreRow`) and every value
+tables (:data:`api.games.tables.games`, :data:`api.leaderboards.tables.scores`) and every value
 encoded by the bind processor SQLAlchemy would use for its column, so what is stored is what the
 service would store. Every ``NOT NULL`` column of ``games`` or ``scores`` without a server
 default that this module does not know (a later migration may add one) gets plain values of
@@ -35,16 +35,10 @@ from psycopg import sql as psycopg_sql
 from sqlalchemy import Column, Table, create_engine, func, select, text, update
 from sqlalchemy.engine import Dialect
 
-from api.core.models import (
-    Base,
-    LeaderboardBestRow,
-    LeaderboardDayRow,
-    LeaderboardTotalRow,
-    ScoreRow,
-)
 from api.core.names import name_skeleton
 from api.games.tables import games as games_table
 from api.leaderboards.store import ALL_TIME, week_of
+from api.leaderboards.tables import leaderboard_bests, leaderboard_days, leaderboard_totals, scores
 from engine import Game, Status
 
 MAX_SCORE = 24
@@ -112,11 +106,6 @@ def won_games(count: int = 8, seed: int = 0) -> tuple[WonGame, ...]:
             state = json.dumps(game.to_dict(), separators=(",", ":"))
             found.append(WonGame(state, game.score, game.placements_count))
     return tuple(found)
-
-
-def _table(model: type[Base]) -> Table:
-    table: Table = model.__table__  # type: ignore[assignment]
-    return table
 
 
 def _filler(column: Column[Any], rng: random.Random, finished_at: datetime) -> object:
@@ -254,14 +243,13 @@ class BulkLoader:
             score: min(won_games(), key=lambda game: abs(game.score - score))
             for score in range(MAX_SCORE + 1)
         }
-        scores: Table = ScoreRow.__table__  # type: ignore[assignment]
         self.game_extra = _unknown_required(games_table, GAME_COLUMNS)
         self.score_extra = _unknown_required(scores, SCORE_COLUMNS)
         self.games = _Encoder(games_table, GAME_COLUMNS, self.game_extra, self.engine.dialect)
         self.scores = _Encoder(scores, SCORE_COLUMNS, self.score_extra, self.engine.dialect)
         dialect = self.engine.dialect
-        self.day_counts = _Encoder(_table(LeaderboardDayRow), DAY_COLUMNS, [], dialect)
-        self.bests = _Encoder(_table(LeaderboardBestRow), BEST_COLUMNS, [], dialect)
+        self.day_counts = _Encoder(leaderboard_days, DAY_COLUMNS, [], dialect)
+        self.bests = _Encoder(leaderboard_bests, BEST_COLUMNS, [], dialect)
         self.boards = Boards()
 
     def close(self) -> None:
@@ -270,7 +258,7 @@ class BulkLoader:
     def count(self) -> int:
         """How many scores (won games) the database holds."""
         with self.engine.connect() as connection:
-            return int(connection.scalar(select(func.count()).select_from(ScoreRow)) or 0)
+            return int(connection.scalar(select(func.count()).select_from(scores)) or 0)
 
     def _batches(
         self, first: int, count: int
@@ -348,7 +336,7 @@ class BulkLoader:
             raw.commit()
         finally:
             raw.close()
-        totals = _table(LeaderboardTotalRow)
+        totals = leaderboard_totals
         with self.engine.begin() as connection:
             for score, wins in enumerate(self.boards.wins):
                 last = self.boards.last[score]

@@ -8,15 +8,29 @@ from logging.config import fileConfig
 
 from alembic import context
 from filelock import FileLock
-from sqlalchemy import create_engine, make_url, pool, text
+from sqlalchemy import MetaData, create_engine, make_url, pool, text
 
 from api.core.settings import Settings
-from api.tables import metadata
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logging", True):
     fileConfig(config.config_file_name, disable_existing_loggers=False)
-target_metadata = metadata
+
+
+def declarations() -> MetaData | None:
+    """The tables as the code declares them, which autogenerate and ``alembic check`` compare
+    with the database. Importing them imports every feature's package (each declares its
+    own), so the service's own runs (:mod:`api.core.migrate`: upgrade, downgrade), which
+    compare nothing, skip it: ``foursquare serve`` migrates before its metrics directory is
+    chosen, and nothing may import prometheus_client before then (api/ops/metrics_files.py)."""
+    if not config.attributes.get("declarations", True):
+        return None
+    from api.tables import metadata
+
+    return metadata
+
+
+target_metadata = declarations()
 
 # A fixed key for PostgreSQL's advisory lock, so that processes starting together migrate
 # one at a time.

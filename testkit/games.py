@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from api.core.accounts import Identity
+from api.accounts import Identity
 from api.core.ids import existing_game, parse_game_id
 from api.games import LoadedGame
 from api.games.dealing import deal, store_dealt

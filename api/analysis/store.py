@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
-from sqlalchemy import ColumnElement, Table, func, select, update
+from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from api.analysis.tables import analyses as _analyses
 from api.core.database import Executor
-from api.core.models import AnalysisRow
 
 
 class AnalysisRecord(NamedTuple):
@@ -32,7 +32,6 @@ class AnalysisRecord(NamedTuple):
     finished_at: datetime | None
 
 
-_analyses = cast(Table, AnalysisRow.__table__)
 _ANALYSIS_COLUMNS = tuple(_analyses.c[name] for name in AnalysisRecord._fields)
 
 

@@ -18,7 +18,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from api.core.accounts import authenticate
+from api.accounts import authenticate
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
 from api.core.days import DailyDeal, daily_deal, is_closed, parse_day

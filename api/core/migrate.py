@@ -18,6 +18,7 @@ def alembic_config(database_url: str) -> Config:
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
     config.attributes["configure_logging"] = False
+    config.attributes["declarations"] = False  # upgrades and downgrades compare nothing
     return config
 
 

@@ -4,15 +4,13 @@ notifications queued in a transaction."""
 from __future__ import annotations
 
 import functools
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import ColumnElement, Select, Table, bindparam, event, func, select, text
+from sqlalchemy import ColumnElement, Select, bindparam, event, func, select, text
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
-from api.core.models import ServiceSecretRow
-
-_secrets = cast(Table, ServiceSecretRow.__table__)
+from api.core.models import service_secrets as _secrets
 
 
 def service_secret(session: Executor, name: str, configured: str | None) -> bytes:

@@ -44,12 +44,11 @@ from api.challenges import counts as challenge_counts
 from api.core import clock, days
 from api.core.database import Database, Executor
 from api.core.errors import EventStreamsFull, TooManyEventStreams
-from api.events import listing, store
+from api.events import listing
 from api.events.announce import parse_notice
-from api.events.store import Win
 from api.events.watchers import Item, Reading, Topic, Watcher, offer_all
 from api.games import GameFeed, GameState, ListedGame, PlacementRecord, game_feed, listed_since
-from api.leaderboards import ranks_of_win
+from api.leaderboards import ScoreRecord, ranks_of_win, win, wins_since
 from api.ops import metrics
 
 log = logging.getLogger("foursquare.events")
@@ -68,8 +67,8 @@ class Rendering(Protocol):
 
     def placement(self, placement: PlacementRecord) -> bytes: ...
     def end(self, game_id: uuid.UUID, state: GameState) -> bytes: ...
-    def win(self, win: Win, ranks: dict[str, int | None]) -> bytes: ...
-    def best(self, board: str, win: Win) -> bytes: ...
+    def win(self, win: ScoreRecord, ranks: dict[str, int | None]) -> bytes: ...
+    def best(self, board: str, win: ScoreRecord) -> bytes: ...
     def challenge(self, day: date, played: int, won: int) -> bytes: ...
     def listing(self, game: ListedGame) -> bytes: ...
     def reconnect(self, last_event_id: int | None) -> bytes: ...
@@ -309,7 +308,7 @@ class EventHub:
             if at < now - 2 * window:
                 del self._wins_sent[game_id]
         try:
-            recent = await self.database.read(lambda s: store.wins_since(s, since, 100))
+            recent = await self.database.read(lambda s: wins_since(s, since, 100))
         except READ_FAILED as error:
             log.warning("events: reading recent wins failed: %s", error)
             return
@@ -413,8 +412,8 @@ class EventHub:
             return  # sent, or being read
         self._wins_sent[game_id] = clock.now()
 
-        def read(session: Any) -> tuple[Win | None, dict[str, int | None]]:
-            found = store.win(session, game_id)
+        def read(session: Any) -> tuple[ScoreRecord | None, dict[str, int | None]]:
+            found = win(session, game_id)
             if found is None:
                 return None, {}
             return found, ranks_of_win(session, game_id, found.assisted)

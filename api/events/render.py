@@ -18,8 +18,8 @@ from api.events.schemas import (
     WinEvent,
 )
 from api.events.service import InProgressPage
-from api.events.store import Win
 from api.games import GameInProgress, GameState, ListedGame, PlacementRecord, placement_out
+from api.leaderboards import ScoreRecord
 
 _BOARDS = {"all": "all_time", "day": "day", "week": "week"}
 
@@ -48,7 +48,7 @@ class Frames:
         )
         return frame("end", out.model_dump_json().encode())
 
-    def win(self, win: Win, ranks: dict[str, int | None]) -> bytes:
+    def win(self, win: ScoreRecord, ranks: dict[str, int | None]) -> bytes:
         out = WinEvent(
             game_id=win.game_id,
             player=win.player,
@@ -59,7 +59,7 @@ class Frames:
         )
         return frame("win", out.model_dump_json().encode())
 
-    def best(self, board: str, win: Win) -> bytes:
+    def best(self, board: str, win: ScoreRecord) -> bytes:
         out = BestEvent(
             board=_BOARDS[board],  # type: ignore[arg-type]
             game_id=win.game_id,

@@ -34,7 +34,7 @@ from typing import Any, Literal
 from sqlalchemy.orm import Session
 
 from api import events, leaderboards
-from api.core.accounts import get_player
+from api.accounts import find_player, get_player
 from api.core.clock import now
 from api.core.database import Database, Executor, after_commit
 from api.core.ids import parse_game_id
@@ -43,7 +43,6 @@ from api.fairplay import store
 from api.fairplay.errors import NotAModerator, NotFlagged, NotMarked, NotReviewed
 from api.fairplay.store import AccountRecord, DecisionRecord, ReviewRecord
 from api.games import GameFacts, GameHooks, GameService, WonGame
-from api.players import find_player
 from engine.fairplay import Evidence
 
 Action = Literal["clear", "confirm"]

@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from sqlalchemy import ColumnElement, Table, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
-from api.core.fairplay_models import FairPlayAccountRow, FairPlayDecisionRow, FairPlayReviewRow
-
-_reviews = cast(Table, FairPlayReviewRow.__table__)
-_accounts = cast(Table, FairPlayAccountRow.__table__)
-_decisions = cast(Table, FairPlayDecisionRow.__table__)
+from api.fairplay.tables import fairplay_accounts as _accounts
+from api.fairplay.tables import fairplay_decisions as _decisions
+from api.fairplay.tables import fairplay_reviews as _reviews
 
 
 class ReviewRecord(NamedTuple):

@@ -22,7 +22,7 @@ def authorize(row: GameRecord, token: str | None) -> None:
     if row.player_id is not None and any(
         key_hash is not None and token_matches(token, key_hash)
         # The key's current secret, or the one its last rotation replaced until the new one
-        # is used (api.core.accounts.authenticate_key).
+        # is used (api.accounts.authenticate_key).
         for key_hash in (row.player_key_hash, row.player_previous_key_hash)
     ):
         return

@@ -9,8 +9,8 @@ from datetime import date, datetime
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from api.accounts import Identity
 from api.core import days
-from api.core.accounts import Identity
 from api.core.clock import now, today
 from api.core.database import Executor, after_commit
 from api.core.errors import ChallengeAlreadyPlayed, PlayerKeyRequired

@@ -21,8 +21,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
+from api.accounts import Identity, PlayerRecord, authenticate, identify, identify_account
 from api.core import days
-from api.core.accounts import Identity, PlayerRecord, authenticate, identify, identify_account
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.errors import (
@@ -264,7 +264,7 @@ class GameService:
         deadline: datetime | None = None,
         token_hash: str | None = None,
     ) -> GameCreated:
-        """Deal ``player`` (an account, a guest or :data:`api.core.accounts.COMPUTER`) a game
+        """Deal ``player`` (an account, a guest or :data:`api.accounts.COMPUTER`) a game
         and store it in ``session``'s transaction: a fresh deal, or a ``shared`` one (the
         day's challenge, or a race's, sealed until :meth:`reveal`). ``deadline``: no
         placement is stored after it. ``token_hash``: the credential that plays it, if not a

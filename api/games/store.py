@@ -13,15 +13,15 @@ import functools
 import uuid
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, ScalarSelect, Table, bindparam, insert, or_, select, update
+from sqlalchemy import ColumnElement, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.dml import ReturningInsert, Update
 
+from api.accounts import bearer_key_hashes
 from api.core import store as core_store
 from api.core.database import Executor
-from api.core.models import PlayerKeyRow
 from api.core.secrets import player_key_id
 from api.games.tables import games as _games
 from api.games.tables import placements as _placements
@@ -137,8 +137,6 @@ class GameChange:
     review: str | None = None
 
 
-_keys = cast(Table, PlayerKeyRow.__table__)
-
 # The snapshot columns keep their names from before they held a storage format (migration
 # 0005 made them for rendered responses); the records call them what they hold now.
 _COLUMN = {"snapshot": "public_json", "snapshot_format": "public_format"}
@@ -148,18 +146,11 @@ def _column(name: str) -> str:
     return _COLUMN.get(name, name)
 
 
-def _bearer_key(column: str) -> ScalarSelect[Any]:
-    """A hash of the key the request's bearer names (``key_id``), if it is one of the keys
-    of the game's player; NULL otherwise."""
-    return (
-        select(_keys.c[column])
-        .where(_keys.c.id == bindparam("key_id"), _keys.c.player_id == _games.c.player_id)
-        .scalar_subquery()
-    )
-
-
-_PLAYER_KEY_HASH = _bearer_key("key_hash").label("player_key_hash")
-_PLAYER_PREVIOUS_KEY_HASH = _bearer_key("previous_hash").label("player_previous_key_hash")
+# The hashes of the key the request's bearer names (``key_id``), if it is one of the keys of
+# the game's player (NULL otherwise): read with the game, in its one statement.
+_BEARER_KEY_HASH, _BEARER_PREVIOUS_HASH = bearer_key_hashes(_games.c.player_id)
+_PLAYER_KEY_HASH = _BEARER_KEY_HASH.label("player_key_hash")
+_PLAYER_PREVIOUS_KEY_HASH = _BEARER_PREVIOUS_HASH.label("player_previous_key_hash")
 _FROM_PLAYERS = {
     "player_key_hash": _PLAYER_KEY_HASH,
     "player_previous_key_hash": _PLAYER_PREVIOUS_KEY_HASH,

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
-from sqlalchemy import Table, delete, insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
-from api.core.models import IdempotencyKeyRow
+from api.idempotency.tables import idempotency_keys as _keys
 
 
 class IdempotencyRecord(NamedTuple):
@@ -21,9 +21,6 @@ class IdempotencyRecord(NamedTuple):
     response_headers: dict[str, str] | None
     response_sealed: bool
     created_at: datetime
-
-
-_keys = cast(Table, IdempotencyKeyRow.__table__)
 
 
 def insert_idempotency_claim(

@@ -13,12 +13,14 @@ from api.leaderboards.service import (
     subscribe,
     take_off_boards,
 )
+from api.leaderboards.store import ScoreRecord, win, wins_since
 
 __all__ = [
     "BoardEntry",
     "LeaderboardService",
     "Page",
     "RankedScore",
+    "ScoreRecord",
     "board_reviewed_win",
     "counters_drift",
     "put_back_on_boards",
@@ -27,4 +29,6 @@ __all__ = [
     "router",
     "subscribe",
     "take_off_boards",
+    "win",
+    "wins_since",
 ]

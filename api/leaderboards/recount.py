@@ -12,7 +12,12 @@ from sqlalchemy import case, delete, func, insert, literal, or_, select, text, u
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
-from api.leaderboards.store import ALL_TIME, bests, days, revision, scores, totals
+from api.leaderboards.store import ALL_TIME
+from api.leaderboards.tables import leaderboard_bests as bests
+from api.leaderboards.tables import leaderboard_days as days
+from api.leaderboards.tables import leaderboard_revision as revision
+from api.leaderboards.tables import leaderboard_totals as totals
+from api.leaderboards.tables import scores
 
 
 class Drift(NamedTuple):

@@ -43,15 +43,13 @@ from sqlalchemy.sql.dml import ReturningInsert
 from sqlalchemy.sql.elements import Tuple
 
 from api.core.database import Executor
-from api.core.models import (
-    HeldWinRow,
-    LeaderboardBestRow,
-    LeaderboardDayRow,
-    LeaderboardRevisionRow,
-    LeaderboardTotalRow,
-    ScoreRow,
-)
 from api.games import with_registered
+from api.leaderboards.tables import leaderboard_bests as bests
+from api.leaderboards.tables import leaderboard_days as days
+from api.leaderboards.tables import leaderboard_held as held
+from api.leaderboards.tables import leaderboard_revision as revision
+from api.leaderboards.tables import leaderboard_totals as totals
+from api.leaderboards.tables import scores
 
 
 class ScoreRecord(NamedTuple):
@@ -80,12 +78,6 @@ class BoardEntry(NamedTuple):
 
 LeaderboardKey = tuple[int, datetime, uuid.UUID]  # (sort_score, finished_at, game_id)
 
-scores = cast(Table, ScoreRow.__table__)
-totals = cast(Table, LeaderboardTotalRow.__table__)
-days = cast(Table, LeaderboardDayRow.__table__)
-bests = cast(Table, LeaderboardBestRow.__table__)
-revision = cast(Table, LeaderboardRevisionRow.__table__)
-held = cast(Table, HeldWinRow.__table__)
 _REVISION = select(revision.c.revision).where(revision.c.id == 1)
 _INSERT_SCORE = insert(scores)
 
@@ -490,3 +482,33 @@ def insert_scores(session: Session, rows: list[tuple[ScoreRecord, str]]) -> None
                 day_ordinal_unassisted=None if score.assisted else 0,
             )
         )
+
+
+_SCORE_OF = select(*(scores.c[name] for name in ScoreRecord._fields)).where(
+    scores.c.game_id == bindparam("id")
+)
+
+
+def win(session: Executor, game_id: uuid.UUID) -> ScoreRecord | None:
+    """A won game as the boards hold it, if they do (the live events' news of a win)."""
+    row = session.execute(_SCORE_OF, {"id": game_id}).first()
+    return None if row is None else ScoreRecord._make(row)
+
+
+_WINS_SINCE = (
+    select(scores.c.game_id)
+    .where(
+        # The days' index (ix_scores_day) first: one or two days' wins, not the whole board.
+        scores.c.day.in_(bindparam("days", expanding=True)),
+        scores.c.finished_at > bindparam("since", type_=scores.c.finished_at.type),
+    )
+    .order_by(scores.c.finished_at)
+    .limit(bindparam("limit"))
+)
+
+
+def wins_since(session: Executor, since: datetime, limit: int) -> list[uuid.UUID]:
+    """The games won after ``since`` (UTC), first finished first, at most ``limit``."""
+    days = sorted({since.astimezone(UTC).date(), datetime.now(UTC).date()})
+    rows = session.execute(_WINS_SINCE, {"days": days, "since": since, "limit": limit})
+    return [row[0] for row in rows]

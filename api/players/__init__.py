@@ -1,7 +1,6 @@
 """Players: accounts, their keys, their figures and their games."""
 
-from api.players.credentials import find_player
 from api.players.routes import router, sign_in_router
-from api.players.service import PlayerService, race_counts, subscribe
+from api.players.service import PlayerService, subscribe
 
-__all__ = ["PlayerService", "find_player", "race_counts", "router", "sign_in_router", "subscribe"]
+__all__ = ["PlayerService", "router", "sign_in_router", "subscribe"]

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response, status
 
+from api.accounts import AccountService, NewKey
 from api.core.credential_errors import (
     InvalidRecoveryCode,
     KeyNotFound,
@@ -37,7 +38,6 @@ from api.core.params import CreationKey, PageCursor, PageLimit, PlayerKeyDep, se
 from api.core.problems import json_response
 from api.idempotency import REPLAYED_HEADER, answer_response
 from api.ops.ratelimit import SignInGuard, limited_by
-from api.players.credentials import NewKey
 from api.players.schemas import (
     KeyCreate,
     KeyOut,
@@ -59,6 +59,7 @@ from api.players.schemas import (
 from api.players.service import PlayerService, Profile, stats_out
 
 Players = Annotated[PlayerService, service("players")]
+Accounts = Annotated[AccountService, service("accounts")]
 
 router = APIRouter(prefix="/players", tags=["players"])
 sign_in_router = APIRouter(prefix="/sign-in", tags=["players"])
@@ -205,11 +206,11 @@ def _new_key_out(made: NewKey) -> NewKeyOut:
     responses=problems(*_OWNER),
     dependencies=[limited_by("read")],
 )
-async def list_credentials(name: str, players: Players, key: PlayerKeyDep) -> Response:
+async def list_credentials(name: str, accounts: Accounts, key: PlayerKeyDep) -> Response:
     """The player's keys (name, when made, when last used: never a secret; `this_key` marks
     the one sent), their passkeys, and how many recovery codes are left. Needs one of the
     player's keys as `Authorization: Bearer <key>`."""
-    found = await players.credentials(name, key)
+    found = await accounts.credentials(name, key)
     out = PlayerCredentials(
         player=found.player.name,
         keys=[
@@ -239,10 +240,10 @@ async def list_credentials(name: str, players: Players, key: PlayerKeyDep) -> Re
     responses=problems(*_OWNER, InvalidRequest, PayloadTooLarge),
     dependencies=[limited_by("create")],
 )
-async def create_key(name: str, body: KeyCreate, players: Players, key: PlayerKeyDep) -> Response:
+async def create_key(name: str, body: KeyCreate, accounts: Accounts, key: PlayerKeyDep) -> Response:
     """A new named key of the player (for another device), its secret shown only in this
     response. Needs one of the player's keys as `Authorization: Bearer <key>`."""
-    made = await players.create_key(name, key, body.name)
+    made = await accounts.create_key(name, key, body.name)
     return json_response(_new_key_out(made), 201)
 
 
@@ -253,11 +254,13 @@ async def create_key(name: str, body: KeyCreate, players: Players, key: PlayerKe
     responses=problems(*_OWNER, KeyNotFound, LastKey, InvalidRequest),
     dependencies=[limited_by("create")],
 )
-async def revoke_key(name: str, key_id: uuid.UUID, players: Players, key: PlayerKeyDep) -> Response:
+async def revoke_key(
+    name: str, key_id: uuid.UUID, accounts: Accounts, key: PlayerKeyDep
+) -> Response:
     """Revokes a key (the one sent, too): it is refused from then on. The last key is never
     revoked (`409 last_key`): an account always keeps one. Needs one of the player's keys as
     `Authorization: Bearer <key>`."""
-    await players.revoke_key(name, key, key_id)
+    await accounts.revoke_key(name, key, key_id)
     return Response(status_code=204)
 
 
@@ -269,10 +272,10 @@ async def revoke_key(name: str, key_id: uuid.UUID, players: Players, key: Player
     responses=problems(*_OWNER),
     dependencies=[limited_by("create")],
 )
-async def create_recovery_codes(name: str, players: Players, key: PlayerKeyDep) -> Response:
+async def create_recovery_codes(name: str, accounts: Accounts, key: PlayerKeyDep) -> Response:
     """Ten new one-time recovery codes, shown only in this response; the unspent ones are
     void from then on. Needs one of the player's keys as `Authorization: Bearer <key>`."""
-    codes = await players.new_recovery_codes(name, key)
+    codes = await accounts.new_recovery_codes(name, key)
     return json_response(RecoveryCodesOut(player=name, recovery_codes=codes), 201)
 
 
@@ -284,13 +287,13 @@ async def create_recovery_codes(name: str, players: Players, key: PlayerKeyDep) 
     dependencies=[limited_by("create")],
 )
 async def passkey_registration_options(
-    name: str, request: Request, players: Players, key: PlayerKeyDep
+    name: str, request: Request, accounts: Accounts, key: PlayerKeyDep
 ) -> Response:
     """The options of `navigator.credentials.create()` for a new passkey of the player (a
     discoverable one, so that a new device signs in without a name). Needs one of the
     player's keys as `Authorization: Bearer <key>`."""
-    ceremony = await players.passkey_options(
-        name, key, players.relying(request.headers.get("host"))
+    ceremony = await accounts.passkey_options(
+        name, key, accounts.relying(request.headers.get("host"))
     )
     return json_response(
         PasskeyCeremony(challenge_id=ceremony.challenge_id, options=ceremony.options)
@@ -309,14 +312,14 @@ async def register_passkey(
     name: str,
     body: PasskeyRegistration,
     request: Request,
-    players: Players,
+    accounts: Accounts,
     key: PlayerKeyDep,
 ) -> Response:
     """Stores the passkey the browser made for the options of
     `POST /players/{name}/passkey-options` (within five minutes, once). Needs one of the
     player's keys as `Authorization: Bearer <key>`."""
-    rp = players.relying(request.headers.get("host"))
-    made = await players.register_passkey(
+    rp = accounts.relying(request.headers.get("host"))
+    made = await accounts.register_passkey(
         name, key, body.challenge_id, body.credential, body.name, rp
     )
     out = PasskeyOut(id=made.id, name=made.name, created_at=made.created_at, last_used_at=None)
@@ -331,11 +334,11 @@ async def register_passkey(
     dependencies=[limited_by("create")],
 )
 async def revoke_passkey(
-    name: str, passkey_id: uuid.UUID, players: Players, key: PlayerKeyDep
+    name: str, passkey_id: uuid.UUID, accounts: Accounts, key: PlayerKeyDep
 ) -> Response:
     """Removes a passkey: it signs in no more (the keys it made stay, each revoked on its
     own). Needs one of the player's keys as `Authorization: Bearer <key>`."""
-    await players.revoke_passkey(name, key, passkey_id)
+    await accounts.revoke_passkey(name, key, passkey_id)
     return Response(status_code=204)
 
 
@@ -359,7 +362,7 @@ async def revoke_passkey(
     dependencies=[limited_by("create")],
 )
 async def sign_in_with_recovery_code(
-    body: RecoveryCodeSignIn, request: Request, players: Players
+    body: RecoveryCodeSignIn, request: Request, accounts: Accounts
 ) -> Response:
     """Spends one of the player's recovery codes for a new key (named `key_name`), shown
     only in this response; the code is refused from then on. Failed attempts are limited per
@@ -368,7 +371,7 @@ async def sign_in_with_recovery_code(
     guard = SignInGuard(request, "name:" + name_key(body.name))
     await guard.check()
     try:
-        made = await players.recover(body.name, body.code, body.key_name)
+        made = await accounts.recover(body.name, body.code, body.key_name)
     except (InvalidRecoveryCode, PlayerNotFound) as refused:
         await guard.failed()
         log.warning(
@@ -388,10 +391,10 @@ async def sign_in_with_recovery_code(
     responses=problems(RateLimited, ServiceUnavailable),
     dependencies=[limited_by("create")],
 )
-async def passkey_sign_in_options(request: Request, players: Players) -> Response:
+async def passkey_sign_in_options(request: Request, accounts: Accounts) -> Response:
     """The options of `navigator.credentials.get()`: the browser offers the passkeys it holds
     for this site, whoever's they are."""
-    ceremony = await players.sign_in_options(players.relying(request.headers.get("host")))
+    ceremony = await accounts.sign_in_options(accounts.relying(request.headers.get("host")))
     return json_response(
         PasskeyCeremony(challenge_id=ceremony.challenge_id, options=ceremony.options)
     )
@@ -412,16 +415,18 @@ async def passkey_sign_in_options(request: Request, players: Players) -> Respons
     ),
     dependencies=[limited_by("create")],
 )
-async def sign_in_with_passkey(body: PasskeySignIn, request: Request, players: Players) -> Response:
+async def sign_in_with_passkey(
+    body: PasskeySignIn, request: Request, accounts: Accounts
+) -> Response:
     """A new key (named `key_name`) for the account whose passkey answered the options of
     `POST /sign-in/passkey/options`, shown only in this response. Failed attempts are limited
     per passkey and per address (`429 sign_in_limited`)."""
     credential_id = body.credential.get("id")
     guard = SignInGuard(request, f"passkey:{str(credential_id)[:512]}")
     await guard.check()
-    rp = players.relying(request.headers.get("host"))
+    rp = accounts.relying(request.headers.get("host"))
     try:
-        made = await players.passkey_sign_in(body.challenge_id, body.credential, body.key_name, rp)
+        made = await accounts.passkey_sign_in(body.challenge_id, body.credential, body.key_name, rp)
     except PasskeyRefused as refused:
         await guard.failed()
         log.warning("sign-in refused: passkey from %s (%s)", guard.address, refused.detail)

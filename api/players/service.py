@@ -1,4 +1,4 @@
-"""Player accounts: registering, keys, stats and the games page.
+"""Players: registering an account, rotating a key, their pages, figures and games.
 
 The functions that take a ``session`` are the parts other features run inside their own
 unit of work (a game's creation identifies its player and counts it in their stats in the
@@ -9,49 +9,35 @@ a unit of work per request.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from api.core.accounts import (
+from api import accounts
+from api.accounts import (
+    FIRST_KEY_NAME,
     PlayerRecord,
+    Registered,
     SignedIn,
     authenticate_key,
+    find_player,
     retire_previous_secret,
     signed_in,
 )
-from api.core.clock import now
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import (
-    InvalidCursor,
-    InvalidToken,
-    MissingToken,
-    NameReserved,
-    NameTaken,
-)
-from api.core.names import RESERVED_SKELETONS, account_name, name_key, name_skeleton
+from api.core.errors import InvalidCursor, InvalidToken, MissingToken
+from api.core.names import name_key
 from api.games import GameFacts, GameHooks, PlayerGameRecord, PlayerGamesKey, player_games
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
-from api.players import credentials as creds
 from api.players import store
-from api.players.credentials import FIRST_KEY_NAME, find_player
 from api.players.schemas import PlayerCreated, PlayerKey, PlayerStatsOut
-from api.players.store import PasskeyRecord, PlayerStatsRecord
+from api.players.store import PlayerStatsRecord
 
 _CURSOR_KIND = "player_games"
 NO_STATS = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
-
-
-@dataclass(frozen=True)
-class Registered:
-    player: PlayerRecord
-    key: str  # shown once
-    recovery_codes: list[str]  # shown once
 
 
 @dataclass(frozen=True)
@@ -76,105 +62,31 @@ class GamesPage:
 
 
 Marked = Callable[[Executor, uuid.UUID], bool]
+RaceCounts = Callable[[Executor, uuid.UUID], tuple[int, int]]  # finished, won
 
 
 class PlayerService:
-    """Accounts, keys, pages and games listings; each method one unit of work."""
+    """Registration, key rotation, pages and games listings; each method one unit of work."""
 
     def __init__(
         self,
         database: Database,
         requests: IdempotentRequests,
         cursor_secret: bytes,
-        passkey_rp_id: str = "localhost",
-        passkey_origins: Sequence[str] = (),
         marked: Marked = lambda s, p: False,
+        race_counts: RaceCounts = lambda s, p: (0, 0),
     ) -> None:
         self.database = database
         self.requests = requests
         self.cursor_secret = cursor_secret
-        self.passkey_rp_id = passkey_rp_id
-        self.passkey_origins = list(passkey_origins)
 
         # Whether the fair-play review marked an account (api.fairplay, which looks players
         # up by name through this feature: handed in by the app, so that the two features
         # do not import each other).
         self.marked = marked
-
-    def relying(self, host: str | None) -> creds.Relying:
-        """Who passkeys are for. Without configured origins, the embedded default's: the page
-        at http://<rp id> on the port this request reached (``host``, its Host header)."""
-        if self.passkey_origins:
-            return creds.Relying(self.passkey_rp_id, self.passkey_origins)
-        hostname, _, port = (host or "").rpartition(":")
-        if not hostname or not port.isdigit():
-            port = ""
-        suffix = f":{port}" if port else ""
-        return creds.Relying(self.passkey_rp_id, [f"http://{self.passkey_rp_id}{suffix}"])
-
-    # ------------------------------------------------------------ credentials
-
-    async def credentials(self, name: str, key: str | None) -> creds.Credentials:
-        return await self.database.read(lambda session: creds.credentials(session, name, key))
-
-    async def create_key(self, name: str, key: str | None, key_name: str) -> creds.NewKey:
-        return await self.database.write(
-            lambda session: creds.create_key(session, name, key, key_name)
-        )
-
-    async def revoke_key(self, name: str, key: str | None, key_id: uuid.UUID) -> None:
-        await self.database.write(lambda session: creds.revoke_key(session, name, key, key_id))
-
-    async def new_recovery_codes(self, name: str, key: str | None) -> list[str]:
-        return await self.database.write(
-            lambda session: creds.new_recovery_codes(session, name, key)
-        )
-
-    async def recover(self, name: str, code: str, key_name: str) -> creds.NewKey:
-        return await self.database.write(
-            lambda session: creds.recover(session, name, code, key_name)
-        )
-
-    async def passkey_options(
-        self, name: str, key: str | None, rp: creds.Relying
-    ) -> creds.Ceremony:
-        return await self.database.write(
-            lambda session: creds.passkey_options(session, name, key, rp)
-        )
-
-    async def register_passkey(
-        self,
-        name: str,
-        key: str | None,
-        challenge_id: uuid.UUID,
-        credential: dict[str, Any],
-        passkey_name: str,
-        rp: creds.Relying,
-    ) -> PasskeyRecord:
-        return await self.database.write(
-            lambda session: creds.register_passkey(
-                session, name, key, challenge_id, credential, passkey_name, rp
-            )
-        )
-
-    async def revoke_passkey(self, name: str, key: str | None, passkey_id: uuid.UUID) -> None:
-        await self.database.write(
-            lambda session: creds.revoke_passkey(session, name, key, passkey_id)
-        )
-
-    async def sign_in_options(self, rp: creds.Relying) -> creds.Ceremony:
-        return await self.database.write(lambda session: creds.sign_in_options(session, rp))
-
-    async def passkey_sign_in(
-        self,
-        challenge_id: uuid.UUID,
-        credential: dict[str, Any],
-        key_name: str,
-        rp: creds.Relying,
-    ) -> creds.NewKey:
-        return await self.database.write(
-            lambda session: creds.passkey_sign_in(session, challenge_id, credential, key_name, rp)
-        )
+        # A player's races finished and won (api.races, which looks players up through the
+        # accounts: handed in by the app, so that players need not know the races).
+        self.race_counts = race_counts
 
     async def register(
         self, raw_name: str, key: str | None, key_name: str = FIRST_KEY_NAME
@@ -213,7 +125,7 @@ class PlayerService:
         """Give the key signing the request (``credential``) a new secret; the answer, and
         whether it is the replay of an earlier rotation with the same ``Idempotency-Key``
         (``key``) and credential. The secret replaced keeps working until the new one is
-        first used (:func:`api.players.credentials.rotate_key`)."""
+        first used (:func:`api.accounts.rotate_key`)."""
         if credential is None:  # nothing to check, nor to claim
             raise MissingToken("send the player's current key as 'Authorization: Bearer <key>'")
 
@@ -227,7 +139,7 @@ class PlayerService:
 
         async def prepare(_: None) -> Callable[[Session], Answer]:
             def write(session: Session) -> Answer:
-                rotated = creds.rotate_key(session, name, credential)
+                rotated = accounts.rotate_key(session, name, credential)
                 out = PlayerKey(name=rotated.player.name, key=rotated.secret)
                 return Answer(200, out.model_dump_json().encode(), secret=True)
 
@@ -268,7 +180,7 @@ class PlayerService:
         stats = store.get_player_stats(session, player.id)
         assert stats is not None  # made with the player, removed only with it
         marked = self.marked(session, player.id)
-        return Profile(player, stats, race_counts(session, player.id), marked)
+        return Profile(player, stats, self.race_counts(session, player.id), marked)
 
     async def games_page(
         self, name: str, status: str | None, limit: int, cursor: str | None
@@ -294,32 +206,11 @@ class PlayerService:
 
 
 def register(session: Session, raw_name: str, key_name: str = FIRST_KEY_NAME) -> Registered:
-    """Register an account in ``session``'s transaction (and the routes' unit of work)."""
-    name = account_name(raw_name)
-    key_of_name = name_key(name)
-    skeleton = name_skeleton(name)
-    reserved = RESERVED_SKELETONS.get(skeleton)
-    if reserved is not None:
-        raise NameReserved(
-            f"the name {name!r} is, or is one name with, {reserved!r}, which no account may "
-            "take: choose another"
-        )
-    if store.name_key_taken(session, key_of_name):
-        raise NameTaken(f"the name {name!r} is taken")
-    owner = store.name_with_skeleton(session, skeleton)
-    if owner is not None:
-        raise NameTaken(
-            f"the name {name!r} is one name with the registered name {owner!r} (it looks "
-            "like it, or differs only by '_' and '-'): choose another"
-        )
-    player = PlayerRecord(uuid.uuid4(), name, key_of_name, now(), skeleton)
-    try:
-        store.insert_player(session, player)
-    except IntegrityError:  # registered by a concurrent request since the check
-        raise NameTaken(f"the name {name!r} is taken") from None
-    key = creds.issue_key(session, player, key_name)
-    codes = creds.issue_recovery_codes(session, player.id)
-    return Registered(player, key.secret, codes)
+    """Register an account in ``session``'s transaction (and the routes' unit of work), with
+    its zeroed figures."""
+    registered = accounts.open_account(session, raw_name, key_name)
+    store.insert_stats(session, registered.player.id)
+    return registered
 
 
 def stats_out(stats: PlayerStatsRecord, races: tuple[int, int] = (0, 0)) -> PlayerStatsOut:
@@ -339,12 +230,6 @@ def stats_out(stats: PlayerStatsRecord, races: tuple[int, int] = (0, 0)) -> Play
         races_played=races[0],
         races_won=races[1],
     )
-
-
-def race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
-    """The player's races finished and won, as their page shows them (the races feature's
-    list of a player's races shows them too)."""
-    return store.player_race_counts(session, player_id)
 
 
 def _encode_cursor(

@@ -2,6 +2,7 @@
 
 from api.races.routes import EVENT_MODELS, players_router, router
 from api.races.service import RaceService
+from api.races.store import race_counts
 from api.races.ticker import subscribe
 
-__all__ = ["EVENT_MODELS", "RaceService", "players_router", "router", "subscribe"]
+__all__ = ["EVENT_MODELS", "RaceService", "players_router", "race_counts", "router", "subscribe"]

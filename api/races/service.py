@@ -28,7 +28,7 @@ from datetime import timedelta
 
 from sqlalchemy.orm import Session
 
-from api.core.accounts import COMPUTER, PlayerRecord, authenticate, identify
+from api.accounts import COMPUTER, PlayerRecord, authenticate, find_player, identify
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.days import shared_deal
@@ -42,7 +42,6 @@ from api.events import EventService
 from api.games import GameService
 from api.hints import AdvicePool
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
-from api.players import find_player, race_counts
 from api.races import store
 from api.races.schemas import (
     CountdownEvent,
@@ -371,7 +370,7 @@ class RaceService:
         def read(session: Executor) -> PlayerRaces:
             player_id = find_player(session, name).id
             rows = store.player_races(session, player_id, 100)
-            played, won = race_counts(session, player_id)
+            played, won = store.race_counts(session, player_id)
             races = [PlayerRaceOut.model_validate(row) for row in rows]
             return PlayerRaces(races_played=played, races_won=won, races=races)
 

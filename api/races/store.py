@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
-from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
-from api.core.models import RaceEventRow, RaceRow, RacerRow
-
-_races = cast(Table, RaceRow.__table__)
-_racers = cast(Table, RacerRow.__table__)
-_events = cast(Table, RaceEventRow.__table__)
+from api.races.tables import race_events as _events
+from api.races.tables import race_racers as _racers
+from api.races.tables import races as _races
 
 
 class RaceRecord(NamedTuple):
@@ -181,3 +179,22 @@ def race_of_game(session: Executor, game_id: uuid.UUID) -> uuid.UUID | None:
     statement = select(_racers.c.race_id).where(_racers.c.game_id == game_id)
     found: uuid.UUID | None = session.execute(statement).scalar()
     return found
+
+
+def race_counts(session: Executor, player_id: uuid.UUID) -> tuple[int, int]:
+    """The player's races finished, and won: ranked first against another racer at least (a
+    race alone is no race won), as their page and their races' list show them (by
+    ``ix_race_racers_player_id``, and the racers of each race won by its primary key)."""
+    rival = _racers.alias("rival")
+    others = (
+        select(rival.c.number)
+        .where(rival.c.race_id == _racers.c.race_id, rival.c.number != _racers.c.number)
+        .exists()
+    )
+    statement = (
+        select(func.count(), func.count().filter(_racers.c.rank == 1, others))
+        .join(_races, _races.c.id == _racers.c.race_id)
+        .where(_racers.c.player_id == player_id, _races.c.status == "finished")
+    )
+    played, won = session.execute(statement).one()
+    return played, won

@@ -25,7 +25,7 @@ from functools import partial
 
 from sqlalchemy.orm import Session
 
-from api.core.accounts import COMPUTER, Identity
+from api.accounts import COMPUTER, Identity
 from api.core.clock import now
 from api.core.database import Database, Executor, after_commit
 from api.core.errors import ApiError

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
+from api.accounts import authenticate
+from api.accounts.credentials import create_key
 from api.core import migrate
-from api.core.accounts import authenticate
 from api.core.database import create_database
 from api.core.errors import InvalidToken
 from api.core.settings import Settings
-from api.players.credentials import create_key
 from testkit import databases
 
 

@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
+from api.accounts import Identity
 from api.core import migrate
-from api.core.accounts import Identity
 from api.core.database import create_database
 from api.core.days import daily_deal
 from api.core.errors import ChallengeAlreadyPlayed

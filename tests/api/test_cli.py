@@ -7,13 +7,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, func, inspect, select
+from sqlalchemy import create_engine, func, insert, inspect, select
 from sqlalchemy.orm import Session
 
 from api import cli
 from api.app import create_app
-from api.core.models import IdempotencyKeyRow
 from api.core.settings import Settings
+from api.idempotency.tables import idempotency_keys
 
 
 def test_migrate_creates_the_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -35,8 +35,8 @@ def test_prune_keys_deletes_only_keys_older_than_a_day(
     now = datetime.now(UTC)
     with Session(engine) as session, session.begin():
         for key, age in (("old", timedelta(hours=30)), ("young", timedelta(hours=20))):
-            session.add(
-                IdempotencyKeyRow(
+            session.execute(
+                insert(idempotency_keys).values(
                     scope="games",
                     key_hash=key,
                     claim=key,
@@ -51,8 +51,8 @@ def test_prune_keys_deletes_only_keys_older_than_a_day(
     assert cli.main(["prune-keys", "--hours", "1", "--database-url", sqlite_url]) == 0
     assert "deleted 1 " in capsys.readouterr().out
     with Session(engine) as session:
-        assert session.scalars(select(IdempotencyKeyRow.key_hash)).all() == ["young"]
-        assert session.scalar(select(func.count()).select_from(IdempotencyKeyRow)) == 1
+        assert session.scalars(select(idempotency_keys.c.key_hash)).all() == ["young"]
+        assert session.scalar(select(func.count()).select_from(idempotency_keys)) == 1
     engine.dispose()
 
 

@@ -7,23 +7,23 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import insert, select, update
 
 from api.core import migrate
 from api.core.database import Database, create_database
-from api.core.models import RaceRow, RacerRow, ScoreRow
 from api.core.settings import Settings
 from api.games.tables import games
 from api.leaderboards import counters_drift
+from api.leaderboards.tables import scores as SCORES  # noqa: N812
+from api.races.tables import race_racers, races
 from testkit import clock as fake_clock
 from testkit.games import place_in, start_game
 from tests.api.conformance import won_vectors
 from tests.support.fairplay import board_queued_win
 
 GAMES = games
-SCORES = cast(Table, ScoreRow.__table__)
 T0 = datetime(2026, 12, 1, 9, tzinfo=UTC)
 
 
@@ -55,7 +55,7 @@ def test_the_computers_wins_leave_every_board_as_a_recount_would(database_url: s
         with database.transaction() as session:
             connection = session.connection()
             connection.execute(
-                insert(cast(Table, RaceRow.__table__)).values(
+                insert(races).values(
                     id=race,
                     seats=2,
                     time_limit=300,
@@ -66,16 +66,14 @@ def test_the_computers_wins_leave_every_board_as_a_recount_would(database_url: s
                 )
             )
             connection.execute(
-                insert(cast(Table, RacerRow.__table__)),
+                insert(race_racers),
                 [
                     {"race_id": race, "number": 1, "name": "ana", "computer": False},
                     {"race_id": race, "number": 2, "name": "computer", "computer": True},
                 ],
             )
             connection.execute(
-                update(cast(Table, RacerRow.__table__))
-                .where(RacerRow.__table__.c.number == 2)
-                .values(game_id=computer)
+                update(race_racers).where(race_racers.c.number == 2).values(game_id=computer)
             )
         assert counters_drift(database) == []
         with database.reading() as connection:

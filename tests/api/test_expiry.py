@@ -17,13 +17,13 @@ from api import cli
 from api.app import create_app
 from api.core.database import Database
 from api.core.errors import ApiError, VersionConflict
-from api.core.models import ScoreRow
 from api.core.secrets import deck_commitment
 from api.core.settings import Settings
 from api.games import expiry, snapshot
 from api.games import store as games_store
 from api.games.placing import plan_placement, store_placement
 from api.games.tables import games
+from api.leaderboards.tables import scores as scores_table
 from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
 
@@ -96,7 +96,7 @@ def test_expire_ends_old_games_only_reveals_them_and_refuses_placements(
     assert (hint.status_code, hint.json()["code"]) == (409, "game_over")
     assert client.get(f"/games/{old.id}").json() == view
     with database.reading() as connection:
-        scores = connection.execute(select(func.count()).select_from(ScoreRow)).scalar()
+        scores = connection.execute(select(func.count()).select_from(scores_table)).scalar()
     assert scores == 0
     assert client.get("/leaderboard").json()["entries"] == []
 

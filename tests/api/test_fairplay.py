@@ -110,7 +110,7 @@ def operator(secret: str = OPERATOR_KEY) -> dict[str, str]:
 
 
 def player_id_of(database: Database, name: str) -> uuid.UUID:
-    from api.players import find_player
+    from api.accounts import find_player
 
     with database.reading() as connection:
         return find_player(connection, name).id

@@ -10,18 +10,19 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from anyio.from_thread import BlockingPortal
 from fastapi.testclient import TestClient
-from sqlalchemy import Table, func, select, update
+from sqlalchemy import Table, func, insert, select, update
 
 from api.app import create_app
 from api.core.database import Database
 from api.core.errors import RequestInProgress
-from api.core.models import IdempotencyKeyRow, ServiceSecretRow
+from api.core.models import service_secrets
 from api.core.settings import Settings
 from api.games.placing import placement_fingerprint
 from api.games.tables import games, placements
 from api.idempotency import store as idempotency_store
 from api.idempotency.sealing import ReplaySeal, Unreadable
 from api.idempotency.service import RETENTION, Answer, IdempotentRequests, key_hash, purge_in
+from api.idempotency.tables import idempotency_keys
 from testkit import clock as fake_clock
 from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
@@ -58,13 +59,15 @@ def test_the_stored_creation_holds_neither_the_key_nor_the_token(
     created = client.post("/games", headers={"Idempotency-Key": key}).json()
     token = created["token"]
     with database.transaction() as session:
-        row = session.get(IdempotencyKeyRow, ("games", key_hash(key)))
+        row = session.execute(
+            select(idempotency_keys).where(
+                idempotency_keys.c.scope == "games", idempotency_keys.c.key_hash == key_hash(key)
+            )
+        ).first()
         assert row is not None and row.status_code == 201 and row.response_sealed
-        stored = json.dumps(
-            [getattr(row, c.key) for c in IdempotencyKeyRow.__table__.columns], default=str
-        )
+        stored = json.dumps(list(row), default=str)
         secret = session.scalar(
-            select(ServiceSecretRow.value).where(ServiceSecretRow.name == "replay")
+            select(service_secrets.c.value).where(service_secrets.c.name == "replay")
         )
     assert key not in stored and token not in stored
     assert created["deck_commitment"] not in stored  # the body is sealed whole
@@ -236,8 +239,8 @@ def test_malformed_keys_are_invalid_requests(
 def claim_origin_placement(database: Database, game: CreatedGame, key: str, age: timedelta) -> None:
     """Store an unfinished claim of ``key`` for placing a card at (0, 0), made ``age`` ago."""
     with database.transaction() as session:
-        session.add(
-            IdempotencyKeyRow(
+        session.execute(
+            insert(idempotency_keys).values(
                 scope=f"game:{uuid.UUID(game.id).hex}",
                 key_hash=key_hash(key),
                 claim=CRASHED_CLAIM,
@@ -351,8 +354,8 @@ def test_a_claim_is_taken_over_after_the_configured_stale_time_and_not_before(
         assert record is not None
         # Aged past the configured time (not past the default of 60 s).
         session.execute(
-            update(IdempotencyKeyRow)
-            .where(IdempotencyKeyRow.scope == scope)
+            update(idempotency_keys)
+            .where(idempotency_keys.c.scope == scope)
             .values(created_at=record.created_at - timedelta(seconds=1))
         )
     taken = _app_loop(client).call(requests.claim, scope, "key", fingerprint)
@@ -414,7 +417,7 @@ def test_a_kept_secret_is_deleted_when_its_window_ends(
     with fake_clock.frozen(start + 2 * RETENTION + timedelta(minutes=2)):
         assert _app_loop(client).call(database.write, purge_in) == 1
     with database.transaction() as session:
-        assert session.scalar(select(func.count()).select_from(IdempotencyKeyRow)) == 0
+        assert session.scalar(select(func.count()).select_from(idempotency_keys)) == 0
 
 
 def test_a_replay_sealed_under_another_secret_is_served_anew(
@@ -427,7 +430,7 @@ def test_a_replay_sealed_under_another_secret_is_served_anew(
     assert first.status_code == 201
     with database.transaction() as session:
         session.execute(
-            update(ServiceSecretRow).where(ServiceSecretRow.name == "replay").values(value="x")
+            update(service_secrets).where(service_secrets.c.name == "replay").values(value="x")
         )
     with TestClient(create_app(settings), raise_server_exceptions=False) as second:
         retry = second.post("/players", json={"name": "ana"}, headers={"Idempotency-Key": key})

@@ -208,7 +208,12 @@ def test_the_contracts_name_every_feature() -> None:
     found = contracts()
     layers = found["layers"]["layers"]
     assert isinstance(layers, list)
-    assert {name.strip() for name in layers[2].split(":")} == {f"api.{f}" for f in FEATURES}
+    # The features side by side, and under them identity (accounts), which every feature,
+    # the games included, may use and which uses none of them.
+    assert {name.strip() for name in layers[2].split(":")} == {
+        f"api.{f}" for f in FEATURES if f != "accounts"
+    }
+    assert layers[3] == "api.accounts"
     assert {f"face-{feature}" for feature in FEATURES} <= set(found)
     games_first = found["games-first"]["forbidden_modules"]
     assert isinstance(games_first, list)

@@ -17,7 +17,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine
 
 from api.core import migrate
-from api.core.models import Base
+from api.tables import metadata
 from testkit.server import ROOT, Server
 
 pytestmark = pytest.mark.slow
@@ -36,7 +36,7 @@ def schema_differences(url: str) -> list[object]:
             context = MigrationContext.configure(
                 connection, opts={"compare_type": True, "render_as_batch": True}
             )
-            return list(compare_metadata(context, Base.metadata))
+            return list(compare_metadata(context, metadata))
     finally:
         engine.dispose()
 

@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
+from api.accounts import store as accounts_store
 from api.core.database import create_database
 from api.core.settings import Settings
 from api.leaderboards import check as leaderboard
-from api.players import store as players_store
 from testkit.games import start_game
 from testkit.server import running_server
 from tests.integrity.players import WinningLine, winning_lines
@@ -96,7 +96,7 @@ def test_stats_equal_a_recount_after_many_concurrent_games(database_url: str) ->
         ids = {}
         with database.reading() as connection:
             for name in PLAYERS:
-                player = players_store.get_player_by_name_key(connection, name)
+                player = accounts_store.get_player_by_name_key(connection, name)
                 assert player is not None
                 ids[name] = player.id
 

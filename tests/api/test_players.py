@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from api.accounts import store as accounts_store
 from api.core.database import Database
 from api.core.settings import Settings
-from api.players import store as players_store
 from tests.integrity.players import winning_lines
 from tests.support.fairplay import boarded
 
@@ -41,7 +41,7 @@ def problem_code(response: Any) -> str:
 def player_count(database: Database) -> int:
     with database.reading() as connection:
         names = ["ana", "bob", "ana_1", "ab", "anonymous"]
-        return sum(players_store.name_key_taken(connection, name) for name in names)
+        return sum(accounts_store.name_key_taken(connection, name) for name in names)
 
 
 def test_registration_shows_the_key_once_and_the_page_shows_no_secret(client: TestClient) -> None:
@@ -321,7 +321,7 @@ def test_won_games_of_a_player_count_in_stats_and_on_the_leaderboard(
 
     key = register(client, "ana")
     with database.reading() as connection:
-        player = players_store.get_player_by_name_key(connection, "ana")
+        player = accounts_store.get_player_by_name_key(connection, "ana")
     assert player is not None
     lines = winning_lines()[:3]
     for line in lines:

@@ -10,30 +10,29 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
-from sqlalchemy import Table, insert, select
+from sqlalchemy import insert, select
 
+from api.accounts import COMPUTER, Identity
 from api.app import create_app
 from api.core import migrate
-from api.core.accounts import COMPUTER, Identity
 from api.core.database import Database, create_database
-from api.core.models import RaceEventRow, RaceRow, RacerRow
 from api.core.settings import Settings
 from api.games import GameService
 from api.games.dealing import deal, store_dealt
 from api.players.service import register
 from api.races.schemas import CountdownEvent, RaceResultEvent, RacerEvent, RematchEvent
+from api.races.tables import race_events as EVENTS  # noqa: N812
+from api.races.tables import race_racers as RACERS  # noqa: N812
+from api.races.tables import races as RACES  # noqa: N812
 from testkit import clock as fake_clock
 from testkit.games import place_in
 from tests.api.test_races import events_of, lost_lines
 from tests.integrity.players import winning_lines
 
-RACES = cast(Table, RaceRow.__table__)
-RACERS = cast(Table, RacerRow.__table__)
-EVENTS = cast(Table, RaceEventRow.__table__)
 T0 = datetime(2026, 12, 1, 9, tzinfo=UTC)
 REVISION = "0021_race_ranks"
 

@@ -24,9 +24,9 @@ from sqlalchemy import create_engine, select, text
 
 from api.app import create_app
 from api.core.database import Database
-from api.core.models import RaceEventRow
 from api.core.settings import Settings
 from api.games import GameService
+from api.races.tables import race_events
 from engine import Card, Game
 from engine.cards import DECK_SIZE
 from engine.solver import solve, solve_from
@@ -372,12 +372,11 @@ def test_a_racers_progress_reaches_a_watcher_as_it_places(
 
 
 def stored_events(database: Database, race_id: str) -> list[str]:
-    events = RaceEventRow.__table__
     with database.reading() as connection:
         rows = connection.execute(
-            select(events.c.kind)
-            .where(events.c.race_id == uuid.UUID(race_id))
-            .order_by(events.c.number)
+            select(race_events.c.kind)
+            .where(race_events.c.race_id == uuid.UUID(race_id))
+            .order_by(race_events.c.number)
         )
         return [row[0] for row in rows]
 

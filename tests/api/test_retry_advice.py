@@ -14,9 +14,9 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, insert, update
 
-from api.core.models import IdempotencyKeyRow
 from api.games.placing import placement_fingerprint
 from api.idempotency.service import key_hash
+from api.idempotency.tables import idempotency_keys
 from testkit.server import Server, running_server
 
 STALE_SECONDS = 60
@@ -40,7 +40,7 @@ def _left_claim(database_url: str, game_id: str, token: str, claimed_at: datetim
     try:
         with engine.begin() as connection:
             connection.execute(
-                insert(IdempotencyKeyRow).values(
+                insert(idempotency_keys).values(
                     scope=f"game:{uuid.UUID(game_id).hex}",
                     key_hash=key_hash(KEY),
                     claim="k" * 32,
@@ -57,7 +57,7 @@ def _move_claim(database_url: str, claimed_at: datetime) -> None:
     engine = create_engine(database_url)
     try:
         with engine.begin() as connection:
-            connection.execute(update(IdempotencyKeyRow).values(created_at=claimed_at))
+            connection.execute(update(idempotency_keys).values(created_at=claimed_at))
     finally:
         engine.dispose()
 

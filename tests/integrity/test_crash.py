@@ -24,9 +24,9 @@ import pytest
 from sqlalchemy import create_engine, select, update
 from sqlalchemy.orm import Session
 
-from api.core.models import IdempotencyKeyRow
 from api.games.placing import placement_fingerprint
 from api.idempotency.service import STALE_CLAIM, fingerprint, key_hash
+from api.idempotency.tables import idempotency_keys as keys
 from testkit.proxy import Proxy
 from testkit.server import Server
 from tests.integrity import exchanges as checks
@@ -107,19 +107,17 @@ def _age_pending_claims(database_url: str) -> list[tuple[str, str, str]]:
     try:
         with Session(engine) as session, session.begin():
             pending = session.execute(
-                select(
-                    IdempotencyKeyRow.scope,
-                    IdempotencyKeyRow.key_hash,
-                    IdempotencyKeyRow.fingerprint,
-                ).where(IdempotencyKeyRow.status_code.is_(None))
+                select(keys.c.scope, keys.c.key_hash, keys.c.fingerprint).where(
+                    keys.c.status_code.is_(None)
+                )
             ).all()
             for scope, hashed, _ in pending:
-                row = session.get(IdempotencyKeyRow, (scope, hashed))
-                assert row is not None
+                this = (keys.c.scope == scope, keys.c.key_hash == hashed)
+                created_at = session.execute(select(keys.c.created_at).where(*this)).scalar_one()
                 session.execute(
-                    update(IdempotencyKeyRow)
-                    .where(IdempotencyKeyRow.scope == scope, IdempotencyKeyRow.key_hash == hashed)
-                    .values(created_at=row.created_at - STALE_CLAIM - timedelta(seconds=1))
+                    update(keys)
+                    .where(*this)
+                    .values(created_at=created_at - STALE_CLAIM - timedelta(seconds=1))
                 )
     finally:
         engine.dispose()

@@ -22,18 +22,18 @@ from typing import Any
 from sqlalchemy import Row, create_engine, func, select
 from sqlalchemy.orm import Session
 
-from api.core.models import (
-    HeldWinRow,
-    IdempotencyKeyRow,
-    LeaderboardBestRow,
-    LeaderboardDayRow,
-    LeaderboardTotalRow,
-    ScoreRow,
-)
 from api.core.names import name_skeleton
 from api.core.secrets import deck_commitment
 from api.games.tables import games, placements
+from api.idempotency.tables import idempotency_keys
 from api.leaderboards.store import ALL_TIME, week_of
+from api.leaderboards.tables import (
+    leaderboard_bests,
+    leaderboard_days,
+    leaderboard_held,
+    leaderboard_totals,
+    scores,
+)
 from engine import Game, Status
 
 
@@ -123,7 +123,7 @@ def _verify_game(row: Row[Any], placements: list[Row[Any]]) -> StoredGame:
     )
 
 
-def _verify_stored_response(row: IdempotencyKeyRow, report: DatabaseReport) -> None:
+def _verify_stored_response(row: Row[Any], report: DatabaseReport) -> None:
     """A kept 201 names a stored game (creation: sealed, its token never in clear) or a
     stored placement (placement). The answers of the players' and races' routes hold no game
     of their own (a sealed one cannot be read without its key: it is not JSON)."""
@@ -182,13 +182,13 @@ def verify_database(url: str) -> DatabaseReport:
             for row in rows:
                 game = _verify_game(row, placed.get(row.id, []))
                 report.games[game.id] = game
-            for score in session.scalars(select(ScoreRow)):
+            for score in session.execute(select(scores)):
                 scored = report.games.get(str(score.game_id))
                 assert scored is not None, f"score of no game {score.game_id}"
                 assert scored.status == Status.WON.value, f"{scored.status} {scored.id} scored"
                 assert score.score == scored.score == -score.sort_score, f"score of {scored.id}"
                 report.scores[scored.id] = score.score
-            for held in session.scalars(select(HeldWinRow)):
+            for held in session.execute(select(leaderboard_held)):
                 kept = report.games.get(str(held.game_id))
                 assert kept is not None, f"held win of no game {held.game_id}"
                 assert kept.status == Status.WON.value, f"{kept.status} {kept.id} held"
@@ -204,7 +204,7 @@ def verify_database(url: str) -> DatabaseReport:
                 review = report.games[boarded].review
                 assert review in BOARDED_REVIEWS, f"{boarded} on the boards, its review {review}"
             verify_boards(session)
-            for key_row in session.scalars(select(IdempotencyKeyRow)):
+            for key_row in session.execute(select(idempotency_keys)):
                 if key_row.status_code is None:
                     report.pending_keys += 1
                     continue
@@ -220,16 +220,14 @@ def verify_boards(session: Session) -> None:
     strictly one after another and are numbered 1..n in that order (overall and within their
     day, with and without assisted games), the counts by score and by day are those numbers'
     totals, and each player's best on every board is the first of their best-scored wins."""
-    scores = session.scalars(
-        select(ScoreRow).order_by(ScoreRow.finished_at, ScoreRow.game_id)
-    ).all()
+    won = session.execute(select(scores).order_by(scores.c.finished_at, scores.c.game_id)).all()
     wins: Counter[int] = Counter()
     plain: Counter[int] = Counter()
     by_day: Counter[tuple[date, int]] = Counter()
     plain_by_day: Counter[tuple[date, int]] = Counter()
     last: dict[int, datetime] = {}
-    bests: dict[tuple[str, date, bool, str], ScoreRow] = {}
-    for row in scores:
+    bests: dict[tuple[str, date, bool, str], Row[Any]] = {}
+    for row in won:
         day = row.finished_at.date()
         assert (row.day, row.week) == (day, day - timedelta(days=day.weekday())), row.game_id
         assert row.player_key == name_skeleton(row.player), row.game_id
@@ -256,7 +254,7 @@ def verify_boards(session: Session) -> None:
                     bests[slot] = row
     totals = {
         row.score: (row.wins, row.wins_unassisted, row.last_finished_at)
-        for row in session.scalars(select(LeaderboardTotalRow))
+        for row in session.execute(select(leaderboard_totals))
     }
     assert set(totals) == set(range(25))
     for score, (counted, counted_plain, latest) in totals.items():
@@ -264,13 +262,13 @@ def verify_boards(session: Session) -> None:
         assert latest == last.get(score), f"last win of {score}"
     days = {
         (row.day, row.score): (row.wins, row.wins_unassisted, row.week)
-        for row in session.scalars(select(LeaderboardDayRow))
+        for row in session.execute(select(leaderboard_days))
     }
     assert days == {
         key: (count, plain_by_day[key], week_of(key[0])) for key, count in by_day.items()
     }
     stored = {
         (row.board, row.starts_on, row.with_assisted, row.player_key): row.game_id
-        for row in session.scalars(select(LeaderboardBestRow))
+        for row in session.execute(select(leaderboard_bests))
     }
     assert stored == {slot: row.game_id for slot, row in bests.items()}

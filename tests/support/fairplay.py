@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
-from sqlalchemy import Table, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from api.core.fairplay_models import FairPlayReviewRow
 from api.fairplay import store as fairplay_store
+from api.fairplay.tables import fairplay_reviews as reviews
 from api.games import GameFacts, GameService
 from api.leaderboards import board_reviewed_win
 
@@ -67,7 +67,6 @@ def record_clean_review(session: Session, facts: GameFacts) -> None:
     """Store a clean verdict on a win whose review was just queued (in ``session``), as the
     review runner would, and put the win on the boards: for the tests that write won games
     straight into the database, with no deal a review could replay."""
-    reviews = cast(Table, FairPlayReviewRow.__table__)
     session.execute(
         update(reviews)
         .where(reviews.c.game_id == facts.game_id)

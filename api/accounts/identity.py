@@ -1,8 +1,8 @@
 """Who a request is for: the account a player's key belongs to, or a guest's name.
 
 Every feature that takes a player's key or a guest's name needs this (a game's creation, a
-daily challenge's page, a player's own profile), so it lives in the core; registering,
-rotating keys and a player's figures are the players feature's.
+daily challenge's page, a player's own profile); registering, rotating keys and a player's
+figures are the players feature's routes.
 """
 
 from __future__ import annotations
@@ -10,35 +10,36 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
-from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
+from api.accounts import store
+from api.accounts.store import PlayerRecord
 from api.core.clock import now
 from api.core.database import Executor
-from api.core.errors import InvalidToken, NameReserved, NameTaken, PlayerNameMismatch, echo
-from api.core.models import PlayerKeyRow, PlayerRow
-from api.core.names import COMPUTER_NAME, GUEST_NAME, RESERVED_SKELETONS, name_key, name_skeleton
+from api.core.errors import (
+    InvalidToken,
+    NameReserved,
+    NameTaken,
+    PlayerNameMismatch,
+    PlayerNotFound,
+    echo,
+)
+from api.core.names import (
+    COMPUTER_NAME,
+    GUEST_NAME,
+    RESERVED_SKELETONS,
+    STORED_NAME,
+    name_key,
+    name_skeleton,
+)
 from api.core.secrets import player_key_id, token_matches
-
-_players = cast(Table, PlayerRow.__table__)
-_keys = cast(Table, PlayerKeyRow.__table__)
 
 # A key's last use is written at most this often: once a key has been used in the last hour,
 # using it again writes nothing, so an authenticated request runs as many statements as it
 # did when an account had one key and no record of its use.
 KEY_USE_RESOLUTION = timedelta(hours=1)
-
-
-class PlayerRecord(NamedTuple):
-    """One row of ``players``."""
-
-    id: uuid.UUID
-    name: str
-    name_key: str
-    created_at: datetime
-    name_skeleton: str
 
 
 @dataclass(frozen=True)
@@ -52,38 +53,6 @@ class Identity:
 
 
 COMPUTER = Identity(COMPUTER_NAME, None, computer=True)
-
-
-_PLAYER_COLUMNS = tuple(_players.c[name] for name in PlayerRecord._fields)
-
-
-def get_player(session: Executor, player_id: uuid.UUID) -> PlayerRecord | None:
-    row = session.execute(select(*_PLAYER_COLUMNS).where(_players.c.id == player_id)).first()
-    return None if row is None else PlayerRecord(*row)
-
-
-def name_like(session: Executor, key: str, skeleton: str) -> str | None:
-    """The name of an account whose name has this key or this skeleton, if any (one
-    statement, both columns indexed)."""
-    found: str | None = session.execute(
-        select(_players.c.name)
-        .where((_players.c.name_key == key) | (_players.c.name_skeleton == skeleton))
-        .limit(1)
-    ).scalar()
-    return found
-
-
-# The key's row and its account in one statement, by the key row's primary key.
-_SIGNED_IN = (
-    select(*_PLAYER_COLUMNS, _keys.c.key_hash, _keys.c.previous_hash, _keys.c.last_used_at)
-    .join(_players, _players.c.id == _keys.c.player_id)
-    .where(_keys.c.id == bindparam("key_id"))
-)
-_TOUCH = (
-    update(_keys)
-    .where(_keys.c.id == bindparam("key_id"))
-    .values(last_used_at=bindparam("at", type_=_keys.c.last_used_at.type))
-)
 
 
 class SignedIn(NamedTuple):
@@ -123,7 +92,7 @@ def authenticate_key(session: Executor, key: str) -> SignedIn:
             signed = signed._replace(previous_hash=None)
         at = now()
         if signed.last_used_at is None or at - signed.last_used_at >= KEY_USE_RESOLUTION:
-            session.connection().execute(_TOUCH, {"key_id": signed.key_id, "at": at})
+            store.touch_key(session, signed.key_id, at)
     return signed
 
 
@@ -131,7 +100,7 @@ def signed_in(session: Executor, key: str) -> SignedIn | None:
     """The key's row and account if ``key`` is its current secret or the one its last
     rotation replaced (not yet retired), else None. Writes nothing."""
     key_id = player_key_id(key)
-    row = None if key_id is None else session.execute(_SIGNED_IN, {"key_id": key_id}).first()
+    row = None if key_id is None else store.key_row(session, key_id)
     if key_id is None or row is None:
         return None
     if token_matches(key, row.key_hash):
@@ -140,19 +109,26 @@ def signed_in(session: Executor, key: str) -> SignedIn | None:
         current = False
     else:
         return None
-    player = PlayerRecord(*row[: len(PlayerRecord._fields)])
-    return SignedIn(player, key_id, row.key_hash, row.previous_hash, current, row.last_used_at)
+    return SignedIn(row.player, key_id, row.key_hash, row.previous_hash, current, row.last_used_at)
 
 
 def retire_previous_secret(session: Session, signed: SignedIn) -> None:
     """The key's new secret has been used: the one it replaced is refused from now on (if
     the key's secret is still the one that was used: a concurrent rotation leaves its own
     pair)."""
-    session.execute(
-        update(_keys)
-        .where(_keys.c.id == signed.key_id, _keys.c.key_hash == signed.key_hash)
-        .values(previous_hash=None)
+    store.retire_previous_hash(session, signed.key_id, signed.key_hash)
+
+
+def find_player(session: Executor, name: str) -> PlayerRecord:
+    """The account of a name (in any case or width), or 404."""
+    key = name_key(name)
+    # A name no account can have is not looked up at all.
+    player = (
+        None if STORED_NAME.fullmatch(key) is None else store.get_player_by_name_key(session, key)
     )
+    if player is None:
+        raise PlayerNotFound(f"there is no player {echo(name)!r}")
+    return player
 
 
 def check_guest_name(session: Executor, name: str) -> None:
@@ -169,7 +145,7 @@ def check_guest_name(session: Executor, name: str) -> None:
         )
     if reserved == GUEST_NAME:
         return  # the guests' default and its look-alikes: no account has them (no query)
-    owner = name_like(session, key, skeleton)
+    owner = store.name_like(session, key, skeleton)
     if owner is not None:
         raise NameTaken(
             f"{echo(name)!r} is or looks like the registered player {owner!r}: send their "

@@ -1,4 +1,5 @@
-"""An account's credentials: its named keys, its recovery codes and its passkeys.
+"""An account's credentials: its named keys, its recovery codes and its passkeys, from the
+account's registration on.
 
 Every secret is shown once and stored only hashed (keys and recovery codes are random, so a
 SHA-256 is enough, as for games' tokens); a passkey is a public key, nothing secret. Each use
@@ -37,25 +38,20 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from api.core.accounts import PlayerRecord, SignedIn, authenticate_key, get_player
+from api.accounts import store
+from api.accounts.identity import SignedIn, authenticate_key, find_player
+from api.accounts.store import ChallengeRecord, KeyRecord, PasskeyRecord, PlayerRecord
 from api.core.clock import now
 from api.core.credential_errors import InvalidRecoveryCode, KeyNotFound, LastKey, PasskeyRefused
 from api.core.database import Executor
-from api.core.errors import (
-    InvalidToken,
-    MissingToken,
-    PlayerNotFound,
-    echo,
-)
-from api.core.names import STORED_NAME, name_key
+from api.core.errors import InvalidToken, MissingToken, NameReserved, NameTaken
+from api.core.names import RESERVED_SKELETONS, account_name, name_key, name_skeleton
 from api.core.secrets import (
     hash_token,
     new_player_key,
     new_recovery_code,
     recovery_code_hash,
 )
-from api.players import store
-from api.players.store import ChallengeRecord, KeyRecord, PasskeyRecord
 
 RECOVERY_CODES = 10
 CHALLENGE_LIFETIME = timedelta(minutes=5)
@@ -81,6 +77,15 @@ class NewKey:
 
 
 @dataclass(frozen=True)
+class Registered:
+    """An account just registered, and its first credentials (shown once)."""
+
+    player: PlayerRecord
+    key: str
+    recovery_codes: list[str]
+
+
+@dataclass(frozen=True)
 class Credentials:
     player: PlayerRecord
     keys: list[KeyRecord]
@@ -96,18 +101,6 @@ class Ceremony:
 
     challenge_id: uuid.UUID
     options: dict[str, Any]
-
-
-def find_player(session: Executor, name: str) -> PlayerRecord:
-    """The account of a name (in any case or width), or 404."""
-    key = name_key(name)
-    # A name no account can have is not looked up at all.
-    player = (
-        None if STORED_NAME.fullmatch(key) is None else store.get_player_by_name_key(session, key)
-    )
-    if player is None:
-        raise PlayerNotFound(f"there is no player {echo(name)!r}")
-    return player
 
 
 def owner(session: Executor, name: str, key: str | None, *, lock: bool = False) -> SignedIn:
@@ -128,6 +121,37 @@ def owner(session: Executor, name: str, key: str | None, *, lock: bool = False) 
     return signed
 
 
+def open_account(session: Session, raw_name: str, key_name: str = FIRST_KEY_NAME) -> Registered:
+    """Register an account, its first key (named ``key_name``) and its recovery codes in
+    ``session``'s transaction: ``409 name_reserved`` or ``409 name_taken`` for a name no
+    account may take or one with an account's."""
+    name = account_name(raw_name)
+    key_of_name = name_key(name)
+    skeleton = name_skeleton(name)
+    reserved = RESERVED_SKELETONS.get(skeleton)
+    if reserved is not None:
+        raise NameReserved(
+            f"the name {name!r} is, or is one name with, {reserved!r}, which no account may "
+            "take: choose another"
+        )
+    if store.name_key_taken(session, key_of_name):
+        raise NameTaken(f"the name {name!r} is taken")
+    owner = store.name_with_skeleton(session, skeleton)
+    if owner is not None:
+        raise NameTaken(
+            f"the name {name!r} is one name with the registered name {owner!r} (it looks "
+            "like it, or differs only by '_' and '-'): choose another"
+        )
+    player = PlayerRecord(uuid.uuid4(), name, key_of_name, now())
+    try:
+        store.insert_player(session, player, skeleton)
+    except IntegrityError:  # registered by a concurrent request since the check
+        raise NameTaken(f"the name {name!r} is taken") from None
+    key = issue_key(session, player, key_name)
+    codes = issue_recovery_codes(session, player.id)
+    return Registered(player, key.secret, codes)
+
+
 # ---------------------------------------------------------------- keys
 
 
@@ -144,9 +168,9 @@ def credentials(session: Executor, name: str, key: str | None) -> Credentials:
     player_id = signed.player.id
     return Credentials(
         signed.player,
-        store.player_keys(session, player_id),
+        store.keys_of(session, player_id),
         signed.key_id,
-        store.player_passkeys(session, player_id),
+        store.passkeys_of(session, player_id),
         store.count_recovery_codes(session, player_id),
     )
 
@@ -158,7 +182,7 @@ def create_key(session: Session, name: str, key: str | None, key_name: str) -> N
 def revoke_key(session: Session, name: str, key: str | None, key_id: uuid.UUID) -> None:
     """Revoke one of the account's keys (the one signing the request too); never the last."""
     player = owner(session, name, key, lock=True).player
-    keys = store.player_keys(session, player.id)
+    keys = store.keys_of(session, player.id)
     if all(k.id != key_id for k in keys):
         raise KeyNotFound(f"{player.name} has no key {str(key_id)!r}")
     if len(keys) == 1:
@@ -172,7 +196,7 @@ def revoke_key(session: Session, name: str, key: str | None, key_id: uuid.UUID) 
 def rotate_key(session: Session, name: str, key: str | None) -> NewKey:
     """Replace the secret of the key signing the request (its name and id stay). The secret
     it replaces is kept (``previous_hash``) and accepted until the new one is first used
-    (:func:`api.core.accounts.authenticate_key`): a rotation whose answer was lost leaves the
+    (:func:`api.accounts.identity.authenticate_key`): a rotation whose answer was lost leaves the
     old secret working, and the old secret sent again rotates again, replacing the secret
     nobody read (the one kept stays the old one). Rotating with the new secret is its first
     use: it retires the old one, and is kept itself until its successor is used."""
@@ -182,9 +206,11 @@ def rotate_key(session: Session, name: str, key: str | None) -> NewKey:
     kept = signed.key_hash if signed.current else signed.previous_hash
     assert kept is not None  # a secret that signed was one of the two
     fresh = new_player_key(signed.key_id)
-    if not store.replace_key_hash(session, signed, hash_token(fresh), kept):
+    if not store.replace_key_hash(
+        session, signed.key_id, (signed.key_hash, signed.previous_hash), hash_token(fresh), kept
+    ):
         raise InvalidToken("this key was replaced by a concurrent rotation")
-    row = next(k for k in store.player_keys(session, signed.player.id) if k.id == signed.key_id)
+    row = next(k for k in store.keys_of(session, signed.player.id) if k.id == signed.key_id)
     return NewKey(signed.player, row, fresh)
 
 
@@ -235,7 +261,7 @@ def passkey_options(session: Session, name: str, key: str | None, rp: Relying) -
     device needs no name)."""
     player = owner(session, name, key).player
     challenge_id, challenge = _challenge(session, "register", player.id)
-    existing = store.player_passkeys(session, player.id)
+    existing = store.passkeys_of(session, player.id)
     options = generate_registration_options(
         rp_id=rp.rp_id,
         rp_name=RP_NAME,
@@ -349,6 +375,6 @@ def passkey_sign_in(
     except (WebAuthnException, ValueError, TypeError, KeyError) as error:
         raise PasskeyRefused(f"this passkey's answer is not valid: {error}") from None
     store.passkey_used(session, passkey.id, verified.new_sign_count, now())
-    player = get_player(session, passkey.player_id)
+    player = store.get_player(session, passkey.player_id)
     assert player is not None  # a passkey goes with its account
     return issue_key(session, player, key_name)
