@@ -10,7 +10,7 @@ from alembic import context
 from filelock import FileLock
 from sqlalchemy import create_engine, make_url, pool, text
 
-from api.core.settings import Settings
+from api.core.settings import CoreSettings
 from api.tables import metadata
 
 config = context.config
@@ -25,7 +25,7 @@ MIGRATION_LOCK_KEY = 0x466F75727371  # "Foursq"
 
 def database_url() -> str:
     url = config.get_main_option("sqlalchemy.url")
-    return url if url else Settings().database_url
+    return url if url else CoreSettings().database_url
 
 
 # How long a start waits for another process's migrations before giving up (seconds): the

@@ -21,6 +21,7 @@ from api.events.routes import (
     streamed,
 )
 from api.events.service import EventService
+from api.events.settings import EventSettings
 from api.events.watchers import Reading, Topic
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "STREAM_REFUSALS",
     "EventHub",
     "EventService",
+    "EventSettings",
     "EventStream",
     "Reading",
     "Topic",

@@ -17,6 +17,7 @@ from api.games.records import GameSummary, LoadedGame, placement_out
 from api.games.routes import router
 from api.games.schemas import GAME_EXAMPLE, PlacementOut, ReviewState
 from api.games.service import GameService
+from api.games.settings import GameSettings
 from api.games.store import WonGame
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "GameFacts",
     "GameHooks",
     "GameService",
+    "GameSettings",
     "GameSummary",
     "LoadedGame",
     "PlacementOut",

@@ -11,11 +11,13 @@ from api.idempotency.service import (
     purge,
     purge_periodically,
 )
+from api.idempotency.settings import IdempotencySettings
 
 __all__ = [
     "REPLAYED_HEADER",
     "SECRET_NAME",
     "Answer",
+    "IdempotencySettings",
     "IdempotentRequests",
     "ReplaySeal",
     "answer_response",

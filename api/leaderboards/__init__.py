@@ -13,10 +13,12 @@ from api.leaderboards.service import (
     subscribe,
     take_off_boards,
 )
+from api.leaderboards.settings import LeaderboardSettings
 
 __all__ = [
     "BoardEntry",
     "LeaderboardService",
+    "LeaderboardSettings",
     "Page",
     "RankedScore",
     "board_reviewed_win",

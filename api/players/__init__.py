@@ -3,5 +3,14 @@
 from api.players.credentials import find_player
 from api.players.routes import router, sign_in_router
 from api.players.service import PlayerService, race_counts, subscribe
+from api.players.settings import PlayerSettings
 
-__all__ = ["PlayerService", "find_player", "race_counts", "router", "sign_in_router", "subscribe"]
+__all__ = [
+    "PlayerService",
+    "PlayerSettings",
+    "find_player",
+    "race_counts",
+    "router",
+    "sign_in_router",
+    "subscribe",
+]

@@ -20,8 +20,8 @@ from api.core import migrate
 from api.core.accounts import authenticate
 from api.core.database import create_database
 from api.core.errors import InvalidToken
-from api.core.settings import Settings
 from api.players.credentials import create_key
+from api.settings import Settings
 from testkit import databases
 
 

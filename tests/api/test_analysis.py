@@ -20,7 +20,7 @@ from api.app import create_app
 from api.core.clock import now
 from api.core.database import Database
 from api.core.models import GameRow, PlacementRow
-from api.core.settings import Settings
+from api.settings import Settings
 from engine import Game, replay
 from engine.analysis import at_least_played, review
 from engine.player.advice import Budget

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from api import cli
 from api.app import create_app
 from api.core.models import IdempotencyKeyRow
-from api.core.settings import Settings
+from api.settings import Settings
 
 
 def test_migrate_creates_the_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -14,8 +14,8 @@ from sqlalchemy import Table, insert, select, update
 from api.core import migrate
 from api.core.database import Database, create_database
 from api.core.models import GameRow, RaceRow, RacerRow, ScoreRow
-from api.core.settings import Settings
 from api.leaderboards import counters_drift
+from api.settings import Settings
 from testkit import clock as fake_clock
 from testkit.games import place_in, start_game
 from tests.api.conformance import won_vectors

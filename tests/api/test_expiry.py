@@ -19,10 +19,10 @@ from api.core.database import Database
 from api.core.errors import ApiError, VersionConflict
 from api.core.models import GameRow, ScoreRow
 from api.core.secrets import deck_commitment
-from api.core.settings import Settings
 from api.games import expiry, snapshot
 from api.games import store as games_store
 from api.games.placing import plan_placement, store_placement
+from api.settings import Settings
 from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
 

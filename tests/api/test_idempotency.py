@@ -16,11 +16,11 @@ from api.app import create_app
 from api.core.database import Database
 from api.core.errors import RequestInProgress
 from api.core.models import GameRow, IdempotencyKeyRow, PlacementRow, ServiceSecretRow
-from api.core.settings import Settings
 from api.games.placing import placement_fingerprint
 from api.idempotency import store as idempotency_store
 from api.idempotency.sealing import ReplaySeal, Unreadable
 from api.idempotency.service import RETENTION, Answer, IdempotentRequests, key_hash, purge_in
+from api.settings import Settings
 from testkit import clock as fake_clock
 from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame

@@ -23,6 +23,9 @@ from pathlib import Path
 
 import pytest
 
+from api.core.errors import ApiError
+from api.core.settings import SettingsBase
+
 ROOT = Path(__file__).resolve().parents[2]
 API = ROOT / "api"
 ENGINE = ROOT / "engine"
@@ -262,5 +265,12 @@ def test_every_feature_has_a_face_of_few_names(feature: str) -> None:
     names = getattr(package, "__all__", None)
     assert names is not None, f"api/{feature}/__init__.py names no __all__"
     assert all(hasattr(package, name) for name in names)
-    # The games' face is the one every feature uses: a handful of names (issue 41).
-    assert len(names) <= (15 if feature == "games" else 20), names
+    # The games' face is the one every feature uses: a handful of ways in (issue 41). A
+    # feature's errors (which others raise or declare as theirs) and its settings class
+    # (which the one Settings inherits) are declarations beside them, not counted.
+    ways_in = [name for name in names if not declaration(getattr(package, name))]
+    assert len(ways_in) <= (15 if feature == "games" else 20), ways_in
+
+
+def declaration(thing: object) -> bool:
+    return isinstance(thing, type) and issubclass(thing, ApiError | SettingsBase)

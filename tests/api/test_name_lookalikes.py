@@ -22,8 +22,8 @@ from api.core import migrate
 from api.core.database import Database
 from api.core.models import GameRow
 from api.core.names import name_skeleton
-from api.core.settings import Settings
 from api.games import HOOKS, GameFacts
+from api.settings import Settings
 from testkit import databases
 from tests.support.fairplay import record_clean_review
 

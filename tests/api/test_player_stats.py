@@ -18,9 +18,9 @@ import httpx
 import pytest
 
 from api.core.database import create_database
-from api.core.settings import Settings
 from api.leaderboards import check as leaderboard
 from api.players import store as players_store
+from api.settings import Settings
 from testkit.games import start_game
 from testkit.server import running_server
 from tests.integrity.players import WinningLine, winning_lines

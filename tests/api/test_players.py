@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.core.database import Database
-from api.core.settings import Settings
 from api.players import store as players_store
+from api.settings import Settings
 from tests.integrity.players import winning_lines
 from tests.support.fairplay import boarded
 

@@ -21,11 +21,11 @@ from api.core import migrate
 from api.core.accounts import COMPUTER, Identity
 from api.core.database import Database, create_database
 from api.core.models import RaceEventRow, RaceRow, RacerRow
-from api.core.settings import Settings
 from api.games import GameService
 from api.games.dealing import deal, store_dealt
 from api.players.service import register
 from api.races.schemas import CountdownEvent, RaceResultEvent, RacerEvent, RematchEvent
+from api.settings import Settings
 from testkit import clock as fake_clock
 from testkit.games import place_in
 from tests.api.test_races import events_of, lost_lines
