@@ -14,13 +14,13 @@ from api.core.errors import (
     Example,
     InvalidChallengeDate,
     InvalidToken,
-    RateLimited,
     ServiceUnavailable,
 )
 from api.core.openapi import problems
 from api.core.params import PlayerKeyDep, service
 from api.core.problems import json_response
 from api.core.schemas import DeckReveal
+from api.ops.errors import RateLimited
 from api.ops.ratelimit import limited_by
 
 Challenges = Annotated[ChallengeService, service("challenges")]

@@ -24,9 +24,7 @@ from api.core.accounts import authenticate
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
 from api.core.days import DailyDeal, daily_deal, is_closed, parse_day
-from api.core.errors import (
-    InvalidCursor,
-)
+from api.core.errors import InvalidCursor
 from api.games import GameService
 from api.leaderboards import BoardEntry, Page, RankedScore
 

@@ -7,6 +7,7 @@ transaction that makes it, and serving it with the HTTP helpers below (:func:`st
 :func:`client_of`, and :func:`streamed` and :func:`event_kind` for its OpenAPI text)."""
 
 from api.events.announce import subscribe, topic_changed, win_boarded
+from api.events.errors import InvalidLastEventId
 from api.events.fanout import connect
 from api.events.hub import EventHub
 from api.events.render import FRAMES
@@ -31,6 +32,7 @@ __all__ = [
     "EventService",
     "EventSettings",
     "EventStream",
+    "InvalidLastEventId",
     "Reading",
     "Topic",
     "client_of",

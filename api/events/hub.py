@@ -43,10 +43,10 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from api.challenges import counts as challenge_counts
 from api.core import clock, days
 from api.core.database import Database, Executor
-from api.core.errors import EventStreamsFull, TooManyEventStreams
 from api.core.models import PlacementRecord
 from api.events import listing, store
 from api.events.announce import parse_notice
+from api.events.errors import EventStreamsFull, TooManyEventStreams
 from api.events.store import GameFeed, GameState, ListedGame, Win
 from api.events.watchers import Item, Reading, Topic, Watcher, offer_all
 from api.leaderboards import ranks_of_win

@@ -23,12 +23,11 @@ from api.core.clock import now, today
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database
 from api.core.errors import InvalidCursor
-from api.core.ids import existing_game, parse_game_id
 from api.events import store
 from api.events.hub import EventHub
 from api.events.store import GameInProgress
 from api.events.watchers import Item, Reading, Topic, Watcher
-from api.games import GameService
+from api.games import GameService, existing_game, parse_game_id
 from api.ops import metrics
 
 _CURSOR_KIND = "in_progress"

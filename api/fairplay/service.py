@@ -37,12 +37,11 @@ from api import events, leaderboards
 from api.core.accounts import get_player
 from api.core.clock import now
 from api.core.database import Database, Executor, after_commit
-from api.core.ids import parse_game_id
 from api.fairplay import store
 from api.fairplay.errors import NotAModerator, NotFlagged, NotMarked, NotReviewed
 from api.fairplay.settings import FairPlaySettings
 from api.fairplay.store import AccountRecord, DecisionRecord, ReviewRecord
-from api.games import GameFacts, GameHooks, GameService, WonGame
+from api.games import GameFacts, GameHooks, GameService, WonGame, parse_game_id
 from api.players import find_player
 from engine.fairplay import Evidence
 

@@ -10,9 +10,18 @@ viewer (:meth:`~GameService.read`, :meth:`~GameService.history`, :meth:`~GameSer
 moments (:data:`HOOKS`). The app mounts :data:`router` and runs the expiry.
 """
 
+from api.games.errors import (
+    ChallengeGamePrivate,
+    GameIsOver,
+    GameNotFound,
+    RaceGamePrivate,
+    RaceNotOver,
+    VersionConflict,
+)
 from api.games.etags import etag
 from api.games.expiry import expire_periodically, expire_untouched
 from api.games.hooks import HOOKS, GameFacts, GameHooks
+from api.games.ids import existing_game, parse_game_id
 from api.games.records import GameSummary, LoadedGame, placement_out
 from api.games.routes import router
 from api.games.schemas import GAME_EXAMPLE, PlacementOut, ReviewState
@@ -23,18 +32,26 @@ from api.games.store import WonGame
 __all__ = [
     "GAME_EXAMPLE",
     "HOOKS",
+    "ChallengeGamePrivate",
     "GameFacts",
     "GameHooks",
+    "GameIsOver",
+    "GameNotFound",
     "GameService",
     "GameSettings",
     "GameSummary",
     "LoadedGame",
     "PlacementOut",
+    "RaceGamePrivate",
+    "RaceNotOver",
     "ReviewState",
+    "VersionConflict",
     "WonGame",
     "etag",
+    "existing_game",
     "expire_periodically",
     "expire_untouched",
+    "parse_game_id",
     "placement_out",
     "router",
 ]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from api.core import days
-from api.core.errors import ChallengeGamePrivate, InvalidToken, MissingToken, RaceGamePrivate
+from api.core.errors import InvalidToken, MissingToken
 from api.core.secrets import token_matches
+from api.games.errors import ChallengeGamePrivate, RaceGamePrivate
 from api.games.store import GameRecord
 
 

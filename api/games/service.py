@@ -25,11 +25,7 @@ from api.core import days
 from api.core.accounts import Identity, PlayerRecord, authenticate, identify, identify_account
 from api.core.clock import now
 from api.core.database import Database, Executor
-from api.core.errors import (
-    MissingToken,
-    VersionConflict,
-)
-from api.core.ids import existing_game, parse_game_id
+from api.core.errors import MissingToken
 from api.core.models import PlacementRecord
 from api.core.secrets import (
     player_key_id,
@@ -44,8 +40,10 @@ from api.games.dealing import (
     store_dealt,
     todays_deal,
 )
+from api.games.errors import VersionConflict
 from api.games.expiry import plan_expiry, store_expiry
 from api.games.hooks import HOOKS
+from api.games.ids import existing_game, parse_game_id
 from api.games.placing import placement_fingerprint, plan_placement, store_placement
 from api.games.records import (
     GameRead,

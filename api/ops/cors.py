@@ -16,8 +16,8 @@ from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
 
-from api.core.errors import CorsRefused
 from api.core.problems import problem_response
+from api.ops.errors import CorsRefused
 from api.ops.settings import OpsSettings
 
 # What a page of another origin may send (and read), beside the simple headers: what the

@@ -34,9 +34,8 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 
 from api.core.context import current_request
-from api.core.credential_errors import SignInLimited
-from api.core.errors import RateLimited
 from api.ops import metrics
+from api.ops.errors import RateLimited, SignInLimited
 from api.ops.settings import OpsSettings
 
 log = logging.getLogger("foursquare.ratelimit")

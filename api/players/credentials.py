@@ -39,14 +39,8 @@ from webauthn.helpers.structs import (
 
 from api.core.accounts import PlayerRecord, SignedIn, authenticate_key, get_player
 from api.core.clock import now
-from api.core.credential_errors import InvalidRecoveryCode, KeyNotFound, LastKey, PasskeyRefused
 from api.core.database import Executor
-from api.core.errors import (
-    InvalidToken,
-    MissingToken,
-    PlayerNotFound,
-    echo,
-)
+from api.core.errors import InvalidToken, MissingToken, echo
 from api.core.names import STORED_NAME, name_key
 from api.core.secrets import (
     hash_token,
@@ -55,6 +49,13 @@ from api.core.secrets import (
     recovery_code_hash,
 )
 from api.players import store
+from api.players.errors import (
+    InvalidRecoveryCode,
+    KeyNotFound,
+    LastKey,
+    PasskeyRefused,
+    PlayerNotFound,
+)
 from api.players.store import ChallengeRecord, KeyRecord, PasskeyRecord
 
 RECOVERY_CODES = 10

@@ -27,13 +27,7 @@ from api.core.accounts import (
 from api.core.clock import now
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import (
-    InvalidCursor,
-    InvalidToken,
-    MissingToken,
-    NameReserved,
-    NameTaken,
-)
+from api.core.errors import InvalidCursor, InvalidToken, MissingToken, NameReserved, NameTaken
 from api.core.names import RESERVED_SKELETONS, account_name, name_key, name_skeleton
 from api.games import GameFacts, GameHooks
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint

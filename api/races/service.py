@@ -32,8 +32,7 @@ from api.core.accounts import COMPUTER, PlayerRecord, authenticate, identify
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.days import shared_deal
-from api.core.errors import InvalidToken, NameTaken, RaceNotOpen
-from api.core.ids import existing_race, parse_race_id
+from api.core.errors import InvalidToken, NameTaken
 from api.core.names import same_name
 from api.core.schemas import DeckReveal
 from api.core.secrets import hash_token, new_token, player_key_id, token_matches
@@ -43,6 +42,8 @@ from api.hints import AdvicePool
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
 from api.players import find_player, race_counts
 from api.races import store
+from api.races.errors import RaceNotOpen
+from api.races.ids import existing_race, parse_race_id
 from api.races.schemas import (
     CountdownEvent,
     PlayerRaceOut,

@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.core.database import Database
-from api.core.errors import HintsBusy
 from api.games.records import load_game
+from api.hints.errors import HintsBusy
 from api.hints.pool import AdvicePool, Keys
 from api.settings import Settings
 from engine.player.advice import Budget

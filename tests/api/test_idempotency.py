@@ -14,10 +14,10 @@ from sqlalchemy import func, select, update
 
 from api.app import create_app
 from api.core.database import Database
-from api.core.errors import RequestInProgress
 from api.core.models import GameRow, IdempotencyKeyRow, PlacementRow, ServiceSecretRow
 from api.games.placing import placement_fingerprint
 from api.idempotency import store as idempotency_store
+from api.idempotency.errors import RequestInProgress
 from api.idempotency.sealing import ReplaySeal, Unreadable
 from api.idempotency.service import RETENTION, Answer, IdempotentRequests, key_hash, purge_in
 from api.settings import Settings

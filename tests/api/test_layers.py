@@ -268,8 +268,10 @@ def test_every_feature_has_a_face_of_few_names(feature: str) -> None:
     # The games' face is the one every feature uses: a handful of ways in (issue 41). A
     # feature's errors (which others raise or declare as theirs) and its settings class
     # (which the one Settings inherits) are declarations beside them, not counted.
+    # The games' 17: its ids' parsing (parse_game_id, existing_game) left core with
+    # GameNotFound (issue 52), for the features whose routes take a game id.
     ways_in = [name for name in names if not declaration(getattr(package, name))]
-    assert len(ways_in) <= (15 if feature == "games" else 20), ways_in
+    assert len(ways_in) <= (17 if feature == "games" else 20), ways_in
 
 
 def declaration(thing: object) -> bool:

@@ -1,10 +1,16 @@
-"""The errors of an account's credentials: its keys, recovery codes and passkeys, and signing
-in with them. Part of the one error hierarchy (:mod:`api.core.errors`), in a module of their
-own only to keep that one readable."""
+"""What the players' endpoints refuse with: an unknown player, and an account's credentials
+(its keys, recovery codes and passkeys)."""
 
 from __future__ import annotations
 
 from api.core.errors import ApiError, Example
+
+
+class PlayerNotFound(ApiError):
+    """No player of that name (in any case or width)."""
+
+    status, code, title = 404, "player_not_found", "Player not found"
+    example = Example("there is no player 'bob'", "/players/bob")
 
 
 class KeyNotFound(ApiError):
@@ -45,18 +51,3 @@ class PasskeyRefused(ApiError):
     example = Example(
         "this passkey's answer is not valid for this sign-in: start again", "/sign-in/passkey"
     )
-
-
-class SignInLimited(ApiError):
-    """Too many failed sign-ins (recovery codes, passkeys) for this account or from this
-    address: retry after `Retry-After` seconds. Nothing was tried."""
-
-    status, code, title = 429, "sign_in_limited", "Too many failed sign-ins"
-    answer_headers = ("Retry-After",)
-    example = Example(
-        "too many failed sign-ins for this account; try again in 600 seconds",
-        "/sign-in/recovery-code",
-    )
-
-    def __init__(self, detail: str, *, retry_after: int) -> None:
-        super().__init__(detail, headers={"Retry-After": str(retry_after)})
