@@ -400,8 +400,8 @@ _NAME_LINES = """(names) => names.map((name) => {
 
 
 def name_lines(page: Page, selector: str) -> list[str]:
-    """The names ``selector`` finds (``.name`` elements), each as drawn: ``newbie_|desk`` for
-    a name on two lines."""
+    """The names ``selector`` finds (``.name`` elements), each as drawn: ``hinterdeskto|p``
+    for a name broken onto two lines (characters cut off by an ellipsis are on its line)."""
     lines: list[str] = page.locator(selector).evaluate_all(_NAME_LINES)
     return lines
 

@@ -1,9 +1,8 @@
-"""The page on a phone and on a desktop: no horizontal scrolling, every control reachable;
-names wrap whole on a phone."""
+"""The page on a phone and on a desktop: no horizontal scrolling, every control reachable
+(names on the boards: test_names.py)."""
 
 from __future__ import annotations
 
-import secrets
 from datetime import UTC, datetime
 
 import httpx
@@ -15,9 +14,7 @@ from tests.api.conformance import won_vectors
 from tests.support.fairplay import boarded
 from tests.web.conftest import DESKTOP, PHONE, open_context
 from tests.web.pages import (
-    assert_accessible,
     assert_fits_and_reachable,
-    name_lines,
     place_by_click,
     play_through_api,
     resume_in_page,
@@ -89,42 +86,5 @@ def test_the_page_fits_and_every_control_is_reachable(
     page.locator("#end-panel").get_by_role("button", name="Show my place").click()
     expect(page.locator("#end-standing-body tr.mine")).to_have_count(1)
     assert_fits_and_reachable(page, "end of a won game, its place")
-    context.close()
-    watcher.check()
-
-
-def test_names_wrap_whole_on_a_phone(browser: Browser, server: Server, api: httpx.Client) -> None:
-    """A name breaks only after its "_" or "-", never inside a part (``newbie_d`` / ``esk``),
-    and one of a dozen letters is not broken at all: on the leaderboard and the Live list."""
-    tag = secrets.token_hex(2)
-    short, long = f"newbie_{tag}", f"first_part-{tag}_of-a_name"  # 11 and 24 characters
-    vector = won_vectors()[10]
-    steps = [(s["row"], s["col"]) for s in vector["steps"]]
-    ids = {}
-    for name in (short, long):
-        game_id, token = store_game(server.database_url, vector["deck"], name)
-        play_through_api(api, game_id, token, steps)
-        ids[name] = game_id
-    playing, _ = store_game(server.database_url, vector["deck"], long)
-    context, watcher = open_context(
-        browser, server, PHONE, reduced_motion="reduce", has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    page.goto(server.base_url + "/#/leaderboard?period=day&limit=100")
-    drawn = {}
-    for name, game_id in ids.items():
-        row = page.locator(f'#leaderboard-body tr[data-game-id="{game_id}"]')
-        expect(row.locator(".name")).to_have_text(name)
-        [drawn[name]] = name_lines(page, f'#leaderboard-body tr[data-game-id="{game_id}"] .name')
-    page.goto(server.base_url + "/#/live")
-    live = f'#live-body tr[data-game-id="{playing}"] .name'
-    expect(page.locator(live)).to_have_text(long)
-    [on_live] = name_lines(page, live)
-    assert drawn[short] == short, drawn  # whole, on one line
-    for lines in (drawn[long], on_live):
-        assert "|" in lines, lines  # too long for its column: it wraps, between its parts
-        assert all(line[-1] in "_-" for line in lines.split("|")[:-1]), lines
-    assert_fits_and_reachable(page, "live, a long name")
-    assert_accessible(page, "live on a phone, a long name")
     context.close()
     watcher.check()

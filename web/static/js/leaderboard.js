@@ -91,14 +91,13 @@ export function windowText(answer) {
   return "All time";
 }
 
-/** A player's name, whole: a line may break after a "_" or a "-" only (`newbie_` / `desk`,
- * never `newbie_d` / `esk`), in a span that tables keep unbroken where there is room
- * (app.css, `.name`).
+/** A player's name, on one line: whole where it fits, otherwise cut at its end with an
+ * ellipsis (app.css, `.name`), never broken inside a word. Its text stays the whole name
+ * (what a screen reader reads, and a link's name), and its title shows it on hover.
  * @param {string} name */
 export function nameElement(name) {
-  const parts = name.split(/(?<=[_-])/);
-  const pieces = parts.flatMap((part, index) => (index ? [element("wbr"), part] : [part]));
-  return element("span", { className: "name" }, ...pieces);
+  const text = element("span", { textContent: name });
+  return element("span", { className: "name", title: name }, text);
 }
 
 /** A player's name as a link to their page (`#/players/{name}`), or as text for a guest

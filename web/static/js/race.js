@@ -354,7 +354,7 @@ function renderResult() {
       "tr",
       {},
       element("td", { textContent: ordinal(racer.rank) }),
-      element("td", {}, name),
+      element("td", { className: "player" }, name),
       element("td", { textContent: resultText(racer.state, null, racer.score) }),
       element("td", { textContent: String(racer.placements) }),
       element("td", {}, replay),
