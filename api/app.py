@@ -73,15 +73,13 @@ Errors are `application/problem+json` (RFC 9457) with a machine-readable `code`.
 
 def subscribe_features(hooks: GameHooks = HOOKS) -> None:
     """Subscribe the features that keep figures of games to the games' moments (once per
-    process: the app and the command-line tools call it)."""
+    process: the app and the command-line tools call it). Each names its stage, which orders
+    it among the others (:data:`api.games.hooks.STAGES`), whatever the order here."""
     if hooks.wired:
         return
     hooks.wired = True
-    players.subscribe(hooks)  # first: the ending locks are taken in this order everywhere
-    leaderboards.subscribe(hooks)
-    events.subscribe(hooks)
-    fairplay.subscribe(hooks)  # a won game's review queued once the boards have held it
-    races.subscribe(hooks)  # last: a race's end follows its games' figures
+    for feature in (players, leaderboards, events, fairplay, races):
+        feature.subscribe(hooks)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -114,10 +114,13 @@ def subscribe(hooks: GameHooks) -> None:
     begins or ends (the site's list of games being played), and of each change to a daily
     challenge's counts (a game of it started or won). A sealed game's win is told when it is
     revealed, and the computer's games win nothing."""
-    hooks.created.append(_game_created)
-    hooks.moved.append(_game_moved)
-    hooks.ended.append(_game_ended)
-    hooks.revealed.append(_game_revealed)
+    hooks.subscribe(
+        "news",
+        created=_game_created,
+        moved=_game_moved,
+        ended=_game_ended,
+        revealed=_game_revealed,
+    )
 
 
 def _game_created(session: Session, game: GameFacts) -> None:

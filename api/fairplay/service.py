@@ -51,8 +51,7 @@ Action = Literal["clear", "confirm"]
 def subscribe(hooks: GameHooks) -> None:
     """Queue the review of each won game without hints in the transaction that ends it (a
     race's when its race reveals it)."""
-    hooks.ended.append(_queue_ended)
-    hooks.revealed.append(_queue_revealed)
+    hooks.subscribe("review", ended=_queue_ended, revealed=_queue_revealed)
 
 
 def _queue_ended(session: Session, game: GameFacts) -> None:

@@ -6,14 +6,22 @@ challenge's counts, live events) subscribe once at start-up (:func:`api.app.subs
 so that the games feature imports none of them and each keeps its own tables. A subscriber
 runs in the game's transaction: its writes commit or roll back with the game's, so the
 figures always equal a recount.
+
+The order the subscribers run in is a lock order, so it is code here, not the order of the
+calls that subscribe them: each subscriber names its :data:`Stage`, one subscriber a stage,
+and every moment calls them in the order of :data:`STAGES`, whatever order they subscribed
+in. Sorting by a declared stage rather than refusing a subscription out of order keeps the
+order in one place (this module) instead of two that must agree (the stages and the calls);
+a stage is a name rather than "after X" so that the games feature still names no feature.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Literal, get_args
 
 from sqlalchemy.orm import Session
 
@@ -46,33 +54,85 @@ class GameFacts:
 
 
 Listener = Callable[[Session, GameFacts], None]
+Ending = Callable[[Session, GameFacts], datetime | None]
+Rank = Callable[[Executor, uuid.UUID, bool], int | None]
+
+# Where a subscriber runs among the others, at every moment of a game, first to last:
+# - "player stats": a player's stats row is the first lock an end takes (their streaks
+#   follow the order their games end in), everywhere, so two ends never wait on each other
+#   in opposite orders;
+# - "boards": then the count of wins of the score (a board's ties rank in finish order);
+# - "news": the live events, told what the figures now say;
+# - "review": a won game's fair-play review, queued once the boards have held it;
+# - "races": last, a race's end follows its games' figures.
+Stage = Literal["player stats", "boards", "news", "review", "races"]
+STAGES: tuple[Stage, ...] = get_args(Stage)
 
 
 def _no_rank(session: Executor, game_id: uuid.UUID, assisted: bool) -> int | None:
     return None
 
 
-@dataclass
-class GameHooks:
-    """The subscribers of each moment of a game, called in the order they subscribed."""
+@dataclass(frozen=True)
+class _Subscriber:
+    """One feature's listeners to the moments of a game, each optional."""
 
-    created: list[Listener] = field(default_factory=list)
+    created: Listener | None = None
     # Each placement, and an end: told before the placement is stored, so that what they
     # notify rides on the storing statement (api.core.store.notify).
-    moved: list[Listener] = field(default_factory=list)
-    # Before an end is stamped: take the locks that order ends (a player's streaks follow
-    # the order their games end in, a board's ties their finish order) and say the earliest
-    # time the end may carry (None: any).
-    ending: list[Callable[[Session, GameFacts], datetime | None]] = field(default_factory=list)
-    ended: list[Listener] = field(default_factory=list)
+    moved: Listener | None = None
+    # Before an end is stamped: take the locks that order ends and say the earliest time the
+    # end may carry (None: any).
+    ending: Ending | None = None
+    ended: Listener | None = None
     # A sealed game made public (its race is over), ended or not: what its end did not tell
     # the public (a board's entry, a win's news) is told now.
-    revealed: list[Listener] = field(default_factory=list)
-    # A won game's all-time rank, shown with it: the leaderboards' answer, once wired.
-    rank: Callable[[Executor, uuid.UUID, bool], int | None] = field(default=_no_rank)
-    wired: bool = False
+    revealed: Listener | None = None
+    # A won game's all-time rank, shown with it (one subscriber gives it: the leaderboards).
+    rank: Rank | None = None
 
-    def announce(self, listeners: list[Listener], session: Session, facts: GameFacts) -> None:
+
+class GameHooks:
+    """The subscribers of each moment of a game, called in the order of their stages."""
+
+    def __init__(self) -> None:
+        self._subscribers: dict[Stage, _Subscriber] = {}
+        self.created: tuple[Listener, ...] = ()
+        self.moved: tuple[Listener, ...] = ()
+        self.ending: tuple[Ending, ...] = ()
+        self.ended: tuple[Listener, ...] = ()
+        self.revealed: tuple[Listener, ...] = ()
+        self.rank: Rank = _no_rank
+        self.wired = False
+
+    def subscribe(
+        self,
+        stage: Stage,
+        *,
+        created: Listener | None = None,
+        moved: Listener | None = None,
+        ending: Ending | None = None,
+        ended: Listener | None = None,
+        revealed: Listener | None = None,
+        rank: Rank | None = None,
+    ) -> None:
+        """Add a feature's listeners (:class:`_Subscriber`'s moments) at ``stage``. A stage
+        taken twice, or a second rank, is refused (one feature a stage: the order between two
+        at one stage would be their calls')."""
+        if stage in self._subscribers:
+            raise ValueError(f"the stage {stage!r} of a game's hooks is taken")
+        if rank is not None and self.rank is not _no_rank:
+            raise ValueError("a game's rank is given by one subscriber")
+        self._subscribers[stage] = _Subscriber(created, moved, ending, ended, revealed, rank)
+        ordered = [self._subscribers[each] for each in STAGES if each in self._subscribers]
+        self.created = tuple(each.created for each in ordered if each.created)
+        self.moved = tuple(each.moved for each in ordered if each.moved)
+        self.ending = tuple(each.ending for each in ordered if each.ending)
+        self.ended = tuple(each.ended for each in ordered if each.ended)
+        self.revealed = tuple(each.revealed for each in ordered if each.revealed)
+        self.rank = rank or self.rank
+
+    def announce(self, listeners: tuple[Listener, ...], session: Session, facts: GameFacts) -> None:
         for listener in listeners:
             listener(session, facts)
 

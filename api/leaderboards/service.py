@@ -113,10 +113,13 @@ def subscribe(hooks: GameHooks) -> None:
     """Put each won game on every board in the transaction that ends it, its finish stamped
     after the last win of its score (ties rank in finish order), and give a won game's rank.
     A race's game is put on the boards when its race reveals it; the computer's never."""
-    hooks.ending.append(_hold_finish_order)
-    hooks.ended.append(_record_win)
-    hooks.revealed.append(_record_revealed_win)
-    hooks.rank = rank_of_game
+    hooks.subscribe(
+        "boards",
+        ending=_hold_finish_order,
+        ended=_record_win,
+        revealed=_record_revealed_win,
+        rank=rank_of_game,
+    )
 
 
 def _on_boards(game: GameFacts) -> bool:

@@ -378,9 +378,9 @@ def _decode_cursor(
 
 def subscribe(hooks: GameHooks) -> None:
     """Count an account's games in its stats, in the transaction that starts or ends each."""
-    hooks.created.append(_count_started)
-    hooks.ending.append(_lock_stats)
-    hooks.ended.append(_count_finished)
+    hooks.subscribe(
+        "player stats", created=_count_started, ending=_lock_stats, ended=_count_finished
+    )
 
 
 def _count_started(session: Session, game: GameFacts) -> None:

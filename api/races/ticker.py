@@ -243,7 +243,7 @@ def subscribe(hooks: GameHooks) -> None:
     """When a race's game ends, wake this process's tickers once it is stored: if it was the
     race's last, the race ends at once (the ticker takes the race's row; the placement did
     not)."""
-    hooks.ended.append(_game_ended)
+    hooks.subscribe("races", ended=_game_ended)
 
 
 def _game_ended(session: Session, facts: GameFacts) -> None:
