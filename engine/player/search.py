@@ -29,13 +29,14 @@ makes no difference, and the suits of hypothetical cards never reach the caller.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.board import Board
 from engine.cards import Card
-from engine.grid import cells_of
+from engine.grid import BYTE_CELLS, cells_of
 from engine.rules import Status
 
 __all__ = ["DEFAULT_MODEL", "Model", "SearchResult", "Searcher", "line_summary"]
@@ -64,7 +65,26 @@ _ROW_CELLS = [[8 * r + c for c in range(_WINDOW)] for r in range(_WINDOW)]
 _COL_CELLS = [[8 * r + c for r in range(_WINDOW)] for c in range(_WINDOW)]
 _ROW_MASK = [sum(1 << cell for cell in cells) for cells in _ROW_CELLS]
 _COL_MASK = [sum(1 << cell for cell in cells) for cells in _COL_CELLS]
-_EMPTY_LINE = [(_ALL_RANKS, 0)] * _WINDOW
+# A line's summary for one of its cells (``_line_table``) packed in an int: the quiet ranks at
+# bits 0-9, the change of the face-down count plus 8 at bits 10-13, and in a row's table, at
+# bits 14-15, what a card placed on the cell itself is (its slot less _FIRST_SLOT: a card on a
+# face-down pile, a new pile, a card on a face-up pile). A cell's row code | its column code
+# << _COL_SHIFT is the key of its outcomes (``_outcomes_of``): 30 bits, so that Python keeps it
+# in one digit, which its int operations and hashing take a fast path for.
+_FLIP_AT = 10
+_FLIP_BIAS = 8
+_SLOT_AT = 14
+_FIRST_SLOT = _ON_FACE_DOWN
+_COL_SHIFT = 16
+_EMPTY_ROW = [_ALL_RANKS | _FLIP_BIAS << _FLIP_AT | _NEW_PILE - _FIRST_SLOT << _SLOT_AT] * _WINDOW
+_EMPTY_COL = [_ALL_RANKS | _FLIP_BIAS << _FLIP_AT] * _WINDOW
+# The leaf's accumulator is one int: slot s's set of ranks at bits 10 * s .. 10 * s + 9.
+_SLOT_BITS = 10
+# The window columns of the cells of a byte of a mask (its bits 0-6).
+_BYTE_COLS = BYTE_CELLS[0]
+# The 4-bit rank places of a line's cells in a cache key.
+_ROW_RANKS = [sum(15 << (_RANK_SHIFT + 4 * cell) for cell in cells) for cells in _ROW_CELLS]
+_COL_RANKS = [sum(15 << (_RANK_SHIFT + 4 * cell) for cell in cells) for cells in _COL_CELLS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,10 +197,11 @@ class Searcher:
         self.placements = 0
         self.leaves = 0
         self._deadline = float("inf")
-        self._tables: dict[tuple[int, ...], list[float]] = {}
+        self._tables: dict[tuple[int, ...], Sequence[float]] = {}
         self._options: dict[tuple[int, int, int, int], list[tuple[int, float, float]]] = {}
-        self._rows: dict[int, list[tuple[int, int]]] = {}
-        self._cols: dict[int, list[tuple[int, int]]] = {}
+        self._rows: dict[int, list[int]] = {}
+        self._cols: dict[int, list[int]] = {}
+        self._outcomes: dict[int, int] = {}
 
     # ------------------------------------------------------------------ running
 
@@ -353,28 +374,18 @@ class Searcher:
             sum_e += k * best_e
         return sum_p / total, sum_e / total
 
-    def rank_chances(self, counts: list[int]) -> list[float]:
+    def rank_chances(self, counts: list[int]) -> Sequence[float]:
         """``table[mask]``: the chance that the next card's rank is in ``mask``."""
         key = tuple(counts)
         table = self._tables.get(key)
         if table is None:
-            total = sum(counts)
-            weights = [k / total if total else 0.0 for k in counts]
-            # table[mask] = table[mask without its lowest bit] + that bit's weight, filled from
-            # the highest bit down, a whole stride of masks per bit (the same sums in the same
-            # order as one mask at a time, several times faster).
-            table = [0.0] * 1024
-            for bit in range(9, -1, -1):
-                step = 1 << bit
-                weight = weights[bit + 1]
-                table[step :: 2 * step] = [chance + weight for chance in table[:: 2 * step]]
-            self._tables[key] = table
+            table = self._tables[key] = _rank_chances(key)
         return table
 
     # ------------------------------------------------------------------ leaf
 
     def leaf(
-        self, board: Board, table: list[float], changed: int, top: Sequence[int]
+        self, board: Board, table: Sequence[float], changed: int, top: Sequence[int]
     ) -> tuple[float, float]:
         """Look one placement ahead analytically and score the outcomes with the model.
 
@@ -386,66 +397,62 @@ class Searcher:
         """
         occupied, up, open_cells, legal, placed = board.bitboards()
         down = occupied & ~up
-        acc = [0] * _SLOTS
-        used = 0
         rows = self._rows
         cols = self._cols
-        # Cells come row by row, so one row's table serves a run of cells; a column's table is
-        # kept for the rest of the leaf. A table lists, for each of the line's 7 window cells,
-        # the summary of the line's other piles (``_line_table``).
-        row_table = _EMPTY_LINE
-        at_row = -1
-        col_tables: list[list[tuple[int, int]] | None] = [None] * _WINDOW
-        for cell in cells_of(legal):
-            bit = 1 << cell
-            r_i = cell >> 3
-            c_i = cell & 7
-            if r_i != at_row:
-                at_row = r_i
-                line = occupied & _ROW_MASK[r_i]
-                row_table = (
-                    _line_summaries(rows, board, line, up, changed, top, _ROW_CELLS[r_i])
-                    if line
-                    else _EMPTY_LINE
+        outcomes = self._outcomes
+        # A line's summaries depend on its piles, which of them are face up, and the ranks of
+        # those; only the ``changed`` cells can differ from the root grid's ranks, so the ranks
+        # of the changed face-up piles join a line's cache key (4 bits at each cell's place
+        # above _RANK_SHIFT; a line takes its own with a mask). Worked out once per leaf, not
+        # once per line. A cache holds rows or columns only: a line of one pile is the same key
+        # either way, but its table runs along a different axis.
+        ranks = 0
+        fresh = changed & up
+        while fresh:
+            low = fresh & -fresh
+            fresh ^= low
+            at = low.bit_length() - 1
+            ranks |= top[at] << 4 * at
+        ranks <<= _RANK_SHIFT
+        # For each option slot, the ranks for which some legal cell reaches it (``_outcomes_of``),
+        # 10 bits a slot. The legal cells are read a window row at a time (a byte of the mask),
+        # so that one row's table serves the row; a column's table is kept for the rest of the
+        # leaf. A table packs, for each of the line's 7 window cells, the summary of the line's
+        # other piles (``_line_table``).
+        acc = 0
+        col_tables: list[list[int] | None] = [None] * _WINDOW
+        r_i = -1
+        while legal:
+            r_i += 1
+            byte = legal & 0xFF
+            legal >>= 8
+            if not byte:
+                continue
+            line = occupied & _ROW_MASK[r_i]
+            if line:
+                key = line | (line & up) << _KEY_SHIFT | ranks & _ROW_RANKS[r_i]
+                row_table = rows.get(key) or rows.setdefault(
+                    key, _line_table(board, line, up, _ROW_CELLS[r_i], True)
                 )
-            col_table = col_tables[c_i]
-            if col_table is None:
-                line = occupied & _COL_MASK[c_i]
-                col_table = (
-                    _line_summaries(cols, board, line, up, changed, top, _COL_CELLS[c_i])
-                    if line
-                    else _EMPTY_LINE
-                )
-                col_tables[c_i] = col_table
-            row = row_table[c_i]
-            col = col_table[r_i]
-            safe_row, flip_row = row
-            safe_col, flip_col = col
-            if not occupied & bit:
-                slot = _NEW_PILE
-            elif down & bit:
-                slot = _ON_FACE_DOWN
             else:
-                slot = _ON_FACE_UP
-            mask = safe_row & safe_col
-            if mask:
-                acc[slot] |= mask
-                used |= 1 << slot
-            mask = safe_row & ~safe_col
-            if mask:
-                other = slot + 2 * flip_col
-                acc[other] |= mask
-                used |= 1 << other
-            mask = safe_col & ~safe_row
-            if mask:
-                other = slot + 2 * flip_row
-                acc[other] |= mask
-                used |= 1 << other
-            mask = _ALL_RANKS & ~(safe_row | safe_col)
-            if mask:
-                other = slot + 2 * (flip_row + flip_col)
-                acc[other] |= mask
-                used |= 1 << other
+                row_table = _EMPTY_ROW
+            for c_i in _BYTE_COLS[byte]:
+                col_table = col_tables[c_i]
+                if col_table is None:
+                    line = occupied & _COL_MASK[c_i]
+                    if line:
+                        key = line | (line & up) << _KEY_SHIFT | ranks & _COL_RANKS[c_i]
+                        col_table = cols.get(key) or cols.setdefault(
+                            key, _line_table(board, line, up, _COL_CELLS[c_i], False)
+                        )
+                    else:
+                        col_table = _EMPTY_COL
+                    col_tables[c_i] = col_table
+                key = row_table[c_i] | col_table[r_i] << _COL_SHIFT
+                found = outcomes.get(key)
+                if found is None:
+                    found = outcomes[key] = _outcomes_of(key)
+                acc |= found
         situation = (
             down.bit_count(),
             (down & ~open_cells).bit_count(),
@@ -455,24 +462,25 @@ class Searcher:
         options = self._options.get(situation)
         if options is None:
             options = self._options[situation] = self._rank_options(*situation)
-        covered = 0
+        # Each rank goes to the best option some cell reaches for it: options come best first.
+        uncovered = _ALL_RANKS
         sum_p = sum_e = 0.0
-        for slot, p, e in options:
-            if used >> slot & 1:
-                fresh = acc[slot] & ~covered
-                if fresh:
-                    chance = table[fresh]
-                    sum_p += chance * p
-                    sum_e += chance * e
-                    covered |= fresh
-                    if covered == _ALL_RANKS:
-                        break
+        for shift, p, e in options:
+            fresh = acc >> shift & uncovered
+            if fresh:
+                chance = table[fresh]
+                sum_p += chance * p
+                sum_e += chance * e
+                uncovered ^= fresh
+                if not uncovered:
+                    break
         return sum_p, sum_e
 
     def _rank_options(
         self, face_down: int, closed: int, piles: int, placed: int
     ) -> list[tuple[int, float, float]]:
-        """Every option slot's ``(slot, p, e)`` from the model, best first."""
+        """Every option slot's ``(shift, p, e)`` from the model, best first, ``shift`` being
+        where the slot's ranks are in the leaf's accumulator (``_SLOT_BITS * slot``)."""
         model = self.model
         options: list[tuple[float, int, float, float]] = []
         for slot in range(_SLOTS):
@@ -483,47 +491,68 @@ class Searcher:
             p, e = model.estimate(after, closed, new_piles, placed)
             options.append((model.win_weight * p + e, slot, p, e))
         options.sort(key=lambda option: (-option[0], option[1]))
-        return [(slot, p, e) for _, slot, p, e in options]
+        return [(_SLOT_BITS * slot, p, e) for _, slot, p, e in options]
 
 
-def _line_summaries(
-    cache: dict[int, list[tuple[int, int]]],
-    board: Board,
-    line: int,
-    up: int,
-    changed: int,
-    top: Sequence[int],
-    cells: Sequence[int],
-) -> list[tuple[int, int]]:
-    """:func:`_line_table` of a line, from ``cache`` when the same line was summed up before.
+# Shared by the searches of a process: the next decision's counts are this one's less a card,
+# and a review asks two levels about each position, so most of a search's tables were made
+# by the one before (128 tables of 1,024 floats are about 4 MB).
+@functools.lru_cache(maxsize=128)
+def _rank_chances(counts: tuple[int, ...]) -> tuple[float, ...]:
+    """:meth:`Searcher.rank_chances` for the unseen cards' ``counts`` by rank."""
+    total = sum(counts)
+    weights = [k / total if total else 0.0 for k in counts]
+    # table[mask] = table[mask without its lowest bit] + that bit's weight, filled from the
+    # highest bit down, a whole stride of masks per bit (the same sums in the same order as
+    # one mask at a time, several times faster).
+    table = [0.0] * 1024
+    for bit in range(9, -1, -1):
+        step = 1 << bit
+        weight = weights[bit + 1]
+        table[step :: 2 * step] = [chance + weight for chance in table[:: 2 * step]]
+    return tuple(table)
 
-    A line's summaries depend on its piles, which of them are face up, and the ranks of those;
-    only the ``changed`` cells can differ from the root grid's ranks, so theirs join the key
-    (4 bits at each cell's place above ``_RANK_SHIFT``). A cache holds rows or columns only: a
-    line of one pile is the same key either way, but its table runs along a different axis.
-    """
-    faced = line & up
-    key = line | faced << _KEY_SHIFT
-    fresh = faced & changed
-    while fresh:
-        low = fresh & -fresh
-        fresh ^= low
-        at = low.bit_length() - 1
-        key |= top[at] << (_RANK_SHIFT + 4 * at)
-    table = cache.get(key)
-    if table is None:
-        table = cache[key] = _line_table(board, line, up, cells)
+
+def _line_table(board: Board, line: int, up: int, cells: Sequence[int], row: bool) -> list[int]:
+    """For each of a line's window cells, the :func:`line_summary` of the line's piles other
+    than that cell's, packed (see ``_FLIP_AT``); a row's also says what a card placed on the
+    cell itself is: a new pile, or a card on a face-up or on a face-down pile."""
+    whole = _packed(line_summary(board, line, up))
+    table = []
+    for cell in cells:
+        bit = 1 << cell
+        code = _packed(line_summary(board, line & ~bit, up)) if line & bit else whole
+        if row:
+            slot = _ON_FACE_UP if up & bit else _ON_FACE_DOWN if line & bit else _NEW_PILE
+            code |= slot - _FIRST_SLOT << _SLOT_AT
+        table.append(code)
     return table
 
 
-def _line_table(board: Board, line: int, up: int, cells: Sequence[int]) -> list[tuple[int, int]]:
-    """For each of a line's window cells, the :func:`line_summary` of the line's piles other
-    than that cell's."""
-    whole = line_summary(board, line, up)
-    return [
-        line_summary(board, line & ~(1 << cell), up) if line >> cell & 1 else whole
-        for cell in cells
-    ]
+def _packed(summary: tuple[int, int]) -> int:
+    safe, flip = summary
+    return safe | (flip + _FLIP_BIAS) << _FLIP_AT
+
+
+def _outcomes_of(key: int) -> int:
+    """The leaf's accumulator for one cell, from its row code | its column code << _COL_SHIFT:
+    the ranks that flip neither line stay in the cell's own slot; those that flip one line or
+    both move by the face-down change of what they flip."""
+    safe_row = key & _ALL_RANKS
+    flip_row = (key >> _FLIP_AT & 15) - _FLIP_BIAS
+    slot = _FIRST_SLOT + (key >> _SLOT_AT & 3)
+    col = key >> _COL_SHIFT
+    safe_col = col & _ALL_RANKS
+    flip_col = (col >> _FLIP_AT & 15) - _FLIP_BIAS
+    acc = 0
+    for ranks, at in (
+        (safe_row & safe_col, slot),
+        (safe_row & ~safe_col, slot + 2 * flip_col),
+        (safe_col & ~safe_row, slot + 2 * flip_row),
+        (_ALL_RANKS & ~(safe_row | safe_col), slot + 2 * (flip_row + flip_col)),
+    ):
+        acc |= ranks << _SLOT_BITS * at
+    return acc
 
 
 def line_summary(board: Board, others: int, up: int) -> tuple[int, int]:
