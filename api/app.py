@@ -32,7 +32,6 @@ from api.core import cursors, migrate
 from api.core.database import Database, create_database
 from api.core.openapi import install_openapi
 from api.core.problems import install_error_handlers
-from api.core.settings import Settings
 from api.core.store import service_secret
 from api.events import EventHub, EventService
 from api.games import HOOKS, GameHooks, GameService
@@ -49,6 +48,7 @@ from api.ops.readiness import ReadinessCheck
 from api.pages import install_web
 from api.players import PlayerService
 from api.races import RaceService
+from api.settings import Settings
 from engine.player.advice import Budget
 
 log = logging.getLogger("foursquare.events")
@@ -148,7 +148,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
         # Never more streams than the open-file limit leaves room for (api/ops/files.py).
         files.raise_open_file_limit()
-        capacity = files.stream_capacity(settings, database)
+        capacity = files.stream_capacity(
+            settings,
+            database,
+            configured=settings.events_max_streams,
+            reserved=settings.events_reserved_files,
+        )
         (log.warning if capacity.limited_by_files else log.info)(capacity.describe())
         metrics.event_streams_limit(capacity.streams)
         http_limits.admit_connections(capacity.connections)
@@ -169,7 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             moved_within=timedelta(minutes=settings.live_moved_within_minutes),
         )
         state.races = RaceService(
-            database, state.games, state.events, pool, requests, challenge_secret, settings
+            database, state.games, state.events, pool, requests, challenge_secret, settings, budget
         )
         # The hub's heartbeat also ends every stream when the server is told to stop, so
         # that clients reconnect to another replica.

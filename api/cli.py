@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported where used: `foursquare --help` loads none of the service
     from api.core.database import Database
-    from api.core.settings import Settings
+    from api.settings import Settings
 
 
 def _serve(args: argparse.Namespace) -> int:
     from api.core import migrate
-    from api.core.settings import Settings
+    from api.core.settings import CoreSettings
     from api.ops import server
     from api.ops.metrics_files import serving_metrics
+    from api.ops.settings import OpsSettings
 
     if args.database_url:
         os.environ["FOURSQUARE_DATABASE_URL"] = args.database_url
@@ -28,13 +29,15 @@ def _serve(args: argparse.Namespace) -> int:
         os.environ["FOURSQUARE_LOG_LEVEL"] = args.log_level
     if args.no_access_log:
         os.environ["FOURSQUARE_ACCESS_LOG"] = "false"
-    settings = Settings()
+    # The core's and the operations' settings only: the features (and prometheus_client,
+    # which some import) stay unloaded here, before the metrics directory is in place.
+    settings, ops = CoreSettings(), OpsSettings()
     # gunicorn supervising uvicorn workers, so that no worker outlives the command (why:
     # api/http/server.py). The metrics directory the workers share (and the metrics port)
     # must be in place before they start; every worker logs through api.ops.logs; the access
     # logs of gunicorn and uvicorn (whole URLs, query strings included) stay off for good:
     # api.ops.observer writes the request line instead.
-    with serving_metrics(settings, args.host):
+    with serving_metrics(ops, args.host):
         if settings.migrate_on_start:
             # Migrate once here, so that several workers do not race to do it; inside the
             # metrics directory's block, as the migrations load every feature's tables
@@ -45,7 +48,7 @@ def _serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             workers=args.workers,
-            log_level=settings.log_level,
+            log_level=ops.log_level,
             app_factory=_app_in_worker,
         )
     return 0
@@ -62,7 +65,7 @@ def _app_in_worker() -> Any:
 
 def _settings(database_url: str | None, **flags: Any) -> Settings:
     """The environment's settings, with the command's flags that were given over them."""
-    from api.core.settings import Settings
+    from api.settings import Settings
 
     given = {name: value for name, value in flags.items() if value is not None}
     if database_url:

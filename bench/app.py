@@ -23,8 +23,8 @@ from sqlalchemy.orm import Session
 
 from api.app import create_app
 from api.core.database import Database
-from api.core.settings import Settings
 from api.ops.logs import configure_logging
+from api.settings import Settings
 
 BENCH_ROWS = 1024  # writes spread over this many rows, as placements spread over games
 

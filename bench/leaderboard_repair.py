@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import text
 
 from api.core.database import Database, create_database
-from api.core.settings import Settings
 from api.leaderboards import check as leaderboard
+from api.settings import Settings
 from bench.bulk import BulkLoader
 from bench.harness import backends_of, sized_parser
 from testkit.databases import throwaway_database

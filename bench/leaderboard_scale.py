@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import create_engine, event
 
 from api.app import create_app
-from api.core.settings import Settings
+from api.settings import Settings
 from bench.bulk import BulkLoader
 from bench.harness import backends_of, sized_parser
 from bench.loadgen import EndpointStats, Recorder, run_async

@@ -61,8 +61,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from api.core.settings import Settings  # noqa: E402
 from api.ops.logs import configure_logging  # noqa: E402
+from api.settings import Settings  # noqa: E402
 from bench.app import create_bench_app  # noqa: E402
 from bench.bulk import BulkLoader  # noqa: E402
 from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, backends_of  # noqa: E402

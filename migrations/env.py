@@ -10,7 +10,8 @@ from alembic import context
 from filelock import FileLock
 from sqlalchemy import MetaData, create_engine, make_url, pool, text
 
-from api.core.settings import Settings
+from api.core.settings import CoreSettings
+from api.tables import metadata
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logging", True):
@@ -25,7 +26,6 @@ def declarations() -> MetaData | None:
     chosen, and nothing may import prometheus_client before then (api/ops/metrics_files.py)."""
     if not config.attributes.get("declarations", True):
         return None
-    from api.tables import metadata
 
     return metadata
 
@@ -39,7 +39,7 @@ MIGRATION_LOCK_KEY = 0x466F75727371  # "Foursq"
 
 def database_url() -> str:
     url = config.get_main_option("sqlalchemy.url")
-    return url if url else Settings().database_url
+    return url if url else CoreSettings().database_url
 
 
 # How long a start waits for another process's migrations before giving up (seconds): the

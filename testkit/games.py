@@ -13,9 +13,9 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from api.accounts import Identity
-from api.core.ids import existing_game, parse_game_id
 from api.games import LoadedGame
 from api.games.dealing import deal, store_dealt
+from api.games.ids import existing_game, parse_game_id
 from api.games.placing import plan_placement, store_placement
 from api.games.schemas import GameCreated, PlacementCreated
 from api.games.store import get_game

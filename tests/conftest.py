@@ -27,7 +27,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from api.app import create_app, subscribe_features  # noqa: E402
 from api.core.database import Database  # noqa: E402
-from api.core.settings import Settings  # noqa: E402
+from api.settings import Settings  # noqa: E402
 from testkit import databases  # noqa: E402
 from testkit.games import start_game  # noqa: E402
 from tests.support import examples  # noqa: E402

@@ -3,6 +3,18 @@ account's credentials (keys, recovery codes, passkeys), below every feature that
 identity for them all, and the credentials' use cases for the players' routes."""
 
 from api.accounts.credentials import FIRST_KEY_NAME, NewKey, Registered, open_account, rotate_key
+from api.accounts.errors import (
+    InvalidRecoveryCode,
+    InvalidToken,
+    KeyNotFound,
+    LastKey,
+    MissingToken,
+    NameReserved,
+    NameTaken,
+    PasskeyRefused,
+    PlayerNameMismatch,
+    PlayerNotFound,
+)
 from api.accounts.identity import (
     COMPUTER,
     Identity,
@@ -16,14 +28,26 @@ from api.accounts.identity import (
     signed_in,
 )
 from api.accounts.service import AccountService
+from api.accounts.settings import AccountSettings
 from api.accounts.store import PlayerRecord, bearer_key_hashes, get_player
 
 __all__ = [
     "COMPUTER",
     "FIRST_KEY_NAME",
     "AccountService",
+    "AccountSettings",
     "Identity",
+    "InvalidRecoveryCode",
+    "InvalidToken",
+    "KeyNotFound",
+    "LastKey",
+    "MissingToken",
+    "NameReserved",
+    "NameTaken",
     "NewKey",
+    "PasskeyRefused",
+    "PlayerNameMismatch",
+    "PlayerNotFound",
     "PlayerRecord",
     "Registered",
     "SignedIn",

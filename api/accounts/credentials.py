@@ -39,12 +39,20 @@ from webauthn.helpers.structs import (
 )
 
 from api.accounts import store
+from api.accounts.errors import (
+    InvalidRecoveryCode,
+    InvalidToken,
+    KeyNotFound,
+    LastKey,
+    MissingToken,
+    NameReserved,
+    NameTaken,
+    PasskeyRefused,
+)
 from api.accounts.identity import SignedIn, authenticate_key, find_player
 from api.accounts.store import ChallengeRecord, KeyRecord, PasskeyRecord, PlayerRecord
 from api.core.clock import now
-from api.core.credential_errors import InvalidRecoveryCode, KeyNotFound, LastKey, PasskeyRefused
 from api.core.database import Executor
-from api.core.errors import InvalidToken, MissingToken, NameReserved, NameTaken
 from api.core.names import RESERVED_SKELETONS, account_name, name_key, name_skeleton
 from api.core.secrets import (
     hash_token,

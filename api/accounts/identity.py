@@ -15,17 +15,17 @@ from typing import NamedTuple
 from sqlalchemy.orm import Session
 
 from api.accounts import store
-from api.accounts.store import PlayerRecord
-from api.core.clock import now
-from api.core.database import Executor
-from api.core.errors import (
+from api.accounts.errors import (
     InvalidToken,
     NameReserved,
     NameTaken,
     PlayerNameMismatch,
     PlayerNotFound,
-    echo,
 )
+from api.accounts.store import PlayerRecord
+from api.core.clock import now
+from api.core.database import Executor
+from api.core.errors import echo
 from api.core.names import (
     COMPUTER_NAME,
     GUEST_NAME,

@@ -6,21 +6,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Response, status
 
+from api.analysis.errors import AnalysisNotFound, ChallengeDayOpen, GameInProgress
 from api.analysis.schemas import AnalysisOut
 from api.analysis.service import AnalysisService
-from api.core.errors import (
-    AnalysisNotFound,
-    ChallengeDayOpen,
-    Example,
-    GameInProgress,
-    GameNotFound,
-    RaceNotOver,
-    RateLimited,
-    ServiceUnavailable,
-)
+from api.core.errors import Example, ServiceUnavailable
 from api.core.openapi import header, problems
 from api.core.params import service
 from api.core.problems import json_response
+from api.games import GameNotFound, RaceNotOver
+from api.ops.errors import RateLimited
 from api.ops.ratelimit import limited_by
 
 _NOT_FOUND = Example(GameNotFound.example_detail(), "/games/nope/analysis")

@@ -52,10 +52,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from api.analysis import result, store
+from api.analysis.settings import AnalysisSettings
 from api.analysis.store import AnalysisRecord
 from api.core.clock import now
 from api.core.database import Database, Executor
-from api.core.settings import Settings
 from api.games import GameService
 from api.ops.workers import WORKER_NICENESS, exit_with_parent
 from engine.analysis import (
@@ -94,7 +94,7 @@ class AnalysisRunner:
     """The background task of one server process that claims and computes analyses, one at
     a time, in a spawned worker process of its own (see the module docstring)."""
 
-    def __init__(self, database: Database, settings: Settings) -> None:
+    def __init__(self, database: Database, settings: AnalysisSettings) -> None:
         self.database = database
         self.settings = settings
         # Names this process in ``analyses.claimed_by``: host, pid, and a random tag (a pid

@@ -8,14 +8,13 @@ from collections.abc import Callable
 from sqlalchemy.orm import Session
 
 from api.analysis import result, store
+from api.analysis.errors import AnalysisNotFound, ChallengeDayOpen, GameInProgress
 from api.analysis.schemas import AnalysisOut, AnalysisProgress
 from api.analysis.store import AnalysisRecord
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.days import closes_at, is_sealed
-from api.core.errors import AnalysisNotFound, ChallengeDayOpen, GameInProgress, RaceNotOver
-from api.core.ids import existing_game, parse_game_id
-from api.games import GameService, LoadedGame
+from api.games import GameService, LoadedGame, RaceNotOver, existing_game, parse_game_id
 
 
 def ensure_analysable(loaded: LoadedGame) -> None:

@@ -2,5 +2,6 @@
 
 from api.challenges.routes import router
 from api.challenges.service import SECRET_NAME, ChallengeService, counts
+from api.challenges.settings import ChallengeSettings
 
-__all__ = ["SECRET_NAME", "ChallengeService", "counts", "router"]
+__all__ = ["SECRET_NAME", "ChallengeService", "ChallengeSettings", "counts", "router"]

@@ -66,7 +66,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.util import greenlet_spawn
 
 from api.core.context import REQUEST
-from api.core.settings import Settings
+from api.core.settings import CoreSettings
 
 T = TypeVar("T")
 
@@ -328,7 +328,7 @@ def _time_statements(engine: Engine) -> None:
 # than opening a connection, and for FOURSQUARE_DB_POOL_TIMEOUT at most (then a 503).
 
 
-def _sqlite_engine(url: str, settings: Settings, *, immediate: bool, pool_size: int) -> Engine:
+def _sqlite_engine(url: str, settings: CoreSettings, *, immediate: bool, pool_size: int) -> Engine:
     engine = create_engine(
         url,
         hide_parameters=True,  # errors and logs must never show a stored deck
@@ -371,7 +371,7 @@ _RECYCLE_SECONDS = 1800
 
 
 def _loop_engine(
-    url: str, settings: Settings, size: int, isolation_level: str | None = None
+    url: str, settings: CoreSettings, size: int, isolation_level: str | None = None
 ) -> AsyncEngine:
     """An asyncio engine with the asyncpg dialect, whatever driver ``url`` names, keeping
     ``size`` connections and never more (see "No pool that serves requests overflows")."""
@@ -394,7 +394,7 @@ def psycopg_conninfo(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def create_database(settings: Settings) -> Database:
+def create_database(settings: CoreSettings) -> Database:
     """Engines and session factories for ``settings.database_url`` (nothing at import time)."""
     url = settings.database_url
     if make_url(url).get_backend_name() == "sqlite":

@@ -7,6 +7,7 @@ transaction that makes it, and serving it with the HTTP helpers below (:func:`st
 :func:`client_of`, and :func:`streamed` and :func:`event_kind` for its OpenAPI text)."""
 
 from api.events.announce import subscribe, topic_changed, win_boarded
+from api.events.errors import InvalidLastEventId
 from api.events.fanout import connect
 from api.events.hub import EventHub
 from api.events.render import FRAMES
@@ -21,6 +22,7 @@ from api.events.routes import (
     streamed,
 )
 from api.events.service import EventService
+from api.events.settings import EventSettings
 from api.events.watchers import Reading, Topic
 
 __all__ = [
@@ -28,7 +30,9 @@ __all__ = [
     "STREAM_REFUSALS",
     "EventHub",
     "EventService",
+    "EventSettings",
     "EventStream",
+    "InvalidLastEventId",
     "Reading",
     "Topic",
     "client_of",

@@ -43,9 +43,9 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from api.challenges import counts as challenge_counts
 from api.core import clock, days
 from api.core.database import Database, Executor
-from api.core.errors import EventStreamsFull, TooManyEventStreams
 from api.events import listing
 from api.events.announce import parse_notice
+from api.events.errors import EventStreamsFull, TooManyEventStreams
 from api.events.watchers import Item, Reading, Topic, Watcher, offer_all
 from api.games import GameFeed, GameState, ListedGame, PlacementRecord, game_feed, listed_since
 from api.leaderboards import ScoreRecord, ranks_of_win, win, wins_since

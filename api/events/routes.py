@@ -9,23 +9,12 @@ from fastapi import APIRouter, FastAPI, Header, Query, Request, Response
 from pydantic import BaseModel
 from sse_starlette import EventSourceResponse
 
-from api.core.errors import (
-    ChallengeGamePrivate,
-    EventStreamsFull,
-    GameNotFound,
-    InvalidCursor,
-    InvalidLastEventId,
-    InvalidRequest,
-    RaceGamePrivate,
-    RateLimited,
-    ServiceUnavailable,
-    TooManyEventStreams,
-    echo,
-)
+from api.core.errors import InvalidCursor, InvalidRequest, ServiceUnavailable, echo
 from api.core.openapi import header, problems
 from api.core.params import PageCursor, PageLimit, TokenDep, service
 from api.core.problems import json_response
 from api.events import render
+from api.events.errors import EventStreamsFull, InvalidLastEventId, TooManyEventStreams
 from api.events.schemas import (
     BestEvent,
     ChallengeEvent,
@@ -36,7 +25,8 @@ from api.events.schemas import (
     WinEvent,
 )
 from api.events.service import EventService
-from api.games import PlacementOut
+from api.games import ChallengeGamePrivate, GameNotFound, PlacementOut, RaceGamePrivate
+from api.ops.errors import RateLimited
 from api.ops.observer import HEAD_SCOPE_KEY
 from api.ops.ratelimit import client_address, limited_by
 

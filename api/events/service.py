@@ -23,10 +23,9 @@ from api.core.clock import now, today
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database
 from api.core.errors import InvalidCursor
-from api.core.ids import existing_game, parse_game_id
 from api.events.hub import EventHub
 from api.events.watchers import Item, Reading, Topic, Watcher
-from api.games import GameInProgress, GameService, games_in_progress
+from api.games import GameInProgress, GameService, existing_game, games_in_progress, parse_game_id
 from api.ops import metrics
 
 _CURSOR_KIND = "in_progress"

@@ -6,5 +6,14 @@ moderators). docs/fairplay.md states the rule and its figures."""
 from api.fairplay.routes import router
 from api.fairplay.runner import FairPlayRunner
 from api.fairplay.service import FairPlayService, Moderators, is_marked, subscribe
+from api.fairplay.settings import FairPlaySettings
 
-__all__ = ["FairPlayRunner", "FairPlayService", "Moderators", "is_marked", "router", "subscribe"]
+__all__ = [
+    "FairPlayRunner",
+    "FairPlayService",
+    "FairPlaySettings",
+    "Moderators",
+    "is_marked",
+    "router",
+    "subscribe",
+]

@@ -9,15 +9,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Response
 
-from api.core.errors import (
-    GameNotFound,
-    InvalidRequest,
-    MissingToken,
-    PayloadTooLarge,
-    PlayerNotFound,
-    RateLimited,
-    ServiceUnavailable,
-)
+from api.accounts import MissingToken, PlayerNotFound
+from api.core.errors import InvalidRequest, PayloadTooLarge, ServiceUnavailable
 from api.core.openapi import problems
 from api.core.params import BearerSecret, service
 from api.core.problems import json_response
@@ -25,6 +18,8 @@ from api.fairplay import schemas
 from api.fairplay.errors import NotAModerator, NotFlagged, NotMarked, NotReviewed
 from api.fairplay.service import FairPlayService
 from api.fairplay.store import AccountRecord, DecisionRecord, ReviewRecord
+from api.games import GameNotFound
+from api.ops.errors import RateLimited
 from api.ops.ratelimit import limited_by
 
 operator_key = BearerSecret(

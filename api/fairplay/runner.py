@@ -36,8 +36,8 @@ from sqlalchemy.orm import Session
 
 from api.core.clock import now
 from api.core.database import Database, Executor
-from api.core.settings import Settings
 from api.fairplay import service, store
+from api.fairplay.settings import FairPlaySettings
 from api.fairplay.store import ReviewRecord
 from api.games import GameService
 from api.ops.workers import WORKER_NICENESS, exit_with_parent
@@ -70,7 +70,7 @@ def _review(
 class FairPlayRunner:
     """The background task of one server process that claims and computes reviews."""
 
-    def __init__(self, database: Database, settings: Settings) -> None:
+    def __init__(self, database: Database, settings: FairPlaySettings) -> None:
         self.database = database
         self.settings = settings
         self.identity = f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"

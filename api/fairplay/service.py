@@ -8,7 +8,7 @@ The lifecycle of such a win (``games.review``, the word its player reads):
   transaction (:func:`subscribe`); a race's win when its race reveals it;
 * the runner (:mod:`api.fairplay.runner`) computes the review and :func:`apply_verdict`
   stores it: ``clean`` goes on the boards and its news goes out; ``flagged`` stays off;
-* an account with :attr:`Settings.fairplay_mark_after` flagged wins that no moderator
+* an account with :attr:`FairPlaySettings.fairplay_mark_after` flagged wins that no moderator
   cleared is **marked**: all its won games leave the boards (``held``), and its page says so.
   Why a count and not one flag: one flag can be a strong player's short game that happened
   to follow the computer's choices; the rule wrongly flags at most 1 % of the wins of the
@@ -37,12 +37,11 @@ from api import events, leaderboards
 from api.accounts import find_player, get_player
 from api.core.clock import now
 from api.core.database import Database, Executor, after_commit
-from api.core.ids import parse_game_id
-from api.core.settings import Settings
 from api.fairplay import store
 from api.fairplay.errors import NotAModerator, NotFlagged, NotMarked, NotReviewed
+from api.fairplay.settings import FairPlaySettings
 from api.fairplay.store import AccountRecord, DecisionRecord, ReviewRecord
-from api.games import GameFacts, GameHooks, GameService, WonGame
+from api.games import GameFacts, GameHooks, GameService, WonGame, parse_game_id
 from engine.fairplay import Evidence
 
 Action = Literal["clear", "confirm"]
@@ -158,7 +157,7 @@ def apply_verdict(
     verdict: str,
     evidence: str,
     claimer: str,
-    settings: Settings,
+    settings: FairPlaySettings,
 ) -> bool:
     """Store a review's verdict and do what it says, in one transaction; False, and nothing
     done, if another process took the job over."""

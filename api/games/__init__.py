@@ -19,9 +19,18 @@ and, for the boards' own statements, the join that says whether a won game is an
 account's (:func:`with_registered`).
 """
 
+from api.games.errors import (
+    ChallengeGamePrivate,
+    GameIsOver,
+    GameNotFound,
+    RaceGamePrivate,
+    RaceNotOver,
+    VersionConflict,
+)
 from api.games.etags import etag
 from api.games.expiry import expire_periodically, expire_untouched
 from api.games.hooks import HOOKS, GameFacts, GameHooks
+from api.games.ids import existing_game, parse_game_id
 from api.games.queries import (
     ChallengeBoardKey,
     GameFeed,
@@ -43,17 +52,22 @@ from api.games.records import GameSummary, LoadedGame, placement_out
 from api.games.routes import router
 from api.games.schemas import GAME_EXAMPLE, PlacementOut, ReviewState
 from api.games.service import GameService
+from api.games.settings import GameSettings
 from api.games.store import PlacementRecord, WonGame
 
 __all__ = [
     "GAME_EXAMPLE",
     "HOOKS",
     "ChallengeBoardKey",
+    "ChallengeGamePrivate",
     "GameFacts",
     "GameFeed",
     "GameHooks",
     "GameInProgress",
+    "GameIsOver",
+    "GameNotFound",
     "GameService",
+    "GameSettings",
     "GameState",
     "GameSummary",
     "ListedGame",
@@ -62,17 +76,22 @@ __all__ = [
     "PlacementRecord",
     "PlayerGameRecord",
     "PlayerGamesKey",
+    "RaceGamePrivate",
+    "RaceNotOver",
     "ReviewState",
+    "VersionConflict",
     "WonGame",
     "challenge_board",
     "challenge_counts",
     "etag",
+    "existing_game",
     "expire_periodically",
     "expire_untouched",
     "game_feed",
     "games_in_progress",
     "listed_game",
     "listed_since",
+    "parse_game_id",
     "placement_out",
     "player_games",
     "router",

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from api.accounts import InvalidToken, MissingToken
 from api.core import days
-from api.core.errors import ChallengeGamePrivate, InvalidToken, MissingToken, RaceGamePrivate
 from api.core.secrets import token_matches
+from api.games.errors import ChallengeGamePrivate, RaceGamePrivate
 from api.games.store import GameRecord
 
 

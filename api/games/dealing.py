@@ -13,7 +13,6 @@ from api.accounts import Identity
 from api.core import days
 from api.core.clock import now, today
 from api.core.database import Executor, after_commit
-from api.core.errors import ChallengeAlreadyPlayed, PlayerKeyRequired
 from api.core.secrets import (
     deck_commitment,
     hash_token,
@@ -22,6 +21,7 @@ from api.core.secrets import (
     new_token,
 )
 from api.games import snapshot, store
+from api.games.errors import ChallengeAlreadyPlayed, PlayerKeyRequired
 from api.games.hooks import HOOKS
 from api.games.records import DealtGame, encode, facts_of, game_created
 from api.games.schemas import GameCreated

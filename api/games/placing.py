@@ -18,16 +18,16 @@ from sqlalchemy.orm import Session
 from api.core import days
 from api.core.clock import now
 from api.core.database import after_commit
-from api.core.errors import (
+from api.core.errors import echo
+from api.games import etags, snapshot, store
+from api.games.access import authorize
+from api.games.errors import (
     ChallengeClosed,
     PreconditionFailed,
     TimeUp,
     VersionConflict,
-    echo,
     engine_error,
 )
-from api.games import etags, snapshot, store
-from api.games.access import authorize
 from api.games.hooks import HOOKS
 from api.games.records import decode, encode, facts_of, game_out, placement_out, view_after
 from api.games.schemas import PlacementCreated

@@ -11,10 +11,10 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from api.core.database import Executor
-from api.core.ids import existing_game
 from api.core.schemas import CARD_VALUES
 from api.games import store
 from api.games.hooks import GameFacts
+from api.games.ids import existing_game
 from api.games.schemas import GameCreated, GameOut, PlacementOut
 from api.games.snapshot import GameSnapshot
 from api.games.store import GameChange, GameRecord, NewGameRow, PlacementRecord, StoredView

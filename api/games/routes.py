@@ -6,29 +6,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Response, status
 
+from api.accounts import InvalidToken, MissingToken, NameTaken, PlayerNameMismatch
 from api.core.errors import (
-    ChallengeAlreadyPlayed,
-    ChallengeClosed,
-    ChallengeGamePrivate,
     Example,
-    GameIsOver,
-    GameNotFound,
-    IdempotencyKeyReused,
     InvalidPlayerName,
     InvalidRequest,
-    InvalidToken,
-    MissingToken,
-    NameTaken,
     PayloadTooLarge,
-    PlacementRefused,
-    PlayerKeyRequired,
-    PlayerNameMismatch,
-    PreconditionFailed,
-    RaceGamePrivate,
-    RateLimited,
-    RequestInProgress,
     ServiceUnavailable,
-    VersionConflict,
 )
 from api.core.openapi import header, problems
 from api.core.params import (
@@ -43,6 +27,18 @@ from api.core.params import (
 )
 from api.core.problems import json_response
 from api.games import etags
+from api.games.errors import (
+    ChallengeAlreadyPlayed,
+    ChallengeClosed,
+    ChallengeGamePrivate,
+    GameIsOver,
+    GameNotFound,
+    PlacementRefused,
+    PlayerKeyRequired,
+    PreconditionFailed,
+    RaceGamePrivate,
+    VersionConflict,
+)
 from api.games.records import NewGameRequest, placement_out
 from api.games.schemas import (
     GameCreate,
@@ -53,7 +49,13 @@ from api.games.schemas import (
     PlacementIn,
 )
 from api.games.service import GameService
-from api.idempotency import REPLAYED_HEADER, answer_response
+from api.idempotency import (
+    REPLAYED_HEADER,
+    IdempotencyKeyReused,
+    RequestInProgress,
+    answer_response,
+)
+from api.ops.errors import RateLimited
 from api.ops.ratelimit import limited_by
 
 Games = Annotated[GameService, service("games")]

@@ -21,15 +21,17 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
-from api.accounts import Identity, PlayerRecord, authenticate, identify, identify_account
+from api.accounts import (
+    Identity,
+    MissingToken,
+    PlayerRecord,
+    authenticate,
+    identify,
+    identify_account,
+)
 from api.core import days
 from api.core.clock import now
 from api.core.database import Database, Executor
-from api.core.errors import (
-    MissingToken,
-    VersionConflict,
-)
-from api.core.ids import existing_game, parse_game_id
 from api.core.secrets import (
     player_key_id,
 )
@@ -43,8 +45,10 @@ from api.games.dealing import (
     store_dealt,
     todays_deal,
 )
+from api.games.errors import VersionConflict
 from api.games.expiry import plan_expiry, store_expiry
 from api.games.hooks import HOOKS
+from api.games.ids import existing_game, parse_game_id
 from api.games.placing import placement_fingerprint, plan_placement, store_placement
 from api.games.records import (
     GameRead,

@@ -54,7 +54,7 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import TypeVar
 
-from api.core.errors import HintsBusy
+from api.hints.errors import HintsBusy
 from api.ops.workers import start_worker
 from engine.game import PublicView
 from engine.player.advice import Advice, Budget, Policy, advise, choose

@@ -7,25 +7,17 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
-from api.core.errors import (
-    ChallengeHintsRefused,
-    GameIsOver,
-    GameNotFound,
-    HintsBusy,
-    InvalidToken,
-    MissingToken,
-    RaceNotOver,
-    RateLimited,
-    ServiceUnavailable,
-    VersionConflict,
-)
+from api.accounts import InvalidToken, MissingToken
+from api.core.errors import ServiceUnavailable
 from api.core.openapi import header, problems
 from api.core.params import TokenDep, service
 from api.core.problems import json_response
-from api.games import etag
+from api.games import GameIsOver, GameNotFound, RaceNotOver, VersionConflict, etag
+from api.hints.errors import ChallengeHintsRefused, HintsBusy
 from api.hints.pool import Keys
 from api.hints.schemas import Hint
 from api.hints.service import HintService
+from api.ops.errors import RateLimited
 from api.ops.ratelimit import client_of, rate_limit
 
 router = APIRouter(prefix="/games", tags=["games"])

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from api.core.errors import ChallengeHintsRefused, GameIsOver, RaceNotOver
 from api.core.schemas import PositionOut
-from api.games import GameService, LoadedGame
+from api.games import GameIsOver, GameService, LoadedGame, RaceNotOver
+from api.hints.errors import ChallengeHintsRefused
 from api.hints.pool import AdvicePool, Keys, Place
 from api.hints.schemas import Hint, HintOption
 from api.ops import metrics

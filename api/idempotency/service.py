@@ -46,9 +46,10 @@ from sqlalchemy.orm import Session
 
 from api.core.clock import now
 from api.core.database import Database
-from api.core.errors import ApiError, IdempotencyKeyReused, RequestInProgress
+from api.core.errors import ApiError
 from api.core.problems import PROBLEM_MEDIA_TYPE, api_error_response
 from api.idempotency import store
+from api.idempotency.errors import IdempotencyKeyReused, RequestInProgress
 from api.idempotency.sealing import ReplaySeal, Unreadable
 
 T = TypeVar("T")

@@ -13,11 +13,13 @@ from api.leaderboards.service import (
     subscribe,
     take_off_boards,
 )
+from api.leaderboards.settings import LeaderboardSettings
 from api.leaderboards.store import ScoreRecord, win, wins_since
 
 __all__ = [
     "BoardEntry",
     "LeaderboardService",
+    "LeaderboardSettings",
     "Page",
     "RankedScore",
     "ScoreRecord",

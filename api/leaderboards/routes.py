@@ -12,21 +12,19 @@ from api.core.days import DAY_SCHEMA_PATTERN
 from api.core.errors import (
     ChallengeNotOpen,
     Example,
-    GameNotFound,
     InvalidChallengeDate,
     InvalidCursor,
     InvalidRequest,
-    InvalidWindow,
-    NotOnBoard,
-    RaceGamePrivate,
-    RateLimited,
     ServiceUnavailable,
 )
 from api.core.openapi import problems
 from api.core.params import DirectRoute, PageCursor, PageLimit, service
 from api.core.problems import json_response
+from api.games import GameNotFound, RaceGamePrivate
+from api.leaderboards.errors import InvalidWindow, NotOnBoard
 from api.leaderboards.schemas import Around, Leaderboard, PeriodName
 from api.leaderboards.service import LeaderboardService, Page, leaderboard_out, listing_of
+from api.ops.errors import RateLimited
 from api.ops.ratelimit import limited_by
 
 Leaderboards = Annotated[LeaderboardService, service("leaderboards")]

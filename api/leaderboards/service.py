@@ -22,19 +22,19 @@ from sqlalchemy.orm import Session
 from api.core import clock
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import (
-    GameNotFound,
-    InvalidCursor,
-    InvalidWindow,
-    NotOnBoard,
-    RaceGamePrivate,
-    echo,
-)
-from api.core.ids import parse_game_id
+from api.core.errors import InvalidCursor, echo
 from api.core.names import name_skeleton
-from api.games import GameFacts, GameHooks, GameService
+from api.games import (
+    GameFacts,
+    GameHooks,
+    GameNotFound,
+    GameService,
+    RaceGamePrivate,
+    parse_game_id,
+)
 from api.leaderboards import store
 from api.leaderboards.cache import PageCache
+from api.leaderboards.errors import InvalidWindow, NotOnBoard
 from api.leaderboards.recount import lock_leaderboard, rebuild_leaderboard
 from api.leaderboards.schemas import Around, Leaderboard, LeaderboardEntry
 from api.leaderboards.store import BoardEntry as BoardEntry  # an entry, as other features see it

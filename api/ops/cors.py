@@ -16,9 +16,9 @@ from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
 
-from api.core.errors import CorsRefused
 from api.core.problems import problem_response
-from api.core.settings import Settings
+from api.ops.errors import CorsRefused
+from api.ops.settings import OpsSettings
 
 # What a page of another origin may send (and read), beside the simple headers: what the
 # documentation invites a client to send (docs/api.md) and what it says answers carry.
@@ -46,7 +46,7 @@ EXPOSE_HEADERS = (
 )
 
 
-def cors_options(settings: Settings) -> dict[str, Any] | None:
+def cors_options(settings: OpsSettings) -> dict[str, Any] | None:
     """The CORS layer's options, or None when no origin is configured (no layer at all).
     Bearer tokens travel in a header, never a cookie: no credentials mode."""
     if not settings.cors_origins:

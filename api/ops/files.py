@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import psutil
 
 from api.core.database import Database
-from api.core.settings import Settings
+from api.core.settings import CoreSettings
 
 # Descriptors one pooled database connection holds: a socket to PostgreSQL; SQLite in WAL
 # mode opens the database, its ``-wal`` and its ``-shm`` files.
@@ -56,7 +56,7 @@ def raise_open_file_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def database_files(database: Database, settings: Settings) -> int:
+def database_files(database: Database, settings: CoreSettings) -> int:
     """The descriptors the database's pools hold at their fullest (and, on PostgreSQL, the
     connection that LISTENs for other replicas' changes)."""
     reads = settings.db_pool_size
@@ -97,13 +97,15 @@ class StreamCapacity:
         )
 
 
-def stream_capacity(settings: Settings, database: Database) -> StreamCapacity:
-    """The streams this process may hold (after :func:`raise_open_file_limit`)."""
+def stream_capacity(
+    settings: CoreSettings, database: Database, *, configured: int, reserved: int
+) -> StreamCapacity:
+    """The streams this process may hold (after :func:`raise_open_file_limit`): at most
+    ``configured``, with ``reserved`` files kept for everything else (the events' settings,
+    which the app passes: this package is below the features)."""
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    configured = settings.events_max_streams
     open_now = psutil.Process().num_fds()
     pools = database_files(database, settings)
-    reserved = settings.events_reserved_files
     if soft == resource.RLIM_INFINITY:
         return StreamCapacity(configured, configured, soft, open_now, pools, reserved, None)
     room = soft - open_now - pools

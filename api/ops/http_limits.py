@@ -81,8 +81,8 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from api.core.context import CLIENT_CLOSED, CUT_SCOPE_KEY, UNMATCHED
 from api.core.errors import RETRY_AFTER_SECONDS
 from api.core.problems import PROBLEM_MEDIA_TYPE, problem_bytes
-from api.core.settings import Settings
 from api.ops.logs import log_refusal
+from api.ops.settings import OpsSettings
 
 TOO_LARGE = http.HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
 BODY_TOO_LARGE = http.HTTPStatus.REQUEST_ENTITY_TOO_LARGE
@@ -466,7 +466,7 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
-def head_limited_protocol(settings: Settings) -> type[HttpToolsProtocol]:
+def head_limited_protocol(settings: OpsSettings) -> type[HttpToolsProtocol]:
     """The protocol class a worker's uvicorn ``Config(http=...)`` takes, with the limits
     ``settings`` name."""
 

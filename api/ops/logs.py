@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
-from api.core.settings import Settings
+from api.ops.settings import OpsSettings
 
 _ExcInfo = tuple[type[BaseException], BaseException, TracebackType | None]
 
@@ -82,7 +82,7 @@ def formatter_class(log_format: str) -> type[logging.Formatter]:
     return JsonFormatter if log_format == "json" else TextFormatter
 
 
-def logging_config(settings: Settings) -> dict[str, Any]:
+def logging_config(settings: OpsSettings) -> dict[str, Any]:
     """A ``logging.config.dictConfig`` document (also what ``uvicorn.run(log_config=...)``
     takes, so that its supervisor process logs the same way)."""
     level = settings.log_level.upper()
@@ -110,7 +110,7 @@ def logging_config(settings: Settings) -> dict[str, Any]:
     }
 
 
-def configure_logging(settings: Settings) -> None:
+def configure_logging(settings: OpsSettings) -> None:
     logging.config.dictConfig(logging_config(settings))
     # uvicorn sets the access logger's level again from its own options after loading the
     # config; disabled, it writes nothing whatever its level.

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from api.core.settings import Settings
+from api.ops.settings import OpsSettings
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -49,7 +49,7 @@ def multiprocess_dir() -> Iterator[str]:
 
 
 @contextmanager
-def serving_metrics(settings: Settings, host: str) -> Iterator[None]:
+def serving_metrics(settings: OpsSettings, host: str) -> Iterator[None]:
     """Around a server's run: the shared metrics directory, and ``/metrics`` on
     ``settings.metrics_port`` (on ``host``) if one is set, served by this process."""
     if not settings.metrics:

@@ -70,8 +70,8 @@ from api.core.context import (
 )
 from api.core.database import Database
 from api.core.problems import problem_response
-from api.core.settings import Settings
 from api.ops import metrics
+from api.ops.settings import OpsSettings
 
 log = logging.getLogger("foursquare.access")
 gone_log = logging.getLogger("foursquare.http")
@@ -405,7 +405,7 @@ async def _sample_pools(database: Database) -> None:
 
 
 @asynccontextmanager
-async def observing(settings: Settings, database: Database) -> AsyncIterator[None]:
+async def observing(settings: OpsSettings, database: Database) -> AsyncIterator[None]:
     """For the app's lifespan: sample the database pools into their gauges every second
     while the app runs; then drop this process's live gauges."""
     if not settings.metrics:
@@ -421,7 +421,7 @@ async def observing(settings: Settings, database: Database) -> AsyncIterator[Non
         metrics.process_exited(os.getpid())
 
 
-def install_edge(app: FastAPI, settings: Settings, refusals: Refusals | None = None) -> None:
+def install_edge(app: FastAPI, settings: OpsSettings, refusals: Refusals | None = None) -> None:
     """Wrap the app in :class:`RequestEdge` and serve ``/metrics`` (unless metrics are off,
     or served on a port of their own by ``foursquare serve``). ``refusals`` wraps the edge's
     refusals as the app's middleware (CORS) wraps its answers."""

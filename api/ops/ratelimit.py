@@ -34,10 +34,9 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 
 from api.core.context import current_request
-from api.core.credential_errors import SignInLimited
-from api.core.errors import RateLimited
-from api.core.settings import Settings
 from api.ops import metrics
+from api.ops.errors import RateLimited, SignInLimited
+from api.ops.settings import OpsSettings
 
 log = logging.getLogger("foursquare.ratelimit")
 
@@ -131,7 +130,7 @@ def client_address(
 class RateLimiter:
     """The limits of one process: policies from the settings, counters in memory or Redis."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: OpsSettings) -> None:
         self.trusted = list(settings.trusted_proxies)
         self.prefix = settings.rate_limit_key_prefix
         self.policies: dict[str, dict[str, tuple[Policy, ...]]] = {

@@ -34,8 +34,8 @@ from typing import Any
 from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]
 
-from api.core.settings import Settings
 from api.ops.http_limits import head_limited_protocol
+from api.ops.settings import OpsSettings
 
 # Seconds a worker has to finish its in-flight requests after SIGTERM before gunicorn
 # kills it.
@@ -61,7 +61,7 @@ class Worker(UvicornWorker):  # type: ignore[misc]
         # httptools, with a limit on each request head's and body's size and time (why not
         # a setting of uvicorn's: api/ops/http_limits.py).
         # The caps on open connections too (the process's own is set as its app starts).
-        self.config.http = head_limited_protocol(Settings())
+        self.config.http = head_limited_protocol(OpsSettings())
         self._leaving = False
         self._told_to_stop = False
 

@@ -1,4 +1,4 @@
-"""Players: accounts, their keys, their figures and their games."""
+"""Players: their pages, their figures and their games (their accounts are api.accounts')."""
 
 from api.players.routes import router, sign_in_router
 from api.players.service import PlayerService, subscribe

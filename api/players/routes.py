@@ -9,34 +9,37 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response, status
 
-from api.accounts import AccountService, NewKey
-from api.core.credential_errors import (
+from api.accounts import (
+    AccountService,
     InvalidRecoveryCode,
+    InvalidToken,
     KeyNotFound,
     LastKey,
+    MissingToken,
+    NameTaken,
+    NewKey,
     PasskeyRefused,
-    SignInLimited,
+    PlayerNotFound,
 )
 from api.core.errors import (
     Example,
-    IdempotencyKeyReused,
     InvalidCursor,
     InvalidPlayerName,
     InvalidRequest,
-    InvalidToken,
-    MissingToken,
-    NameTaken,
     PayloadTooLarge,
-    PlayerNotFound,
-    RateLimited,
-    RequestInProgress,
     ServiceUnavailable,
 )
 from api.core.names import name_key
 from api.core.openapi import header, problems
 from api.core.params import CreationKey, PageCursor, PageLimit, PlayerKeyDep, service
 from api.core.problems import json_response
-from api.idempotency import REPLAYED_HEADER, answer_response
+from api.idempotency import (
+    REPLAYED_HEADER,
+    IdempotencyKeyReused,
+    RequestInProgress,
+    answer_response,
+)
+from api.ops.errors import RateLimited, SignInLimited
 from api.ops.ratelimit import SignInGuard, limited_by
 from api.players.schemas import (
     KeyCreate,

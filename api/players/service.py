@@ -18,6 +18,8 @@ from sqlalchemy.orm import Session
 from api import accounts
 from api.accounts import (
     FIRST_KEY_NAME,
+    InvalidToken,
+    MissingToken,
     PlayerRecord,
     Registered,
     SignedIn,
@@ -28,7 +30,7 @@ from api.accounts import (
 )
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import InvalidCursor, InvalidToken, MissingToken
+from api.core.errors import InvalidCursor
 from api.core.names import name_key
 from api.games import GameFacts, GameHooks, PlayerGameRecord, PlayerGamesKey, player_games
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint

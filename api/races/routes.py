@@ -7,27 +7,29 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Header, Request, Response, status
 
-from api.core.errors import (
-    IdempotencyKeyReused,
-    InvalidLastEventId,
-    InvalidPlayerName,
-    InvalidRequest,
-    InvalidToken,
-    NameTaken,
-    PlayerNameMismatch,
-    PlayerNotFound,
-    RaceNotFound,
-    RaceNotOpen,
-    RateLimited,
-    RequestInProgress,
-    ServiceUnavailable,
-)
+from api.accounts import InvalidToken, NameTaken, PlayerNameMismatch, PlayerNotFound
+from api.core.errors import InvalidPlayerName, InvalidRequest, ServiceUnavailable
 from api.core.openapi import header, problems
 from api.core.params import BearerSecret, CreationKey, PlacementKey, PlayerKeyDep, service
 from api.core.problems import json_response
-from api.events import STREAM_REFUSALS, EventStream, client_of, event_kind, stream_of, streamed
-from api.idempotency import REPLAYED_HEADER, answer_response
+from api.events import (
+    STREAM_REFUSALS,
+    EventStream,
+    InvalidLastEventId,
+    client_of,
+    event_kind,
+    stream_of,
+    streamed,
+)
+from api.idempotency import (
+    REPLAYED_HEADER,
+    IdempotencyKeyReused,
+    RequestInProgress,
+    answer_response,
+)
+from api.ops.errors import RateLimited
 from api.ops.ratelimit import limited_by
+from api.races.errors import RaceNotFound, RaceNotOpen
 from api.races.schemas import (
     CountdownEvent,
     PlayerRaces,

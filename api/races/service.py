@@ -28,21 +28,28 @@ from datetime import timedelta
 
 from sqlalchemy.orm import Session
 
-from api.accounts import COMPUTER, PlayerRecord, authenticate, find_player, identify
+from api.accounts import (
+    COMPUTER,
+    InvalidToken,
+    NameTaken,
+    PlayerRecord,
+    authenticate,
+    find_player,
+    identify,
+)
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.days import shared_deal
-from api.core.errors import InvalidToken, NameTaken, RaceNotOpen
-from api.core.ids import existing_race, parse_race_id
 from api.core.names import same_name
 from api.core.schemas import DeckReveal
 from api.core.secrets import hash_token, new_token, player_key_id, token_matches
-from api.core.settings import Settings
 from api.events import EventService
 from api.games import GameService
 from api.hints import AdvicePool
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
 from api.races import store
+from api.races.errors import RaceNotOpen
+from api.races.ids import existing_race, parse_race_id
 from api.races.schemas import (
     CountdownEvent,
     PlayerRaceOut,
@@ -54,6 +61,7 @@ from api.races.schemas import (
     RematchEvent,
     YourGame,
 )
+from api.races.settings import RaceSettings
 from api.races.store import RaceRecord, RacerRecord
 from api.races.stream import (
     RaceTopic,
@@ -82,21 +90,22 @@ class RaceService:
         pool: AdvicePool,
         requests: IdempotentRequests,
         secret: bytes,
-        settings: Settings,
+        settings: RaceSettings,
+        budget: Budget,
     ) -> None:
         self.database = database
         self.requests = requests
         self.games = games
         self.events = events
         self.topic = RaceTopic(database)
-        self.ticker = RaceTicker(database, games, pool, secret, settings)
+        self.ticker = RaceTicker(database, games, pool, secret, settings, budget)
         self.pool = pool  # the hints' workers: the computer's choice is a hint's
         self.secret = secret
         self.countdown = timedelta(seconds=settings.race_countdown_seconds)
         self.pace = timedelta(seconds=settings.race_computer_seconds)
         # Often enough that a placement or a deal is late by a fraction of the pace at most.
         self.tick = min(0.5, settings.race_computer_seconds / 2)
-        self.budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
+        self.budget = budget  # a hint's effort (the hints' settings): the computer's choice is one
         self._ended: set[uuid.UUID] = set()  # races whose last game ended here: finish them
         self._woken: asyncio.Event | None = None
 

@@ -25,11 +25,11 @@ from sqlalchemy.orm import Session
 
 from api.core.database import Database, Executor
 from api.core.days import SharedDeal, shared_deal
-from api.core.errors import InvalidLastEventId, echo
-from api.core.ids import existing_race
-from api.events import Reading, topic_changed
+from api.core.errors import echo
+from api.events import InvalidLastEventId, Reading, topic_changed
 from api.games import GameService, GameSummary
 from api.races import store
+from api.races.ids import existing_race
 from api.races.schemas import RacerEvent
 from api.races.store import RaceEvent, RaceRecord, RacerRecord
 from engine.cards import DECK_SIZE

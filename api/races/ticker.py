@@ -30,11 +30,11 @@ from api.core.clock import now
 from api.core.database import Database, Executor, after_commit
 from api.core.errors import ApiError
 from api.core.secrets import hash_token
-from api.core.settings import Settings
 from api.games import GameFacts, GameHooks, GameService, GameSummary, etag
 from api.hints import AdvicePool
 from api.races import store
 from api.races.schemas import CountdownEvent, RaceResultEvent
+from api.races.settings import RaceSettings
 from api.races.store import RaceRecord, RacerRecord
 from api.races.stream import deal_of, game_of, locked, publish, racer_out
 from engine.player.advice import LEVELS, Budget, Level
@@ -58,7 +58,8 @@ class RaceTicker:
         games: GameService,
         pool: AdvicePool,
         secret: bytes,
-        settings: Settings,
+        settings: RaceSettings,
+        budget: Budget,
     ) -> None:
         self.database = database
         self.games = games
@@ -67,7 +68,7 @@ class RaceTicker:
         self.pace = timedelta(seconds=settings.race_computer_seconds)
         # Often enough that a placement or a deal is late by a fraction of the pace at most.
         self.tick = min(0.5, settings.race_computer_seconds / 2)
-        self.budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
+        self.budget = budget  # a hint's effort (the hints' settings): the computer's choice is one
         self._ended: set[uuid.UUID] = set()  # races whose last game ended here: finish them
         self._woken: asyncio.Event | None = None
 

@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from api.app import create_app
 from api.core.database import Database
-from api.core.settings import Settings
+from api.settings import Settings
 
 
 @pytest.fixture

@@ -18,10 +18,10 @@ from sqlalchemy import create_engine, text
 
 from api.accounts import authenticate
 from api.accounts.credentials import create_key
+from api.accounts.errors import InvalidToken
 from api.core import migrate
 from api.core.database import create_database
-from api.core.errors import InvalidToken
-from api.core.settings import Settings
+from api.settings import Settings
 from testkit import databases
 
 

@@ -19,8 +19,8 @@ from api.analysis import store as analysis_store
 from api.app import create_app
 from api.core.clock import now
 from api.core.database import Database
-from api.core.settings import Settings
 from api.games.tables import games, placements
+from api.settings import Settings
 from engine import Game, replay
 from engine.analysis import at_least_played, review
 from engine.player.advice import Budget

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
 
 from api.app import create_app
-from api.core.settings import Settings
+from api.settings import Settings
 
 
 def test_bodies_over_the_limit_are_413(client: TestClient) -> None:

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.core.settings import Settings
+from api.settings import Settings
 from tests.api.conformance import lost_vectors, play_vector, won_vectors
 from tests.conftest import MakeGame
 from tests.support.fairplay import boarded

@@ -22,8 +22,8 @@ from pydantic import SecretStr
 from api.app import create_app
 from api.core.database import Database
 from api.core.days import DAY_PATTERN, FIRST_DAY, daily_deal
-from api.core.settings import Settings
 from api.games import expiry
+from api.settings import Settings
 from engine import Game, replay
 from engine.player.advice import Budget, Policy, advise
 from testkit import clock as fake_clock

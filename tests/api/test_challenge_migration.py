@@ -17,13 +17,13 @@ from api.accounts import Identity
 from api.core import migrate
 from api.core.database import create_database
 from api.core.days import daily_deal
-from api.core.errors import ChallengeAlreadyPlayed
-from api.core.settings import Settings
 from api.games import challenge_counts
 from api.games import store as games_store
 from api.games.dealing import deal, store_dealt, todays_deal
+from api.games.errors import ChallengeAlreadyPlayed
 from api.games.records import DealtGame
 from api.players.service import register
+from api.settings import Settings
 from testkit import clock as fake_clock
 from testkit import databases
 from testkit.games import place_in, start_game

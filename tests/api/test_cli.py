@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 
 from api import cli
 from api.app import create_app
-from api.core.settings import Settings
 from api.idempotency.tables import idempotency_keys
+from api.settings import Settings
 
 
 def test_migrate_creates_the_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]

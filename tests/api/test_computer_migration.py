@@ -13,11 +13,11 @@ from sqlalchemy import insert, select, update
 
 from api.core import migrate
 from api.core.database import Database, create_database
-from api.core.settings import Settings
 from api.games.tables import games
 from api.leaderboards import counters_drift
 from api.leaderboards.tables import scores as SCORES  # noqa: N812
 from api.races.tables import race_racers, races
+from api.settings import Settings
 from testkit import clock as fake_clock
 from testkit.games import place_in, start_game
 from tests.api.conformance import won_vectors

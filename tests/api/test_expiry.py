@@ -16,14 +16,15 @@ from sqlalchemy import func, select, text, update
 from api import cli
 from api.app import create_app
 from api.core.database import Database
-from api.core.errors import ApiError, VersionConflict
+from api.core.errors import ApiError
 from api.core.secrets import deck_commitment
-from api.core.settings import Settings
 from api.games import expiry, snapshot
 from api.games import store as games_store
+from api.games.errors import VersionConflict
 from api.games.placing import plan_placement, store_placement
 from api.games.tables import games
 from api.leaderboards.tables import scores as scores_table
+from api.settings import Settings
 from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame
 

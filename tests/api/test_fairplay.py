@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from api.core.database import Database
-from api.core.settings import Settings
+from api.settings import Settings
 from engine import Game
 from engine.player.advice import Budget, choose
 from testkit.games import start_game

@@ -21,10 +21,10 @@ from psycopg import sql
 from sqlalchemy.engine import make_url
 
 from api.core.database import create_database, psycopg_conninfo
-from api.core.settings import Settings
 from api.events.hub import EventHub
 from api.events.render import FRAMES
 from api.events.watchers import Item, Watcher
+from api.settings import Settings
 from testkit.databases import ADMIN_URL
 from testkit.games import place_in, start_game
 from testkit.server import Server, running_server

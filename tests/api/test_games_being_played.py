@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from api.core.database import create_database
-from api.core.settings import Settings
+from api.settings import Settings
 from testkit import clock as fake_clock
 from testkit.games import start_game
 from testkit.server import running_server

@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.core.database import Database
-from api.core.errors import HintsBusy
-from api.core.settings import Settings
 from api.games.records import load_game
+from api.hints.errors import HintsBusy
 from api.hints.pool import AdvicePool, Keys
+from api.settings import Settings
 from engine.player.advice import Budget
 from testkit.games import compute_hint
 from testkit.processes import alive, children, command_line

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from api.core.settings import Settings
+from api.settings import Settings
 from tests.api.conformance import play_vector, won_vectors
 from tests.conftest import CreatedGame, MakeGame
 from tests.support.fairplay import boarded

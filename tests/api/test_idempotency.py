@@ -14,15 +14,17 @@ from sqlalchemy import Table, func, insert, select, update
 
 from api.app import create_app
 from api.core.database import Database
-from api.core.errors import RequestInProgress
-from api.core.models import service_secrets
-from api.core.settings import Settings
+from api.core.models import (
+    service_secrets,
+)
 from api.games.placing import placement_fingerprint
 from api.games.tables import games, placements
 from api.idempotency import store as idempotency_store
+from api.idempotency.errors import RequestInProgress
 from api.idempotency.sealing import ReplaySeal, Unreadable
 from api.idempotency.service import RETENTION, Answer, IdempotentRequests, key_hash, purge_in
 from api.idempotency.tables import idempotency_keys
+from api.settings import Settings
 from testkit import clock as fake_clock
 from testkit.games import place_in
 from tests.conftest import CreatedGame, MakeGame

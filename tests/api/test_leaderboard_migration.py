@@ -25,9 +25,9 @@ from api.core import migrate
 from api.core.database import create_database
 from api.core.models import UTCDateTime
 from api.core.names import name_key
-from api.core.settings import Settings
 from api.games.tables import games
 from api.leaderboards import store as leaderboards_store
+from api.settings import Settings
 from testkit import databases
 from tests.api.test_leaderboard_windows import Won, brute_board
 

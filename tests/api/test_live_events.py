@@ -25,8 +25,8 @@ import pytest
 from sqlalchemy.orm import Session
 
 from api.core.database import create_database
-from api.core.settings import Settings
 from api.events.announce import PUBLISHER
+from api.settings import Settings
 from testkit import databases
 from testkit.games import place_in, start_game
 from testkit.server import Server

@@ -21,9 +21,9 @@ from api.app import create_app
 from api.core import migrate
 from api.core.database import Database
 from api.core.names import name_skeleton
-from api.core.settings import Settings
 from api.games import HOOKS, GameFacts
 from api.games.tables import games
+from api.settings import Settings
 from testkit import databases
 from tests.support.fairplay import record_clean_review
 

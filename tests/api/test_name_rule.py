@@ -21,7 +21,7 @@ from api.app import create_app
 from api.core import migrate
 from api.core.database import Database
 from api.core.names import NAME_MAX_LENGTH, NAME_MIN_LENGTH, NAME_PATTERN, is_name, name_skeleton
-from api.core.settings import Settings
+from api.settings import Settings
 from testkit import databases
 from tests.api.test_name_lookalikes import LOOKALIKES_OF_ALICE, best_entries, win
 

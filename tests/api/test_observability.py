@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from api.app import create_app
-from api.core.settings import Settings
 from api.ops.logs import JsonFormatter, TextFormatter, formatter_class
+from api.settings import Settings
 from testkit.processes import free_port
 from testkit.server import Server, running_server
 

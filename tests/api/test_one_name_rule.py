@@ -21,7 +21,7 @@ from sqlalchemy import create_engine, text
 from api.app import create_app
 from api.core import migrate, names
 from api.core.database import Database
-from api.core.settings import Settings
+from api.settings import Settings
 from testkit import databases
 from tests.api.test_name_lookalikes import best_entries, win
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.core.errors import ApiError, PlacementRefused
+from api.core.errors import ApiError
+from api.games.errors import PlacementRefused
 
 ROUTES = {
     ("post", "/races"): {403, 409, 422, 503},

@@ -11,8 +11,8 @@ from sqlalchemy import create_engine, text
 
 from api.core import migrate
 from api.core.database import create_database
-from api.core.settings import Settings
 from api.players.service import register
+from api.settings import Settings
 from testkit import databases
 from testkit.games import place_in, start_game
 from tests.integrity.players import winning_lines

@@ -19,8 +19,8 @@ import pytest
 
 from api.accounts import store as accounts_store
 from api.core.database import create_database
-from api.core.settings import Settings
 from api.leaderboards import check as leaderboard
+from api.settings import Settings
 from testkit.games import start_game
 from testkit.server import running_server
 from tests.integrity.players import WinningLine, winning_lines

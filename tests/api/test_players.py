@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from api.accounts import store as accounts_store
 from api.core.database import Database
-from api.core.settings import Settings
+from api.settings import Settings
 from tests.integrity.players import winning_lines
 from tests.support.fairplay import boarded
 

@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.core.database import Database
-from api.core.settings import Settings
+from api.settings import Settings
 from tests.conftest import MakeGame
 from tests.support.statements import counting
 

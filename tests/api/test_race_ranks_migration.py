@@ -20,7 +20,6 @@ from api.accounts import COMPUTER, Identity
 from api.app import create_app
 from api.core import migrate
 from api.core.database import Database, create_database
-from api.core.settings import Settings
 from api.games import GameService
 from api.games.dealing import deal, store_dealt
 from api.players.service import register
@@ -28,6 +27,7 @@ from api.races.schemas import CountdownEvent, RaceResultEvent, RacerEvent, Remat
 from api.races.tables import race_events as EVENTS  # noqa: N812
 from api.races.tables import race_racers as RACERS  # noqa: N812
 from api.races.tables import races as RACES  # noqa: N812
+from api.settings import Settings
 from testkit import clock as fake_clock
 from testkit.games import place_in
 from tests.api.test_races import events_of, lost_lines

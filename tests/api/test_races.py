@@ -24,9 +24,9 @@ from sqlalchemy import create_engine, select, text
 
 from api.app import create_app
 from api.core.database import Database
-from api.core.settings import Settings
 from api.games import GameService
 from api.races.tables import race_events
+from api.settings import Settings
 from engine import Card, Game
 from engine.cards import DECK_SIZE
 from engine.solver import solve, solve_from

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
 from api.app import create_app
-from api.core.settings import Settings
 from api.ops.ratelimit import client_address
+from api.settings import Settings
 
 Client = Callable[..., Any]
 

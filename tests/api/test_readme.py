@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.core.database import create_database
-from api.core.settings import Settings
+from api.settings import Settings
 from testkit.games import place_in, start_game
 from testkit.server import running_server
 from tests.api.conformance import won_vectors

@@ -24,8 +24,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.core.database import Database
-from api.core.settings import Settings
 from api.games.schemas import GameOut
+from api.settings import Settings
 from engine import Game
 from tests.conftest import CreatedGame, MakeGame
 from tests.integrity.players import winning_lines

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.core.database import psycopg_conninfo
-from api.core.settings import Settings
+from api.settings import Settings
 from testkit import databases
 from testkit.server import Server, running_server
 from tests.api.test_observability import request_line, samples, value, wait_for

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from api.core.database import create_database
-from api.core.settings import Settings
+from api.settings import Settings
 
 # The winning lines are testkit's, for the benchmarks to play too (they import no tests).
 from testkit.games import WinningLine as WinningLine

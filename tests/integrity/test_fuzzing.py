@@ -26,7 +26,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.core.settings import Settings
+from api.settings import Settings
 from testkit.server import ROOT, Server
 from tests.integrity.conftest import Report
 from tests.integrity.fuzz_hooks import PLACEMENTS, complete_links

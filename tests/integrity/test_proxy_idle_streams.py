@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from api.core.settings import Settings
+from api.settings import Settings
 from testkit.proxy import CONFIG, Proxy
 from testkit.server import Server
 from tests.integrity.conftest import running_proxy

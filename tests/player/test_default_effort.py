@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from api.core.settings import Settings
+from api.settings import Settings
 from engine import Game, PublicView, Status
 from engine.player import DEFAULT_BUDGETS, DEFAULT_PLACEMENTS, Advice, Policy, advise
 from engine.player.simulate import main

@@ -15,7 +15,7 @@ from api.accounts import find_player
 from api.app import create_app
 from api.core.database import create_database
 from api.core.days import daily_deal, shared_deal
-from api.core.settings import Settings
+from api.settings import Settings
 from testkit import clock as fake_clock
 from testkit.games import place_in, start_game
 
