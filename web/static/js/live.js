@@ -15,7 +15,7 @@ import { $, element } from "./dom.js";
 import { currentGeneration, gameEventsUrl, openStream, SITE_EVENTS_URL } from "./events.js";
 import { timeElement } from "./format.js";
 import { DECK_SIZE, GUEST_NAME, resultText } from "./game.js";
-import { nameElement, playerLink } from "./leaderboard.js";
+import { playerLink } from "./leaderboard.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
 import { clearNotice, noticeMark, showError } from "./ui.js";
 import { faceDownCount, replayHistory } from "./verify.js";
@@ -138,7 +138,9 @@ function announceEnd(ended) {
   $("live-end").hidden = false;
   $("live-end").classList.toggle("won", won);
   $("live-end").classList.toggle("lost", !won);
-  $("live-end-title").replaceChildren(nameElement(who), won ? " won!" : "'s game is lost");
+  // The name as plain text in the sentence: the boards' cut-to-fit name (nameElement) is a box
+  // of its own, which would read as a word apart ("ana 's game is lost") in the heading's name.
+  $("live-end-title").textContent = `${who}${won ? " won!" : "'s game is lost"}`;
   $("live-end-detail").textContent = won
     ? `Score ${ended.score}: ${ended.score === 1 ? "1 card was" : `${ended.score} cards were`} left in the stock, after ${ended.placements} placements.`
     : `The game ended: ${resultText(ended.status, ended.reason)}, after ${ended.placements} placements.`;
