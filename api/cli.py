@@ -39,9 +39,8 @@ def _serve(args: argparse.Namespace) -> int:
     # api.ops.observer writes the request line instead.
     with serving_metrics(ops, args.host):
         if settings.migrate_on_start:
-            # Migrate once here, so that several workers do not race to do it; inside the
-            # metrics directory's block, as the migrations load every feature's tables
-            # (api.tables), and with the features' packages their metrics.
+            # Migrate once here, so that several workers do not race to do it (an upgrade
+            # loads no feature: migrations/env.py reads the declarations only to compare).
             migrate.upgrade(settings.database_url)
             os.environ["FOURSQUARE_MIGRATE_ON_START"] = "false"
         server.serve(

@@ -31,10 +31,6 @@ API = ROOT / "api"
 # What core keeps for good: the secrets every feature shares (api.core.store.service_secret).
 CORE_TABLES = {"service_secrets"}
 
-# The tables still declared in api/core/ without being core's own: none since issue 52 moved
-# the last; test_not_yet_moved_is_what_core_still_declares keeps it so.
-NOT_YET_MOVED: set[str] = set()
-
 SQL_NAME = re.compile(r"\b(?:FROM|JOIN|UPDATE|INTO)\s+\"?(\w+)", re.IGNORECASE)
 
 
@@ -165,8 +161,6 @@ def owners() -> Owners:
     symbols: dict[str, dict[str, str]] = {}
     for declaration in declarations():
         folder = folder_of(declaration.path)
-        if folder == "core" and declaration.table not in CORE_TABLES:
-            continue  # not yet moved: no owner
         tables[declaration.table] = folder
         symbols.setdefault(folder, {})[declaration.symbol] = declaration.table
     return Owners(tables, symbols)
@@ -183,10 +177,9 @@ def test_every_table_is_declared_once_where_its_owner_keeps_tables() -> None:
     assert misplaced == []
 
 
-def test_not_yet_moved_is_what_core_still_declares() -> None:
+def test_core_declares_only_the_tables_every_feature_shares() -> None:
     in_core = {d.table for d in declarations() if folder_of(d.path) == "core"}
-    assert in_core - CORE_TABLES == NOT_YET_MOVED
-    assert in_core >= CORE_TABLES
+    assert in_core == CORE_TABLES
 
 
 def test_each_folder_names_only_its_own_tables() -> None:
