@@ -17,6 +17,7 @@ from api import (  # noqa: F401
     leaderboards,
     players,
     races,
+    tournaments,
 )
 from api.core.models import metadata
 
