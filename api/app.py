@@ -190,6 +190,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             moderators,
             settings,
         )
+        state.tournament_schedules = tournaments.ScheduleService(
+            database, moderators, challenge_secret, settings
+        )
+        await state.tournament_schedules.set_from_settings(settings.tournament_schedules)
         # The hub's heartbeat also ends every stream when the server is told to stop, so
         # that clients reconnect to another replica.
         live = [asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit))]
@@ -199,6 +203,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             live.append(asyncio.create_task(state.races.run()))
         if settings.tournament_worker:
             live.append(asyncio.create_task(state.tournaments.run()))
+            # The announcer of the schedules' tournaments.
+            live.append(asyncio.create_task(state.tournament_schedules.run()))
         # Every process's committed changes reach this hub (api.events.fanout).
         disconnect = events.connect(hub, database)
         expiring = (
@@ -280,6 +286,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         races.players_router,
         tournaments.router,
         tournaments.players_router,
+        tournaments.schedule_router,
     ):
         app.include_router(router)
     install_web(app)

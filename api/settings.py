@@ -15,7 +15,7 @@ from api.idempotency import IdempotencySettings
 from api.leaderboards import LeaderboardSettings
 from api.ops.settings import OpsSettings
 from api.races import RaceSettings
-from api.tournaments import TournamentSettings
+from api.tournaments import ScheduleSettings, TournamentSettings
 
 
 class Settings(
@@ -30,6 +30,7 @@ class Settings(
     EventSettings,
     RaceSettings,
     TournamentSettings,
+    ScheduleSettings,
     AnalysisSettings,
     FairPlaySettings,
 ):

@@ -3,6 +3,11 @@ that move and final standings that stay."""
 
 from api.tournaments import tables
 from api.tournaments.routes import EVENT_MODELS, players_router, router
+from api.tournaments.schedule_routes import router as schedule_router
+from api.tournaments.schedule_schemas import ScheduleIn
+from api.tournaments.schedule_settings import ScheduleSettings
+from api.tournaments.schedules import ScheduleService
+from api.tournaments.schedules import settings_id as schedule_settings_id
 from api.tournaments.service import TournamentService, TournamentSpec, announce
 from api.tournaments.settings import TournamentSettings
 from api.tournaments.store import tournament_places
@@ -10,12 +15,17 @@ from api.tournaments.ticker import subscribe
 
 __all__ = [
     "EVENT_MODELS",
+    "ScheduleIn",
+    "ScheduleService",
+    "ScheduleSettings",
     "TournamentService",
     "TournamentSettings",
     "TournamentSpec",
     "announce",
     "players_router",
     "router",
+    "schedule_router",
+    "schedule_settings_id",
     "subscribe",
     "tables",
     "tournament_places",

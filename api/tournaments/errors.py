@@ -101,3 +101,10 @@ class EntrantLeft(ApiError):
 
     status, code, title = 409, "entrant_left", "Entrant left"
     example = Example("you left this tournament: you play no more of its deals", f"{_AT}/games")
+
+
+class ScheduleNotFound(ApiError):
+    """No schedule of tournaments has this id."""
+
+    status, code, title = 404, "schedule_not_found", "Schedule not found"
+    example = Example(f"no tournament schedule has the id {_ID!r}", f"/tournament-schedules/{_ID}")

@@ -33,6 +33,10 @@ ROUTES = {
     ("get", "/tournaments/{tournament_id}/standings"): {404, 422, 429, 503},
     ("get", "/tournaments/{tournament_id}/events"): {404, 422, 429, 503},
     ("get", "/players/{name}/tournaments"): {404, 422, 429, 503},
+    ("post", "/tournament-schedules"): {401, 403, 413, 422, 429, 503},
+    ("get", "/tournament-schedules"): {401, 403, 429, 503},
+    ("get", "/tournament-schedules/{schedule_id}"): {401, 403, 404, 429, 503},
+    ("delete", "/tournament-schedules/{schedule_id}"): {401, 403, 404, 429, 503},
     ("post", "/games"): {401, 403, 409, 413, 422, 503},
     ("get", "/games/{game_id}"): {403, 404, 503},
     ("post", "/games/{game_id}/placements"): {401, 403, 404, 409, 413, 422, 503},
@@ -222,6 +226,10 @@ OPERATOR = {
     ("post", "/tournaments"),
     ("patch", "/tournaments/{tournament_id}"),
     ("post", "/tournaments/{tournament_id}/cancel"),
+    ("post", "/tournament-schedules"),
+    ("get", "/tournament-schedules"),
+    ("get", "/tournament-schedules/{schedule_id}"),
+    ("delete", "/tournament-schedules/{schedule_id}"),
 }
 # An entrant's credential (a guest's tournament token or an account's key).
 ENTRANT = {
