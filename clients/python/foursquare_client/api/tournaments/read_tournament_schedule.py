@@ -1,0 +1,187 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.schedule_out import ScheduleOut
+from ...types import Response
+
+
+def _get_kwargs(
+    schedule_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/tournament-schedules/{schedule_id}".format(
+            schedule_id=quote(str(schedule_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | ScheduleOut | None:
+    if response.status_code == 200:
+        response_200 = ScheduleOut.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | ScheduleOut]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    schedule_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Problem | ScheduleOut]:
+    """Read a schedule of tournaments
+
+     A schedule, and its `next_start`.
+
+    Args:
+        schedule_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | ScheduleOut]
+    """
+
+    kwargs = _get_kwargs(
+        schedule_id=schedule_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    schedule_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Problem | ScheduleOut | None:
+    """Read a schedule of tournaments
+
+     A schedule, and its `next_start`.
+
+    Args:
+        schedule_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | ScheduleOut
+    """
+
+    return sync_detailed(
+        schedule_id=schedule_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    schedule_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Problem | ScheduleOut]:
+    """Read a schedule of tournaments
+
+     A schedule, and its `next_start`.
+
+    Args:
+        schedule_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | ScheduleOut]
+    """
+
+    kwargs = _get_kwargs(
+        schedule_id=schedule_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    schedule_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Problem | ScheduleOut | None:
+    """Read a schedule of tournaments
+
+     A schedule, and its `next_start`.
+
+    Args:
+        schedule_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | ScheduleOut
+    """
+
+    return (
+        await asyncio_detailed(
+            schedule_id=schedule_id,
+            client=client,
+        )
+    ).parsed
