@@ -677,17 +677,23 @@ export async function leaveTournament(id, credential) {
 }
 
 /** POST /tournaments/{id}/games: deal the entrant's next deal; its game is played as any
- * other, with the same credential.
+ * other, with the same credential (or the game's own `token`). The API types the game as
+ * any object (it is the answer of `POST /games`): it is given that type here. Not retried
+ * with a key: a second deal of the same deal is refused (`deal_in_progress`), never made.
  * @param {string} id
- * @param {string | null} credential */
-export function playTournamentDeal(id, credential) {
-  const idempotencyKey = newKey();
-  return dataOf(() =>
+ * @param {string | null} credential
+ * @returns {Promise<{deal: number, game: Schemas["GameCreated"]}>} */
+export async function playTournamentDeal(id, credential) {
+  const dealt = await dataOf(() =>
     client.POST("/tournaments/{tournament_id}/games", {
-      params: { path: { tournament_id: id }, header: { "idempotency-key": idempotencyKey } },
+      params: { path: { tournament_id: id } },
       headers: bearer(credential),
     }),
   );
+  return {
+    deal: dealt.deal,
+    game: /** @type {Schemas["GameCreated"]} */ (/** @type {unknown} */ (dealt.game)),
+  };
 }
 
 /** GET /tournaments/{id}/standings: a page of its standings; `around` (an entrant's name)

@@ -25,11 +25,11 @@
  *   countdown: Schemas["CountdownEvent"], started: Schemas["CountdownEvent"],
  *   progress: Schemas["RacerEvent"], finished: Schemas["RacerEvent"],
  *   result: Schemas["RaceResultEvent"], rematch: Schemas["RematchEvent"]}} RaceEvents
- * @typedef {{joined: Schemas["TournamentEntryEvent"], left: Schemas["TournamentEntryEvent"],
- *   started: Schemas["TournamentStartedEvent"], deal_finished: Schemas["DealFinishedEvent"],
- *   standings: Schemas["StandingsEvent"], ended: Schemas["TournamentEndedEvent"],
- *   final: Schemas["TournamentFinalEvent"], cancelled: Schemas["TournamentCancelledEvent"]}}
- *   TournamentEvents
+ * @typedef {{announced: Schemas["TimesEvent"], joined: Schemas["EntryEvent"],
+ *   left: Schemas["EntryEvent"], started: Schemas["TimesEvent"],
+ *   deal_finished: Schemas["DealFinishedEvent"], standings: Schemas["StandingsEvent"],
+ *   ended: Schemas["EndedEvent"], final: Schemas["FinalEvent"],
+ *   cancelled: Schemas["CancelledEvent"]}} TournamentEvents
  */
 
 /**

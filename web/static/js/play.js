@@ -13,7 +13,14 @@ import { winChanceText } from "./format.js";
 import { endReasonText, GRID_CELLS } from "./game.js";
 import { checkNameField } from "./names.js";
 import { makeStanding } from "./standing.js";
-import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
+import {
+  onAccountChange,
+  readAccount,
+  readSavedGame,
+  readTournamentToken,
+  storage,
+  writeSavedGame,
+} from "./storage.js";
 import { clearNotice, confirmDialog, showError } from "./ui.js";
 import { moveWords, placeWords } from "./words.js";
 
@@ -494,13 +501,16 @@ export function openTournamentGame(dealt, token, tournament) {
 async function nextDeal() {
   const cup = saved?.tournament;
   if (busy || !cup || !saved) return;
-  const token = saved.token;
+  // The entrant's credential: a guest's tournament token (kept by the tournament's page), or
+  // the account's key; the game's own token plays the game, not the tournament.
+  const entrant = readTournamentToken(cup.id) || readAccount()?.key || null;
   busy = true;
   $("next-deal-button", HTMLButtonElement).disabled = true;
   try {
-    const dealt = await api.playTournamentDeal(cup.id, bearer());
+    const dealt = await api.playTournamentDeal(cup.id, entrant);
     busy = false;
-    openTournamentGame(dealt.game, token, { ...cup, deal: dealt.deal });
+    const { token, ...next } = dealt.game;
+    openTournamentGame(next, token, { ...cup, deal: dealt.deal });
   } catch (error) {
     showError(error, null, "tournament");
   } finally {

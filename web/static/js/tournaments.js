@@ -41,7 +41,7 @@ import { checkItem, verifyReveal } from "./verify.js";
 
 /** @typedef {import("./api.js").Schemas} Schemas */
 /** @typedef {Schemas["TournamentOut"]} Tournament */
-/** @typedef {Schemas["EntryOut"]} Entry */
+/** @typedef {Schemas["Entry"]} Entry */
 
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
 const STANDINGS_PAGE = 20;
@@ -213,8 +213,8 @@ const standingsPager = makePager(
     const final = answer.status === "final";
     const count = plural(answer.total, "entrant", "entrants");
     $("tournament-standings-caption").textContent = final
-      ? `Final standings, ${count}: the score of the deals won (a win the fair-play review held scores 0), then the cards left`
-      : `Provisional standings, ${count}: the score of the deals won, then the cards left; the final ones come after the fair-play review`;
+      ? `Final standings, ${count}: the score of the deals won (a win the fair-play review held scores 0), then the cards placed`
+      : `Provisional standings, ${count}: the score of the deals won, then the cards placed; the final ones come after the fair-play review`;
     $("tournament-standings-table").dataset.status = answer.status;
     return { rows: answer.entries.map(standingRow), next_cursor: answer.next ?? null };
   },
@@ -252,7 +252,7 @@ function youText() {
   const you = t.you;
   if (you === null) return "";
   const played = `${you.deals_played} of ${plural(t.deals, "deal", "deals")} played`;
-  const score = `score ${you.score}, ${plural(you.cards, "card", "cards")} left`;
+  const score = `score ${you.score}, ${plural(you.cards, "card", "cards")} placed`;
   if (t.status === "finished") {
     const place = you.place ?? you.rank;
     return `You finished ${ordinal(place)} of ${t.entrants} as ${you.name}: ${played}, ${score}.`;
@@ -403,6 +403,7 @@ function follow(id, gen) {
   stream = openStream(
     tournamentEventsUrl(id),
     {
+      announced: news,
       joined: news,
       left: news,
       started: news,
@@ -535,8 +536,8 @@ async function play() {
     const dealt = await api.playTournamentDeal(id, credential);
     if (id !== tournamentId) return;
     clearNotice();
-    const token = credential !== readAccount()?.key ? credential : null;
-    openTournamentGame(dealt.game, token, { id, name: t.name, deal: dealt.deal, deals: t.deals });
+    const { token, ...game } = dealt.game;
+    openTournamentGame(game, token, { id, name: t.name, deal: dealt.deal, deals: t.deals });
   } catch (error) {
     if (id === tournamentId) {
       showError(error, null, "tournament");
