@@ -437,12 +437,11 @@ function fillStats(player) {
     "stat-races": String(s.races_played),
     "stat-races-won": String(s.races_won),
   };
-  const cups = player.tournaments;
-  figures["stat-tournaments"] = String(cups.played);
+  // The places default to 0 in the API's model (optional in its types): none is none.
+  const { first = 0, second = 0, third = 0, played = 0 } = player.tournaments ?? {};
+  figures["stat-tournaments"] = String(played);
   figures["stat-trophies"] =
-    cups.first + cups.second + cups.third === 0
-      ? "none yet"
-      : `1st: ${cups.first}, 2nd: ${cups.second}, 3rd: ${cups.third}`;
+    first + second + third === 0 ? "none yet" : `1st: ${first}, 2nd: ${second}, 3rd: ${third}`;
   for (const [id, text] of Object.entries(figures)) $(id).textContent = text;
   $("player-marked").hidden = !player.marked;
   $("player-since").textContent =
