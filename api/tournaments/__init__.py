@@ -2,5 +2,21 @@
 that move and final standings that stay."""
 
 from api.tournaments import tables
+from api.tournaments.routes import EVENT_MODELS, players_router, router
+from api.tournaments.service import TournamentService, TournamentSpec, announce
+from api.tournaments.settings import TournamentSettings
+from api.tournaments.store import tournament_places
+from api.tournaments.ticker import subscribe
 
-__all__ = ["tables"]
+__all__ = [
+    "EVENT_MODELS",
+    "TournamentService",
+    "TournamentSettings",
+    "TournamentSpec",
+    "announce",
+    "players_router",
+    "router",
+    "subscribe",
+    "tables",
+    "tournament_places",
+]
