@@ -310,3 +310,60 @@ def test_a_tournament_without_guests_asks_for_an_account(browsers: Any, cup_serv
     expect(page.get_by_role("form", name="Join the tournament")).to_be_hidden()
     expect(page.locator("#tournament-guests")).to_have_text("accounts only")
     assert_accessible(page, "tournament for accounts, a guest, phone")
+
+
+def test_a_guest_finds_its_place_comes_back_to_its_deal_and_leaves(
+    browsers: Any, cup_server: Server
+) -> None:
+    base = cup_server.base_url
+    now = datetime.now(UTC)
+    cup = f"Crowded {secrets.token_hex(3)}"
+    cup_id = announce(base, cup, now - timedelta(seconds=1), now + timedelta(hours=1), guests=True)
+    # More entrants than a page of standings shows (20), all before the guest.
+    for number in range(25):
+        answer = httpx.post(
+            f"{base}/tournaments/{cup_id}/entrants", json={"name": f"early-{number}"}
+        )
+        assert answer.status_code == 201, answer.text
+    page = browsers(DESKTOP)
+    page.goto(f"{base}/#/tournaments/{cup_id}")
+    zed = f"zed-{secrets.token_hex(3)}"
+    page.get_by_label("Name in the tournament").fill(zed)
+    page.get_by_role("button", name="Join the tournament").click()
+    expect(page.locator("#tournament-you-text")).to_contain_text(f"You are in as {zed}")
+    # Its line is past the first page; "Show my place" reads the page around it.
+    expect(page.locator("#tournament-standings-body tr")).to_have_count(20)
+    expect(page.locator("#tournament-standings-body tr.mine")).to_have_count(0)
+    page.get_by_role("button", name="Show my place").click()
+    expect(page.locator("#tournament-standings-body tr.mine")).to_contain_text(zed)
+    page.get_by_role("button", name="Show the top").click()
+    expect(page.locator("#tournament-standings-body tr").first).to_contain_text("early-0")
+
+    # A deal begun, left for the tournament's page (the badge links there), is found again.
+    page.get_by_role("button", name="Play deal 1 of 2").click()
+    with page.expect_response(lambda r: r.url.endswith("/placements")) as placed:
+        page.locator("#board button.place").first.click()
+    version = str(placed.value.json()["game"]["version"])
+    expect(page.locator("#game")).to_have_attribute("data-version", version)
+    page.get_by_role("link", name=f"{cup}: deal 1 of 2").click()
+    expect(page.locator("#tournament-you-text")).to_contain_text("Your deal is in progress")
+    expect(page.get_by_role("button", name=re.compile("Play deal"))).to_be_hidden()
+    page.get_by_role("button", name="Back to your deal").click()
+    expect(page).to_have_url(f"{base}/#/play")
+    expect(page.locator("#game")).to_have_attribute("data-version", version)
+    expect(page.locator("#game")).to_have_attribute("data-status", "in_progress")
+
+    # Leaving while it runs is asked first, and for good: the entry stays, marked left.
+    page.get_by_role("link", name=f"{cup}: deal 1 of 2").click()
+    page.get_by_role("button", name="Leave the tournament").click()
+    dialog = page.get_by_role("dialog", name="Leave the tournament?")
+    expect(dialog).to_contain_text("leaving is for good")
+    with page.expect_response(lambda r: r.url.endswith("/entrants/me")) as left:
+        dialog.get_by_role("button", name="Leave it").click()
+    assert left.value.status == 204
+    expect(page.locator("#tournament-you-text")).to_contain_text("You left the tournament")
+    expect(page.get_by_role("button", name="Leave the tournament")).to_be_hidden()
+    expect(page.get_by_role("button", name="Back to your deal")).to_be_hidden()
+    page.get_by_role("button", name="Show my place").click()
+    expect(page.locator("#tournament-standings-body tr.mine")).to_contain_text("left")
+    assert_accessible(page, "tournament, an entrant who left")

@@ -36,7 +36,7 @@ import {
   storage,
   writeTournamentToken,
 } from "./storage.js";
-import { clearNotice, noticeMark, showError } from "./ui.js";
+import { clearNotice, confirmDialog, noticeMark, showError } from "./ui.js";
 import { checkItem, verifyReveal } from "./verify.js";
 
 /** @typedef {import("./api.js").Schemas} Schemas */
@@ -441,7 +441,6 @@ async function showTournament(id) {
   $("tournament-heading").textContent = "Tournament";
   $("tournament-live").textContent = "";
   $("tournament-verify-results").replaceChildren();
-  $("tournament-around", HTMLButtonElement).setAttribute("aria-pressed", "false");
   $("tournament-around").textContent = "Show my place";
   credential = readTournamentToken(id) || readAccount()?.key || null;
   const mark = noticeMark();
@@ -500,6 +499,16 @@ async function join(event) {
 async function leave() {
   if (busy || tournamentId === null) return;
   const id = tournamentId;
+  const running = theTournament().status === "running";
+  const ok = await confirmDialog({
+    title: "Leave the tournament?",
+    text: running
+      ? "Your deals played stay in the standings, a deal in progress ends (lost), and you " +
+        "cannot play on: leaving is for good."
+      : "Your entry goes. You may join again until the tournament starts.",
+    confirm: "Leave it",
+  });
+  if (!ok || id !== tournamentId) return;
   busy = true;
   renderYou();
   try {
@@ -568,9 +577,7 @@ async function resume() {
 
 function toggleAround() {
   around = !around;
-  const button = $("tournament-around");
-  button.setAttribute("aria-pressed", String(around));
-  button.textContent = around ? "Show the top" : "Show my place";
+  $("tournament-around").textContent = around ? "Show the top" : "Show my place";
   standingsPager.reload();
 }
 
