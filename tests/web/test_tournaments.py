@@ -29,7 +29,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from testkit import databases
 from testkit.server import Server, running_server
-from tests.web.conftest import DESKTOP, PHONE, SERVER_ENV, Watcher, open_context
+from tests.web.conftest import (
+    DESKTOP,
+    PHONE,
+    SERVER_ENV,
+    Watcher,
+    errors_allowed,
+    open_context,
+)
 from tests.web.pages import assert_accessible, assert_fits_and_reachable
 
 pytestmark = pytest.mark.slow
@@ -62,13 +69,15 @@ def cup_server(
 
 
 @pytest.fixture
-def browsers(browser: Browser, cup_server: Server) -> Iterator[Any]:
-    """Makes pages (each its own browser context: its own storage), all watched."""
+def browsers(browser: Browser, cup_server: Server, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Makes pages (each its own browser context: its own storage), all watched (a test
+    marked ``provokes_errors`` may see error answers)."""
     opened: list[tuple[BrowserContext, Watcher]] = []
+    allowed = errors_allowed(request)
 
     def make(viewport: dict[str, int], **options: Any) -> Page:
         context, watcher = open_context(
-            browser, cup_server, viewport, reduced_motion="reduce", **options
+            browser, cup_server, viewport, allowed, reduced_motion="reduce", **options
         )
         opened.append((context, watcher))
         return context.new_page()
@@ -367,3 +376,41 @@ def test_a_guest_finds_its_place_comes_back_to_its_deal_and_leaves(
     page.get_by_role("button", name="Show my place").click()
     expect(page.locator("#tournament-standings-body tr.mine")).to_contain_text("left")
     assert_accessible(page, "tournament, an entrant who left")
+
+
+@pytest.mark.provokes_errors
+def test_a_taken_name_is_said_by_its_field_and_a_cancellation_comes_live(
+    browsers: Any, cup_server: Server
+) -> None:
+    base = cup_server.base_url
+    now = datetime.now(UTC)
+    cup_id = announce(
+        base,
+        f"Doomed {secrets.token_hex(3)}",
+        now + timedelta(hours=1),
+        now + timedelta(hours=2),
+        guests=True,
+    )
+    taken = f"owner-{secrets.token_hex(3)}"
+    register(base, taken)
+    page = browsers(PHONE, has_touch=True, is_mobile=True)
+    page.goto(f"{base}/#/tournaments/{cup_id}")
+    expect(page.locator("#tournament-state")).to_contain_text("Starts")
+    # A registered player's name is refused to a guest: said beside the name, in words.
+    page.get_by_label("Name in the tournament").fill(taken)
+    with page.expect_response(lambda r: r.url.endswith("/entrants")) as refused:
+        page.get_by_role("button", name="Join the tournament").click()
+    assert refused.value.status == 409
+    expect(page.locator("#tournament-join-name-check")).to_contain_text(
+        "That name is taken in this tournament"
+    )
+    expect(page.locator("#notice")).to_be_hidden()
+    assert_accessible(page, "tournament, a taken name refused, phone")
+    # The operator cancels it: the page says so at once (its stream), and takes no entrant.
+    answer = httpx.post(f"{base}/tournaments/{cup_id}/cancel", headers=OPERATOR, timeout=30)
+    assert answer.status_code == 200, answer.text
+    expect(page.locator("#tournament-state")).to_have_text(
+        "Cancelled: this tournament will not be played."
+    )
+    expect(page.get_by_role("form", name="Join the tournament")).to_be_hidden()
+    assert_fits_and_reachable(page, "tournament cancelled, phone")
