@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import datetime
 
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
@@ -158,10 +157,3 @@ def entry_out(
         place=entrant.place,
         games=games,
     )
-
-
-def finished_before(one: datetime | None, other: datetime | None) -> bool:
-    """Whether a finish is earlier than another (none is the latest)."""
-    if one is None:
-        return False
-    return other is None or one < other

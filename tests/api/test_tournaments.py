@@ -513,3 +513,18 @@ def test_standings_order_ties_pages_and_around(
     foreign = client.get(f"{path}/standings?limit=2").json()["next"]
     other = create(client)["id"]
     refused(client.get(f"/tournaments/{other}/standings?cursor={foreign}"), 422, "invalid_cursor")
+
+
+def test_a_join_retried_with_its_idempotency_key_gets_the_same_entry_and_token(
+    client: TestClient, clock: FrozenClock
+) -> None:
+    tournament_id = create(client)["id"]
+    path = f"/tournaments/{tournament_id}/entrants"
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.post(path, json={"name": "ana"}, headers=key)
+    again = client.post(path, json={"name": "ana"}, headers=key)
+    assert first.status_code == again.status_code == 201, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json()["token"] == first.json()["token"] is not None
+    assert client.get(f"/tournaments/{tournament_id}").json()["entrants"] == 1
+    refused(client.post(path, json={"name": "bob"}, headers=key), 422, "idempotency_key_reused")

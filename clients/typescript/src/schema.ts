@@ -4479,7 +4479,7 @@ export interface operations {
             /**
              * @description `challenge_game_private`: A daily challenge game whose day has not closed is its player's only until then: read it with its token or its player's key.
              *
-             *     `race_game_private`: A race's game is its racer's only until the race ends: no other racer may see the cards its player has drawn.
+             *     `race_game_private`: A race's or a tournament's game is its player's only until the race or the tournament ends: no other racer or entrant may see the cards its player has drawn.
              */
             403: {
                 headers: {
@@ -4567,7 +4567,7 @@ export interface operations {
             /**
              * @description `challenge_game_private`: A daily challenge game whose day has not closed is its player's only until then: read it with its token or its player's key.
              *
-             *     `race_game_private`: A race's game is its racer's only until the race ends: no other racer may see the cards its player has drawn.
+             *     `race_game_private`: A race's or a tournament's game is its player's only until the race or the tournament ends: no other racer or entrant may see the cards its player has drawn.
              */
             403: {
                 headers: {
@@ -4828,7 +4828,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `race_not_over`: A race's game is played without hints, and analysed only once its race has ended (the game is left unchanged).
+             * @description `race_not_over`: A race's or a tournament's game is played without hints, and analysed only once the race or the tournament has ended (the game is left unchanged).
              *
              *     `game_over`: The game has ended.
              *
@@ -4997,7 +4997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Around"];
                 };
             };
-            /** @description `race_game_private`: A race's game is its racer's only until the race ends: no other racer may see the cards its player has drawn. */
+            /** @description `race_game_private`: A race's or a tournament's game is its player's only until the race or the tournament ends: no other racer or entrant may see the cards its player has drawn. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6629,7 +6629,7 @@ export interface operations {
              *
              *     `challenge_day_open`: A daily-challenge game whose day has not closed: its analysis (the hindsight optimum above all) would hand the day's deal to players still to play it.
              *
-             *     `race_not_over`: A race's game is played without hints, and analysed only once its race has ended (the game is left unchanged).
+             *     `race_not_over`: A race's or a tournament's game is played without hints, and analysed only once the race or the tournament has ended (the game is left unchanged).
              */
             409: {
                 headers: {
@@ -6720,7 +6720,7 @@ export interface operations {
              *
              *     `challenge_day_open`: A daily-challenge game whose day has not closed: its analysis (the hindsight optimum above all) would hand the day's deal to players still to play it.
              *
-             *     `race_not_over`: A race's game is played without hints, and analysed only once its race has ended (the game is left unchanged).
+             *     `race_not_over`: A race's or a tournament's game is played without hints, and analysed only once the race or the tournament has ended (the game is left unchanged).
              */
             409: {
                 headers: {
@@ -7278,7 +7278,7 @@ export interface operations {
             /**
              * @description `challenge_game_private`: A daily challenge game whose day has not closed is its player's only until then: read it with its token or its player's key.
              *
-             *     `race_game_private`: A race's game is its racer's only until the race ends: no other racer may see the cards its player has drawn.
+             *     `race_game_private`: A race's or a tournament's game is its player's only until the race or the tournament ends: no other racer or entrant may see the cards its player has drawn.
              */
             403: {
                 headers: {
