@@ -334,12 +334,13 @@ def test_a_guest_finds_its_place_comes_back_to_its_deal_and_leaves(
             f"{base}/tournaments/{cup_id}/entrants", json={"name": f"early-{number}"}
         )
         assert answer.status_code == 201, answer.text
-    page = browsers(DESKTOP)
+    page = browsers(PHONE, has_touch=True, is_mobile=True)
     page.goto(f"{base}/#/tournaments/{cup_id}")
     zed = f"zed-{secrets.token_hex(3)}"
     page.get_by_label("Name in the tournament").fill(zed)
     page.get_by_role("button", name="Join the tournament").click()
     expect(page.locator("#tournament-you-text")).to_contain_text(f"You are in as {zed}")
+    assert_fits_and_reachable(page, "tournament running, an entrant, phone")
     # Its line is past the first page; "Show my place" reads the page around it.
     expect(page.locator("#tournament-standings-body tr")).to_have_count(20)
     expect(page.locator("#tournament-standings-body tr.mine")).to_have_count(0)
@@ -354,6 +355,7 @@ def test_a_guest_finds_its_place_comes_back_to_its_deal_and_leaves(
         page.locator("#board button.place").first.click()
     version = str(placed.value.json()["game"]["version"])
     expect(page.locator("#game")).to_have_attribute("data-version", version)
+    assert_fits_and_reachable(page, "a tournament's deal in play, phone")
     page.get_by_role("link", name=f"{cup}: deal 1 of 2").click()
     expect(page.locator("#tournament-you-text")).to_contain_text("Your deal is in progress")
     expect(page.get_by_role("button", name=re.compile("Play deal"))).to_be_hidden()
@@ -375,7 +377,7 @@ def test_a_guest_finds_its_place_comes_back_to_its_deal_and_leaves(
     expect(page.get_by_role("button", name="Back to your deal")).to_be_hidden()
     page.get_by_role("button", name="Show my place").click()
     expect(page.locator("#tournament-standings-body tr.mine")).to_contain_text("left")
-    assert_accessible(page, "tournament, an entrant who left")
+    assert_accessible(page, "tournament, an entrant who left, phone")
 
 
 @pytest.mark.provokes_errors
