@@ -212,7 +212,7 @@ class TournamentReads:
                 following = seal_cursor(self.cursor_secret, fields)
             finished_ = tournament.status == "finished"
             games = games_by_entrant(session, tournament_id) if finished_ else {}
-            ranks = ranks_of(session, tournament_id, rows)
+            ranks = ranks_of(session, tournament_id, rows, top=after is None and offset == 0)
             entries = [
                 entry_out(row, rank, games.get(row.number, []) if finished_ else None)
                 for row, rank in zip(rows, ranks, strict=True)

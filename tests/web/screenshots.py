@@ -1,7 +1,8 @@
 """Re-take the web client's screenshots in docs/screenshots/: the home page on a desktop
 (1280 x 800) and on a phone (390 x 844), the table mid-game on both, the end of a won game,
-and a race under way on a desktop (two racers and the computer; a race's deal is its own, so
-that picture changes from one run to the next).
+a race under way on a desktop (two racers and the computer; a race's deal is its own, so
+that picture changes from one run to the next) and a tournament under way on a desktop (its
+deals are its own too).
 
     .venv/bin/python -m tests.web.screenshots
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -42,6 +44,9 @@ def resume(page: Page, base: str, game_id: str, token: str, player: str) -> None
 
 # A race starts a second after its start, and the computer places quickly (its settings).
 RACE_ENV = {"FOURSQUARE_RACE_COUNTDOWN_SECONDS": "1", "FOURSQUARE_RACE_COMPUTER_SECONDS": "0.5"}
+# An operator, to announce the tournament pictured.
+OPERATOR_KEY = "screenshots-operator-" + "k" * 32
+TOURNAMENT_ENV = {"FOURSQUARE_OPERATOR_KEYS": f"screenshots:{OPERATOR_KEY}"}
 
 
 def place_first(page: Page) -> None:
@@ -81,6 +86,55 @@ def race_picture(browser: Browser, base: str) -> None:
         context.close()
 
 
+def play_deal(api: httpx.Client, tournament_id: str, token: str) -> None:
+    """A guest entrant plays its next deal through the API, the first legal cell each time."""
+    auth = {"Authorization": f"Bearer {token}"}
+    dealt = api.post(f"/tournaments/{tournament_id}/games", headers=auth)
+    assert dealt.status_code == 201, dealt.text
+    game = dealt.json()["game"]
+    while game["status"] == "in_progress":
+        game = play_through_api(api, game["id"], token, [_first_legal(game)])
+
+
+def _first_legal(game: dict[str, object]) -> tuple[int, int]:
+    cells = game["legal_placements"]
+    assert isinstance(cells, list)
+    return (cells[0]["row"], cells[0]["col"])
+
+
+def tournament_picture(browser: Browser, base: str, api: httpx.Client) -> None:
+    """A tournament of three deals under way: three guests have played some of them through
+    the API; Ada joins on the page, before her first deal."""
+    now = datetime.now(UTC)
+    body = {
+        "name": "Friday cup",
+        "starts_at": (now - timedelta(seconds=1)).isoformat(),
+        "ends_at": (now + timedelta(hours=1)).isoformat(),
+        "deals": 3,
+        "guests": True,
+        "max_entrants": 64,
+    }
+    answer = api.post(
+        "/tournaments", json=body, headers={"Authorization": f"Bearer {OPERATOR_KEY}"}
+    )
+    assert answer.status_code == 201, answer.text
+    tournament_id = answer.json()["id"]
+    for name, deals in (("Grace", 2), ("Linus", 1), ("Margaret", 3)):
+        joined = api.post(f"/tournaments/{tournament_id}/entrants", json={"name": name})
+        assert joined.status_code == 201, joined.text
+        for _ in range(deals):
+            play_deal(api, tournament_id, joined.json()["token"])
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(f"{base}/#/tournaments/{tournament_id}")
+    page.get_by_label("Name in the tournament").fill("Ada")
+    page.get_by_role("button", name="Join the tournament").click()
+    expect(page.get_by_role("button", name="Play deal 1 of 3")).to_be_visible()
+    expect(page.locator("#tournament-standings-body tr")).to_have_count(4)
+    page.screenshot(path=OUT / "tournament-desktop.png", full_page=True)
+    context.close()
+
+
 def main() -> None:
     path = chromium_path()
     assert path, "chromium is not installed (apt-get install -y chromium)"
@@ -90,11 +144,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/screenshots.db"
         with (
-            running_server(url, extra_env={**SERVER_ENV, **RACE_ENV}) as server,
+            running_server(url, extra_env={**SERVER_ENV, **RACE_ENV, **TOURNAMENT_ENV}) as server,
             httpx.Client(base_url=server.base_url, timeout=30) as api,
             sync_playwright() as driver,
         ):
             browser = driver.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+            # First: the home pages show it as the next tournament.
+            tournament_picture(browser, server.base_url, api)
             # The home page with something on it: a game being played, a win of the day.
             won_id, won_token = store_game(url, vector["deck"], "Grace")
             play_through_api(api, won_id, won_token, steps)
@@ -129,7 +185,7 @@ def main() -> None:
             race_picture(browser, server.base_url)
             browser.close()
     pictures = ("home-desktop.png", "home-phone.png", "table-desktop.png", "table-phone.png")
-    for picture in (*pictures, "won.png", "race-desktop.png"):
+    for picture in (*pictures, "won.png", "race-desktop.png", "tournament-desktop.png"):
         print(OUT / picture)
 
 

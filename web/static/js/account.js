@@ -10,7 +10,7 @@
 import * as api from "./api.js";
 import { $, element } from "./dom.js";
 import { clearFieldProblem, nameRefused, refusedField, showFieldProblem } from "./fields.js";
-import { percentText, timeElement, timeText } from "./format.js";
+import { ordinal, percentText, timeElement, timeText } from "./format.js";
 import { GUEST_NAME, resultText } from "./game.js";
 import { labelCells, makePager, tableRow } from "./pager.js";
 import { checkNameField } from "./names.js";
@@ -423,6 +423,7 @@ function number(value, digits = 0) {
 /** @param {Schemas["PlayerOut"]} player */
 function fillStats(player) {
   const s = player.stats;
+  /** @type {Record<string, string>} */
   const figures = {
     "stat-played": String(s.games_played),
     "stat-won": String(s.games_won),
@@ -436,6 +437,11 @@ function fillStats(player) {
     "stat-races": String(s.races_played),
     "stat-races-won": String(s.races_won),
   };
+  // The places default to 0 in the API's model (optional in its types): none is none.
+  const { first = 0, second = 0, third = 0, played = 0 } = player.tournaments ?? {};
+  figures["stat-tournaments"] = String(played);
+  figures["stat-trophies"] =
+    first + second + third === 0 ? "none yet" : `1st: ${first}, 2nd: ${second}, 3rd: ${third}`;
   for (const [id, text] of Object.entries(figures)) $(id).textContent = text;
   $("player-marked").hidden = !player.marked;
   $("player-since").textContent =
@@ -530,6 +536,38 @@ function raceRow(entry) {
   return labelCells(tr, ["Opened", "Racers", "Place", "Race"]);
 }
 
+/** @param {Schemas["PlayerTournamentOut"]} entry */
+function tournamentRow(entry) {
+  const open = element("a", {
+    href: `#/tournaments/${encodeURIComponent(entry.id)}`,
+    textContent: entry.name,
+  });
+  const place = element("span", { textContent: `${ordinal(entry.place)} of ${entry.entrants}` });
+  if (entry.place !== null && entry.place <= 3) {
+    place.append(" ", element("span", { className: "badge trophy", textContent: "trophy" }));
+  }
+  const tr = tableRow([timeElement(entry.ends_at), open, place, String(entry.score)]);
+  tr.dataset.tournamentId = entry.id;
+  if (entry.place !== null) tr.dataset.place = String(entry.place);
+  return labelCells(tr, ["Ended", "Tournament", "Place", "Score"]);
+}
+
+/** The player's finished tournaments, latest first (left out, as the races are, if unread).
+ * @param {string} name */
+async function loadTournaments(name) {
+  let answer;
+  try {
+    answer = await api.getPlayerTournaments(name);
+  } catch {
+    return;
+  }
+  if (shownPlayer !== name) return;
+  $("player-tournaments-body").replaceChildren(...answer.tournaments.map(tournamentRow));
+  $("player-tournaments-empty").hidden = answer.tournaments.length > 0;
+  $("player-tournaments-table").hidden = answer.tournaments.length === 0;
+  $("player-tournaments").hidden = false;
+}
+
 /** The player's races, newest first (the list left out, without a word, if unread: the
  * figures and games above are the page's business).
  * @param {string} name */
@@ -558,6 +596,7 @@ export async function showPlayer(name) {
   $("player-content").hidden = true;
   $("player-games-body").replaceChildren();
   $("player-races").hidden = true;
+  $("player-tournaments").hidden = true;
   $("player-stats").setAttribute("aria-busy", "true");
   try {
     const player = await api.getPlayer(name);
@@ -590,6 +629,7 @@ export async function showPlayer(name) {
   }
   gamesPager.reload(mark);
   loadRaces(name);
+  loadTournaments(name);
 }
 
 /** Wire the account and player views; called once. */

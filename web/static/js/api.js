@@ -623,3 +623,101 @@ export function rematchRace(id, credential) {
 export function getPlayerRaces(name) {
   return dataOf(() => client.GET("/players/{name}/races", { params: { path: { name } } }));
 }
+
+/** GET /tournaments: the tournaments of the statuses asked (the API's default: announced and
+ * running, soonest start first; `finished` alone: the archive, latest end first).
+ * @param {{status?: string | null, limit?: number, cursor?: string | null}} [options] */
+export function getTournaments({ status = null, limit = 20, cursor = null } = {}) {
+  /** @type {NonNullable<paths["/tournaments"]["get"]["parameters"]["query"]>} */
+  const query = { limit };
+  if (status) query.status = status;
+  if (cursor) query.cursor = cursor;
+  return dataOf(() => client.GET("/tournaments", { params: { query } }));
+}
+
+/** GET /tournaments/{id}; with an entrant's credential (a guest's token or the account's
+ * key) its `you` is that entrant's entry.
+ * @param {string} id
+ * @param {string | null} [credential] */
+export function getTournament(id, credential = null) {
+  return dataOf(() =>
+    client.GET("/tournaments/{tournament_id}", {
+      params: { path: { tournament_id: id } },
+      headers: bearer(credential),
+    }),
+  );
+}
+
+/** POST /tournaments/{id}/entrants: enter it, as the account whose `key` is given, or as a
+ * guest under `name` (where the tournament takes guests); a guest's token comes only here.
+ * @param {string} id
+ * @param {{name?: string | null, key?: string | null}} [who] */
+export function joinTournament(id, { name = null, key = null } = {}) {
+  const idempotencyKey = newKey();
+  return dataOf(() =>
+    client.POST("/tournaments/{tournament_id}/entrants", {
+      params: { path: { tournament_id: id }, header: { "idempotency-key": idempotencyKey } },
+      body: key ? {} : { name: name ?? "" },
+      headers: bearer(key),
+    }),
+  );
+}
+
+/** DELETE /tournaments/{id}/entrants/me: leave it (before the start the entry goes; once it
+ * runs it stays in the standings, marked left).
+ * @param {string} id
+ * @param {string | null} credential */
+export async function leaveTournament(id, credential) {
+  await dataOf(() =>
+    client.DELETE("/tournaments/{tournament_id}/entrants/me", {
+      params: { path: { tournament_id: id } },
+      headers: bearer(credential),
+    }),
+  );
+}
+
+/** POST /tournaments/{id}/games: deal the entrant's next deal; its game is played as any
+ * other, with the same credential (or the game's own `token`). The API types the game as
+ * any object (it is the answer of `POST /games`): it is given that type here. Not retried
+ * with a key: a second deal of the same deal is refused (`deal_in_progress`), never made.
+ * @param {string} id
+ * @param {string | null} credential
+ * @returns {Promise<{deal: number, game: Schemas["GameCreated"]}>} */
+export async function playTournamentDeal(id, credential) {
+  const dealt = await dataOf(() =>
+    client.POST("/tournaments/{tournament_id}/games", {
+      params: { path: { tournament_id: id } },
+      headers: bearer(credential),
+    }),
+  );
+  return {
+    deal: dealt.deal,
+    game: /** @type {Schemas["GameCreated"]} */ (/** @type {unknown} */ (dealt.game)),
+  };
+}
+
+/** GET /tournaments/{id}/standings: a page of its standings; `around` (an entrant's name)
+ * the page that has that entrant in its middle.
+ * @param {string} id
+ * @param {{cursor?: string | null, limit?: number, around?: string | null}} [options] */
+export function getStandings(id, { cursor = null, limit = 20, around = null } = {}) {
+  /** @type {NonNullable<paths["/tournaments/{tournament_id}/standings"]["get"]["parameters"]["query"]>} */
+  const query = { limit };
+  if (cursor) query.cursor = cursor;
+  if (around) query.around = around;
+  return dataOf(() =>
+    client.GET("/tournaments/{tournament_id}/standings", {
+      params: { path: { tournament_id: id }, query },
+    }),
+  );
+}
+
+/** GET /players/{name}/tournaments: their finished tournaments, latest first.
+ * @param {string} name
+ * @param {{cursor?: string | null}} [options] */
+export function getPlayerTournaments(name, { cursor = null } = {}) {
+  const query = cursor ? { cursor } : {};
+  return dataOf(() =>
+    client.GET("/players/{name}/tournaments", { params: { path: { name }, query } }),
+  );
+}

@@ -25,6 +25,11 @@
  *   countdown: Schemas["CountdownEvent"], started: Schemas["CountdownEvent"],
  *   progress: Schemas["RacerEvent"], finished: Schemas["RacerEvent"],
  *   result: Schemas["RaceResultEvent"], rematch: Schemas["RematchEvent"]}} RaceEvents
+ * @typedef {{announced: Schemas["TimesEvent"], joined: Schemas["EntryEvent"],
+ *   left: Schemas["EntryEvent"], started: Schemas["TimesEvent"],
+ *   deal_finished: Schemas["DealFinishedEvent"], standings: Schemas["StandingsEvent"],
+ *   ended: Schemas["EndedEvent"], final: Schemas["FinalEvent"],
+ *   cancelled: Schemas["CancelledEvent"]}} TournamentEvents
  */
 
 /**
@@ -120,6 +125,13 @@ export function gameEventsUrl(id) {
  * @returns {EventsUrl<RaceEvents>} */
 export function raceEventsUrl(id) {
   return `/races/${encodeURIComponent(id)}/events`;
+}
+
+/** The tournament's stream: `/tournaments/{id}/events`.
+ * @param {string} id
+ * @returns {EventsUrl<TournamentEvents>} */
+export function tournamentEventsUrl(id) {
+  return `/tournaments/${encodeURIComponent(id)}/events`;
 }
 
 /** The site's stream: `/events`.

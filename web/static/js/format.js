@@ -72,3 +72,13 @@ export function winChanceText(probability) {
   const [n, d] = SAID.reduce((best, said) => (distance(said) < distance(best) ? said : best));
   return n * 2 === d ? "about an even chance to win" : `about ${n} in ${d} to win`;
 }
+
+/** A place in words, "1st", "2nd", "3rd", "4th", "11th", "21st"…; "–" for none (not ranked
+ * yet).
+ * @param {number | null | undefined} n */
+export function ordinal(n) {
+  if (n === null || n === undefined) return "–";
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th";
+  return `${n}${suffix}`;
+}

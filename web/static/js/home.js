@@ -1,8 +1,9 @@
 // @ts-check
 // The home page (`#/`): a game in one press (a name is optional: a guest plays as
 // "anonymous"), today's challenge and whether this player has played it, the games being
-// played now and their cards placed (kept live by the site's `game` events) and today's best
-// scores (read again on a `win`), each a link to its page.
+// played now and their cards placed (kept live by the site's `game` events), the next
+// tournament (a running one, else the soonest announced) and today's best scores (read again
+// on a `win`), each a link to its page.
 
 import * as api from "./api.js";
 import { $, element } from "./dom.js";
@@ -13,6 +14,7 @@ import { playerLink } from "./leaderboard.js";
 import { checkNameField } from "./names.js";
 import { startGame } from "./play.js";
 import { onAccountChange, readAccount, readSavedGame, storage } from "./storage.js";
+import { nextTournament } from "./tournaments.js";
 import { clearNotice } from "./ui.js";
 
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
@@ -164,6 +166,27 @@ async function loadDaily() {
   }
 }
 
+async function loadTournament() {
+  const text = $("home-tournament-text");
+  const link = $("home-tournament-link", HTMLAnchorElement);
+  let next;
+  try {
+    next = await nextTournament();
+  } catch {
+    text.textContent = "The tournaments could not be read just now.";
+    return;
+  }
+  if (next === null) {
+    text.textContent = "No tournament is announced just now.";
+    link.href = "#/tournaments";
+    link.textContent = "Past tournaments";
+    return;
+  }
+  text.textContent = next.text;
+  link.href = `#/tournaments/${encodeURIComponent(next.id)}`;
+  link.textContent = "Open the tournament";
+}
+
 /** Wire the view's controls; called once. */
 export function installHome() {
   $("home-name", HTMLInputElement).value = storage()?.getItem(SAVED_PLAYER) || "";
@@ -190,5 +213,6 @@ export function showHome() {
   loadLive();
   if (liveTimer === null) liveTimer = setInterval(refreshLive, LIVE_REFRESH_MS);
   loadBest();
+  loadTournament();
   openStream(SITE_EVENTS_URL, { game: gameEvent, win: () => loadBest() }, { gen });
 }

@@ -6,7 +6,9 @@
 // #/games/{id} (a game's replay, its deal's verification and its analysis; with ?analyse, the
 // analysis asked for at once; live while the game is played), #/rules (how to play, with the
 // rulebook's worked example), #/live (the games being played; #/live/{id} one followed),
-// #/races (open a race; #/races/{id} its lobby, countdown, tables and ranking).
+// #/races (open a race; #/races/{id} its lobby, countdown, tables and ranking),
+// #/tournaments (the coming and past ones; #/tournaments/{id} one: joining, its deals, its
+// standings live, its end and its deals verified).
 // Each navigation closes the event streams the view left behind opened (events.js).
 
 import { installAccount, showAccount, showPlayer } from "./account.js";
@@ -22,6 +24,7 @@ import { installPlay, showPlay } from "./play.js";
 import { installRaces, showRaces } from "./race.js";
 import { installReplay, showReplay } from "./replay.js";
 import { installRules, showRules } from "./rules.js";
+import { installTournaments, showTournaments } from "./tournaments.js";
 import { installNotice } from "./ui.js";
 
 /** @typedef {typeof VIEWS[number]} View */
@@ -29,7 +32,7 @@ import { installNotice } from "./ui.js";
  * A route: the view a fragment shows, and what it names.
  * @typedef {{view: "home" | "play" | "leaderboard" | "account" | "rules", params: URLSearchParams}
  *   | {view: "daily", day: string, params: URLSearchParams}
- *   | {view: "live" | "race", id: string | null, params: URLSearchParams}
+ *   | {view: "live" | "race" | "tournament", id: string | null, params: URLSearchParams}
  *   | {view: "player", name: string, params: URLSearchParams}
  *   | {view: "replay", id: string, params: URLSearchParams}} Route
  */
@@ -41,6 +44,7 @@ const VIEWS = /** @type {const} */ ([
   "leaderboard",
   "live",
   "race",
+  "tournament",
   "account",
   "player",
   "replay",
@@ -54,6 +58,7 @@ const TITLES = {
   leaderboard: "Leaderboard · Foursquare",
   live: "Live · Foursquare",
   race: "Races · Foursquare",
+  tournament: "Tournaments · Foursquare",
   account: "Account · Foursquare",
   player: "Player · Foursquare",
   replay: "Game · Foursquare",
@@ -68,6 +73,7 @@ const LINKS = {
   leaderboard: "leaderboard",
   live: "live",
   race: "races",
+  tournament: "tournaments",
   account: "account",
   rules: "rules",
 };
@@ -88,6 +94,9 @@ function parseRoute(hash) {
   }
   if (parts[0] === "races") {
     return { view: "race", id: parts[1] ? decodeURIComponent(parts[1]) : null, params };
+  }
+  if (parts[0] === "tournaments") {
+    return { view: "tournament", id: parts[1] ? decodeURIComponent(parts[1]) : null, params };
   }
   if (parts[0] === "account") return { view: "account", params };
   if (parts[0] === "rules") return { view: "rules", params };
@@ -123,6 +132,7 @@ function route() {
   if (target.view === "leaderboard") showLeaderboard(target.params);
   if (target.view === "live") showLive(target.id);
   if (target.view === "race") showRaces(target.id);
+  if (target.view === "tournament") showTournaments(target.id);
   if (target.view === "account") showAccount();
   if (target.view === "player") showPlayer(target.name);
   if (target.view === "replay") showReplay(target.id, target.params.has("analyse"));
@@ -140,6 +150,7 @@ installDaily();
 installLeaderboard();
 installLive();
 installRaces();
+installTournaments();
 installAccount();
 installReplay();
 installAnalysis();

@@ -13,7 +13,14 @@ import { winChanceText } from "./format.js";
 import { endReasonText, GRID_CELLS } from "./game.js";
 import { checkNameField } from "./names.js";
 import { makeStanding } from "./standing.js";
-import { onAccountChange, readAccount, readSavedGame, storage, writeSavedGame } from "./storage.js";
+import {
+  onAccountChange,
+  readAccount,
+  readSavedGame,
+  readTournamentToken,
+  storage,
+  writeSavedGame,
+} from "./storage.js";
 import { clearNotice, confirmDialog, showError } from "./ui.js";
 import { moveWords, placeWords } from "./words.js";
 
@@ -39,6 +46,7 @@ let busy = false;
 let loaded = false;
 /** @type {ReturnType<typeof makeStanding> | null} */
 let standing = null; // the won game's rank and place (standing.js)
+let focusGrid = false; // a deal opened from another view: the grid takes the focus once shown
 
 /** @param {import("./storage.js").SavedGame | null} value */
 function save(value) {
@@ -167,17 +175,28 @@ function render({ animate = false } = {}) {
   showFaceDown($("face-down-count"), game.face_down_count);
   $("game-player").textContent = game.player;
   $("assisted-badge").hidden = !game.assisted;
-  // The daily challenge is played without hints (the API refuses them): no button for them.
+  // The daily challenge is played without hints (the API refuses them), and so is a
+  // tournament's deal here (the entrants compete on their own play): no button for them.
   const challenge = Boolean(game.challenge_date);
+  const cup = saved.tournament ?? null;
   $("challenge-badge").hidden = !challenge;
   $("challenge-badge").textContent = challenge ? `daily challenge ${game.challenge_date}` : "";
+  const badge = $("tournament-badge", HTMLAnchorElement);
+  badge.hidden = !cup;
+  if (cup) {
+    badge.textContent = `${cup.name}: deal ${cup.deal} of ${cup.deals}`;
+    badge.href = `#/tournaments/${encodeURIComponent(cup.id)}`;
+  }
   // Once the game is over, what applies only to play is gone (not greyed): the card in hand,
   // the hint, the help about the highlighted cells, "New game" (the end offers "Play again").
   $("current-box").hidden = !playing;
   $("board-help").hidden = !playing;
   $("play-actions").hidden = !playing;
-  $("hint-button").hidden = challenge;
-  $("no-hints").hidden = !challenge;
+  $("hint-button").hidden = challenge || Boolean(cup);
+  $("no-hints").hidden = !(challenge || cup);
+  $("no-hints").textContent = cup
+    ? "A tournament's deals are played without hints."
+    : "The daily challenge is played without hints.";
   $("hint-button", HTMLButtonElement).disabled = busy;
   renderRulesOffer(game, playing);
 
@@ -214,7 +233,16 @@ function render({ animate = false } = {}) {
     $("end-title").textContent = game.status === "won" ? "You won!" : "Game lost";
     $("end-detail").textContent = endText(game);
     showFairPlay(game);
-    standing?.show(game);
+    // A tournament's deal is sealed until the tournament ends (no board, no replay for
+    // others, no analysis): its end offers the next deal and the way back to the standings.
+    standing?.show(cup ? null : game);
+    $("next-deal-button").hidden = !cup || cup.deal >= cup.deals;
+    $("next-deal-button").textContent = cup ? `Play deal ${cup.deal + 1} of ${cup.deals}` : "";
+    $("next-deal-button", HTMLButtonElement).disabled = busy;
+    $("end-tournament-link").hidden = !cup;
+    if (cup) $("end-tournament-link", HTMLAnchorElement).href = `#/tournaments/${encodeURIComponent(cup.id)}`;
+    $("play-again-button").hidden = Boolean(cup);
+    $("end-analyse-link").hidden = Boolean(cup);
     // A daily challenge game is analysed once its day has closed: until then, its replay.
     const sealed = game.challenge_date && !game.reveal;
     const analyse = $("end-analyse-link", HTMLAnchorElement);
@@ -366,7 +394,7 @@ async function askHint() {
 }
 
 /** Whether the game in play may be left (asks if it is unfinished). */
-async function mayLeave() {
+export async function mayLeave() {
   if (!(game && game.status === "in_progress")) return true;
   const account = readAccount();
   return confirmDialog({
@@ -446,6 +474,51 @@ export async function openAccountGame(id) {
   else window.location.hash = "#/play";
 }
 
+/** Play a tournament's deal (`game`, as `POST /tournaments/{id}/games` answered it) in this
+ * view: `token` is a guest entrant's credential (null for an account: its key authorises the
+ * placements), `tournament` what the view needs for the way back and the next deal.
+ * @param {Game} dealt
+ * @param {string | null} token
+ * @param {NonNullable<import("./storage.js").SavedGame["tournament"]>} tournament */
+export function openTournamentGame(dealt, token, tournament) {
+  clearNotice();
+  save({ id: dealt.id, token, player: dealt.player, tournament });
+  game = dealt;
+  loaded = true;
+  lastPlacement = null;
+  before = null;
+  hint = null;
+  if (window.location.hash === "#/play") {
+    render();
+    $("board").querySelector("button")?.focus();
+  } else {
+    focusGrid = true;
+    window.location.hash = "#/play";
+  }
+}
+
+/** The deal after the tournament game shown: dealt, and played here. */
+async function nextDeal() {
+  const cup = saved?.tournament;
+  if (busy || !cup || !saved) return;
+  // The entrant's credential: a guest's tournament token (kept by the tournament's page), or
+  // the account's key; the game's own token plays the game, not the tournament.
+  const entrant = readTournamentToken(cup.id) || readAccount()?.key || null;
+  busy = true;
+  $("next-deal-button", HTMLButtonElement).disabled = true;
+  try {
+    const dealt = await api.playTournamentDeal(cup.id, entrant);
+    busy = false;
+    const { token, ...next } = dealt.game;
+    openTournamentGame(next, token, { ...cup, deal: dealt.deal });
+  } catch (error) {
+    showError(error, null, "tournament");
+  } finally {
+    busy = false;
+    $("next-deal-button", HTMLButtonElement).disabled = false;
+  }
+}
+
 /** Wire the play view's controls; called once. */
 export function installPlay() {
   standing = makeStanding($("end-standing"), "end-standing");
@@ -466,6 +539,7 @@ export function installPlay() {
     start(player === "anonymous" ? "" : player);
   });
   $("new-game-button").addEventListener("click", newGame);
+  $("next-deal-button").addEventListener("click", nextDeal);
   $("hint-button").addEventListener("click", askHint);
   $("rules-offer-dismiss").addEventListener("click", () => {
     rulesOffered(true);
@@ -506,4 +580,10 @@ export async function showPlay() {
     await loadSaved();
   }
   render();
+  if (focusGrid) {
+    focusGrid = false;
+    // After the router's own move of the focus to the view (it comes once this returns), as
+    // a game started here has it: on the grid, ready for the keyboard.
+    setTimeout(() => $("board").querySelector("button")?.focus(), 0);
+  }
 }

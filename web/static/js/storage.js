@@ -1,16 +1,23 @@
 // @ts-check
 // What the page keeps in this browser's localStorage: the game being played (its id and
-// token), the player's account (their name and secret key) and a guest racer's credential
-// for each race it is in (its `racer_token`). Nothing else is kept, and nothing is kept
+// token), the player's account (their name and secret key), a guest racer's credential
+// for each race it is in (its `racer_token`) and a guest entrant's for each tournament it
+// entered (its `token`). Nothing else is kept, and nothing is kept
 // anywhere but here (no cookie: the key travels only in Authorization headers).
 
 const SAVED_GAME = "foursquare.game";
 const SAVED_ACCOUNT = "foursquare.account";
 const SAVED_RACES = "foursquare.races";
+const SAVED_TOURNAMENTS = "foursquare.tournaments";
 // A guest racer's tokens, the latest races' only: a race is over in minutes.
 const RACES_KEPT = 20;
+// A guest entrant's tokens, the latest tournaments' only.
+const TOURNAMENTS_KEPT = 20;
 
-/** @typedef {{id: string, token: string | null, player: string}} SavedGame */
+/** A game being played; `tournament` when it is a deal of a tournament (the play view offers
+ * the way back to it, and its next deal).
+ * @typedef {{id: string, token: string | null, player: string,
+ *   tournament?: {id: string, name: string, deal: number, deals: number}}} SavedGame */
 /** @typedef {{name: string, key: string}} Account */
 /** @typedef {(account: Account | null) => void} AccountListener */
 
@@ -115,4 +122,34 @@ export function forgetRaceToken(raceId) {
   const kept = readJson(SAVED_RACES);
   if (!Array.isArray(kept)) return;
   writeJson(SAVED_RACES, kept.filter((e) => e && e.race !== raceId));
+}
+
+/** A guest entrant's token in tournament `tournamentId` (shown once by the API, when it
+ * joined: kept so that a reload finds the entrant, its deals and its games again), or null.
+ * @param {string} tournamentId
+ * @returns {string | null} */
+export function readTournamentToken(tournamentId) {
+  const kept = readJson(SAVED_TOURNAMENTS);
+  if (!Array.isArray(kept)) return null;
+  const entry = kept.find((e) => e && e.tournament === tournamentId && typeof e.token === "string");
+  return entry ? entry.token : null;
+}
+
+/** Keep a guest entrant's token for tournament `tournamentId` (the newest first).
+ * @param {string} tournamentId
+ * @param {string} token */
+export function writeTournamentToken(tournamentId, token) {
+  const kept = readJson(SAVED_TOURNAMENTS);
+  const others = Array.isArray(kept) ? kept.filter((e) => e && e.tournament !== tournamentId) : [];
+  const entries = [{ tournament: tournamentId, token }, ...others];
+  writeJson(SAVED_TOURNAMENTS, entries.slice(0, TOURNAMENTS_KEPT));
+}
+
+/** Forget the entrant's token for tournament `tournamentId` (it left before the start: the
+ * token names no entrant).
+ * @param {string} tournamentId */
+export function forgetTournamentToken(tournamentId) {
+  const kept = readJson(SAVED_TOURNAMENTS);
+  if (!Array.isArray(kept)) return;
+  writeJson(SAVED_TOURNAMENTS, kept.filter((e) => e && e.tournament !== tournamentId));
 }

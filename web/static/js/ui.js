@@ -191,6 +191,39 @@ const WITHIN = {
       "It cannot be revoked: add a passkey or another device first.",
     ],
   },
+  tournament: {
+    name_taken: [
+      "That name is taken in this tournament",
+      "Another entrant, or a registered player, has it: choose another name and join again.",
+    ],
+    invalid_token: [
+      "Only an entrant of this tournament can do that",
+      "Join it first, from this browser (a guest's entry is kept in the browser it joined in).",
+    ],
+    guests_not_allowed: [
+      "This tournament is for players with an account",
+      "Register a name, or use your key, on the Account page; then join it.",
+    ],
+    tournament_full: ["The tournament is full", "Every place is taken: watch its standings, or join another."],
+    tournament_not_open: [
+      "The tournament takes no more entrants",
+      "It has ended or was cancelled: see the tournaments coming up.",
+    ],
+    already_entered: ["You are in already", "Your entry is on the tournament's page."],
+    tournament_not_running: [
+      "The tournament is not running",
+      "Its deals are played between its start and its end: see its page for when.",
+    ],
+    deal_in_progress: [
+      "Your deal is still in progress",
+      "Finish it first: the next deal comes once it has ended.",
+    ],
+    all_deals_played: ["You have played every deal", "The standings move on until the tournament ends."],
+    not_an_entrant: ["You have not entered this tournament", "Join it on its page first."],
+    entrant_left: ["You left this tournament", "Your deals played stay in the standings; there are no more to play."],
+    tournament_started: ["The tournament has started", "It can no longer be changed."],
+    tournament_not_found: ["There is no such tournament", "See the tournaments coming up and past."],
+  },
   race: {
     name_taken: [
       "That name is taken in this race",
