@@ -174,7 +174,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             moved_within=timedelta(minutes=settings.live_moved_within_minutes),
         )
         state.races = RaceService(
-            database, state.games, state.events, pool, requests, challenge_secret, settings, budget
+            database,
+            state.games,
+            state.events,
+            pool,
+            requests,
+            challenge_secret,
+            settings,
+            budget,
+            cursor_secret,
         )
         # The hub's heartbeat also ends every stream when the server is told to stop, so
         # that clients reconnect to another replica.

@@ -47,11 +47,13 @@ from api.events import EventService
 from api.games import GameService
 from api.hints import AdvicePool
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
-from api.races import store
+from api.races import open_list, store
 from api.races.errors import RaceNotOpen
 from api.races.ids import existing_race, parse_race_id
+from api.races.open_list import OPEN_KEY, OpenListTopic, open_list_changed, open_out
 from api.races.schemas import (
     CountdownEvent,
+    OpenRaces,
     PlayerRaceOut,
     PlayerRaces,
     RaceCreate,
@@ -92,8 +94,11 @@ class RaceService:
         secret: bytes,
         settings: RaceSettings,
         budget: Budget,
+        cursor_secret: bytes,
     ) -> None:
         self.database = database
+        self.cursor_secret = cursor_secret  # the open races' pages
+        self.open_topic = OpenListTopic(database)
         self.requests = requests
         self.games = games
         self.events = events
@@ -131,6 +136,7 @@ class RaceService:
                 0,
                 now(),
                 computer_level=level,
+                public=body.public,
             )
 
             def write(session: Session) -> Answer:
@@ -206,6 +212,8 @@ class RaceService:
         number = max((other.number for other in racers), default=0) + 1
         store.insert_racer(session, race_id, {"number": number, **racer})
         publish(session, race_id, "joined", racer_out(store.get_racers(session, race_id)[-1]))
+        if race.public:
+            open_list_changed(session)  # listed, one more racer, or full
         if start_when_full and len(racers) + 1 == race.seats:
             self._start(session, race)
 
@@ -226,6 +234,8 @@ class RaceService:
             if not any(not racer.computer for racer in racers if racer.number != you.number):
                 store.change_race(session, race_uuid, "lobby", status="closed", computer_at=None)
             publish(session, race_uuid, "left", racer_out(you))
+            if race.public:
+                open_list_changed(session)  # one racer fewer, or closed
 
         await self.database.write(write)
         return await self.read(race_id, None)
@@ -254,6 +264,8 @@ class RaceService:
             session, race.id, "lobby", status="countdown", starts_at=starts, ends_at=ends
         )
         publish(session, race.id, "countdown", CountdownEvent(starts_at=starts, ends_at=ends))
+        if race.public:
+            open_list_changed(session)  # started: off the list
 
     async def rematch(
         self, race_id: str, credential: str | None, idempotency_key: str | None = None
@@ -313,6 +325,21 @@ class RaceService:
             prepare,
             _account_check(credential),
         )
+
+    # ------------------------------------------------------------ the open races
+
+    async def open_races(self, limit: int, cursor: str | None) -> OpenRaces:
+        """A page of the public races in their lobby with a free seat, newest first."""
+        rows, next_cursor = await self.database.read(
+            lambda session: open_list.page(session, self.cursor_secret, limit, cursor)
+        )
+        return OpenRaces(races=[open_out(row) for row in rows], next_cursor=next_cursor)
+
+    async def open_stream(self, position: str | None, address: str) -> AsyncIterator[bytes]:
+        """The open races' stream from ``position`` (``422`` for no event's id), then as the
+        list changes (:mod:`api.races.open_list`); the stream caps of every stream."""
+        open_list.parse_position(position)
+        return await self.events.topic_stream(OPEN_KEY, self.open_topic, position, address)
 
     # ------------------------------------------------------------ reading
 

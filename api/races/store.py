@@ -8,7 +8,7 @@ import uuid
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
@@ -31,6 +31,7 @@ class RaceRecord(NamedTuple):
     computer_at: datetime | None = None
     next_race_id: uuid.UUID | None = None
     computer_level: str | None = None
+    public: bool = False
 
 
 class RacerRecord(NamedTuple):
@@ -97,6 +98,64 @@ def racers_running(session: Executor) -> dict[uuid.UUID, list[RacerRecord]]:
     for row in session.execute(statement):
         found.setdefault(row[0], []).append(RacerRecord._make(row[1:]))
     return found
+
+
+class OpenRace(NamedTuple):
+    """A public race in its lobby with a free seat, as the open races' list shows it."""
+
+    id: uuid.UUID
+    seats: int
+    time_limit: int
+    computer_level: str | None
+    created_at: datetime
+    events: int  # its rare events' count: a join or a leave moves it (the stream's position)
+    names: tuple[str, ...]  # its racers', in the order they joined
+
+
+OpenKey = tuple[datetime, uuid.UUID]  # (created_at, id), newest first
+
+_COUNT = (
+    select(func.count()).where(_racers.c.race_id == _races.c.id).correlate(_races).scalar_subquery()
+)
+_OPEN = (
+    select(
+        _races.c.id,
+        _races.c.seats,
+        _races.c.time_limit,
+        _races.c.computer_level,
+        _races.c.created_at,
+        _races.c.events,
+    )
+    .where(_races.c.public, _races.c.status == "lobby", _races.c.seats > _COUNT)
+    .order_by(_races.c.created_at.desc(), _races.c.id.desc())
+)
+_NAMES = (
+    select(_racers.c.race_id, _racers.c.name)
+    .where(_racers.c.race_id.in_(bindparam("ids", expanding=True)))
+    .order_by(_racers.c.race_id, _racers.c.number)
+)
+
+
+def open_races(session: Executor, after: OpenKey | None, limit: int) -> list[OpenRace]:
+    """The public races in their lobby with a free seat, newest first, after ``after``: two
+    statements (the races, by ``ix_races_open``; their racers' names, by their primary
+    key), whatever the page's length."""
+    statement = _OPEN
+    if after is not None:
+        at, race_id = after
+        statement = statement.where(
+            or_(
+                _races.c.created_at < at,
+                and_(_races.c.created_at == at, _races.c.id < race_id),
+            )
+        )
+    rows = session.execute(statement.limit(limit)).all()
+    if not rows:
+        return []
+    names: dict[uuid.UUID, list[str]] = {}
+    for race_id, name in session.execute(_NAMES, {"ids": [row.id for row in rows]}):
+        names.setdefault(race_id, []).append(name)
+    return [OpenRace(*row, names=tuple(names.get(row.id, ()))) for row in rows]
 
 
 def insert_race(session: Session, race: RaceRecord) -> None:
