@@ -14,8 +14,7 @@ feature names them in SQL. What others read of them, each in one statement as th
 (:mod:`api.games.queries`), is asked here: a player's games page (:func:`player_games`), a
 game's live feed (:func:`game_feed`), the games in progress (:func:`games_in_progress`),
 the games begun, moved or ended since a moment (:func:`listed_game`, :func:`listed_since`),
-a day's challenge counts and board (:func:`challenge_counts`, :func:`challenge_board`), a
-player's challenge days (:func:`challenge_days`),
+a day's challenge counts and board (:func:`challenge_counts`, :func:`challenge_board`),
 and, for the boards' own statements, the join that says whether a won game is an
 account's (:func:`with_registered`).
 """
@@ -42,7 +41,6 @@ from api.games.queries import (
     PlayerGamesKey,
     challenge_board,
     challenge_counts,
-    challenge_days,
     game_feed,
     games_in_progress,
     listed_game,
@@ -85,7 +83,6 @@ __all__ = [
     "WonGame",
     "challenge_board",
     "challenge_counts",
-    "challenge_days",
     "etag",
     "existing_game",
     "expire_periodically",

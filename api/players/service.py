@@ -36,9 +36,9 @@ from api.core.names import name_key
 from api.games import (
     GameFacts,
     GameHooks,
+    GameService,
     PlayerGameRecord,
     PlayerGamesKey,
-    challenge_days,
     player_games,
 )
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
@@ -193,7 +193,7 @@ class PlayerService:
         stats = store.get_player_stats(session, player.id)
         assert stats is not None  # made with the player, removed only with it
         marked = self.marked(session, player.id)
-        streak = challenge_streak(challenge_days(session, player.id), today())
+        streak = challenge_streak(GameService.challenge_days(session, player.id), today())
         return Profile(player, stats, self.race_counts(session, player.id), streak, marked)
 
     async def games_page(

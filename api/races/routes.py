@@ -130,7 +130,6 @@ async def open_race(
     "/open",
     response_model=OpenRaces,
     summary="List the open races",
-    openapi_extra={"security": [{}]},
     responses=problems(InvalidRequest, InvalidCursor, RateLimited, ServiceUnavailable),
     dependencies=[limited_by("read")],
 )
