@@ -95,10 +95,10 @@ class ChallengeStreakOut(ResponseModel):
     last such day and stands while that is today or yesterday: today not yet played breaks
     nothing."""
 
-    played: int = Field(default=0, description="Consecutive days played, now.")
-    won: int = Field(default=0, description="Consecutive days won, now.")
-    best_played: int = Field(default=0, description="The longest run of days played.")
-    best_won: int = Field(default=0, description="The longest run of days won.")
+    played: int = Field(description="Consecutive days played, now.")
+    won: int = Field(description="Consecutive days won, now.")
+    best_played: int = Field(description="The longest run of days played.")
+    best_won: int = Field(description="The longest run of days won.")
 
 
 class PlayerOut(ResponseModel):

@@ -115,7 +115,7 @@ class PlayerService:
                     name=player.name,
                     created_at=player.created_at,
                     stats=stats_out(NO_STATS),
-                    challenge_streak=ChallengeStreakOut(),
+                    challenge_streak=challenge_streak([], today()),
                     key=registered.key,
                     recovery_codes=registered.recovery_codes,
                 )

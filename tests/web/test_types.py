@@ -34,6 +34,7 @@ STREAMS = {
     "GameEvents": "/games/{game_id}/events",
     "SiteEvents": "/events",
     "RaceEvents": "/races/{race_id}/events",
+    "OpenRaceEvents": "/races/open/events",
 }
 
 

@@ -1257,27 +1257,23 @@ export interface components {
             /**
              * Played
              * @description Consecutive days played, now.
-             * @default 0
              */
-            played?: number;
+            played: number;
             /**
              * Won
              * @description Consecutive days won, now.
-             * @default 0
              */
-            won?: number;
+            won: number;
             /**
              * Best Played
              * @description The longest run of days played.
-             * @default 0
              */
-            best_played?: number;
+            best_played: number;
             /**
              * Best Won
              * @description The longest run of days won.
-             * @default 0
              */
-            best_won?: number;
+            best_won: number;
         };
         /**
          * DailyChallenge

@@ -25,10 +25,13 @@
  *   countdown: Schemas["CountdownEvent"], started: Schemas["CountdownEvent"],
  *   progress: Schemas["RacerEvent"], finished: Schemas["RacerEvent"],
  *   result: Schemas["RaceResultEvent"], rematch: Schemas["RematchEvent"]}} RaceEvents
+ * @typedef {{opened: Schemas["OpenRaceOut"], changed: Schemas["OpenRaceOut"],
+ *   closed: Schemas["OpenRaceClosed"]}} OpenRaceEvents
  */
 
 /**
- * A stream's URL, typed by its events (`gameEventsUrl`, `SITE_EVENTS_URL`, `raceEventsUrl`):
+ * A stream's URL, typed by its events (`gameEventsUrl`, `SITE_EVENTS_URL`, `raceEventsUrl`,
+ * `OPEN_RACES_EVENTS_URL`):
  * `openStream` takes its handlers' data types from it.
  * @template {object} M
  * @typedef {string & {readonly events?: M}} EventsUrl
@@ -121,6 +124,10 @@ export function gameEventsUrl(id) {
 export function raceEventsUrl(id) {
   return `/races/${encodeURIComponent(id)}/events`;
 }
+
+/** The open races' stream: `/races/open/events`.
+ * @type {EventsUrl<OpenRaceEvents>} */
+export const OPEN_RACES_EVENTS_URL = "/races/open/events";
 
 /** The site's stream: `/events`.
  * @type {EventsUrl<SiteEvents>} */

@@ -6,8 +6,6 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 T = TypeVar("T", bound="ChallengeStreakOut")
 
 
@@ -19,16 +17,16 @@ class ChallengeStreakOut:
     nothing.
 
         Attributes:
-            played (int | Unset): Consecutive days played, now. Default: 0.
-            won (int | Unset): Consecutive days won, now. Default: 0.
-            best_played (int | Unset): The longest run of days played. Default: 0.
-            best_won (int | Unset): The longest run of days won. Default: 0.
+            played (int): Consecutive days played, now.
+            won (int): Consecutive days won, now.
+            best_played (int): The longest run of days played.
+            best_won (int): The longest run of days won.
     """
 
-    played: int | Unset = 0
-    won: int | Unset = 0
-    best_played: int | Unset = 0
-    best_won: int | Unset = 0
+    played: int
+    won: int
+    best_played: int
+    best_won: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,28 +40,27 @@ class ChallengeStreakOut:
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update({})
-        if played is not UNSET:
-            field_dict["played"] = played
-        if won is not UNSET:
-            field_dict["won"] = won
-        if best_played is not UNSET:
-            field_dict["best_played"] = best_played
-        if best_won is not UNSET:
-            field_dict["best_won"] = best_won
+        field_dict.update(
+            {
+                "played": played,
+                "won": won,
+                "best_played": best_played,
+                "best_won": best_won,
+            }
+        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        played = d.pop("played", UNSET)
+        played = d.pop("played")
 
-        won = d.pop("won", UNSET)
+        won = d.pop("won")
 
-        best_played = d.pop("best_played", UNSET)
+        best_played = d.pop("best_played")
 
-        best_won = d.pop("best_won", UNSET)
+        best_won = d.pop("best_won")
 
         challenge_streak_out = cls(
             played=played,
