@@ -178,7 +178,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             moved_within=timedelta(minutes=settings.live_moved_within_minutes),
         )
         state.races = RaceService(
-            database, state.games, state.events, pool, requests, challenge_secret, settings, budget
+            database,
+            state.games,
+            state.events,
+            pool,
+            requests,
+            challenge_secret,
+            settings,
+            budget,
+            cursor_secret,
         )
         state.tournaments = TournamentService(
             database,

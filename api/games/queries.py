@@ -337,6 +337,25 @@ def challenge_board(
     return [ChallengeEntryRecord._make(row) for row in session.execute(statement, parameters)]
 
 
+_CHALLENGE_DAYS = (
+    select(_games.c.challenge_date, _games.c.status == "won")
+    .where(
+        _games.c.player_id == bindparam("player_id", type_=_games.c.player_id.type),
+        _games.c.challenge_date.is_not(None),
+        _games.c.status != "in_progress",
+    )
+    .order_by(_games.c.challenge_date)
+)
+
+
+def challenge_days(session: Executor, player_id: uuid.UUID) -> list[tuple[date, bool]]:
+    """The UTC days whose daily challenge the player finished, oldest first, and whether they
+    won it: one range of ``ix_games_player_challenges`` (a player plays a day's challenge
+    once), from which their page counts its streaks."""
+    rows = session.execute(_CHALLENGE_DAYS, {"player_id": player_id})
+    return [(day, bool(won)) for day, won in rows]
+
+
 # Whether a game is an account's: the column the boards list with each entry.
 _REGISTERED = _games.c.player_id.is_not(None).label("registered")
 

@@ -35,7 +35,7 @@ from api.core.database import Database, Executor
 from api.core.secrets import (
     player_key_id,
 )
-from api.games import etags, snapshot, store
+from api.games import etags, queries, snapshot, store
 from api.games.access import authorize, authorize_private_read
 from api.games.dealing import (
     challenge_game_of,
@@ -301,6 +301,13 @@ class GameService:
             )
         for facts in sorted(revealed, key=lambda facts: (facts.score or -1, facts.game_id)):
             HOOKS.announce(HOOKS.revealed, session, facts)
+
+    @staticmethod
+    def challenge_days(session: Executor, player_id: uuid.UUID) -> list[tuple[date, bool]]:
+        """The UTC days whose daily challenge the player finished, oldest first, and whether
+        they won it (:func:`api.games.queries.challenge_days`): what a player's page counts
+        its streaks from."""
+        return queries.challenge_days(session, player_id)
 
     @staticmethod
     def summaries(session: Executor, game_ids: list[uuid.UUID]) -> dict[uuid.UUID, GameSummary]:

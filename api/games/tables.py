@@ -73,6 +73,9 @@ games = Table(
     Index("ix_games_status_updated_at", "status", "updated_at"),
     # A player's games page, newest first: one range scan per page (migration 0008).
     Index("ix_games_player_games", "player_id", "created_at", "id"),
+    # A player's daily challenge days and how each went, for their streaks (migration 0024):
+    # one range of a row a day played, read from the index alone on PostgreSQL.
+    Index("ix_games_player_challenges", "player_id", "challenge_date", "status"),
     # One daily challenge game per player per UTC day (migration 0010); its index is
     # also the range scan of one day's challenge games (counts and board).
     UniqueConstraint("challenge_date", "player_id", name="uq_games_challenge_date"),

@@ -80,6 +80,7 @@ def _player_out(found: Profile) -> PlayerOut:
         name=found.player.name,
         created_at=found.player.created_at,
         stats=stats,
+        challenge_streak=found.streak,
         marked=found.marked,
         tournaments=TrophiesOut(**found.tournaments) if found.tournaments else TrophiesOut(),
     )

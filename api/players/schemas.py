@@ -30,6 +30,7 @@ _PLAYER_EXAMPLE: dict[str, Any] = {
         "races_won": 1,
     },
     "tournaments": {"first": 1, "second": 0, "third": 2, "played": 5},
+    "challenge_streak": {"played": 4, "won": 2, "best_played": 9, "best_won": 3},
 }
 _PLAYER_KEY_EXAMPLE = (
     "fsp.3f0c2d8e9b7a4c1d8e2f0a1b2c3d4e5f.Vx3lM2k0b1Q9t7l0cG9rZXIta2VlcC1pdC1zZWNyZXQ"
@@ -97,6 +98,16 @@ class TrophiesOut(ResponseModel):
     second: int = 0
     third: int = 0
     played: int = 0
+class ChallengeStreakOut(ResponseModel):
+    """A player's daily challenge streaks: runs of consecutive UTC days on which they
+    finished the day's challenge (`played`), and won it (`won`). A current run ends on the
+    last such day and stands while that is today or yesterday: today not yet played breaks
+    nothing."""
+
+    played: int = Field(description="Consecutive days played, now.")
+    won: int = Field(description="Consecutive days won, now.")
+    best_played: int = Field(description="The longest run of days played.")
+    best_won: int = Field(description="The longest run of days won.")
 
 
 class PlayerOut(ResponseModel):
@@ -107,6 +118,9 @@ class PlayerOut(ResponseModel):
     name: str
     created_at: datetime
     stats: PlayerStatsOut
+    challenge_streak: ChallengeStreakOut = Field(
+        description="Their daily challenge streaks, counted when the page is read."
+    )
     marked: bool = Field(
         default=False,
         description="Marked by the fair-play review (several of its wins followed the "

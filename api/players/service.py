@@ -28,15 +28,24 @@ from api.accounts import (
     retire_previous_secret,
     signed_in,
 )
+from api.core.clock import today
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
 from api.core.errors import InvalidCursor
 from api.core.names import name_key
-from api.games import GameFacts, GameHooks, PlayerGameRecord, PlayerGamesKey, player_games
+from api.games import (
+    GameFacts,
+    GameHooks,
+    GameService,
+    PlayerGameRecord,
+    PlayerGamesKey,
+    player_games,
+)
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
 from api.players import store
-from api.players.schemas import PlayerCreated, PlayerKey, PlayerStatsOut
+from api.players.schemas import ChallengeStreakOut, PlayerCreated, PlayerKey, PlayerStatsOut
 from api.players.store import PlayerStatsRecord
+from api.players.streaks import challenge_streak
 
 _CURSOR_KIND = "player_games"
 NO_STATS = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
@@ -47,6 +56,7 @@ class Profile:
     player: PlayerRecord
     stats: PlayerStatsRecord
     races: tuple[int, int]  # finished, won
+    streak: ChallengeStreakOut
     marked: bool = False  # by the fair-play review: all its games are off the public boards
     tournaments: dict[str, int] | None = None  # first, second, third, played
 
@@ -111,6 +121,7 @@ class PlayerService:
                     name=player.name,
                     created_at=player.created_at,
                     stats=stats_out(NO_STATS),
+                    challenge_streak=challenge_streak([], today()),
                     key=registered.key,
                     recovery_codes=registered.recovery_codes,
                 )
@@ -189,7 +200,8 @@ class PlayerService:
         assert stats is not None  # made with the player, removed only with it
         marked = self.marked(session, player.id)
         places = self.tournament_places(session, player.id) if self.tournament_places else None
-        return Profile(player, stats, self.race_counts(session, player.id), marked, places)
+        streak = challenge_streak(GameService.challenge_days(session, player.id), today())
+        return Profile(player, stats, self.race_counts(session, player.id), streak, marked, places)
 
     async def games_page(
         self, name: str, status: str | None, limit: int, cursor: str | None

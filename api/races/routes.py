@@ -8,9 +8,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Header, Request, Response, status
 
 from api.accounts import InvalidToken, NameTaken, PlayerNameMismatch, PlayerNotFound
-from api.core.errors import InvalidPlayerName, InvalidRequest, ServiceUnavailable
+from api.core.errors import InvalidCursor, InvalidPlayerName, InvalidRequest, ServiceUnavailable
 from api.core.openapi import header, problems
-from api.core.params import BearerSecret, CreationKey, PlacementKey, PlayerKeyDep, service
+from api.core.params import (
+    BearerSecret,
+    CreationKey,
+    PageCursor,
+    PageLimit,
+    PlacementKey,
+    PlayerKeyDep,
+    service,
+)
 from api.core.problems import json_response
 from api.events import (
     STREAM_REFUSALS,
@@ -30,8 +38,12 @@ from api.idempotency import (
 from api.ops.errors import RateLimited
 from api.ops.ratelimit import limited_by
 from api.races.errors import RaceNotFound, RaceNotOpen
+from api.races.open_list import POSITION_MAX
 from api.races.schemas import (
     CountdownEvent,
+    OpenRaceClosed,
+    OpenRaceOut,
+    OpenRaces,
     PlayerRaces,
     RaceCreate,
     RaceCreated,
@@ -61,6 +73,16 @@ RaceEventId = Annotated[
         max_length=64,
     ),
 ]
+
+OpenEventId = Annotated[
+    str | None,
+    Header(
+        alias="Last-Event-ID",
+        description="The `id` of the last event received: the stream sends what changed since.",
+        max_length=POSITION_MAX,
+    ),
+]
+_OPEN_ID = "Where the stream stands after this event; send it back as `Last-Event-ID`."
 
 router = APIRouter(prefix="/races", tags=["races"])
 _CREATED: dict[int | str, dict[str, Any]] = {
@@ -102,6 +124,55 @@ async def open_race(
     full (it then starts by itself) or the opener starts it."""
     answer, replayed = await races.open(body or RaceCreate(), key, idempotency_key)
     return answer_response(answer, replayed)
+
+
+@router.get(
+    "/open",
+    response_model=OpenRaces,
+    summary="List the open races",
+    responses=problems(InvalidRequest, InvalidCursor, RateLimited, ServiceUnavailable),
+    dependencies=[limited_by("read")],
+)
+async def list_open_races(
+    races: Races, limit: PageLimit = 20, cursor: PageCursor = None
+) -> Response:
+    """The public races (opened with `public: true`) in their lobby with a free seat, newest
+    first, a page at a time (pass `next_cursor` back as `cursor`): what a joiner needs to
+    choose one, then `POST /races/{id}/racers`. A private race is never listed; a race leaves
+    the list when it starts, fills or closes. `GET /races/open/events` tells as it changes."""
+    return json_response(await races.open_races(limit, cursor))
+
+
+OPEN_EVENTS = [
+    event_kind(
+        "opened", OpenRaceOut, True, "A race joined the list (or the stream's newest).", _OPEN_ID
+    ),
+    event_kind("changed", OpenRaceOut, True, "A racer joined or left a listed race.", _OPEN_ID),
+    event_kind("closed", OpenRaceClosed, True, "The race left the list.", _OPEN_ID),
+]
+
+
+@router.get(
+    "/open/events",
+    response_class=EventStream,
+    summary="Watch the open races",
+    tags=["live"],
+    responses={
+        200: streamed("The open races' events.", OPEN_EVENTS),
+        **problems(InvalidLastEventId, *STREAM_REFUSALS),
+    },
+    dependencies=[limited_by("read")],
+)
+async def watch_open_races(
+    request: Request, races: Races, last_event_id: OpenEventId = None
+) -> Response:
+    """The open races as they change, for a list kept live: first `opened` for each of the
+    newest 30 open races (oldest first), then `opened` when a public race is opened,
+    `changed` when a racer joins or leaves one, and `closed` when one starts, fills or
+    closes (or falls out of the newest 30). Each event's `id` says where the stream stands:
+    with `Last-Event-ID` only what changed since is sent. Anyone may watch."""
+    stream = await races.open_stream(last_event_id, client_of(request))
+    return stream_of(request, stream)
 
 
 @router.post(
@@ -242,7 +313,14 @@ RACE_EVENTS = [
     event_kind("result", RaceResultEvent, True, "The race is over: its ranking.", _ID),
     event_kind("rematch", RematchEvent, True, "The next race; the stream closes after it.", _ID),
 ]
-EVENT_MODELS = (RacerEvent, CountdownEvent, RaceResultEvent, RematchEvent)
+EVENT_MODELS = (
+    RacerEvent,
+    CountdownEvent,
+    RaceResultEvent,
+    RematchEvent,
+    OpenRaceOut,
+    OpenRaceClosed,
+)
 
 
 @router.get(

@@ -58,6 +58,11 @@ class RaceCreate(RacerIn):
         le=3600,
         description="Seconds from the start; unfinished games lose.",
     )
+    public: bool = Field(
+        default=False,
+        description="Listed among the open races (`GET /races/open`), joinable by anyone, "
+        "while it is in its lobby with a free seat; `false`: joined by its link only.",
+    )
 
 
 class YourGame(ResponseModel):
@@ -153,6 +158,7 @@ class RaceOut(ResponseModel):
         description="`sha256(salt + ':' + deck)` of the shared deal, as a game's; its deck and "
         "salt are in `reveal` once the race is over."
     )
+    public: bool = Field(description="Listed among the open races while in its lobby.")
     created_at: datetime
     starts_at: datetime | None = Field(description="Set by the start: the countdown's end.")
     ends_at: datetime | None = Field(description="When unfinished games end, lost.")
@@ -194,3 +200,49 @@ class PlayerRaces(ResponseModel):
         "`GET /races/{id}`)."
     )
     races: list[PlayerRaceOut]
+
+
+class OpenRaceOut(ResponseModel):
+    """A public race in its lobby with a free seat: what a joiner needs to choose it (join
+    with `POST /races/{id}/racers`). `event: opened` and `changed` on `GET /races/open/events`
+    carry the same shape."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "6f1c2b9e-3a4d-4e5f-8a7b-1c2d3e4f5a6b",
+                    "seats": 4,
+                    "racers": 2,
+                    "names": ["ana", "computer"],
+                    "time_limit": 300,
+                    "level": "good",
+                    "created_at": "2026-12-05T20:04:14Z",
+                }
+            ]
+        }
+    )
+
+    id: uuid.UUID
+    seats: int = Field(description="Racers at most, the computer included.")
+    racers: int = Field(description="Racers in its lobby now (fewer than `seats`).")
+    names: list[str] = Field(description="Its racers' names, in the order they joined.")
+    time_limit: int = Field(description="Seconds from the start.")
+    level: Level | None = Field(description="The computer racer's level, if it races.")
+    created_at: datetime
+
+
+class OpenRaces(ResponseModel):
+    """A page of the open races, newest first."""
+
+    races: list[OpenRaceOut]
+    next_cursor: str | None = Field(
+        description="Pass it back as `cursor` for the next page; null on the last."
+    )
+
+
+class OpenRaceClosed(ResponseModel):
+    """`event: closed` on `GET /races/open/events`: the race left the list (it started, is
+    full, or every person left its lobby), or fell out of the stream's newest ones."""
+
+    id: uuid.UUID

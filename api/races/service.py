@@ -47,11 +47,13 @@ from api.events import EventService
 from api.games import GameService
 from api.hints import AdvicePool
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
-from api.races import store
+from api.races import open_list, store
 from api.races.errors import RaceNotOpen
 from api.races.ids import existing_race, parse_race_id
+from api.races.open_list import OPEN_KEY, OpenListTopic, open_list_changed, open_out
 from api.races.schemas import (
     CountdownEvent,
+    OpenRaces,
     PlayerRaceOut,
     PlayerRaces,
     RaceCreate,
@@ -62,7 +64,7 @@ from api.races.schemas import (
     YourGame,
 )
 from api.races.settings import RaceSettings
-from api.races.store import RaceRecord, RacerRecord
+from api.races.store import Racer, RaceState
 from api.races.stream import (
     RaceTopic,
     deal_of,
@@ -92,8 +94,11 @@ class RaceService:
         secret: bytes,
         settings: RaceSettings,
         budget: Budget,
+        cursor_secret: bytes,
     ) -> None:
         self.database = database
+        self.cursor_secret = cursor_secret  # the open races' pages
+        self.open_topic = OpenListTopic(database)
         self.requests = requests
         self.games = games
         self.events = events
@@ -122,19 +127,19 @@ class RaceService:
             race_id = uuid.uuid4()
             commitment = shared_deal(self.secret, "race", race_id.hex).commitment
             level = body.level if body.computer else None
-            race = RaceRecord(
-                race_id,
-                body.seats,
-                body.time_limit,
-                "lobby",
-                commitment,
-                0,
-                now(),
-                computer_level=level,
-            )
+            opened_at = now()
 
             def write(session: Session) -> Answer:
-                store.insert_race(session, race)
+                store.insert_race(
+                    session,
+                    race_id,
+                    seats=body.seats,
+                    time_limit=body.time_limit,
+                    deck_commitment=commitment,
+                    created_at=opened_at,
+                    computer_level=level,
+                    public=body.public,
+                )
                 token = self._join(session, race_id, body, key)
                 if body.computer:
                     self._add(session, race_id, {"name": COMPUTER.name, "computer": True})
@@ -206,6 +211,8 @@ class RaceService:
         number = max((other.number for other in racers), default=0) + 1
         store.insert_racer(session, race_id, {"number": number, **racer})
         publish(session, race_id, "joined", racer_out(store.get_racers(session, race_id)[-1]))
+        if race.public:
+            open_list_changed(session)  # listed, one more racer, or full
         if start_when_full and len(racers) + 1 == race.seats:
             self._start(session, race)
 
@@ -226,6 +233,8 @@ class RaceService:
             if not any(not racer.computer for racer in racers if racer.number != you.number):
                 store.change_race(session, race_uuid, "lobby", status="closed", computer_at=None)
             publish(session, race_uuid, "left", racer_out(you))
+            if race.public:
+                open_list_changed(session)  # one racer fewer, or closed
 
         await self.database.write(write)
         return await self.read(race_id, None)
@@ -247,13 +256,15 @@ class RaceService:
         await self.database.write(write)
         return await self.read(race_id, credential)
 
-    def _start(self, session: Session, race: RaceRecord) -> None:
+    def _start(self, session: Session, race: RaceState) -> None:
         starts = now() + self.countdown
         ends = starts + timedelta(seconds=race.time_limit)
         store.change_race(
             session, race.id, "lobby", status="countdown", starts_at=starts, ends_at=ends
         )
         publish(session, race.id, "countdown", CountdownEvent(starts_at=starts, ends_at=ends))
+        if race.public:
+            open_list_changed(session)  # started: off the list
 
     async def rematch(
         self, race_id: str, credential: str | None, idempotency_key: str | None = None
@@ -274,22 +285,25 @@ class RaceService:
                 raise RaceNotOpen("the race is not over: ask for a rematch once it has finished")
             new = uuid.uuid4()
             commitment = shared_deal(self.secret, "race", new.hex).commitment
-            following = RaceRecord(
+            # Private, as the race it follows was by link: its racers are in it already.
+            store.insert_race(
+                session,
                 new,
-                race.seats,
-                race.time_limit,
-                "lobby",
-                commitment,
-                0,
-                now(),
+                seats=race.seats,
+                time_limit=race.time_limit,
+                deck_commitment=commitment,
+                created_at=now(),
                 computer_level=race.computer_level,
+                public=False,
             )
-            store.insert_race(session, following)
             store.change_race(session, race.id, "finished", next_race_id=new)
             # Its lobby waits for its racers: its opener starts it, full as it is.
             for racer in racers:
-                fields = ("name", "player_id", "token_hash", "computer")
-                values = {name: getattr(racer, name) for name in fields}
+                values = {
+                    "name": racer.name,
+                    "computer": racer.computer,
+                    **racer.credential._asdict(),
+                }
                 self._add(session, new, values, start_when_full=False)
             publish(session, race.id, "rematch", RematchEvent(next_race=new))
             return new, True
@@ -314,6 +328,21 @@ class RaceService:
             _account_check(credential),
         )
 
+    # ------------------------------------------------------------ the open races
+
+    async def open_races(self, limit: int, cursor: str | None) -> OpenRaces:
+        """A page of the public races in their lobby with a free seat, newest first."""
+        rows, next_cursor = await self.database.read(
+            lambda session: open_list.page(session, self.cursor_secret, limit, cursor)
+        )
+        return OpenRaces(races=[open_out(row) for row in rows], next_cursor=next_cursor)
+
+    async def open_stream(self, position: str | None, address: str) -> AsyncIterator[bytes]:
+        """The open races' stream from ``position`` (``422`` for no event's id), then as the
+        list changes (:mod:`api.races.open_list`); the stream caps of every stream."""
+        open_list.parse_position(position)
+        return await self.events.topic_stream(OPEN_KEY, self.open_topic, position, address)
+
     # ------------------------------------------------------------ reading
 
     async def read(self, race_id: str, credential: str | None) -> RaceOut:
@@ -327,22 +356,22 @@ class RaceService:
         self, session: Executor, race_uuid: uuid.UUID, race_id: str, credential: str | None
     ) -> RaceOut:
         """:meth:`read`, in ``session`` (a write's, whose answer it is)."""
-        race = existing_race(store.get_race(session, race_uuid), race_id)
+        page = existing_race(store.race_page(session, race_uuid), race_id)
         racers = store.get_racers(session, race_uuid)
         summaries = games_of(session, racers)
         you = _you(session, racers, credential)
-        over = race.status == "finished"
+        over = page["status"] == "finished"
         if over:
             racers.sort(key=lambda racer: racer.rank or 0)
         mine = None
-        if you and you.game_id and credential and race.status in ("running", "finished"):
+        if you and you.game_id and credential and page["status"] in ("running", "finished"):
             mine = YourGame(id=you.game_id, token=credential)
         out = [racer_out(racer, game_of(summaries, racer), over) for racer in racers]
-        reveal = self.reveal(race.id) if over else None
+        reveal = self.reveal(race_uuid) if over else None
         return RaceOut.model_validate(
-            race._asdict()
-            | {"next_race": race.next_race_id, "racers": out, "level": race.computer_level}
-            | {"you": you.number if you else None, "your_game": mine, "reveal": reveal}
+            page
+            | {"racers": out, "you": you.number if you else None}
+            | {"your_game": mine, "reveal": reveal}
         )
 
     def reveal(self, race_id: uuid.UUID) -> DeckReveal:
@@ -409,22 +438,25 @@ def _account_check(credential: str | None) -> Callable[[Session], PlayerRecord |
     return lambda session: authenticate(session, credential)
 
 
-def _opener(racers: list[RacerRecord]) -> RacerRecord | None:
+def _opener(racers: list[Racer]) -> Racer | None:
     """Who may start the race: the first person to have joined who is still in it."""
     return next((racer for racer in racers if not racer.computer), None)
 
 
-def _you(
-    session: Executor, racers: list[RacerRecord], credential: str | None
-) -> RacerRecord | None:
+def _you(session: Executor, racers: list[Racer], credential: str | None) -> Racer | None:
     """The racer whose credential this is: an account's key (checked: ``403`` if it is not
     its current key), or a guest's racer token."""
     if credential is None:
         return None
     if player_key_id(credential) is not None:
         account = authenticate(session, credential).id
-        return next((racer for racer in racers if racer.player_id == account), None)
+        return next((racer for racer in racers if racer.credential.player_id == account), None)
     return next(
-        (r for r in racers if r.token_hash is not None and token_matches(credential, r.token_hash)),
+        (
+            racer
+            for racer in racers
+            if (hashed := racer.credential.token_hash) is not None
+            and token_matches(credential, hashed)
+        ),
         None,
     )

@@ -8,7 +8,7 @@ import uuid
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from api.core.database import Executor
@@ -17,30 +17,54 @@ from api.races.tables import race_racers as _racers
 from api.races.tables import races as _races
 
 
-class RaceRecord(NamedTuple):
+class RaceState(NamedTuple):
+    """What a race's writers, its ticker's deal and end, and its stream decide on: its
+    status and rules, its times and its rematch (not its commitment or its counters)."""
+
     id: uuid.UUID
+    status: str
     seats: int
     time_limit: int
+    starts_at: datetime | None
+    ends_at: datetime | None
+    next_race_id: uuid.UUID | None
+    computer_level: str | None
+    public: bool
+
+
+class DueRace(NamedTuple):
+    """A race with work due for the ticker: a deal, an end, or the computer's placement."""
+
+    id: uuid.UUID
     status: str
-    deck_commitment: str
-    events: int
-    created_at: datetime
-    starts_at: datetime | None = None
-    ends_at: datetime | None = None
-    finished_at: datetime | None = None
-    computer_at: datetime | None = None
-    next_race_id: uuid.UUID | None = None
-    computer_level: str | None = None
+    ends_at: datetime | None
+    computer_at: datetime | None
+    computer_level: str | None
 
 
-class RacerRecord(NamedTuple):
-    number: int
-    name: str
+class Credential(NamedTuple):
+    """What proves a racer is who it says: its account, or the hash of its racer token.
+    Never shown: kept apart from what a racer's line shows."""
+
     player_id: uuid.UUID | None
     token_hash: str | None
+
+
+class Racer(NamedTuple):
+    """A racer as its race's writers, page, stream and ranking use it: what its line shows
+    (its number, name, whether it is an account, the computer, its game and rank) and, apart,
+    its credential."""
+
+    number: int
+    name: str
     computer: bool
     game_id: uuid.UUID | None
     rank: int | None
+    credential: Credential
+
+    @property
+    def registered(self) -> bool:
+        return self.credential.player_id is not None
 
 
 class RaceEvent(NamedTuple):
@@ -51,22 +75,51 @@ class RaceEvent(NamedTuple):
     data: str
 
 
-_RACE = select(*(_races.c[name] for name in RaceRecord._fields))
-_RACERS = select(*(_racers.c[name] for name in RacerRecord._fields)).order_by(_racers.c.number)
+_STATE = select(*(_races.c[name] for name in RaceState._fields))
+# A race's page: its columns labelled as the page (api.races.schemas.RaceOut) names them.
+_PAGE = select(
+    _races.c.id,
+    _races.c.status,
+    _races.c.seats,
+    _races.c.time_limit,
+    _races.c.computer_level.label("level"),
+    _races.c.deck_commitment,
+    _races.c.public,
+    _races.c.created_at,
+    _races.c.starts_at,
+    _races.c.ends_at,
+    _races.c.finished_at,
+    _races.c.next_race_id.label("next_race"),
+)
+_RACERS = select(
+    _racers.c.number,
+    _racers.c.name,
+    _racers.c.computer,
+    _racers.c.game_id,
+    _racers.c.rank,
+    _racers.c.player_id,
+    _racers.c.token_hash,
+).order_by(_racers.c.number)
 _EVENTS = select(_events.c.number, _events.c.kind, _events.c.data).order_by(_events.c.number)
 
 
-def get_race(session: Executor, race_id: uuid.UUID, *, lock: bool = False) -> RaceRecord | None:
+def get_race(session: Executor, race_id: uuid.UUID, *, lock: bool = False) -> RaceState | None:
     """The race, or None; with ``lock``, its row held until the transaction ends (SQLite's
     write transactions take the whole database at their ``BEGIN IMMEDIATE``)."""
-    statement = _RACE.where(_races.c.id == race_id)
+    statement = _STATE.where(_races.c.id == race_id)
     row = session.execute(statement.with_for_update() if lock else statement).first()
-    return None if row is None else RaceRecord._make(row)
+    return None if row is None else RaceState._make(row)
 
 
-def get_racers(session: Executor, race_id: uuid.UUID) -> list[RacerRecord]:
+def race_page(session: Executor, race_id: uuid.UUID) -> dict[str, Any] | None:
+    """The race as its page shows it, by the page's names; None for no such race."""
+    row = session.execute(_PAGE.where(_races.c.id == race_id)).mappings().first()
+    return None if row is None else dict(row)
+
+
+def get_racers(session: Executor, race_id: uuid.UUID) -> list[Racer]:
     rows = session.execute(_RACERS.where(_racers.c.race_id == race_id))
-    return [RacerRecord._make(row) for row in rows]
+    return [Racer(*row[:5], credential=Credential(*row[5:])) for row in rows]
 
 
 def get_events(session: Executor, race_id: uuid.UUID) -> list[RaceEvent]:
@@ -75,32 +128,115 @@ def get_events(session: Executor, race_id: uuid.UUID) -> list[RaceEvent]:
     return [RaceEvent._make(row) for row in rows]
 
 
-def races_due(session: Executor, at: datetime) -> list[RaceRecord]:
+_DUE = select(*(_races.c[name] for name in DueRace._fields))
+
+
+def races_due(session: Executor, at: datetime) -> list[DueRace]:
     """The races with work due at ``at``: a countdown over (the deal), a running race out of
     time, a computer's placement (the ticker's, by ``ix_races_status``)."""
     due = or_(
         and_(_races.c.status == "countdown", _races.c.starts_at <= at),
         and_(_races.c.status == "running", or_(_races.c.ends_at <= at, _races.c.computer_at <= at)),
     )
-    return [RaceRecord._make(row) for row in session.execute(_RACE.where(due))]
+    return [DueRace._make(row) for row in session.execute(_DUE.where(due))]
 
 
-def racers_running(session: Executor) -> dict[uuid.UUID, list[RacerRecord]]:
-    """The racers of every running race, by race."""
+def games_running(session: Executor) -> dict[uuid.UUID, list[uuid.UUID | None]]:
+    """The games of every running race's racers (None: not dealt), by race."""
     statement = (
-        select(_racers.c.race_id, *(_racers.c[name] for name in RacerRecord._fields))
+        select(_racers.c.race_id, _racers.c.game_id)
         .join(_races, _races.c.id == _racers.c.race_id)
         .where(_races.c.status == "running")
         .order_by(_racers.c.race_id, _racers.c.number)
     )
-    found: dict[uuid.UUID, list[RacerRecord]] = {}
-    for row in session.execute(statement):
-        found.setdefault(row[0], []).append(RacerRecord._make(row[1:]))
+    found: dict[uuid.UUID, list[uuid.UUID | None]] = {}
+    for race_id, game_id in session.execute(statement):
+        found.setdefault(race_id, []).append(game_id)
     return found
 
 
-def insert_race(session: Session, race: RaceRecord) -> None:
-    session.connection().execute(insert(_races), race._asdict())
+class OpenRace(NamedTuple):
+    """A public race in its lobby with a free seat, as the open races' list shows it."""
+
+    id: uuid.UUID
+    seats: int
+    time_limit: int
+    computer_level: str | None
+    created_at: datetime
+    events: int  # its rare events' count: a join or a leave moves it (the stream's position)
+    names: tuple[str, ...]  # its racers', in the order they joined
+
+
+OpenKey = tuple[datetime, uuid.UUID]  # (created_at, id), newest first
+
+_COUNT = (
+    select(func.count()).where(_racers.c.race_id == _races.c.id).correlate(_races).scalar_subquery()
+)
+_OPEN = (
+    select(
+        _races.c.id,
+        _races.c.seats,
+        _races.c.time_limit,
+        _races.c.computer_level,
+        _races.c.created_at,
+        _races.c.events,
+    )
+    .where(_races.c.public, _races.c.status == "lobby", _races.c.seats > _COUNT)
+    .order_by(_races.c.created_at.desc(), _races.c.id.desc())
+)
+_NAMES = (
+    select(_racers.c.race_id, _racers.c.name)
+    .where(_racers.c.race_id.in_(bindparam("ids", expanding=True)))
+    .order_by(_racers.c.race_id, _racers.c.number)
+)
+
+
+def open_races(session: Executor, after: OpenKey | None, limit: int) -> list[OpenRace]:
+    """The public races in their lobby with a free seat, newest first, after ``after``: two
+    statements (the races, by ``ix_races_open``; their racers' names, by their primary
+    key), whatever the page's length."""
+    statement = _OPEN
+    if after is not None:
+        at, race_id = after
+        statement = statement.where(
+            or_(
+                _races.c.created_at < at,
+                and_(_races.c.created_at == at, _races.c.id < race_id),
+            )
+        )
+    rows = session.execute(statement.limit(limit)).all()
+    if not rows:
+        return []
+    names: dict[uuid.UUID, list[str]] = {}
+    for race_id, name in session.execute(_NAMES, {"ids": [row.id for row in rows]}):
+        names.setdefault(race_id, []).append(name)
+    return [OpenRace(*row, names=tuple(names.get(row.id, ()))) for row in rows]
+
+
+def insert_race(
+    session: Session,
+    race_id: uuid.UUID,
+    *,
+    seats: int,
+    time_limit: int,
+    deck_commitment: str,
+    created_at: datetime,
+    computer_level: str | None,
+    public: bool,
+) -> None:
+    """A new race, in its lobby, with no event yet."""
+    values = {
+        "id": race_id,
+        "seats": seats,
+        "time_limit": time_limit,
+        "status": "lobby",
+        "deck_commitment": deck_commitment,
+        "events": 0,
+        "created_at": created_at,
+        "computer_level": computer_level,
+        "public": public,
+    }
+    session.connection().execute(insert(_races), values)
 
 
 def insert_racer(session: Session, race_id: uuid.UUID, racer: dict[str, Any]) -> None:

@@ -31,7 +31,7 @@ from api.games import GameService, GameSummary
 from api.races import store
 from api.races.ids import existing_race
 from api.races.schemas import RacerEvent
-from api.races.store import RaceEvent, RaceRecord, RacerRecord
+from api.races.store import RaceEvent, Racer, RaceState
 from engine.cards import DECK_SIZE
 
 # The last rare event's number, then each racer's mark: what an event's id looks like.
@@ -44,8 +44,8 @@ class RaceReading:
 
     def __init__(
         self,
-        race: RaceRecord,
-        racers: list[RacerRecord],
+        race: RaceState,
+        racers: list[Racer],
         events: list[RaceEvent],
         games: dict[uuid.UUID, GameSummary],
     ) -> None:
@@ -137,7 +137,7 @@ class RaceTopic:
         return await self.database.read(read)
 
 
-def locked(session: Session, race_id: uuid.UUID) -> tuple[RaceRecord, list[RacerRecord]]:
+def locked(session: Session, race_id: uuid.UUID) -> tuple[RaceState, list[Racer]]:
     """The race and its racers, its row held until the transaction ends (404 if none): how a
     rare event's writer takes its turn."""
     race = existing_race(store.get_race(session, race_id, lock=True), race_id)
@@ -156,7 +156,7 @@ def deal_of(secret: bytes, race_id: uuid.UUID) -> SharedDeal:
     return shared_deal(secret, "race", race_id.hex)
 
 
-def game_of(games: Mapping[uuid.UUID, GameSummary], racer: RacerRecord) -> GameSummary | None:
+def game_of(games: Mapping[uuid.UUID, GameSummary], racer: Racer) -> GameSummary | None:
     return games.get(racer.game_id) if racer.game_id is not None else None
 
 
@@ -187,21 +187,19 @@ def _ahead(mark: str, seen: str) -> bool:
     return (int(mark.rstrip("f")), mark.endswith("f")) > (int(seen.rstrip("f")), seen.endswith("f"))
 
 
-def games_of(session: Executor, racers: list[RacerRecord]) -> dict[uuid.UUID, GameSummary]:
+def games_of(session: Executor, racers: list[Racer]) -> dict[uuid.UUID, GameSummary]:
     """The counts of the racers' games, once dealt, by game id."""
     playing = [racer.game_id for racer in racers if racer.game_id is not None]
     return GameService.summaries(session, playing) if playing else {}
 
 
-def racer_out(
-    racer: RacerRecord, game: GameSummary | None = None, over: bool = False
-) -> RacerEvent:
+def racer_out(racer: Racer, game: GameSummary | None = None, over: bool = False) -> RacerEvent:
     """A racer and its game's counts; ``over``: the race is over, its games public (until then
     a racer's game id is its racer's only, in ``your_game``)."""
     return RacerEvent(
         racer=racer.number,
         name=racer.name,
-        registered=racer.player_id is not None,
+        registered=racer.registered,
         computer=racer.computer,
         state=game.status if game else "waiting",  # type: ignore[arg-type]
         placements=game.placements if game else 0,

@@ -14,6 +14,7 @@ from sqlalchemy import (
     Table,
     Text,
     Uuid,
+    false,
 )
 
 from api.core.models import UTCDateTime, metadata
@@ -40,7 +41,12 @@ races = Table(
     # The computer racer's level (beginner, good or best), if it races.
     Column("computer_level", String(16)),
     Column("next_race_id", Uuid),
+    # Listed among the open races while in its lobby with a free seat (migration 0024); a
+    # private race is joined by its link only.
+    Column("public", Boolean, nullable=False, server_default=false()),
     Index("ix_races_status", "status"),
+    # The open races' list, newest first: one range of the public lobbies.
+    Index("ix_races_open", "public", "status", "created_at"),
 )
 
 # A racer: an account (``player_id``), a guest (``token_hash``, the SHA-256 of the racer

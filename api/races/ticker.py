@@ -35,7 +35,7 @@ from api.hints import AdvicePool
 from api.races import store
 from api.races.schemas import CountdownEvent, RaceResultEvent
 from api.races.settings import RaceSettings
-from api.races.store import RaceRecord, RacerRecord
+from api.races.store import DueRace, Racer
 from api.races.stream import deal_of, game_of, locked, publish, racer_out
 from engine.player.advice import LEVELS, Budget, Level
 
@@ -122,14 +122,15 @@ class RaceTicker:
             return  # another process dealt it
         shared = deal_of(self.secret, race.id)
         for racer in racers:
-            player = COMPUTER if racer.computer else Identity(racer.name, racer.player_id)
+            account = racer.credential.player_id
+            player = COMPUTER if racer.computer else Identity(racer.name, account)
             credential = hash_token(self._computer_token(race.id)) if racer.computer else None
             game = self.games.start(
                 session,
                 player,
                 shared=shared,
                 deadline=race.ends_at,
-                token_hash=racer.token_hash or credential,
+                token_hash=racer.credential.token_hash or credential,
             )
             store.set_racer(session, race.id, racer.number, game_id=game.id)
         computer = now() + self.pace if any(racer.computer for racer in racers) else None
@@ -177,7 +178,7 @@ class RaceTicker:
             self.secret, f"race-computer:{race_id.hex}".encode(), hashlib.sha256
         ).hexdigest()
 
-    async def _computer_plays(self, race: RaceRecord) -> None:
+    async def _computer_plays(self, race: DueRace) -> None:
         """One placement of the computer's game, claimed first (one process plays it), chosen
         at its level from its public view only, made through the games' own placement path."""
         due = race.computer_at
@@ -214,13 +215,18 @@ class RaceTicker:
 def _all_over(session: Executor) -> set[uuid.UUID]:
     """The running races whose games are all over (their last end woke no ticker): two
     statements, however many races run."""
-    racers = store.racers_running(session)
-    playing = [racer.game_id for race in racers.values() for racer in race if racer.game_id]
+    running = store.games_running(session)
+    playing = [game_id for race in running.values() for game_id in race if game_id]
     games = GameService.summaries(session, playing) if playing else {}
     return {
         race_id
-        for race_id, race in racers.items()
-        if all((game := game_of(games, racer)) and game.status != "in_progress" for racer in race)
+        for race_id, race in running.items()
+        if all(
+            game_id is not None
+            and (game := games.get(game_id)) is not None
+            and game.status != "in_progress"
+            for game_id in race
+        )
     }
 
 
@@ -259,16 +265,14 @@ def _wake_tickers(race_id: uuid.UUID) -> None:
         waker(race_id)
 
 
-def _ranking(
-    racers: list[RacerRecord], games: Mapping[uuid.UUID, GameSummary]
-) -> list[RacerRecord]:
+def _ranking(racers: list[Racer], games: Mapping[uuid.UUID, GameSummary]) -> list[Racer]:
     """A win before every loss, the higher score first; among losses the game that went
     further (more placements) first: a racer who plays on is never behind one who lost
     sooner, so giving up early cannot rank first. Ties go to the earlier end of the game, then
     the earlier join. (Migration 0021 ranked the races finished before it by this rule.)"""
     never = datetime.max.replace(tzinfo=UTC)
 
-    def key(racer: RacerRecord) -> tuple[int, int, datetime, int]:
+    def key(racer: Racer) -> tuple[int, int, datetime, int]:
         game = games[racer.game_id] if racer.game_id else None
         if game is None:
             return 2, 0, never, racer.number

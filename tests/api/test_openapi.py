@@ -21,6 +21,8 @@ ROUTES = {
     ("post", "/races/{race_id}/leave"): {403, 404, 409, 503},
     ("post", "/races/{race_id}/rematch"): {403, 404, 409, 503},
     ("get", "/races/{race_id}/events"): {404, 422, 503},
+    ("get", "/races/open"): {422, 503},
+    ("get", "/races/open/events"): {422, 503},
     ("get", "/players/{name}/races"): {404, 503},
     ("post", "/tournaments"): {401, 403, 422, 429, 503},
     ("get", "/tournaments"): {422, 429, 503},

@@ -35,6 +35,7 @@ STREAMS = {
     "SiteEvents": "/events",
     "RaceEvents": "/races/{race_id}/events",
     "TournamentEvents": "/tournaments/{tournament_id}/events",
+    "OpenRaceEvents": "/races/open/events",
 }
 
 

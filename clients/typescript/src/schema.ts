@@ -792,6 +792,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/races/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the open races
+         * @description The public races (opened with `public: true`) in their lobby with a free seat, newest
+         *     first, a page at a time (pass `next_cursor` back as `cursor`): what a joiner needs to
+         *     choose one, then `POST /races/{id}/racers`. A private race is never listed; a race leaves
+         *     the list when it starts, fills or closes. `GET /races/open/events` tells as it changes.
+         */
+        get: operations["list_open_races"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/races/open/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watch the open races
+         * @description The open races as they change, for a list kept live: first `opened` for each of the
+         *     newest 30 open races (oldest first), then `opened` when a public race is opened,
+         *     `changed` when a racer joins or leaves one, and `closed` when one starts, fills or
+         *     closes (or falls out of the newest 30). Each event's `id` says where the stream stands:
+         *     with `Last-Event-ID` only what changed since is sent. Anyone may watch.
+         */
+        get: operations["watch_open_races"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/races/{race_id}/racers": {
         parameters: {
             query?: never;
@@ -1460,6 +1507,35 @@ export interface components {
              * @example 6D
              */
             code: string;
+        };
+        /**
+         * ChallengeStreakOut
+         * @description A player's daily challenge streaks: runs of consecutive UTC days on which they
+         *     finished the day's challenge (`played`), and won it (`won`). A current run ends on the
+         *     last such day and stands while that is today or yesterday: today not yet played breaks
+         *     nothing.
+         */
+        ChallengeStreakOut: {
+            /**
+             * Played
+             * @description Consecutive days played, now.
+             */
+            played: number;
+            /**
+             * Won
+             * @description Consecutive days won, now.
+             */
+            won: number;
+            /**
+             * Best Played
+             * @description The longest run of days played.
+             */
+            best_played: number;
+            /**
+             * Best Won
+             * @description The longest run of days won.
+             */
+            best_won: number;
         };
         /**
          * DailyChallenge
@@ -2557,6 +2633,74 @@ export interface components {
             key: string;
         };
         /**
+         * OpenRaceOut
+         * @description A public race in its lobby with a free seat: what a joiner needs to choose it (join
+         *     with `POST /races/{id}/racers`). `event: opened` and `changed` on `GET /races/open/events`
+         *     carry the same shape.
+         * @example {
+         *       "created_at": "2026-12-05T20:04:14Z",
+         *       "id": "6f1c2b9e-3a4d-4e5f-8a7b-1c2d3e4f5a6b",
+         *       "level": "good",
+         *       "names": [
+         *         "ana",
+         *         "computer"
+         *       ],
+         *       "racers": 2,
+         *       "seats": 4,
+         *       "time_limit": 300
+         *     }
+         */
+        OpenRaceOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Seats
+             * @description Racers at most, the computer included.
+             */
+            seats: number;
+            /**
+             * Racers
+             * @description Racers in its lobby now (fewer than `seats`).
+             */
+            racers: number;
+            /**
+             * Names
+             * @description Its racers' names, in the order they joined.
+             */
+            names: string[];
+            /**
+             * Time Limit
+             * @description Seconds from the start.
+             */
+            time_limit: number;
+            /**
+             * Level
+             * @description The computer racer's level, if it races.
+             */
+            level: ("beginner" | "good" | "best") | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+        };
+        /**
+         * OpenRaces
+         * @description A page of the open races, newest first.
+         */
+        OpenRaces: {
+            /** Races */
+            races: components["schemas"]["OpenRaceOut"][];
+            /**
+             * Next Cursor
+             * @description Pass it back as `cursor` for the next page; null on the last.
+             */
+            next_cursor: string | null;
+        };
+        /**
          * PasskeyCeremony
          * @description A passkey ceremony begun: pass `options` to `navigator.credentials.create()` (a
          *     registration) or `.get()` (a sign-in), and send the answer with `challenge_id` within five
@@ -2830,6 +2974,12 @@ export interface components {
          * @description A new player, their secret key and their recovery codes (shown only in this
          *     response).
          * @example {
+         *       "challenge_streak": {
+         *         "best_played": 9,
+         *         "best_won": 3,
+         *         "played": 4,
+         *         "won": 2
+         *       },
          *       "created_at": "2026-11-29T16:00:00.000000Z",
          *       "key": "fsp.3f0c2d8e9b7a4c1d8e2f0a1b2c3d4e5f.Vx3lM2k0b1Q9t7l0cG9rZXIta2VlcC1pdC1zZWNyZXQ",
          *       "name": "ana",
@@ -2869,6 +3019,8 @@ export interface components {
              */
             created_at: string;
             stats: components["schemas"]["PlayerStatsOut"];
+            /** @description Their daily challenge streaks, counted when the page is read. */
+            challenge_streak: components["schemas"]["ChallengeStreakOut"];
             /**
              * Marked
              * @description Marked by the fair-play review (several of its wins followed the computer player's choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
@@ -3007,6 +3159,12 @@ export interface components {
          * PlayerOut
          * @description A player's page.
          * @example {
+         *       "challenge_streak": {
+         *         "best_played": 9,
+         *         "best_won": 3,
+         *         "played": 4,
+         *         "won": 2
+         *       },
          *       "created_at": "2026-11-29T16:00:00.000000Z",
          *       "name": "ana",
          *       "stats": {
@@ -3040,6 +3198,8 @@ export interface components {
              */
             created_at: string;
             stats: components["schemas"]["PlayerStatsOut"];
+            /** @description Their daily challenge streaks, counted when the page is read. */
+            challenge_streak: components["schemas"]["ChallengeStreakOut"];
             /**
              * Marked
              * @description Marked by the fair-play review (several of its wins followed the computer player's choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
@@ -3299,6 +3459,12 @@ export interface components {
              * @default 300
              */
             time_limit?: number;
+            /**
+             * Public
+             * @description Listed among the open races (`GET /races/open`), joinable by anyone, while it is in its lobby with a free seat; `false`: joined by its link only.
+             * @default false
+             */
+            public?: boolean;
         };
         /**
          * RaceCreated
@@ -3332,6 +3498,11 @@ export interface components {
              * @description `sha256(salt + ':' + deck)` of the shared deal, as a game's; its deck and salt are in `reveal` once the race is over.
              */
             deck_commitment: string;
+            /**
+             * Public
+             * @description Listed among the open races while in its lobby.
+             */
+            public: boolean;
             /**
              * Created At
              * Format: date-time
@@ -3406,6 +3577,11 @@ export interface components {
              * @description `sha256(salt + ':' + deck)` of the shared deal, as a game's; its deck and salt are in `reveal` once the race is over.
              */
             deck_commitment: string;
+            /**
+             * Public
+             * @description Listed among the open races while in its lobby.
+             */
+            public: boolean;
             /**
              * Created At
              * Format: date-time
@@ -4283,6 +4459,18 @@ export interface components {
              * Format: date-time
              */
             ends_at: string;
+        };
+        /**
+         * OpenRaceClosed
+         * @description `event: closed` on `GET /races/open/events`: the race left the list (it started, is
+         *     full, or every person left its lobby), or fell out of the stream's newest ones.
+         */
+        OpenRaceClosed: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
         };
         /**
          * RaceResultEvent
@@ -7668,6 +7856,146 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                     "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_open_races: {
+        parameters: {
+            query?: {
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenRaces"];
+                };
+            };
+            /**
+             * @description `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `invalid_cursor`: A cursor this service did not make for this listing: a cursor belongs to the listing it came from.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    watch_open_races: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received: the stream sends what changed since. */
+                "Last-Event-ID"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open races' events. */
+            200: {
+                headers: {
+                    /** @description `no-cache`. */
+                    "Cache-Control"?: string;
+                    /** @description `no`: proxies that buffer (nginx) pass each event on at once. */
+                    "X-Accel-Buffering"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `invalid_last_event_id`: A `Last-Event-ID` that is no placement number (0 to 40). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `too_many_event_streams`: This client address holds `FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT` streams on this replica already: retry after `Retry-After` seconds.
+             *
+             *     `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit).
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `event_streams_full`: This replica holds as many event streams as it may (`FOURSQUARE_EVENTS_MAX_STREAMS`): another replica, or this one after `Retry-After` seconds, takes the watcher.
+             *
+             *     `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
                 };
             };
         };

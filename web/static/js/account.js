@@ -449,6 +449,22 @@ function fillStats(player) {
     (s.last_played_at ? `; last played ${timeText(s.last_played_at)}.` : ".");
 }
 
+/** The player's daily challenge streaks: runs of consecutive UTC days on which they
+ * finished the day's challenge, and won it (today not yet played breaks no run).
+ * @param {Schemas["PlayerOut"]} player */
+function fillStreaks(player) {
+  const streak = player.challenge_streak;
+  /** @param {number} n */
+  const days = (n) => (n === 1 ? "1 day" : `${n} days`);
+  const figures = {
+    "streak-played": days(streak.played),
+    "streak-won": days(streak.won),
+    "streak-best-played": days(streak.best_played),
+    "streak-best-won": days(streak.best_won),
+  };
+  for (const [id, text] of Object.entries(figures)) $(id).textContent = text;
+}
+
 /** The fair-play review's word on a won game, shown beside it: a badge and its meaning.
  * @type {Record<string, [string, string]>} */
 const REVIEW_BADGES = {
@@ -604,6 +620,7 @@ export async function showPlayer(name) {
     clearNotice(mark);
     $("player-heading").textContent = `Player ${player.name}`;
     fillStats(player);
+    fillStreaks(player);
     $("player-content").hidden = false;
   } catch (error) {
     if (shownPlayer !== name) return;

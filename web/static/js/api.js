@@ -534,12 +534,19 @@ export function getAnalysis(id) {
 
 /** POST /races: a new race in its lobby, this page its first racer: a guest's under `player`
  * (its `racer_token` in the answer), or the account's with its `key`; `computer` races too,
- * at `level` ("beginner", "good" or "best").
+ * at `level` ("beginner", "good" or "best"); `isPublic`: listed among the open races.
  * @param {{player?: string | null, key?: string | null, computer?: boolean,
- *   level?: Schemas["RaceCreate"]["level"] | null}} [options] */
-export function openRace({ player = null, key = null, computer = false, level = null } = {}) {
+ *   level?: Schemas["RaceCreate"]["level"] | null, isPublic?: boolean}} [options] */
+export function openRace({
+  player = null,
+  key = null,
+  computer = false,
+  level = null,
+  isPublic = false,
+} = {}) {
   /** @type {Schemas["RaceCreate"]} */
   const body = { computer };
+  if (isPublic) body.public = true;
   if (player) body.player = player;
   if (computer && level) body.level = level;
   const idempotencyKey = newKey();
@@ -550,6 +557,12 @@ export function openRace({ player = null, key = null, computer = false, level = 
       headers: bearer(key),
     }),
   );
+}
+
+/** GET /races/open: the public races in their lobby with a free seat, newest first.
+ * @param {{limit?: number, cursor?: string | null}} [options] */
+export function getOpenRaces({ limit = 20, cursor = null } = {}) {
+  return dataOf(() => client.GET("/races/open", { params: { query: { limit, cursor } } }));
 }
 
 /** POST /races/{id}/racers: join a race in its lobby, as a guest or with the account's key.

@@ -30,10 +30,13 @@
  *   deal_finished: Schemas["DealFinishedEvent"], standings: Schemas["StandingsEvent"],
  *   ended: Schemas["EndedEvent"], final: Schemas["FinalEvent"],
  *   cancelled: Schemas["CancelledEvent"]}} TournamentEvents
+ * @typedef {{opened: Schemas["OpenRaceOut"], changed: Schemas["OpenRaceOut"],
+ *   closed: Schemas["OpenRaceClosed"]}} OpenRaceEvents
  */
 
 /**
- * A stream's URL, typed by its events (`gameEventsUrl`, `SITE_EVENTS_URL`, `raceEventsUrl`):
+ * A stream's URL, typed by its events (`gameEventsUrl`, `SITE_EVENTS_URL`, `raceEventsUrl`,
+ * `OPEN_RACES_EVENTS_URL`):
  * `openStream` takes its handlers' data types from it.
  * @template {object} M
  * @typedef {string & {readonly events?: M}} EventsUrl
@@ -133,6 +136,9 @@ export function raceEventsUrl(id) {
 export function tournamentEventsUrl(id) {
   return `/tournaments/${encodeURIComponent(id)}/events`;
 }
+/** The open races' stream: `/races/open/events`.
+ * @type {EventsUrl<OpenRaceEvents>} */
+export const OPEN_RACES_EVENTS_URL = "/races/open/events";
 
 /** The site's stream: `/events`.
  * @type {EventsUrl<SiteEvents>} */

@@ -3,19 +3,31 @@
 // "anonymous"), today's challenge and whether this player has played it, the games being
 // played now and their cards placed (kept live by the site's `game` events), the next
 // tournament (a running one, else the soonest announced) and today's best scores (read again
-// on a `win`), each a link to its page.
+// on a `win`), each a link to its page; the open races (public races in their lobby with a
+// free seat, kept live by their own stream), each joined in one press.
 
 import * as api from "./api.js";
 import { $, element } from "./dom.js";
-import { currentGeneration, openStream, SITE_EVENTS_URL } from "./events.js";
+import {
+  currentGeneration,
+  OPEN_RACES_EVENTS_URL,
+  openStream,
+  SITE_EVENTS_URL,
+} from "./events.js";
 import { refusedField } from "./fields.js";
 import { GUEST_NAME, resultText } from "./game.js";
 import { playerLink } from "./leaderboard.js";
 import { checkNameField } from "./names.js";
 import { startGame } from "./play.js";
-import { onAccountChange, readAccount, readSavedGame, storage } from "./storage.js";
+import {
+  onAccountChange,
+  readAccount,
+  readSavedGame,
+  storage,
+  writeRaceToken,
+} from "./storage.js";
 import { nextTournament } from "./tournaments.js";
-import { clearNotice } from "./ui.js";
+import { clearNotice, showError } from "./ui.js";
 
 const SAVED_PLAYER = "foursquare.player"; // the name last played under (play.js keeps it too)
 const SHOWN = 5; // rows of each list
@@ -187,6 +199,97 @@ async function loadTournament() {
   link.textContent = "Open the tournament";
 }
 
+// ---------------------------------------------------------------- the open races
+
+/** @typedef {import("./api.js").Schemas["OpenRaceOut"]} OpenRace */
+
+/** @type {OpenRace[]} */
+let openRaces = []; // the open races known, newest first
+let joining = false;
+
+/** What a joiner reads of a race: who is in it, its seats, its time and the computer.
+ * @param {OpenRace} race */
+function openRaceText(race) {
+  const names = race.names.filter((name) => name !== "computer");
+  const who = names.length > 0 ? names.join(", ") : "the computer";
+  const computer = race.level ? ` and the computer (${race.level})` : "";
+  const minutes = Math.round(race.time_limit / 60);
+  const time = minutes >= 1 ? `${minutes} min` : `${race.time_limit} s`;
+  return `${who}${names.length > 0 ? computer : ""} · ${race.racers} of ${race.seats} seats · ${time}`;
+}
+
+/** @param {OpenRace} race */
+function openRaceItem(race) {
+  const text = openRaceText(race);
+  const join = element("button", { type: "button", className: "join", textContent: "Join" });
+  join.setAttribute("aria-label", `Join the race of ${text}`);
+  join.dataset.raceId = race.id;
+  join.addEventListener("click", () => joinOpenRace(race.id));
+  const item = element("li", {}, element("span", { textContent: text }), " ", join);
+  item.dataset.raceId = race.id;
+  return item;
+}
+
+function renderOpenRaces() {
+  const list = $("home-races-list");
+  // A redraw keeps the focus on the Join button it was on, if its race is still listed.
+  const focused = document.activeElement;
+  const kept =
+    focused instanceof HTMLElement && list.contains(focused) ? focused.dataset.raceId : null;
+  list.replaceChildren(...openRaces.slice(0, SHOWN).map(openRaceItem));
+  $("home-races-empty").hidden = openRaces.length > 0;
+  if (kept) {
+    const again = list.querySelector(`button[data-race-id="${CSS.escape(kept)}"]`);
+    if (again instanceof HTMLElement) again.focus();
+  }
+}
+
+/** A race opened, or a racer joined or left one (`opened`, `changed`): listed as it is now.
+ * @param {OpenRace} data */
+function openRaceEvent(data) {
+  openRaces = [data, ...openRaces.filter((race) => race.id !== data.id)];
+  openRaces.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+  renderOpenRaces();
+}
+
+/** A race started, filled or closed (`closed`): off the list.
+ * @param {{id: string}} data */
+function closedRaceEvent(data) {
+  openRaces = openRaces.filter((race) => race.id !== data.id);
+  renderOpenRaces();
+}
+
+async function loadOpenRaces() {
+  try {
+    openRaces = (await api.getOpenRaces({ limit: SHOWN })).races;
+  } catch {
+    openRaces = [];
+  }
+  renderOpenRaces();
+}
+
+/** Join an open race in one press: as the account, or as a guest under the name of the
+ * start form (or "anonymous"), then to its lobby.
+ * @param {string} raceId */
+async function joinOpenRace(raceId) {
+  if (joining) return;
+  const account = readAccount();
+  clearNotice();
+  if (!account && refusedField("home-name", "home-name-check")) return;
+  const player = account ? null : $("home-name", HTMLInputElement).value.trim() || null;
+  joining = true;
+  try {
+    const joined = await api.joinRace(raceId, { player, key: account?.key || null });
+    if (joined.racer_token) writeRaceToken(joined.id, joined.racer_token);
+    window.location.hash = `#/races/${encodeURIComponent(joined.id)}`;
+  } catch (error) {
+    showError(error, null, "race");
+    if (api.codeOf(error) === "race_not_open") closedRaceEvent({ id: raceId });
+  } finally {
+    joining = false;
+  }
+}
+
 /** Wire the view's controls; called once. */
 export function installHome() {
   $("home-name", HTMLInputElement).value = storage()?.getItem(SAVED_PLAYER) || "";
@@ -215,4 +318,18 @@ export function showHome() {
   loadBest();
   loadTournament();
   openStream(SITE_EVENTS_URL, { game: gameEvent, win: () => loadBest() }, { gen });
+  showOpenRaces(gen);
+}
+
+/** The open races, read, then kept live by their stream.
+ * @param {number} gen */
+function showOpenRaces(gen) {
+  // The stream after the read: its events then come after what the read listed.
+  loadOpenRaces().then(() =>
+    openStream(
+      OPEN_RACES_EVENTS_URL,
+      { opened: openRaceEvent, changed: openRaceEvent, closed: closedRaceEvent },
+      { gen },
+    ),
+  );
 }

@@ -162,6 +162,7 @@ async function openRace(event) {
       key: account?.key || null,
       computer: $("race-computer", HTMLInputElement).checked,
       level: LEVELS.find((level) => $(`race-level-${level}`, HTMLInputElement).checked) ?? null,
+      isPublic: $("race-public", HTMLInputElement).checked,
     });
     clearNotice();
     if (opened.racer_token) writeRaceToken(opened.id, opened.racer_token);

@@ -19,6 +19,7 @@ from .cancelled_event import CancelledEvent
 from .card_out import CardOut
 from .card_out_suit import CardOutSuit
 from .challenge_event import ChallengeEvent
+from .challenge_streak_out import ChallengeStreakOut
 from .countdown_event import CountdownEvent
 from .daily_challenge import DailyChallenge
 from .deal_dealt import DealDealt
@@ -70,6 +71,10 @@ from .leaderboard_entry import LeaderboardEntry
 from .leaderboard_period_type_0 import LeaderboardPeriodType0
 from .list_player_games_status_type_0 import ListPlayerGamesStatusType0
 from .new_key_out import NewKeyOut
+from .open_race_closed import OpenRaceClosed
+from .open_race_out import OpenRaceOut
+from .open_race_out_level_type_0 import OpenRaceOutLevelType0
+from .open_races import OpenRaces
 from .passkey_ceremony import PasskeyCeremony
 from .passkey_ceremony_options import PasskeyCeremonyOptions
 from .passkey_out import PasskeyOut
@@ -165,6 +170,7 @@ __all__ = (
     "CardOut",
     "CardOutSuit",
     "ChallengeEvent",
+    "ChallengeStreakOut",
     "CountdownEvent",
     "DailyChallenge",
     "DealDealt",
@@ -216,6 +222,10 @@ __all__ = (
     "LeaderboardPeriodType0",
     "ListPlayerGamesStatusType0",
     "NewKeyOut",
+    "OpenRaceClosed",
+    "OpenRaceOut",
+    "OpenRaceOutLevelType0",
+    "OpenRaces",
     "PasskeyCeremony",
     "PasskeyCeremonyOptions",
     "PasskeyOut",

@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.challenge_streak_out import ChallengeStreakOut
     from ..models.player_stats_out import PlayerStatsOut
     from ..models.trophies_out import TrophiesOut
 
@@ -26,6 +27,11 @@ class PlayerCreated:
             name (str):
             created_at (datetime.datetime):
             stats (PlayerStatsOut): A player's all-time figures, updated in the transaction that starts or ends a game.
+            challenge_streak (ChallengeStreakOut): A player's daily challenge streaks: runs of consecutive UTC days on which
+                they
+                finished the day's challenge (`played`), and won it (`won`). A current run ends on the
+                last such day and stands while that is today or yesterday: today not yet played breaks
+                nothing.
             key (str): Send as `Authorization: Bearer <key>` to start games as this player, to place cards and ask hints in
                 them, and to rotate the key. Shown only once.
             recovery_codes (list[str]): Ten one-time codes: each gives a new key on a device that lost its own (`POST /sign-
@@ -41,6 +47,7 @@ class PlayerCreated:
     name: str
     created_at: datetime.datetime
     stats: PlayerStatsOut
+    challenge_streak: ChallengeStreakOut
     key: str
     recovery_codes: list[str]
     marked: bool | Unset = False
@@ -53,6 +60,8 @@ class PlayerCreated:
         created_at = self.created_at.isoformat()
 
         stats = self.stats.to_dict()
+
+        challenge_streak = self.challenge_streak.to_dict()
 
         key = self.key
 
@@ -71,6 +80,7 @@ class PlayerCreated:
                 "name": name,
                 "created_at": created_at,
                 "stats": stats,
+                "challenge_streak": challenge_streak,
                 "key": key,
                 "recovery_codes": recovery_codes,
             }
@@ -84,6 +94,7 @@ class PlayerCreated:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.challenge_streak_out import ChallengeStreakOut  # noqa: PLC0415
         from ..models.player_stats_out import PlayerStatsOut  # noqa: PLC0415
         from ..models.trophies_out import TrophiesOut  # noqa: PLC0415
 
@@ -93,6 +104,8 @@ class PlayerCreated:
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         stats = PlayerStatsOut.from_dict(d.pop("stats"))
+
+        challenge_streak = ChallengeStreakOut.from_dict(d.pop("challenge_streak"))
 
         key = d.pop("key")
 
@@ -111,6 +124,7 @@ class PlayerCreated:
             name=name,
             created_at=created_at,
             stats=stats,
+            challenge_streak=challenge_streak,
             key=key,
             recovery_codes=recovery_codes,
             marked=marked,

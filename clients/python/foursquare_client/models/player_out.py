@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.challenge_streak_out import ChallengeStreakOut
     from ..models.player_stats_out import PlayerStatsOut
     from ..models.trophies_out import TrophiesOut
 
@@ -25,6 +26,11 @@ class PlayerOut:
         name (str):
         created_at (datetime.datetime):
         stats (PlayerStatsOut): A player's all-time figures, updated in the transaction that starts or ends a game.
+        challenge_streak (ChallengeStreakOut): A player's daily challenge streaks: runs of consecutive UTC days on which
+            they
+            finished the day's challenge (`played`), and won it (`won`). A current run ends on the
+            last such day and stands while that is today or yesterday: today not yet played breaks
+            nothing.
         marked (bool | Unset): Marked by the fair-play review (several of its wins followed the computer player's
             choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
             Default: False.
@@ -36,6 +42,7 @@ class PlayerOut:
     name: str
     created_at: datetime.datetime
     stats: PlayerStatsOut
+    challenge_streak: ChallengeStreakOut
     marked: bool | Unset = False
     tournaments: TrophiesOut | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -46,6 +53,8 @@ class PlayerOut:
         created_at = self.created_at.isoformat()
 
         stats = self.stats.to_dict()
+
+        challenge_streak = self.challenge_streak.to_dict()
 
         marked = self.marked
 
@@ -60,6 +69,7 @@ class PlayerOut:
                 "name": name,
                 "created_at": created_at,
                 "stats": stats,
+                "challenge_streak": challenge_streak,
             }
         )
         if marked is not UNSET:
@@ -71,6 +81,7 @@ class PlayerOut:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.challenge_streak_out import ChallengeStreakOut  # noqa: PLC0415
         from ..models.player_stats_out import PlayerStatsOut  # noqa: PLC0415
         from ..models.trophies_out import TrophiesOut  # noqa: PLC0415
 
@@ -80,6 +91,8 @@ class PlayerOut:
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         stats = PlayerStatsOut.from_dict(d.pop("stats"))
+
+        challenge_streak = ChallengeStreakOut.from_dict(d.pop("challenge_streak"))
 
         marked = d.pop("marked", UNSET)
 
@@ -94,6 +107,7 @@ class PlayerOut:
             name=name,
             created_at=created_at,
             stats=stats,
+            challenge_streak=challenge_streak,
             marked=marked,
             tournaments=tournaments,
         )

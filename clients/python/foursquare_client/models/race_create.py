@@ -26,6 +26,8 @@ class RaceCreate:
                 a hint's strength). Default: 'best'.
             seats (int | Unset): Racers at most, the computer included. Default: 4.
             time_limit (int | Unset): Seconds from the start; unfinished games lose. Default: 300.
+            public (bool | Unset): Listed among the open races (`GET /races/open`), joinable by anyone, while it is in its
+                lobby with a free seat; `false`: joined by its link only. Default: False.
     """
 
     player: None | str | Unset = UNSET
@@ -33,6 +35,7 @@ class RaceCreate:
     level: RaceCreateLevel | Unset = "best"
     seats: int | Unset = 4
     time_limit: int | Unset = 300
+    public: bool | Unset = False
 
     def to_dict(self) -> dict[str, Any]:
         player: None | str | Unset
@@ -51,6 +54,8 @@ class RaceCreate:
 
         time_limit = self.time_limit
 
+        public = self.public
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -64,6 +69,8 @@ class RaceCreate:
             field_dict["seats"] = seats
         if time_limit is not UNSET:
             field_dict["time_limit"] = time_limit
+        if public is not UNSET:
+            field_dict["public"] = public
 
         return field_dict
 
@@ -93,12 +100,15 @@ class RaceCreate:
 
         time_limit = d.pop("time_limit", UNSET)
 
+        public = d.pop("public", UNSET)
+
         race_create = cls(
             player=player,
             computer=computer,
             level=level,
             seats=seats,
             time_limit=time_limit,
+            public=public,
         )
 
         return race_create

@@ -32,6 +32,7 @@ class RaceCreated:
         level (None | RaceCreatedLevelType0): The computer racer's level, if it races.
         deck_commitment (str): `sha256(salt + ':' + deck)` of the shared deal, as a game's; its deck and salt are in
             `reveal` once the race is over.
+        public (bool): Listed among the open races while in its lobby.
         created_at (datetime.datetime):
         starts_at (datetime.datetime | None): Set by the start: the countdown's end.
         ends_at (datetime.datetime | None): When unfinished games end, lost.
@@ -52,6 +53,7 @@ class RaceCreated:
     time_limit: int
     level: None | RaceCreatedLevelType0
     deck_commitment: str
+    public: bool
     created_at: datetime.datetime
     starts_at: datetime.datetime | None
     ends_at: datetime.datetime | None
@@ -83,6 +85,8 @@ class RaceCreated:
             level = self.level
 
         deck_commitment = self.deck_commitment
+
+        public = self.public
 
         created_at = self.created_at.isoformat()
 
@@ -143,6 +147,7 @@ class RaceCreated:
                 "time_limit": time_limit,
                 "level": level,
                 "deck_commitment": deck_commitment,
+                "public": public,
                 "created_at": created_at,
                 "starts_at": starts_at,
                 "ends_at": ends_at,
@@ -189,6 +194,8 @@ class RaceCreated:
         level = _parse_level(d.pop("level"))
 
         deck_commitment = d.pop("deck_commitment")
+
+        public = d.pop("public")
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -310,6 +317,7 @@ class RaceCreated:
             time_limit=time_limit,
             level=level,
             deck_commitment=deck_commitment,
+            public=public,
             created_at=created_at,
             starts_at=starts_at,
             ends_at=ends_at,

@@ -32,6 +32,7 @@ class RaceOut:
         level (None | RaceOutLevelType0): The computer racer's level, if it races.
         deck_commitment (str): `sha256(salt + ':' + deck)` of the shared deal, as a game's; its deck and salt are in
             `reveal` once the race is over.
+        public (bool): Listed among the open races while in its lobby.
         created_at (datetime.datetime):
         starts_at (datetime.datetime | None): Set by the start: the countdown's end.
         ends_at (datetime.datetime | None): When unfinished games end, lost.
@@ -50,6 +51,7 @@ class RaceOut:
     time_limit: int
     level: None | RaceOutLevelType0
     deck_commitment: str
+    public: bool
     created_at: datetime.datetime
     starts_at: datetime.datetime | None
     ends_at: datetime.datetime | None
@@ -80,6 +82,8 @@ class RaceOut:
             level = self.level
 
         deck_commitment = self.deck_commitment
+
+        public = self.public
 
         created_at = self.created_at.isoformat()
 
@@ -137,6 +141,7 @@ class RaceOut:
                 "time_limit": time_limit,
                 "level": level,
                 "deck_commitment": deck_commitment,
+                "public": public,
                 "created_at": created_at,
                 "starts_at": starts_at,
                 "ends_at": ends_at,
@@ -182,6 +187,8 @@ class RaceOut:
         level = _parse_level(d.pop("level"))
 
         deck_commitment = d.pop("deck_commitment")
+
+        public = d.pop("public")
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -296,6 +303,7 @@ class RaceOut:
             time_limit=time_limit,
             level=level,
             deck_commitment=deck_commitment,
+            public=public,
             created_at=created_at,
             starts_at=starts_at,
             ends_at=ends_at,
