@@ -41,7 +41,9 @@ Time = Annotated[
     ),
 ]
 
-TournamentName = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+# Some visible character (a blank name is refused), as sent: the pattern is the document's
+# too, so that a body the document allows is never refused for its name.
+TournamentName = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"\S")]
 # The bounds before the whole-number check, so that the document states them on the nullable
 # fields too (after it, the schema of a union lost them).
 Deals = Annotated[int, Field(strict=True, ge=1, le=10), WholeNumber]
