@@ -2,5 +2,6 @@
 that move and final standings that stay."""
 
 from api.tournaments import tables
+from api.tournaments.bulk import LoadedEntrant, bulk_entrants
 
-__all__ = ["tables"]
+__all__ = ["LoadedEntrant", "bulk_entrants", "tables"]
