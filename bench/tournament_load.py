@@ -7,28 +7,32 @@ tournament played live by hundreds of entrants on two replicas, one of them kill
     .venv/bin/python bench/tournament_load.py live [--entrants 500] [--deals 2]
         [--watchers 20] [--pace 1,3] [--no-kill] [--restart-after 3] [--json PATH]
 
-``standings``: for each backend, a new migrated database holding ``--wins`` won games
-(``bench.bulk``: the leaderboard; by default as many as there are entrants) and one running
-tournament, made by ``POST /tournaments`` on the service, into which ``--entrants`` entrants
-are bulk-loaded with ``--deals`` finished deals each (:func:`api.tournaments.bulk_entrants`:
-each deal won with a third's chance, its score drawn as ``bench.bulk`` draws a win's, a lost
-deal scoring 0 after 8 to 35 cards; their finishes fall on whole seconds of one hour, so that
-some entrants tie on score, cards and finish, and share a rank). Then ANALYZE (and VACUUM on
-PostgreSQL), and a server (``uvicorn --factory api.app:app_from_environment``, one process)
-started on it. One client walks every page of the standings (``next``) and the same number
-of leaderboard pages (``next_cursor``), checking their ranks, then, round after round, times
-each kind of request for ``--seconds`` with ``--clients`` keep-alive connections at once,
-each sending its next request as soon as the last is answered:
+``standings``: for each backend, a new migrated database holding won games (``bench.bulk``:
+the leaderboard, ``--wins`` of them but at least one per deal played) and two tournaments,
+made by ``POST /tournaments`` on the service, into each of which ``--entrants`` entrants are
+bulk-loaded with ``--deals`` finished deals each (:func:`api.tournaments.bulk_entrants`: each
+deal won with a third's chance, its score drawn as ``bench.bulk`` draws a win's, a lost deal
+scoring 0 after 8 to 35 cards; their finishes fall on whole seconds of one hour, so that some
+entrants tie on score, cards and finish, and share a rank). One stays running (provisional
+standings); the other is then finished (:func:`api.tournaments.bulk_finish`), its entrants
+with their places and games (won games of the leaderboard: only their ids are shown). Then
+ANALYZE (and VACUUM on PostgreSQL), and a server (``uvicorn --factory
+api.app:app_from_environment``, one process) started on it. One client walks every page of
+both standings (``next``), checking their ranks, and as many leaderboard pages
+(``next_cursor``), then, round after round, times each kind of request for ``--seconds``
+with ``--clients`` keep-alive connections at once, each sending its next request as soon as
+the last is answered:
 
     leaderboard         GET /leaderboard?limit=100, the first page and the walked cursors
-    standings           GET /tournaments/{id}/standings?limit=100, the same
+    standings           GET /tournaments/{id}/standings?limit=100, the same (provisional)
     standings around    GET /tournaments/{id}/standings?limit=100&around=<name>, entrants
                         spread over the whole standings
+    final standings     the finished tournament's pages, each entry with its games
     leaderboard around  GET /leaderboard/around/{game}?count=50 (101 entries), games
                         spread over the whole board: for reference
 
-Requests per second of each, over the rounds, and the ratio of the standings' to the
-leaderboard's (goal: at least 0.8, on both databases). The leaderboard's page cache is off
+Requests per second of each, over the rounds, and the ratio of each kind of standings' to
+the leaderboard's (goal: at least 0.8, on both databases). The leaderboard's page cache is off
 (``FOURSQUARE_LEADERBOARD_CACHE_PAGES=0``), so that both run their query for every request,
 unless ``--leaderboard-page-cache``. The client is one process on the same machine as the
 server: it shares its cores, and is the same for both.
@@ -74,7 +78,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -84,7 +88,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import create_engine, text
 
-from api.tournaments import LoadedEntrant, bulk_entrants
+from api.tournaments import LoadedEntrant, bulk_entrants, bulk_finish
 from bench.bulk import MAX_SCORE, SCORE_WEIGHTS, BulkLoader
 from bench.harness import DEFAULT_POSTGRES_ADMIN_URL, backends_of
 from bench.loadgen import Recorder, run_async
@@ -113,8 +117,12 @@ def rfc3339(moment: datetime) -> str:
 # ---------------------------------------------------------------- standings: the load
 
 
-def entrants_of(count: int, deals: int, seed: int) -> list[LoadedEntrant]:
-    """``count`` entrants who played ``deals`` deals each, as the service would keep them."""
+def entrants_of(
+    count: int, deals: int, seed: int, games: Sequence[uuid.UUID] = ()
+) -> list[LoadedEntrant]:
+    """``count`` entrants who played ``deals`` deals each, as the service would keep them.
+    With ``games`` (``deals`` per entrant, in turn), each is given its games and its final
+    place, as a finished tournament's entrants are."""
     rng = random.Random(seed)
     found = []
     for number in range(1, count + 1):
@@ -137,8 +145,13 @@ def entrants_of(count: int, deals: int, seed: int) -> list[LoadedEntrant]:
                 cards=cards,
                 finished_at=finished_at,
                 token_hash=f"{rng.getrandbits(256):064x}",
+                games=tuple(games[(number - 1) * deals : number * deals]),
             )
         )
+    if games:
+        order = sorted(found, key=lambda e: (-e.score, -e.cards, e.finished_at, e.number))
+        places = {entrant.number: place for place, entrant in enumerate(order, start=1)}
+        found = [replace(entrant, place=places[entrant.number]) for entrant in found]
     return found
 
 
@@ -157,11 +170,11 @@ def analyze(url: str) -> None:
         engine.dispose()
 
 
-async def announce_running(server: Server, deals: int) -> str:
+async def announce_running(server: Server, name: str, deals: int) -> str:
     """A tournament that started a minute ago and ends tomorrow, as an operator makes one."""
     now = datetime.now(UTC)
     body = {
-        "name": "bench standings",
+        "name": name,
         "starts_at": rfc3339(now - timedelta(minutes=1)),
         "ends_at": rfc3339(now + timedelta(days=1)),
         "deals": deals,
@@ -183,15 +196,24 @@ async def announce_running(server: Server, deals: int) -> str:
 
 
 @dataclass
+class Walked:
+    """One tournament's standings as walked: every page's cursor, and names spread down it."""
+
+    tournament: str
+    status: str  # provisional or final
+    cursors: list[str | None] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    ties: int = 0
+
+
+@dataclass
 class Loaded:
     backend: str
-    tournament: str
     entrants: int
     wins: int
     load_seconds: float
-    standings_cursors: list[str | None] = field(default_factory=list)
+    tournaments: dict[str, Walked] = field(default_factory=dict)  # provisional, final
     board_cursors: list[str | None] = field(default_factory=list)
-    names: list[str] = field(default_factory=list)  # for `around`, spread down the standings
     games: list[str] = field(default_factory=list)  # for the leaderboard's around
     recorder: Recorder = field(default_factory=Recorder)
     seconds: dict[str, float] = field(default_factory=dict)  # label -> seconds timed
@@ -208,8 +230,8 @@ class Loaded:
         return found
 
 
-def standings_path(loaded: Loaded, cursor: str | None, around: str | None = None) -> str:
-    path = f"/tournaments/{loaded.tournament}/standings?limit={LIMIT}"
+def standings_path(tournament: str, cursor: str | None, around: str | None = None) -> str:
+    path = f"/tournaments/{tournament}/standings?limit={LIMIT}"
     if cursor is not None:
         path += f"&cursor={quote(cursor)}"
     if around is not None:
@@ -229,21 +251,22 @@ async def get(connection: HttpConnection, path: str) -> dict[str, Any]:
     return response.json()
 
 
-async def walk(connection: HttpConnection, loaded: Loaded) -> None:
-    """Every page of the standings and as many of the leaderboard, their cursors kept; the
-    standings' ranks checked (1 + the entries strictly ahead) and every entrant met once."""
+async def walk_standings(connection: HttpConnection, walked: Walked, entrants: int) -> None:
+    """Every page of a tournament's standings, their cursors kept; the ranks checked (1 +
+    the entries strictly ahead), every entrant met once, and a final page's entries each
+    with its games and place."""
     cursor: str | None = None
     seen: list[dict[str, Any]] = []
     while True:
-        loaded.standings_cursors.append(cursor)
-        page = await get(connection, standings_path(loaded, cursor))
-        if page["status"] != "provisional" or page["total"] != loaded.entrants:
+        walked.cursors.append(cursor)
+        page = await get(connection, standings_path(walked.tournament, cursor))
+        if page["status"] != walked.status or page["total"] != entrants:
             raise AssertionError(f"standings {page['status']}, total {page['total']}")
         seen.extend(page["entries"])
         cursor = page["next"]
         if cursor is None:
             break
-    if sorted(entry["number"] for entry in seen) != list(range(1, loaded.entrants + 1)):
+    if sorted(entry["number"] for entry in seen) != list(range(1, entrants + 1)):
         raise AssertionError("the standings' pages skipped or repeated an entrant")
     keys = [(-e["score"], -e["cards"], e["finished_at"] or "~") for e in seen]
     first_of_key = 0
@@ -254,12 +277,23 @@ async def walk(connection: HttpConnection, loaded: Loaded) -> None:
             first_of_key = index
         if entry["rank"] != first_of_key + 1:  # 1 + the entries strictly ahead
             raise AssertionError(f"rank {entry['rank']} at {index}, not {first_of_key + 1}")
-    ties = sum(1 for a, b in itertools.pairwise(keys) if a == b)
-    print(f"[{loaded.backend}] standings walked: {len(seen)} entrants, {ties} sharing a rank")
+        if walked.status == "final" and (entry["place"] is None or not entry["games"]):
+            raise AssertionError(f"a final entry without its place or games: {entry}")
+    walked.ties = sum(1 for a, b in itertools.pairwise(keys) if a == b)
     step = max(1, len(seen) // 20)
-    loaded.names = [entry["name"] for entry in seen[step // 2 :: step]]
+    walked.names = [entry["name"] for entry in seen[step // 2 :: step]]
+
+
+async def walk(connection: HttpConnection, loaded: Loaded) -> None:
+    """Every page of both tournaments' standings, and as many of the leaderboard's."""
+    for walked in loaded.tournaments.values():
+        await walk_standings(connection, walked, loaded.entrants)
+        print(
+            f"[{loaded.backend}] {walked.status} standings walked: {loaded.entrants} entrants "
+            f"on {len(walked.cursors)} pages, {walked.ties} sharing the rank before them"
+        )
     cursor = None
-    for _ in range(len(loaded.standings_cursors)):
+    for _ in range(len(loaded.tournaments["provisional"].cursors)):
         loaded.board_cursors.append(cursor)
         page = await get(connection, board_path(cursor))
         loaded.games.append(page["entries"][len(page["entries"]) // 2]["game_id"])
@@ -291,7 +325,14 @@ async def timed(
     loaded.seconds[label] = loaded.seconds.get(label, 0.0) + time.perf_counter() - started
 
 
-STANDINGS_KINDS = ("leaderboard", "standings", "standings around", "leaderboard around")
+STANDINGS_KINDS = (
+    "leaderboard",
+    "standings",
+    "standings around",
+    "final standings",
+    "leaderboard around",
+)
+COMPARED = ("standings", "standings around", "final standings")
 
 
 async def measure(loaded: Loaded, server: Server, args: argparse.Namespace) -> None:
@@ -300,10 +341,12 @@ async def measure(loaded: Loaded, server: Server, args: argparse.Namespace) -> N
         await walk(connection, loaded)
     finally:
         await connection.close()
+    running, final = loaded.tournaments["provisional"], loaded.tournaments["final"]
     paths = {
         "leaderboard": [board_path(cursor) for cursor in loaded.board_cursors],
-        "standings": [standings_path(loaded, cursor) for cursor in loaded.standings_cursors],
-        "standings around": [standings_path(loaded, None, name) for name in loaded.names],
+        "standings": [standings_path(running.tournament, c) for c in running.cursors],
+        "standings around": [standings_path(running.tournament, None, n) for n in running.names],
+        "final standings": [standings_path(final.tournament, c) for c in final.cursors],
         "leaderboard around": [f"/leaderboard/around/{g}?count=50" for g in loaded.games],
     }
     # A warm-up of each kind, unrecorded: the caches of the database and the process.
@@ -312,14 +355,16 @@ async def measure(loaded: Loaded, server: Server, args: argparse.Namespace) -> N
     loaded.seconds.clear()
     loaded.recorder.start()
     for round_ in range(args.rounds):
-        # Alternate the order: a neighbour's burst on the machine falls on both alike.
+        # Alternate the order: a neighbour's burst on the machine falls on every kind alike.
         kinds = STANDINGS_KINDS if round_ % 2 == 0 else tuple(reversed(STANDINGS_KINDS))
         for label in kinds:
             await timed(loaded, server, label, paths[label], args.clients, args.seconds)
 
 
 def run_standings_backend(backend: str, args: argparse.Namespace) -> Loaded:
-    wins = args.wins or args.entrants
+    # The final standings' entrants each list their games: the leaderboard's won games, as
+    # many as they played (their scores are not the deals': only the ids are shown).
+    wins = max(args.wins or args.entrants, args.entrants * args.deals)
     with ExitStack() as stack:
         url = stack.enter_context(throwaway_database(backend, args.postgres_url))
         start = time.perf_counter()
@@ -332,24 +377,34 @@ def run_standings_backend(backend: str, args: argparse.Namespace) -> Loaded:
         with running_server(
             url, app_factory=APP_FACTORY, extra_env=env, migrate_on_start=False
         ) as server:
-            tournament = run_async(announce_running(server, args.deals))
+            running = run_async(announce_running(server, "bench standings", args.deals))
+            final = run_async(announce_running(server, "bench final", args.deals))
         engine = create_engine(url)
         try:
             with engine.begin() as connection:
                 bulk_entrants(
                     connection,
-                    uuid.UUID(tournament),
+                    uuid.UUID(running),
                     entrants_of(args.entrants, args.deals, args.seed),
                 )
+                bulk_entrants(
+                    connection,
+                    uuid.UUID(final),
+                    entrants_of(args.entrants, args.deals, args.seed + 1, loader.game_ids),
+                )
+                bulk_finish(connection, uuid.UUID(final), PLAYED_FROM + timedelta(hours=2))
         finally:
             engine.dispose()
         analyze(url)
-        loaded = Loaded(
-            backend, tournament, args.entrants, wins, load_seconds=time.perf_counter() - start
-        )
+        loaded = Loaded(backend, args.entrants, wins, load_seconds=time.perf_counter() - start)
+        loaded.tournaments = {
+            "provisional": Walked(running, "provisional"),
+            "final": Walked(final, "final"),
+        }
         print(
-            f"[{backend}] loaded {wins} won games and {args.entrants} entrants with "
-            f"{args.deals} deals each in {loaded.load_seconds:.1f} s",
+            f"[{backend}] loaded {wins} won games and two tournaments of {args.entrants} "
+            f"entrants with {args.deals} deals each (one running, one finished) in "
+            f"{loaded.load_seconds:.1f} s",
             flush=True,
         )
         server = stack.enter_context(
@@ -379,7 +434,7 @@ def print_standings(loaded: Loaded, args: argparse.Namespace) -> dict[str, Any]:
             f"p99 {stats.millis(0.99):7.2f} ms  ({stats.count} requests)"
         )
     board = loaded.rate("leaderboard")
-    for label in ("standings", "standings around"):
+    for label in COMPARED:
         ratio = loaded.rate(label) / board if board else float("nan")
         figures[f"{label} ratio"] = ratio
         verdict = "met" if ratio >= GOAL_RATIO else "NOT met"
@@ -1108,7 +1163,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     standings.add_argument("--entrants", type=int, default=10_000)
     standings.add_argument("--deals", type=int, default=5, help="finished deals per entrant")
     standings.add_argument(
-        "--wins", type=int, default=0, help="won games on the leaderboard (default: --entrants)"
+        "--wins",
+        type=int,
+        default=0,
+        help="won games on the leaderboard (default and least: --entrants x --deals)",
     )
     standings.add_argument("--clients", type=int, default=4, help="connections at once")
     standings.add_argument("--seconds", type=float, default=4.0, help="per kind and round")

@@ -2,6 +2,6 @@
 that move and final standings that stay."""
 
 from api.tournaments import tables
-from api.tournaments.bulk import LoadedEntrant, bulk_entrants
+from api.tournaments.bulk import LoadedEntrant, bulk_entrants, bulk_finish
 
-__all__ = ["LoadedEntrant", "bulk_entrants", "tables"]
+__all__ = ["LoadedEntrant", "bulk_entrants", "bulk_finish", "tables"]

@@ -7,7 +7,7 @@ The rows are the ones the service keeps for entrants whose deals have ended (the
 in batches through SQLAlchemy Core in one transaction, with the tournament's ``entrants``
 counter set to match, so that the standings, ranks and caps read them as they read entrants
 who joined and played. The tournament itself is made as the service makes one
-(:func:`api.tournaments.announce` or ``POST /tournaments``); only its entrants are loaded.
+(``POST /tournaments``); only its entrants are loaded, and (:func:`bulk_finish`) its end.
 """
 
 from __future__ import annotations
@@ -98,3 +98,14 @@ def bulk_entrants(
         update(tournaments).where(tournaments.c.id == tournament_id).values(entrants=count)
     )
     return loaded
+
+
+def bulk_finish(connection: Connection, tournament_id: uuid.UUID, finished_at: datetime) -> None:
+    """Mark a tournament whose entrants were loaded with their ``place`` as finished at
+    ``finished_at``, as its end and the fair-play review would have left it: its standings
+    are then the final ones, each entry with its games."""
+    connection.execute(
+        update(tournaments)
+        .where(tournaments.c.id == tournament_id)
+        .values(status="finished", finished_at=finished_at)
+    )
