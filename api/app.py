@@ -24,6 +24,7 @@ from api import (
     leaderboards,
     players,
     races,
+    tournaments,
 )
 from api.accounts import AccountService
 from api.analysis import AnalysisRunner, AnalysisService
@@ -49,6 +50,7 @@ from api.pages import install_web
 from api.players import PlayerService
 from api.races import RaceService
 from api.settings import Settings
+from api.tournaments import TournamentService
 from engine.player.advice import Budget
 
 log = logging.getLogger("foursquare.events")
@@ -79,7 +81,7 @@ def subscribe_features(hooks: GameHooks = HOOKS) -> None:
     if hooks.wired:
         return
     hooks.wired = True
-    for feature in (players, leaderboards, events, fairplay, races):
+    for feature in (players, leaderboards, events, fairplay, races, tournaments):
         feature.subscribe(hooks)
 
 
@@ -135,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             cursor_secret,
             fairplay.is_marked,
             races.race_counts,
+            tournaments.tournament_places,
         )
         state.leaderboards = LeaderboardService(
             database, cursor_secret, settings.leaderboard_cache_pages
@@ -142,7 +145,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state.challenges = ChallengeService(database, challenge_secret, cursor_secret)
         state.analyses = AnalysisService(database, runner.wake if runner else None)
         operators = settings.operator_keys.get_secret_value() if settings.operator_keys else None
-        state.fairplay = fairplay.FairPlayService(database, fairplay.Moderators(operators))
+        moderators = fairplay.Moderators(operators)
+        state.fairplay = fairplay.FairPlayService(database, moderators)
         budget = Budget(placements=settings.hint_placements, milliseconds=settings.hint_max_ms)
         state.hints = HintService(state.games, pool, budget)
         state.rate_limiter = RateLimiter(settings) if settings.rate_limit_enabled else None
@@ -176,6 +180,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state.races = RaceService(
             database, state.games, state.events, pool, requests, challenge_secret, settings, budget
         )
+        state.tournaments = TournamentService(
+            database,
+            state.games,
+            state.events,
+            requests,
+            challenge_secret,
+            cursor_secret,
+            moderators,
+            settings,
+        )
         # The hub's heartbeat also ends every stream when the server is told to stop, so
         # that clients reconnect to another replica.
         live = [asyncio.create_task(hub.heartbeat_loop(lambda: AppStatus.should_exit))]
@@ -183,6 +197,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live.append(asyncio.create_task(purge_periodically(database)))
         if settings.race_worker:
             live.append(asyncio.create_task(state.races.run()))
+        if settings.tournament_worker:
+            live.append(asyncio.create_task(state.tournaments.run()))
         # Every process's committed changes reach this hub (api.events.fanout).
         disconnect = events.connect(hub, database)
         expiring = (
@@ -262,12 +278,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         events.router,
         races.router,
         races.players_router,
+        tournaments.router,
+        tournaments.players_router,
     ):
         app.include_router(router)
     install_web(app)
     install_openapi(app)
     events.install_event_schemas(app)
     events.install_event_schemas(app, races.EVENT_MODELS)
+    events.install_event_schemas(app, tournaments.EVENT_MODELS)
     # Every request's edges (request id, refusals, HEAD, rate-limit fields, timing, log line,
     # metrics): one layer around the whole app (api/ops/observer.py).
     install_edge(

@@ -15,6 +15,7 @@ from api.idempotency import IdempotencySettings
 from api.leaderboards import LeaderboardSettings
 from api.ops.settings import OpsSettings
 from api.races import RaceSettings
+from api.tournaments import TournamentSettings
 
 
 class Settings(
@@ -28,6 +29,7 @@ class Settings(
     ChallengeSettings,
     EventSettings,
     RaceSettings,
+    TournamentSettings,
     AnalysisSettings,
     FairPlaySettings,
 ):

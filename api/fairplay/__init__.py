@@ -3,7 +3,8 @@ before it joins a public board (:mod:`engine.fairplay` judges; this feature queu
 the verdict, keeps flagged games and marked accounts off the boards, and serves the
 moderators). docs/fairplay.md states the rule and its figures."""
 
-from api.fairplay.routes import router
+from api.fairplay.errors import NotAModerator
+from api.fairplay.routes import OperatorKey, router
 from api.fairplay.runner import FairPlayRunner
 from api.fairplay.service import FairPlayService, Moderators, is_marked, subscribe
 from api.fairplay.settings import FairPlaySettings
@@ -13,6 +14,8 @@ __all__ = [
     "FairPlayService",
     "FairPlaySettings",
     "Moderators",
+    "NotAModerator",
+    "OperatorKey",
     "is_marked",
     "router",
     "subscribe",

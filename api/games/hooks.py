@@ -64,8 +64,13 @@ Rank = Callable[[Executor, uuid.UUID, bool], int | None]
 # - "boards": then the count of wins of the score (a board's ties rank in finish order);
 # - "news": the live events, told what the figures now say;
 # - "review": a won game's fair-play review, queued once the boards have held it;
-# - "races": last, a race's end follows its games' figures.
-Stage = Literal["player stats", "boards", "news", "review", "races"]
+# - "races": a race's end follows its games' figures;
+# - "tournaments": last, a tournament's standings: the end of a tournament's game takes its
+#   tournament's row after every other lock of the end, and the tournaments' own writers
+#   (a leave, the ticker's end) end their games before they take that row, so every path
+#   takes it last. Only a sealed game's end looks (one indexed lookup): a placement, or a
+#   public game's end, costs the tournaments nothing.
+Stage = Literal["player stats", "boards", "news", "review", "races", "tournaments"]
 STAGES: tuple[Stage, ...] = get_args(Stage)
 
 

@@ -337,6 +337,13 @@ class GameService:
         return store.set_review(session, game_ids, review, only_from)
 
     @staticmethod
+    def reviews(session: Executor, game_ids: list[uuid.UUID]) -> dict[uuid.UUID, str | None]:
+        """The fair-play review's word on each game (``pending``, ``clean``, ``flagged``,
+        ...: :mod:`api.fairplay`; None for a game it has no word on), by id: a tournament's
+        final standings count a win once its word is in."""
+        return store.get_reviews(session, game_ids)
+
+    @staticmethod
     def won_games_of(session: Executor, player_id: uuid.UUID) -> list[WonGame]:
         """An account's won games that a board may hold, oldest first."""
         return store.won_games_of(session, player_id)

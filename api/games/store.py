@@ -393,6 +393,14 @@ def set_review(
     return int(result.rowcount)  # type: ignore[attr-defined]
 
 
+def get_reviews(session: Executor, game_ids: list[uuid.UUID]) -> dict[uuid.UUID, str | None]:
+    """The fair-play review's word on each game of ``game_ids`` (None: no word), by id."""
+    if not game_ids:
+        return {}
+    statement = select(_games.c.id, _games.c.review).where(_games.c.id.in_(game_ids))
+    return {game_id: review for game_id, review in session.execute(statement)}
+
+
 class WonGame(NamedTuple):
     """A won game as the boards need it to put it back."""
 

@@ -58,6 +58,7 @@ from api.players.schemas import (
     PlayerOut,
     RecoveryCodeSignIn,
     RecoveryCodesOut,
+    TrophiesOut,
 )
 from api.players.service import PlayerService, Profile, stats_out
 
@@ -80,6 +81,7 @@ def _player_out(found: Profile) -> PlayerOut:
         created_at=found.player.created_at,
         stats=stats,
         marked=found.marked,
+        tournaments=TrophiesOut(**found.tournaments) if found.tournaments else TrophiesOut(),
     )
 
 

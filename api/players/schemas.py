@@ -29,6 +29,7 @@ _PLAYER_EXAMPLE: dict[str, Any] = {
         "races_played": 3,
         "races_won": 1,
     },
+    "tournaments": {"first": 1, "second": 0, "third": 2, "played": 5},
 }
 _PLAYER_KEY_EXAMPLE = (
     "fsp.3f0c2d8e9b7a4c1d8e2f0a1b2c3d4e5f.Vx3lM2k0b1Q9t7l0cG9rZXIta2VlcC1pdC1zZWNyZXQ"
@@ -88,6 +89,16 @@ class PlayerStatsOut(ResponseModel):
     )
 
 
+class TrophiesOut(ResponseModel):
+    """A player's tournament places: finished tournaments they played a deal of, and how
+    many they finished first, second and third (`GET /players/{name}/tournaments`)."""
+
+    first: int = 0
+    second: int = 0
+    third: int = 0
+    played: int = 0
+
+
 class PlayerOut(ResponseModel):
     """A player's page."""
 
@@ -101,6 +112,10 @@ class PlayerOut(ResponseModel):
         description="Marked by the fair-play review (several of its wins followed the "
         "computer player's choices too closely): all its games are off the public boards "
         "until a moderator clears it (docs/fairplay.md).",
+    )
+    tournaments: TrophiesOut = Field(
+        default_factory=TrophiesOut,
+        description="Tournament places (1st to 3rd are trophies) and tournaments played.",
     )
 
 

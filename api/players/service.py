@@ -48,6 +48,7 @@ class Profile:
     stats: PlayerStatsRecord
     races: tuple[int, int]  # finished, won
     marked: bool = False  # by the fair-play review: all its games are off the public boards
+    tournaments: dict[str, int] | None = None  # first, second, third, played
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class GamesPage:
 
 Marked = Callable[[Executor, uuid.UUID], bool]
 RaceCounts = Callable[[Executor, uuid.UUID], tuple[int, int]]  # finished, won
+TournamentPlaces = Callable[[Executor, uuid.UUID], dict[str, int]]  # first, ..., played
 
 
 class PlayerService:
@@ -77,6 +79,7 @@ class PlayerService:
         cursor_secret: bytes,
         marked: Marked = lambda s, p: False,
         race_counts: RaceCounts = lambda s, p: (0, 0),
+        tournament_places: TournamentPlaces | None = None,
     ) -> None:
         self.database = database
         self.requests = requests
@@ -89,6 +92,9 @@ class PlayerService:
         # A player's races finished and won (api.races, which looks players up through the
         # accounts: handed in by the app, so that players need not know the races).
         self.race_counts = race_counts
+        # A player's tournament places (api.tournaments, handed in by the app as the races'
+        # counts are).
+        self.tournament_places = tournament_places
 
     async def register(
         self, raw_name: str, key: str | None, key_name: str = FIRST_KEY_NAME
@@ -182,7 +188,8 @@ class PlayerService:
         stats = store.get_player_stats(session, player.id)
         assert stats is not None  # made with the player, removed only with it
         marked = self.marked(session, player.id)
-        return Profile(player, stats, self.race_counts(session, player.id), marked)
+        places = self.tournament_places(session, player.id) if self.tournament_places else None
+        return Profile(player, stats, self.race_counts(session, player.id), marked, places)
 
     async def games_page(
         self, name: str, status: str | None, limit: int, cursor: str | None

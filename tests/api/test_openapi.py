@@ -22,6 +22,17 @@ ROUTES = {
     ("post", "/races/{race_id}/rematch"): {403, 404, 409, 503},
     ("get", "/races/{race_id}/events"): {404, 422, 503},
     ("get", "/players/{name}/races"): {404, 503},
+    ("post", "/tournaments"): {401, 403, 422, 429, 503},
+    ("get", "/tournaments"): {422, 429, 503},
+    ("get", "/tournaments/{tournament_id}"): {403, 404, 429, 503},
+    ("patch", "/tournaments/{tournament_id}"): {401, 403, 404, 409, 422, 429, 503},
+    ("post", "/tournaments/{tournament_id}/cancel"): {401, 403, 404, 409, 429, 503},
+    ("post", "/tournaments/{tournament_id}/entrants"): {403, 404, 409, 422, 429, 503},
+    ("delete", "/tournaments/{tournament_id}/entrants/me"): {401, 403, 404, 409, 429, 503},
+    ("post", "/tournaments/{tournament_id}/games"): {401, 403, 404, 409, 429, 503},
+    ("get", "/tournaments/{tournament_id}/standings"): {404, 422, 429, 503},
+    ("get", "/tournaments/{tournament_id}/events"): {404, 422, 429, 503},
+    ("get", "/players/{name}/tournaments"): {404, 422, 429, 503},
     ("post", "/games"): {401, 403, 409, 413, 422, 503},
     ("get", "/games/{game_id}"): {403, 404, 503},
     ("post", "/games/{game_id}/placements"): {401, 403, 404, 409, 413, 422, 503},
@@ -174,6 +185,7 @@ HEADERS = {
     ("post", "/races"): ["idempotency-key"],
     ("post", "/races/{race_id}/racers"): ["idempotency-key"],
     ("post", "/races/{race_id}/rematch"): ["idempotency-key"],
+    ("post", "/tournaments/{tournament_id}/entrants"): ["idempotency-key"],
 }
 # Answers carrying a secret shown once, retried with an Idempotency-Key for it: a random UUID,
 # unless the fingerprint holds the credential the secret is replayed to.
@@ -184,6 +196,7 @@ RETRIED_SECRETS = {
     ("post", "/races"): "201",
     ("post", "/races/{race_id}/racers"): "201",
     ("post", "/races/{race_id}/rematch"): "201",
+    ("post", "/tournaments/{tournament_id}/entrants"): "201",
 }
 AUTHENTICATED = {("post", "/games/{game_id}/placements"), ("get", "/games/{game_id}/hint")}
 PLAYER_AUTHENTICATED = {
@@ -204,7 +217,19 @@ RACER = {
     ("post", "/races/{race_id}/leave"),
     ("post", "/races/{race_id}/rematch"),
 }
+# An operator's credential (FOURSQUARE_OPERATOR_KEYS), as the moderators'.
+OPERATOR = {
+    ("post", "/tournaments"),
+    ("patch", "/tournaments/{tournament_id}"),
+    ("post", "/tournaments/{tournament_id}/cancel"),
+}
+# An entrant's credential (a guest's tournament token or an account's key).
+ENTRANT = {
+    ("delete", "/tournaments/{tournament_id}/entrants/me"),
+    ("post", "/tournaments/{tournament_id}/games"),
+}
 PLAYER_OPTIONAL = {
+    ("post", "/tournaments/{tournament_id}/entrants"),
     ("post", "/races"),
     ("post", "/races/{race_id}/racers"),
     ("post", "/games"),
@@ -287,7 +312,11 @@ def test_the_game_token_is_an_http_bearer_security_scheme(spec: dict[str, Any]) 
                 assert security == [{"RacerToken": []}], (method, path)
             elif (method, path) == ("get", "/races/{race_id}"):
                 assert security == [{"RacerToken": []}, {}], (method, path)
-            elif path.startswith("/moderation/"):  # an operator credential, never a player's
+            elif (method, path) in ENTRANT:
+                assert security == [{"EntrantToken": []}], (method, path)
+            elif (method, path) == ("get", "/tournaments/{tournament_id}"):
+                assert security == [{"EntrantToken": []}, {}], (method, path)
+            elif path.startswith("/moderation/") or (method, path) in OPERATOR:
                 assert security == [{"OperatorKey": []}], (method, path)
             else:
                 assert security is None, (method, path)

@@ -1,0 +1,517 @@
+"""The SQL of tournaments, their deals, entrants, games and rare events. Functions take the
+caller's session or connection and never commit. An entrant's games are the games feature's:
+their state is read through :class:`api.games.GameService`, never from the games' table here.
+
+The standings' order (score descending, cards descending, the earlier last finish, none last,
+then the entrant's number) is :func:`_ORDER`; a page of them is a range of the index
+``ix_tournament_entrants_standing`` from a key (:func:`_after`), and a rank is one more than
+how many are strictly ahead (:func:`_ahead`), equal score, cards and finish sharing one.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import (
+    ColumnElement,
+    and_,
+    delete,
+    false,
+    func,
+    insert,
+    or_,
+    select,
+    true,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from api.core.database import Executor
+from api.tournaments.tables import tournament_deals as _deals
+from api.tournaments.tables import tournament_entrants as _entrants
+from api.tournaments.tables import tournament_events as _events
+from api.tournaments.tables import tournament_games as _games
+from api.tournaments.tables import tournaments as _tournaments
+
+
+class TournamentRecord(NamedTuple):
+    id: uuid.UUID
+    name: str
+    status: str
+    starts_at: datetime
+    ends_at: datetime
+    deals: int
+    guests: bool
+    max_entrants: int | None
+    entrants: int
+    events: int
+    schedule_id: uuid.UUID | None
+    created_at: datetime
+    finished_at: datetime | None = None
+    cancelled_at: datetime | None = None
+
+
+class EntrantRecord(NamedTuple):
+    number: int
+    name: str
+    player_id: uuid.UUID | None
+    token_hash: str | None
+    joined_at: datetime
+    left_at: datetime | None
+    deals_played: int
+    score: int
+    cards: int
+    finished_at: datetime | None
+    place: int | None
+
+
+class TournamentEvent(NamedTuple):
+    number: int
+    kind: str
+    data: str
+
+
+class TournamentGame(NamedTuple):
+    """Which entrant's game of which deal a game is."""
+
+    tournament_id: uuid.UUID
+    entrant: int
+    deal: int
+    game_id: uuid.UUID
+
+
+# A standing's key: score, cards, the last finish (None: no deal finished) and the number.
+StandingKey = tuple[int, int, datetime | None, int]
+
+_TOURNAMENT = select(*(_tournaments.c[name] for name in TournamentRecord._fields))
+_ENTRANT = select(*(_entrants.c[name] for name in EntrantRecord._fields))
+_ORDER = (
+    _entrants.c.score.desc(),
+    _entrants.c.cards.desc(),
+    _entrants.c.finished_at.asc().nulls_last(),
+    _entrants.c.number,
+)
+
+
+def _insert(session: Session, table: Any) -> postgresql.Insert | sqlite.Insert:
+    dialect = session.connection().dialect.name
+    return postgresql.insert(table) if dialect == "postgresql" else sqlite.insert(table)
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def insert_tournament(session: Session, tournament: TournamentRecord) -> bool:
+    """Store a tournament; False if its schedule's occurrence at its start exists already
+    (the unique (schedule, start): of replicas announcing it at once, one inserts it)."""
+    statement = _insert(session, _tournaments).values(**tournament._asdict())
+    if tournament.schedule_id is not None:
+        statement = statement.on_conflict_do_nothing(index_elements=["schedule_id", "starts_at"])
+    return session.connection().execute(statement).rowcount == 1
+
+
+def insert_deals(session: Session, tournament_id: uuid.UUID, commitments: Sequence[str]) -> None:
+    rows = [
+        {"tournament_id": tournament_id, "number": number, "commitment": commitment}
+        for number, commitment in enumerate(commitments, 1)
+    ]
+    session.connection().execute(insert(_deals), rows)
+
+
+def delete_deals(session: Session, tournament_id: uuid.UUID) -> None:
+    session.connection().execute(delete(_deals).where(_deals.c.tournament_id == tournament_id))
+
+
+def get_tournament(
+    session: Executor, tournament_id: uuid.UUID, *, lock: bool = False
+) -> TournamentRecord | None:
+    """The tournament, or None; with ``lock``, its row held until the transaction ends."""
+    statement = _TOURNAMENT.where(_tournaments.c.id == tournament_id)
+    row = session.execute(statement.with_for_update() if lock else statement).first()
+    return None if row is None else TournamentRecord._make(row)
+
+
+def commitments(session: Executor, tournament_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[str]]:
+    """Each tournament's deals' commitments, in deal order."""
+    statement = (
+        select(_deals.c.tournament_id, _deals.c.commitment)
+        .where(_deals.c.tournament_id.in_(tournament_ids))
+        .order_by(_deals.c.tournament_id, _deals.c.number)
+    )
+    found: dict[uuid.UUID, list[str]] = {each: [] for each in tournament_ids}
+    for tournament_id, commitment in session.execute(statement):
+        found[tournament_id].append(commitment)
+    return found
+
+
+def list_tournaments(
+    session: Executor,
+    statuses: Sequence[str],
+    archive: bool,
+    after: tuple[datetime, uuid.UUID] | None,
+    limit: int,
+) -> list[TournamentRecord]:
+    """Tournaments of ``statuses``: the soonest start first, or with ``archive`` the latest
+    end first; from after the key ``after`` (the last one's time and id)."""
+    c = _tournaments.c
+    statement = _TOURNAMENT.where(c.status.in_(list(statuses)))
+    if archive:
+        if after is not None:
+            statement = statement.where(
+                or_(c.ends_at < after[0], and_(c.ends_at == after[0], c.id > after[1]))
+            )
+        statement = statement.order_by(c.ends_at.desc(), c.id)
+    else:
+        if after is not None:
+            statement = statement.where(
+                or_(c.starts_at > after[0], and_(c.starts_at == after[0], c.id > after[1]))
+            )
+        statement = statement.order_by(c.starts_at, c.id)
+    return [TournamentRecord._make(row) for row in session.execute(statement.limit(limit))]
+
+
+def change_tournament(session: Session, tournament_id: uuid.UUID, was: str, **values: Any) -> bool:
+    """Write ``values`` if the tournament is still in status ``was``; whether it was (of two
+    processes starting or ending it at once, one does it)."""
+    statement = (
+        update(_tournaments)
+        .where(_tournaments.c.id == tournament_id, _tournaments.c.status == was)
+        .values(**values)
+    )
+    return session.connection().execute(statement).rowcount == 1
+
+
+def tournaments_due(session: Executor, at: datetime) -> list[TournamentRecord]:
+    """The tournaments with work due at ``at``: a start, an end, or final standings to write
+    (by ``ix_tournaments_status_starts_at``)."""
+    c = _tournaments.c
+    due = or_(
+        and_(c.status == "announced", c.starts_at <= at),
+        and_(c.status == "running", c.ends_at <= at),
+        c.status == "ending",
+    )
+    return [TournamentRecord._make(row) for row in session.execute(_TOURNAMENT.where(due))]
+
+
+# ---------------------------------------------------------------- entrants
+
+
+def insert_entrant(session: Session, tournament_id: uuid.UUID, entrant: EntrantRecord) -> None:
+    session.connection().execute(
+        insert(_entrants), {"tournament_id": tournament_id, **entrant._asdict()}
+    )
+    _count_entrants(session, tournament_id, 1)
+
+
+def delete_entrant(session: Session, tournament_id: uuid.UUID, number: int) -> None:
+    statement = delete(_entrants).where(
+        _entrants.c.tournament_id == tournament_id, _entrants.c.number == number
+    )
+    session.connection().execute(statement)
+    _count_entrants(session, tournament_id, -1)
+
+
+def _count_entrants(session: Session, tournament_id: uuid.UUID, by: int) -> None:
+    statement = (
+        update(_tournaments)
+        .where(_tournaments.c.id == tournament_id)
+        .values(entrants=_tournaments.c.entrants + by)
+    )
+    session.connection().execute(statement)
+
+
+def set_entrant(session: Session, tournament_id: uuid.UUID, number: int, **values: Any) -> None:
+    statement = update(_entrants).where(
+        _entrants.c.tournament_id == tournament_id, _entrants.c.number == number
+    )
+    session.connection().execute(statement.values(**values))
+
+
+def add_deal(
+    session: Session,
+    tournament_id: uuid.UUID,
+    number: int,
+    score: int,
+    cards: int,
+    at: datetime,
+) -> None:
+    """Count one more finished deal in an entrant's standing."""
+    c = _entrants.c
+    statement = (
+        update(_entrants)
+        .where(c.tournament_id == tournament_id, c.number == number)
+        .values(
+            deals_played=c.deals_played + 1,
+            score=c.score + score,
+            cards=c.cards + cards,
+            finished_at=at,
+        )
+    )
+    session.connection().execute(statement)
+
+
+def last_number(session: Executor, tournament_id: uuid.UUID) -> int:
+    statement = select(func.max(_entrants.c.number)).where(
+        _entrants.c.tournament_id == tournament_id
+    )
+    found: int | None = session.execute(statement).scalar()
+    return found or 0
+
+
+def get_entrant(session: Executor, tournament_id: uuid.UUID, number: int) -> EntrantRecord | None:
+    statement = _ENTRANT.where(
+        _entrants.c.tournament_id == tournament_id, _entrants.c.number == number
+    )
+    row = session.execute(statement).first()
+    return None if row is None else EntrantRecord._make(row)
+
+
+def entrant_of_player(
+    session: Executor, tournament_id: uuid.UUID, player_id: uuid.UUID
+) -> EntrantRecord | None:
+    statement = _ENTRANT.where(
+        _entrants.c.tournament_id == tournament_id, _entrants.c.player_id == player_id
+    )
+    row = session.execute(statement).first()
+    return None if row is None else EntrantRecord._make(row)
+
+
+def entrant_of_token(
+    session: Executor, tournament_id: uuid.UUID, token_hash: str
+) -> EntrantRecord | None:
+    """The guest entrant whose token hashes to ``token_hash`` (a random token's SHA-256: an
+    equality on it tells a guesser nothing a comparison in constant time would not)."""
+    statement = _ENTRANT.where(
+        _entrants.c.tournament_id == tournament_id, _entrants.c.token_hash == token_hash
+    )
+    row = session.execute(statement).first()
+    return None if row is None else EntrantRecord._make(row)
+
+
+def entrant_names(session: Executor, tournament_id: uuid.UUID) -> list[str]:
+    statement = select(_entrants.c.name).where(_entrants.c.tournament_id == tournament_id)
+    return list(session.execute(statement).scalars())
+
+
+def entrant_named(session: Executor, tournament_id: uuid.UUID, name: str) -> EntrantRecord | None:
+    """The entrant called ``name``, in any case."""
+    statement = _ENTRANT.where(
+        _entrants.c.tournament_id == tournament_id,
+        func.lower(_entrants.c.name) == name.lower(),
+    )
+    row = session.execute(statement.order_by(_entrants.c.number)).first()
+    return None if row is None else EntrantRecord._make(row)
+
+
+def all_entrants(session: Executor, tournament_id: uuid.UUID) -> list[EntrantRecord]:
+    """Every entrant, in the standings' order."""
+    statement = _ENTRANT.where(_entrants.c.tournament_id == tournament_id).order_by(*_ORDER)
+    return [EntrantRecord._make(row) for row in session.execute(statement)]
+
+
+# ---------------------------------------------------------------- standings
+
+
+def key_of(entrant: EntrantRecord) -> StandingKey:
+    return entrant.score, entrant.cards, entrant.finished_at, entrant.number
+
+
+def _after(key: StandingKey) -> ColumnElement[bool]:
+    """The entrants after ``key`` in the standings' order."""
+    score, cards, finished, number = key
+    c = _entrants.c
+    if finished is None:
+        later: ColumnElement[bool] = false()
+        same: ColumnElement[bool] = c.finished_at.is_(None)
+    else:
+        later = or_(c.finished_at > finished, c.finished_at.is_(None))
+        same = c.finished_at == finished
+    return or_(
+        c.score < score,
+        and_(
+            c.score == score,
+            or_(
+                c.cards < cards,
+                and_(c.cards == cards, or_(later, and_(same, c.number > number))),
+            ),
+        ),
+    )
+
+
+def _ahead(key: StandingKey, *, strictly: bool) -> ColumnElement[bool]:
+    """The entrants ahead of ``key``: ``strictly`` (a better score, cards or finish: what a
+    rank counts), or anywhere before it in the order (the entrant's number too)."""
+    score, cards, finished, number = key
+    c = _entrants.c
+    sooner: ColumnElement[bool] = (
+        c.finished_at.is_not(None) if finished is None else c.finished_at < finished
+    )
+    same = c.finished_at.is_(None) if finished is None else c.finished_at == finished
+    tie = and_(same, c.number < number) if not strictly else false()
+    return or_(
+        c.score > score,
+        and_(c.score == score, or_(c.cards > cards, and_(c.cards == cards, or_(sooner, tie)))),
+    )
+
+
+def count_ahead(
+    session: Executor, tournament_id: uuid.UUID, key: StandingKey, *, strictly: bool
+) -> int:
+    statement = select(func.count()).where(
+        _entrants.c.tournament_id == tournament_id, _ahead(key, strictly=strictly)
+    )
+    found: int = session.execute(statement).scalar_one()
+    return found
+
+
+def count_entrants(session: Executor, tournament_id: uuid.UUID) -> int:
+    statement = select(func.count()).where(_entrants.c.tournament_id == tournament_id)
+    found: int = session.execute(statement).scalar_one()
+    return found
+
+
+def standings(
+    session: Executor,
+    tournament_id: uuid.UUID,
+    *,
+    after: StandingKey | None = None,
+    offset: int = 0,
+    limit: int,
+) -> list[EntrantRecord]:
+    """A page of the standings: after the key ``after``, or from ``offset``."""
+    statement = _ENTRANT.where(
+        _entrants.c.tournament_id == tournament_id, _after(after) if after else true()
+    )
+    statement = statement.order_by(*_ORDER).offset(offset).limit(limit)
+    return [EntrantRecord._make(row) for row in session.execute(statement)]
+
+
+def winners(session: Executor, tournament_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[Any]]:
+    """The first three of each finished tournament: (place, name), in order."""
+    c = _entrants.c
+    statement = (
+        select(c.tournament_id, c.place, c.name)
+        .where(c.tournament_id.in_(tournament_ids), c.place <= 3)
+        .order_by(c.tournament_id, c.place, c.number)
+    )
+    found: dict[uuid.UUID, list[Any]] = {each: [] for each in tournament_ids}
+    for tournament_id, place, name in session.execute(statement):
+        if len(found[tournament_id]) < 3:
+            found[tournament_id].append((place, name))
+    return found
+
+
+# ---------------------------------------------------------------- games
+
+
+def insert_game(
+    session: Session, tournament_id: uuid.UUID, entrant: int, deal: int, game_id: uuid.UUID
+) -> None:
+    values = {"tournament_id": tournament_id, "entrant": entrant, "deal": deal, "game_id": game_id}
+    session.connection().execute(insert(_games), values)
+
+
+def game_entry(session: Executor, game_id: uuid.UUID) -> TournamentGame | None:
+    """The tournament, entrant and deal of a game, if it is a tournament's (by the unique
+    index on ``game_id``)."""
+    c = _games.c
+    statement = select(c.tournament_id, c.entrant, c.deal, c.game_id).where(c.game_id == game_id)
+    row = session.execute(statement).first()
+    return None if row is None else TournamentGame._make(row)
+
+
+def games_of(
+    session: Executor, tournament_id: uuid.UUID, entrant: int | None = None
+) -> list[TournamentGame]:
+    """The tournament's games (of one entrant), by entrant and deal."""
+    c = _games.c
+    statement = select(c.tournament_id, c.entrant, c.deal, c.game_id).where(
+        c.tournament_id == tournament_id
+    )
+    if entrant is not None:
+        statement = statement.where(c.entrant == entrant)
+    rows = session.execute(statement.order_by(c.entrant, c.deal))
+    return [TournamentGame._make(row) for row in rows]
+
+
+# ---------------------------------------------------------------- events
+
+
+def insert_event(session: Session, tournament_id: uuid.UUID, kind: str, data: str) -> int:
+    """Store the tournament's next rare event; its number. The ``UPDATE`` that takes the
+    number holds the tournament's row until the transaction ends: its writers take turns, so
+    its events are numbered without a gap."""
+    statement = (
+        update(_tournaments)
+        .where(_tournaments.c.id == tournament_id)
+        .values(events=_tournaments.c.events + 1)
+        .returning(_tournaments.c.events)
+    )
+    connection = session.connection()
+    number: int = connection.execute(statement).scalar_one()
+    values = {"tournament_id": tournament_id, "number": number, "kind": kind, "data": data}
+    connection.execute(insert(_events), values)
+    return number
+
+
+def get_events(
+    session: Executor, tournament_id: uuid.UUID, after: int = 0
+) -> list[TournamentEvent]:
+    c = _events.c
+    statement = (
+        select(c.number, c.kind, c.data)
+        .where(c.tournament_id == tournament_id, c.number > after)
+        .order_by(c.number)
+    )
+    return [TournamentEvent._make(row) for row in session.execute(statement)]
+
+
+# ---------------------------------------------------------------- a player's tournaments
+
+
+def tournament_places(session: Executor, player_id: uuid.UUID) -> dict[str, int]:
+    """How many finished tournaments the player took part in (played a deal of), and how many
+    they finished first, second and third (by ``ix_tournament_entrants_player_id``)."""
+    c = _entrants.c
+    statement = (
+        select(
+            func.count(),
+            func.count().filter(c.place == 1),
+            func.count().filter(c.place == 2),
+            func.count().filter(c.place == 3),
+        )
+        .join(_tournaments, _tournaments.c.id == c.tournament_id)
+        .where(
+            c.player_id == player_id,
+            _tournaments.c.status == "finished",
+            c.place.is_not(None),
+        )
+    )
+    played, first, second, third = session.execute(statement).one()
+    return {"first": first, "second": second, "third": third, "played": played}
+
+
+def player_tournaments(
+    session: Executor,
+    player_id: uuid.UUID,
+    after: tuple[datetime, uuid.UUID] | None,
+    limit: int,
+) -> list[dict[str, Any]]:
+    """A player's finished tournaments, the latest end first: id, name, ends_at, place,
+    entrants and score."""
+    t, c = _tournaments.c, _entrants.c
+    statement = (
+        select(t.id, t.name, t.ends_at, c.place, t.entrants, c.score)
+        .join(_entrants, c.tournament_id == t.id)
+        .where(c.player_id == player_id, t.status == "finished", c.place.is_not(None))
+    )
+    if after is not None:
+        statement = statement.where(
+            or_(t.ends_at < after[0], and_(t.ends_at == after[0], t.id > after[1]))
+        )
+    statement = statement.order_by(t.ends_at.desc(), t.id).limit(limit)
+    return [dict(row) for row in session.execute(statement).mappings()]

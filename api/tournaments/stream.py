@@ -1,0 +1,167 @@
+"""A tournament's stream: its rare events, in order, as stored (:mod:`api.tournaments.store`).
+
+Every change a watcher sees is one of them (a join, a leave, a deal finished, the standings
+after it, the start, the end, the final standings, a cancellation): an entrant's placements
+are never events, so the stream listens to no game and a placement costs it nothing. An
+event's id is its number; a stream resumed with ``Last-Event-ID`` is sent the events after
+it. None carries a card; an entry carries its games' ids only in the final standings. The
+stream ends after ``final`` or ``cancelled``.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import datetime
+
+from pydantic import BaseModel
+from sqlalchemy.orm import Session
+
+from api.core.database import Database, Executor
+from api.core.errors import echo
+from api.events import InvalidLastEventId, Reading, topic_changed
+from api.tournaments import store
+from api.tournaments.errors import TournamentNotFound
+from api.tournaments.schemas import Entry, StandingsEvent
+from api.tournaments.store import EntrantRecord, TournamentEvent, TournamentRecord
+
+POSITION = re.compile(r"[0-9]{1,9}", re.ASCII)
+_LAST = ("final", "cancelled")  # the stream closes after these
+TOP = 10  # entries in a `standings` event
+
+
+class TournamentReading:
+    """A tournament's events as read at one moment."""
+
+    listens: frozenset[uuid.UUID] = frozenset()
+
+    def __init__(self, events: list[TournamentEvent]) -> None:
+        self.events = events
+
+    @property
+    def last(self) -> int:
+        return self.events[-1].number if self.events else 0
+
+    def after(self, position: str | None) -> tuple[list[tuple[str, str, bytes]], str, bool]:
+        number = parse_position(position)
+        sent = [
+            (event.kind, str(event.number), event.data.encode())
+            for event in self.events
+            if event.number > number
+        ]
+        done = bool(self.events) and self.events[-1].kind in _LAST
+        return sent, str(max(number, self.last)), done
+
+
+class TournamentTopic:
+    """The tournaments' :class:`api.events.Topic`: a tournament's stream, keyed by its id."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def read(
+        self, key: uuid.UUID, previous: Reading | None, changed: frozenset[uuid.UUID]
+    ) -> TournamentReading:
+        """The events: all of them the first time, then those after the last one read (``404
+        tournament_not_found`` for no such tournament)."""
+        if isinstance(previous, TournamentReading):
+            after = previous.last
+            newer = await self.database.read(lambda s: store.get_events(s, key, after))
+            return TournamentReading(previous.events + newer) if newer else previous
+
+        def read(session: Executor) -> TournamentReading:
+            if store.get_tournament(session, key) is None:
+                raise TournamentNotFound(f"no tournament has the id {str(key)!r}")
+            return TournamentReading(store.get_events(session, key))
+
+        return await self.database.read(read)
+
+
+def parse_position(position: str | None) -> int:
+    """A stream position (an event's id: its number), ``422 invalid_last_event_id`` for
+    anything else."""
+    if position is None or not position.strip():
+        return 0
+    if POSITION.fullmatch(position.strip()) is None:
+        raise InvalidLastEventId(
+            f"Last-Event-ID {echo(position)!r} is no event of a tournament: send the id of the "
+            "last event received"
+        )
+    return int(position.strip())
+
+
+def locked(session: Session, tournament_id: uuid.UUID) -> TournamentRecord:
+    """The tournament, its row held until the transaction ends (404 if none): how a writer
+    of its rare events takes its turn."""
+    found = store.get_tournament(session, tournament_id, lock=True)
+    if found is None:
+        raise TournamentNotFound(f"no tournament has the id {str(tournament_id)!r}")
+    return found
+
+
+def publish(session: Session, tournament_id: uuid.UUID, kind: str, data: BaseModel) -> None:
+    """Store one of the tournament's rare events (its row held by the ``UPDATE`` that
+    numbers it), and tell its stream's watchers in every process once it commits."""
+    store.insert_event(session, tournament_id, kind, data.model_dump_json())
+    topic_changed(session, tournament_id)
+
+
+def publish_standings(
+    session: Session, tournament_id: uuid.UUID, games: dict[int, list[uuid.UUID]] | None = None
+) -> None:
+    """``event: standings``: the first ten as they are now (``games``: once it is finished,
+    each entrant's games)."""
+    top = store.standings(session, tournament_id, limit=TOP)
+    ranks = ranks_of(session, tournament_id, top)
+    entries = [
+        entry_out(row, rank, games.get(row.number, []) if games is not None else None)
+        for row, rank in zip(top, ranks, strict=True)
+    ]
+    publish(session, tournament_id, "standings", StandingsEvent(top=entries))
+
+
+def ranks_of(session: Executor, tournament_id: uuid.UUID, rows: list[EntrantRecord]) -> list[int]:
+    """The ranks of consecutive entrants of the standings: the first's is one more than the
+    entrants strictly ahead of it; each next one shares the previous one's if it ties with
+    it, else is one more than the entrants before it (two counts whatever the page)."""
+    if not rows:
+        return []
+    first = store.key_of(rows[0])
+    ranks = [store.count_ahead(session, tournament_id, first, strictly=True) + 1]
+    before = store.count_ahead(session, tournament_id, first, strictly=False)
+    for index in range(1, len(rows)):
+        if _tied(rows[index], rows[index - 1]):
+            ranks.append(ranks[-1])
+        else:
+            ranks.append(before + index + 1)
+    return ranks
+
+
+def _tied(one: EntrantRecord, other: EntrantRecord) -> bool:
+    return (one.score, one.cards, one.finished_at) == (other.score, other.cards, other.finished_at)
+
+
+def entry_out(
+    entrant: EntrantRecord, rank: int | None, games: list[uuid.UUID] | None = None
+) -> Entry:
+    """An entrant as anyone may see it; ``games`` only once the tournament is finished."""
+    return Entry(
+        number=entrant.number,
+        name=entrant.name,
+        account=entrant.player_id is not None,
+        rank=rank,
+        deals_played=entrant.deals_played,
+        score=entrant.score,
+        cards=entrant.cards,
+        finished_at=entrant.finished_at,
+        left=entrant.left_at is not None,
+        place=entrant.place,
+        games=games,
+    )
+
+
+def finished_before(one: datetime | None, other: datetime | None) -> bool:
+    """Whether a finish is earlier than another (none is the latest)."""
+    if one is None:
+        return False
+    return other is None or one < other

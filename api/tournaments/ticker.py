@@ -1,0 +1,198 @@
+"""The tournaments' ticker: what happens to a tournament without a request, and the games'
+hook that keeps its standings. Every server process runs a ticker
+(``FOURSQUARE_TOURNAMENT_WORKER``); each step is claimed in the database (a guarded
+``UPDATE`` of the status, under the tournament's row), so each is done once whichever
+replica does it:
+
+- the start, at ``starts_at``: ``announced`` → ``running``, ``event: started``;
+- the end, at ``ends_at``: the games still in progress end (lost: a deal not finished scores
+  0), then ``running`` → ``ending``, the games are revealed (public from then on: the
+  fair-play review queues their wins), the deals too, ``event: ended``;
+- the final standings, once every won game has the fair-play review's word, or
+  ``FOURSQUARE_TOURNAMENT_REVIEW_WAIT_SECONDS`` after the end (an unreviewed win then counts:
+  a slow review costs no honest player a place): each entrant's score again without its
+  flagged wins, its place (equal score, cards and last finish share one; an entrant who
+  played no deal gets none), ``finished``, ``event: final``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from datetime import timedelta
+from functools import partial
+
+from sqlalchemy.orm import Session
+
+from api.core.clock import now
+from api.core.database import Database
+from api.games import GameFacts, GameHooks, GameService
+from api.tournaments import store
+from api.tournaments.schemas import (
+    DealFinishedEvent,
+    EndedEvent,
+    FinalEvent,
+    TimesEvent,
+    Winner,
+)
+from api.tournaments.settings import TournamentSettings
+from api.tournaments.store import EntrantRecord
+from api.tournaments.stream import locked, publish, publish_standings
+
+log = logging.getLogger("foursquare.tournaments")
+
+# The review's words under which a win counts in the final standings: found clean, or
+# cleared by a moderator. ``flagged``, ``confirmed`` and ``held`` (its account is marked) do
+# not; ``pending`` waits (the review wait).
+COUNTED = ("clean", "cleared")
+
+
+class TournamentTicker:
+    """One process's ticker (:meth:`run`, until cancelled)."""
+
+    def __init__(
+        self, database: Database, games: GameService, secret: bytes, settings: TournamentSettings
+    ) -> None:
+        self.database = database
+        self.games = games
+        self.secret = secret
+        self.tick = settings.tournament_tick_seconds
+        self.review_wait = timedelta(seconds=settings.tournament_review_wait_seconds)
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.look_after()
+            except Exception:
+                log.exception("looking after the tournaments failed")  # the next tick retries
+            await asyncio.sleep(self.tick)
+
+    async def look_after(self) -> None:
+        """Do every step due now (the tests call it with the clock moved)."""
+        at = now()
+        for tournament in await self.database.read(partial(store.tournaments_due, at=at)):
+            if tournament.status == "announced":
+                await self.database.write(partial(self._start, tournament_id=tournament.id))
+            elif tournament.status == "running":
+                await self.database.write(partial(self._end, tournament_id=tournament.id))
+            else:
+                await self.database.write(partial(self._finish, tournament_id=tournament.id))
+
+    def _start(self, session: Session, tournament_id: uuid.UUID) -> None:
+        tournament = locked(session, tournament_id)
+        if tournament.status != "announced" or tournament.starts_at > now():
+            return  # started (or edited, or cancelled) by another
+        store.change_tournament(session, tournament_id, "announced", status="running")
+        times = TimesEvent(starts_at=tournament.starts_at, ends_at=tournament.ends_at)
+        publish(session, tournament_id, "started", times)
+
+    def _end(self, session: Session, tournament_id: uuid.UUID) -> None:
+        # The games in progress end first: each end takes the tournament's row last, through
+        # the games' hooks (the lock order), and its deal counts as lost.
+        played = [game.game_id for game in store.games_of(session, tournament_id)]
+        summaries = self.games.summaries(session, played)
+        unfinished = [each for each in played if summaries[each].status == "in_progress"]
+        if unfinished:
+            self.games.end(session, unfinished)
+        tournament = locked(session, tournament_id)
+        if tournament.status != "running" or tournament.ends_at > now():
+            return
+        store.change_tournament(session, tournament_id, "running", status="ending")
+        self.games.reveal(session, played)
+        publish(session, tournament_id, "ended", EndedEvent())
+
+    def _finish(self, session: Session, tournament_id: uuid.UUID) -> None:
+        tournament = locked(session, tournament_id)
+        if tournament.status != "ending":
+            return
+        played = store.games_of(session, tournament_id)
+        ids = [game.game_id for game in played]
+        summaries = self.games.summaries(session, ids)
+        reviews = self.games.reviews(session, ids)
+        waited = now() >= tournament.ends_at + self.review_wait
+        won = [each for each in ids if summaries[each].status == "won"]
+        if not waited and any(reviews.get(each) == "pending" for each in won):
+            return  # the review has not had its word on every win yet
+        scores: dict[int, int] = {}
+        for game in played:
+            summary = summaries[game.game_id]
+            counted = reviews.get(game.game_id) in (*COUNTED, None, "pending")
+            score = (summary.score or 0) if summary.status == "won" and counted else 0
+            scores[game.entrant] = scores.get(game.entrant, 0) + score
+        entrants = [
+            entrant._replace(score=scores.get(entrant.number, 0))
+            for entrant in store.all_entrants(session, tournament_id)
+        ]
+        for entrant, place in _places(entrants):
+            store.set_entrant(
+                session, tournament_id, entrant.number, score=entrant.score, place=place
+            )
+        store.change_tournament(
+            session, tournament_id, "ending", status="finished", finished_at=now()
+        )
+        games: dict[int, list[uuid.UUID]] = {}
+        for game in played:
+            games.setdefault(game.entrant, []).append(game.game_id)
+        publish_standings(session, tournament_id, games)
+        winners = [
+            Winner(place=place, name=name)
+            for place, name in store.winners(session, [tournament_id])[tournament_id]
+        ]
+        publish(session, tournament_id, "final", FinalEvent(winners=winners))
+
+
+def _places(entrants: list[EntrantRecord]) -> list[tuple[EntrantRecord, int | None]]:
+    """The final order (score, cards, the earlier last finish, the number) and each place:
+    one more than the entrants strictly ahead; none for an entrant who played no deal."""
+    far = now() + timedelta(days=365 * 100)
+
+    def key(entrant: EntrantRecord) -> tuple[int, int, float, int]:
+        finished = (entrant.finished_at or far).timestamp()
+        return -entrant.score, -entrant.cards, finished, entrant.number
+
+    ordered = sorted(entrants, key=key)
+    placed: list[tuple[EntrantRecord, int | None]] = []
+    place = 0
+    for index, entrant in enumerate(ordered):
+        if entrant.deals_played == 0:
+            placed.append((entrant, None))
+            continue
+        if index == 0 or key(entrant)[:3] != key(ordered[index - 1])[:3]:
+            place = index + 1
+        placed.append((entrant, place))
+    return placed
+
+
+# ---------------------------------------------------------------- in the games' transactions
+
+
+def subscribe(hooks: GameHooks) -> None:
+    """Count a tournament game's end in its entrant's standing, in the game's transaction."""
+    hooks.subscribe("tournaments", ended=_game_ended)
+
+
+def _game_ended(session: Session, facts: GameFacts) -> None:
+    # Only a sealed game can be a tournament's in progress (its deal is shared, sealed until
+    # the end): any other game's end costs no tournament query, and a placement none at all.
+    if not facts.sealed or facts.computer:
+        return
+    entry = store.game_entry(session, facts.game_id)
+    if entry is None:
+        return  # a race's
+    tournament_id = entry.tournament_id
+    locked(session, tournament_id)  # last of the end's locks: the standings take turns
+    score = (facts.score or 0) if facts.status == "won" else 0
+    store.add_deal(session, tournament_id, entry.entrant, score, facts.placements, facts.at)
+    entrant = store.get_entrant(session, tournament_id, entry.entrant)
+    assert entrant is not None  # an entrant with games is never removed
+    finished = DealFinishedEvent(
+        number=entrant.number,
+        name=entrant.name,
+        deal=entry.deal,
+        deals_played=entrant.deals_played,
+        score=entrant.score,
+        cards=entrant.cards,
+    )
+    publish(session, tournament_id, "deal_finished", finished)
+    publish_standings(session, tournament_id)
