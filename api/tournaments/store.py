@@ -368,6 +368,17 @@ def count_ahead(
     return found
 
 
+def counts_ahead(session: Executor, tournament_id: uuid.UUID, key: StandingKey) -> tuple[int, int]:
+    """How many entrants are strictly ahead of ``key`` (what its rank counts) and how many
+    come before it in the order, in one statement: a page's ranks cost one count of the
+    entries before it, not two (bench/tournament_load.py: two were half a page's time)."""
+    statement = select(func.count().filter(_ahead(key, strictly=True)), func.count()).where(
+        _entrants.c.tournament_id == tournament_id, _ahead(key, strictly=False)
+    )
+    strictly, before = session.execute(statement).one()
+    return int(strictly), int(before)
+
+
 def count_entrants(session: Executor, tournament_id: uuid.UUID) -> int:
     statement = select(func.count()).where(_entrants.c.tournament_id == tournament_id)
     found: int = session.execute(statement).scalar_one()
@@ -425,15 +436,22 @@ def game_entry(session: Executor, game_id: uuid.UUID) -> TournamentGame | None:
 
 
 def games_of(
-    session: Executor, tournament_id: uuid.UUID, entrant: int | None = None
+    session: Executor,
+    tournament_id: uuid.UUID,
+    entrant: int | None = None,
+    *,
+    entrants: Sequence[int] | None = None,
 ) -> list[TournamentGame]:
-    """The tournament's games (of one entrant), by entrant and deal."""
+    """The tournament's games (of one entrant, or of ``entrants``: a page's), by entrant and
+    deal."""
     c = _games.c
     statement = select(c.tournament_id, c.entrant, c.deal, c.game_id).where(
         c.tournament_id == tournament_id
     )
     if entrant is not None:
         statement = statement.where(c.entrant == entrant)
+    if entrants is not None:
+        statement = statement.where(c.entrant.in_(entrants))
     rows = session.execute(statement.order_by(c.entrant, c.deal))
     return [TournamentGame._make(row) for row in rows]
 

@@ -126,9 +126,8 @@ def ranks_of(session: Executor, tournament_id: uuid.UUID, rows: list[EntrantReco
     it, else is one more than the entrants before it (two counts whatever the page)."""
     if not rows:
         return []
-    first = store.key_of(rows[0])
-    ranks = [store.count_ahead(session, tournament_id, first, strictly=True) + 1]
-    before = store.count_ahead(session, tournament_id, first, strictly=False)
+    strictly, before = store.counts_ahead(session, tournament_id, store.key_of(rows[0]))
+    ranks = [strictly + 1]
     for index in range(1, len(rows)):
         if _tied(rows[index], rows[index - 1]):
             ranks.append(ranks[-1])
