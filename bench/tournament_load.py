@@ -5,7 +5,8 @@ tournament played live by hundreds of entrants on two replicas, one of them kill
         [--entrants 10000] [--deals 5] [--wins N] [--clients 4] [--seconds 4] [--rounds 3]
         [--leaderboard-page-cache] [--json PATH]
     .venv/bin/python bench/tournament_load.py live [--entrants 500] [--deals 2]
-        [--watchers 20] [--pace 1,3] [--no-kill] [--restart-after 3] [--json PATH]
+        [--watchers 20] [--pace 1,3] [--minutes M] [--no-kill] [--kill-after 20]
+        [--restart-after 3] [--json PATH]
 
 ``standings``: for each backend, a new migrated database holding won games (``bench.bulk``:
 the leaderboard, ``--wins`` of them but at least one per deal played) and two tournaments,
@@ -57,7 +58,8 @@ acknowledged, and started again ``--restart-after`` seconds later; the watchers 
 - placements acknowledged (a 201 the client read) and stored (each game's placements read
   back from ``GET /games/{id}/placements`` with the entrant's token once the tournament is
   over): every acknowledged placement stored once, none stored that no client placed;
-- each entrant's deals played, score and cards in the final standings against its games;
+- each entrant's deals played, score and cards in the standings against its games (a deal
+  the tournament's end cut off counts as the service counts it: played, lost, its cards);
 - the replicas', PostgreSQL's and HAProxy's CPU per placement, this process's and the
   watchers', how late this process's event loop ran, and /proc/loadavg. The load generator
   (players and watchers) runs on the same 2 cores as the service it measures.

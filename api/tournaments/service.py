@@ -705,6 +705,6 @@ def _games_by_entrant(
     """The games of the entrants ``numbers`` (a page's): every entrant's made a page of the
     final standings read 50,000 rows at 10,000 entrants (bench/tournament_load.py)."""
     found: dict[int, list[uuid.UUID]] = {}
-    for game in store.games_of(session, tournament_id, entrants=numbers):
+    for game in store.games_of(session, tournament_id, of=numbers):
         found.setdefault(game.entrant, []).append(game.game_id)
     return found

@@ -330,19 +330,13 @@ def _after(key: StandingKey) -> ColumnElement[bool]:
     else:
         later = or_(c.finished_at > finished, c.finished_at.is_(None))
         same = c.finished_at == finished
-    # ``score <= score`` is implied by the rest; said on its own, it is the index range the
-    # page starts from (without it PostgreSQL read the standings from the top and filtered:
-    # 5,000 rows for page 51 of 100, bench/tournament_load.py).
-    return and_(
-        c.score <= score,
-        or_(
-            c.score < score,
-            and_(
-                c.score == score,
-                or_(
-                    c.cards < cards,
-                    and_(c.cards == cards, or_(later, and_(same, c.number > number))),
-                ),
+    return or_(
+        c.score < score,
+        and_(
+            c.score == score,
+            or_(
+                c.cards < cards,
+                and_(c.cards == cards, or_(later, and_(same, c.number > number))),
             ),
         ),
     )
@@ -358,44 +352,26 @@ def _ahead(key: StandingKey, *, strictly: bool) -> ColumnElement[bool]:
     )
     same = c.finished_at.is_(None) if finished is None else c.finished_at == finished
     tie = and_(same, c.number < number) if not strictly else false()
-    # ``score >= score``, implied by the rest: the index range to count (see _after).
-    return and_(
-        c.score >= score,
-        or_(
-            c.score > score,
-            and_(
-                c.score == score,
-                or_(c.cards > cards, and_(c.cards == cards, or_(sooner, tie))),
-            ),
-        ),
+    return or_(
+        c.score > score,
+        and_(c.score == score, or_(c.cards > cards, and_(c.cards == cards, or_(sooner, tie)))),
     )
 
 
 def count_ahead(
     session: Executor, tournament_id: uuid.UUID, key: StandingKey, *, strictly: bool
 ) -> int:
-    statement = select(func.count()).where(
-        _entrants.c.tournament_id == tournament_id, _ahead(key, strictly=strictly)
-    )
-    found: int = session.execute(statement).scalar_one()
-    return found
+    return counts_ahead(session, tournament_id, key)[0 if strictly else 1]
 
 
 def counts_ahead(session: Executor, tournament_id: uuid.UUID, key: StandingKey) -> tuple[int, int]:
-    """How many entrants are strictly ahead of ``key`` (what its rank counts) and how many
-    come before it in the order, in one statement: a page's ranks cost one count of the
-    entries before it, not two (bench/tournament_load.py: two were half a page's time)."""
-    statement = select(func.count().filter(_ahead(key, strictly=True)), func.count()).where(
-        _entrants.c.tournament_id == tournament_id, _ahead(key, strictly=False)
-    )
-    strictly, before = session.execute(statement).one()
-    return int(strictly), int(before)
-
-
-def count_entrants(session: Executor, tournament_id: uuid.UUID) -> int:
-    statement = select(func.count()).where(_entrants.c.tournament_id == tournament_id)
-    found: int = session.execute(statement).scalar_one()
-    return found
+    """The entrants strictly ahead of ``key`` and those before it in the order, in one count;
+    ``score >= key's`` (implied by _ahead) said on its own is the index range to count."""
+    c = _entrants.c
+    strictly = func.count().filter(_ahead(key, strictly=True))
+    where = (c.tournament_id == tournament_id, c.score >= key[0], _ahead(key, strictly=False))
+    ahead, before = session.execute(select(strictly, func.count()).where(*where)).one()
+    return int(ahead), int(before)
 
 
 def standings(
@@ -407,9 +383,9 @@ def standings(
     limit: int,
 ) -> list[EntrantRecord]:
     """A page of the standings: after the key ``after``, or from ``offset``."""
-    statement = _ENTRANT.where(
-        _entrants.c.tournament_id == tournament_id, _after(after) if after else true()
-    )
+    # ``score <= after's`` (implied by _after) is the index range the page starts from.
+    bound = and_(_entrants.c.score <= after[0], _after(after)) if after else true()
+    statement = _ENTRANT.where(_entrants.c.tournament_id == tournament_id, bound)
     statement = statement.order_by(*_ORDER).offset(offset).limit(limit)
     return [EntrantRecord._make(row) for row in session.execute(statement)]
 
@@ -449,22 +425,15 @@ def game_entry(session: Executor, game_id: uuid.UUID) -> TournamentGame | None:
 
 
 def games_of(
-    session: Executor,
-    tournament_id: uuid.UUID,
-    entrant: int | None = None,
-    *,
-    entrants: Sequence[int] | None = None,
+    session: Executor, tournament_id: uuid.UUID, entrant: int | None = None, of: Sequence[int] = ()
 ) -> list[TournamentGame]:
-    """The tournament's games (of one entrant, or of ``entrants``: a page's), by entrant and
-    deal."""
+    """The tournament's games (of one entrant, or of those ``of`` a page), by entrant, deal."""
     c = _games.c
     statement = select(c.tournament_id, c.entrant, c.deal, c.game_id).where(
         c.tournament_id == tournament_id
     )
-    if entrant is not None:
-        statement = statement.where(c.entrant == entrant)
-    if entrants is not None:
-        statement = statement.where(c.entrant.in_(entrants))
+    if entrant is not None or of:
+        statement = statement.where(c.entrant.in_(of) if of else c.entrant == entrant)
     rows = session.execute(statement.order_by(c.entrant, c.deal))
     return [TournamentGame._make(row) for row in rows]
 

@@ -20,7 +20,7 @@ from tests.bench.test_events_load import require_postgres_and_haproxy
 
 pytestmark = pytest.mark.slow
 
-KINDS = {"leaderboard", "standings", "standings around", "leaderboard around"}
+KINDS = {"leaderboard", "standings", "standings around", "final standings", "leaderboard around"}
 
 
 def test_standings_are_timed_beside_the_leaderboard(backend: str, tmp_path: Path) -> None:
