@@ -32,7 +32,7 @@ def ensure_analysable(loaded: LoadedGame) -> None:
         raise GameInProgress("the game is still in progress: it can be analysed once it has ended")
     day = loaded.row.challenge_date
     if loaded.row.sealed:
-        raise RaceNotOver("a race's game can be analysed once its race has ended")
+        raise RaceNotOver("a race's or a tournament's game can be analysed once it has ended")
     if is_sealed(day):
         assert day is not None
         raise ChallengeDayOpen(

@@ -42,8 +42,9 @@ def authorize_private_read(row: GameRecord, token: str | None) -> None:
     except (MissingToken, InvalidToken):
         if row.sealed:
             raise RaceGamePrivate(
-                "this race game is visible to its racer only until the race ends; its racer "
-                "sends their racer token or key as 'Authorization: Bearer <token>'"
+                "this game of a race or a tournament is visible to its player only until the "
+                "race or the tournament ends; its player sends their racer or entrant token, "
+                "or their key, as 'Authorization: Bearer <token>'"
             ) from None
         assert row.challenge_date is not None
         closes = days.closes_at(row.challenge_date).isoformat()

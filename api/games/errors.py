@@ -127,20 +127,21 @@ class ChallengeGamePrivate(ApiError):
 
 
 class RaceGamePrivate(ApiError):
-    """A race's game is its racer's only until the race ends: no other racer may see the
-    cards its player has drawn."""
+    """A race's or a tournament's game is its player's only until the race or the tournament
+    ends: no other racer or entrant may see the cards its player has drawn."""
 
     status, code, title = 403, "race_game_private", "Race game private"
     example = Example(
-        "this race game is visible to its racer only until the race ends; its racer sends "
-        "their racer token or key as 'Authorization: Bearer <token>'",
+        "this game of a race or a tournament is visible to its player only until the race or "
+        "the tournament ends; its player sends their racer or entrant token, or their key, as "
+        "'Authorization: Bearer <token>'",
         f"/games/{_EXAMPLE_GAME_ID}",
     )
 
 
 class RaceNotOver(ApiError):
-    """A race's game is played without hints, and analysed only once its race has ended (the
-    game is left unchanged)."""
+    """A race's or a tournament's game is played without hints, and analysed only once the
+    race or the tournament has ended (the game is left unchanged)."""
 
     status, code, title = 409, "race_not_over", "Race not over"
     example = Example(

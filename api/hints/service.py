@@ -18,7 +18,9 @@ def question(loaded: LoadedGame) -> tuple[PublicView, int]:
     if loaded.game.is_over:
         raise GameIsOver(f"the game is over ({loaded.game.status.value}); there is nothing to hint")
     if loaded.row.sealed:
-        raise RaceNotOver("a race is played without hints; this game was not changed")
+        raise RaceNotOver(
+            "a race or a tournament is played without hints; this game was not changed"
+        )
     if loaded.row.challenge_date is not None:
         # One deal for everybody, ranked on its own board: it is played unaided.
         raise ChallengeHintsRefused(

@@ -5,10 +5,17 @@ once the tournament is finished."""
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+)
 
 from api.core.names import NAME_RULE, PlayerName
 from api.core.schemas import DeckReveal, RequestModel, ResponseModel, WholeNumber
@@ -17,11 +24,28 @@ from api.games import GAME_EXAMPLE
 TournamentStatus = Literal["announced", "running", "ending", "finished", "cancelled"]
 STATUSES: tuple[str, ...] = ("announced", "running", "ending", "finished", "cancelled")
 
-TournamentName = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)
+
+def _plausible(value: datetime) -> datetime:
+    # A time the database stores as UTC, far from the calendar's edges (a year 1 with an
+    # offset east of UTC has no UTC time at all); the document's pattern says the same.
+    if not 2000 <= value.year <= 8999:
+        raise ValueError("a tournament's times are in the years 2000 to 8999")
+    return value.astimezone(UTC)
+
+
+Time = Annotated[
+    AwareDatetime,
+    AfterValidator(_plausible),
+    WithJsonSchema(
+        {"type": "string", "format": "date-time", "pattern": r"^[2-8][0-9]{3}-"}, mode="validation"
+    ),
 ]
-Deals = Annotated[int, WholeNumber, Field(strict=True, ge=1, le=10)]
-Cap = Annotated[int, WholeNumber, Field(strict=True, ge=1, le=1_000_000)]
+
+TournamentName = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+# The bounds before the whole-number check, so that the document states them on the nullable
+# fields too (after it, the schema of a union lost them).
+Deals = Annotated[int, Field(strict=True, ge=1, le=10), WholeNumber]
+Cap = Annotated[int, Field(strict=True, ge=1, le=1_000_000), WholeNumber]
 
 _STARTS = "2026-12-05T20:00:00Z"
 _ENDS = "2026-12-05T21:00:00Z"
@@ -48,8 +72,8 @@ class TournamentCreate(RequestModel):
     )
 
     name: TournamentName
-    starts_at: AwareDatetime = Field(description="When its deals may be played (RFC 3339).")
-    ends_at: AwareDatetime = Field(
+    starts_at: Time = Field(description="When its deals may be played (RFC 3339).")
+    ends_at: Time = Field(
         description="When it ends: after `starts_at` (`422 invalid_tournament` otherwise)."
     )
     deals: Deals = Field(description="How many deals each entrant plays, in order, each once.")
@@ -66,8 +90,8 @@ class TournamentPatch(RequestModel):
     )
 
     name: TournamentName | None = None
-    starts_at: AwareDatetime | None = None
-    ends_at: AwareDatetime | None = None
+    starts_at: Time | None = None
+    ends_at: Time | None = None
     deals: Deals | None = None
     guests: bool | None = Field(default=None, strict=True)
     max_entrants: Cap | None = Field(default=None, description="null: no cap.")

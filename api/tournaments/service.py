@@ -35,16 +35,12 @@ from api.accounts import (
     MissingToken,
     PlayerRecord,
     authenticate,
-    find_player,
     identify,
 )
 from api.core.clock import now
-from api.core.cursors import open_cursor, seal_cursor
-from api.core.database import Database, Executor
+from api.core.database import Database
 from api.core.days import shared_deal
-from api.core.errors import InvalidCursor
 from api.core.names import same_name
-from api.core.schemas import DeckReveal
 from api.core.secrets import hash_token, new_token, player_key_id
 from api.events import EventService
 from api.fairplay import Moderators
@@ -60,28 +56,27 @@ from api.tournaments.errors import (
     InvalidTournament,
     NotAnEntrant,
     TournamentFull,
-    TournamentNotFound,
     TournamentNotOpen,
     TournamentNotRunning,
-    TournamentStarted,
+)
+from api.tournaments.reading import (
+    TournamentReads,
+    entrant_of,
+    existing,
+    parse_id,
+    require_announced,
+    state_of,
 )
 from api.tournaments.schemas import (
-    STATUSES,
     CancelledEvent,
     DealDealt,
     EntrantIn,
     EntryEvent,
     Joined,
-    PlayerTournamentOut,
-    PlayerTournaments,
-    Standings,
     TimesEvent,
     TournamentCreate,
     TournamentOut,
-    TournamentPage,
     TournamentPatch,
-    Winner,
-    YourEntry,
 )
 from api.tournaments.settings import TournamentSettings
 from api.tournaments.store import EntrantRecord, TournamentRecord
@@ -92,7 +87,6 @@ from api.tournaments.stream import (
     parse_position,
     publish,
     publish_standings,
-    ranks_of,
 )
 from api.tournaments.ticker import TournamentTicker
 
@@ -107,12 +101,6 @@ class TournamentSpec:
     deals: int
     guests: bool = False
     max_entrants: int | None = None
-
-
-def deal_of(secret: bytes, tournament_id: uuid.UUID, number: int) -> tuple[str, str, list[str]]:
-    """A tournament's deal ``number``: its seed, salt and deck (the seed never leaves)."""
-    shared = shared_deal(secret, "tournament", f"{tournament_id}:{number}")
-    return shared.seed, shared.salt, list(shared.deck)
 
 
 def _commitments(secret: bytes, tournament_id: uuid.UUID, deals: int) -> list[str]:
@@ -161,8 +149,9 @@ def announce(
     return tournament_id
 
 
-class TournamentService:
-    """Tournaments; each method owns its units of work. ``run`` is the ticker."""
+class TournamentService(TournamentReads):
+    """Tournaments; each method owns its units of work. ``run`` is the ticker; the reads are
+    :class:`api.tournaments.reading.TournamentReads`'."""
 
     def __init__(
         self,
@@ -175,12 +164,9 @@ class TournamentService:
         moderators: Moderators,
         settings: TournamentSettings,
     ) -> None:
-        self.database = database
-        self.games = games
+        super().__init__(database, games, secret, cursor_secret)
         self.events = events
         self.requests = requests
-        self.secret = secret
-        self.cursor_secret = cursor_secret
         self.moderators = moderators
         self.topic = TournamentTopic(database)
         self.ticker = TournamentTicker(database, games, secret, settings)
@@ -212,7 +198,7 @@ class TournamentService:
 
         def write(session: Session) -> TournamentOut:
             tournament = locked(session, tournament_id)
-            _announced(tournament, "edited")
+            require_announced(tournament, "edited")
             values = {name: getattr(patch, name) for name in given}
             for required in ("name", "starts_at", "ends_at", "deals", "guests"):
                 if required in values and values[required] is None:
@@ -246,7 +232,7 @@ class TournamentService:
 
         def write(session: Session) -> TournamentOut:
             tournament = locked(session, tournament_id)
-            _announced(tournament, "cancelled")
+            require_announced(tournament, "cancelled")
             at = now()
             store.change_tournament(
                 session, tournament_id, "announced", status="cancelled", cancelled_at=at
@@ -255,119 +241,6 @@ class TournamentService:
             return self._out(session, tournament_id, None)
 
         return await self.database.write(write)
-
-    # ------------------------------------------------------------ reading
-
-    async def read(self, raw_id: str, credential: str | None) -> TournamentOut:
-        tournament_id = parse_id(raw_id)
-        return await self.database.read(lambda s: self._out(s, tournament_id, credential))
-
-    async def listing(
-        self, statuses: list[str] | None, cursor: str | None, limit: int
-    ) -> TournamentPage:
-        """Tournaments of ``statuses`` (default: announced and running, the soonest start
-        first; only ``finished`` and ``cancelled``: the archive, the latest end first)."""
-        chosen = sorted(set(statuses or ["announced", "running"]), key=STATUSES.index)
-        archive = set(chosen) <= {"finished", "cancelled"}
-        scope = ",".join(chosen)
-        after = None
-        if cursor is not None:
-            fields = open_cursor(self.cursor_secret, cursor)
-            if fields is None or len(fields) != 3 or fields[0] != f"tournaments:{scope}":
-                raise InvalidCursor("not a cursor of this tournaments listing; start again")
-            try:
-                after = (datetime.fromisoformat(fields[1]), uuid.UUID(fields[2]))
-            except (TypeError, ValueError):
-                raise InvalidCursor("not a cursor of this tournaments listing") from None
-
-        def read(session: Executor) -> TournamentPage:
-            rows = store.list_tournaments(session, chosen, archive, after, limit + 1)
-            following = None
-            if len(rows) > limit:
-                last = rows[limit - 1]
-                at = last.ends_at if archive else last.starts_at
-                following = seal_cursor(
-                    self.cursor_secret, [f"tournaments:{scope}", at.isoformat(), str(last.id)]
-                )
-            outs = self._outs(session, rows[:limit])
-            return TournamentPage(tournaments=outs, next=following)
-
-        return await self.database.read(read)
-
-    def _out(
-        self, session: Executor, tournament_id: uuid.UUID, credential: str | None
-    ) -> TournamentOut:
-        tournament = existing(store.get_tournament(session, tournament_id), tournament_id)
-        you = None
-        if credential is not None:
-            entrant = _entrant_of(session, tournament_id, credential)
-            if entrant is not None:
-                you = self._your_entry(session, tournament, entrant)
-        return self._outs(session, [tournament], you)[0]
-
-    def _outs(
-        self,
-        session: Executor,
-        tournaments: list[TournamentRecord],
-        you: YourEntry | None = None,
-    ) -> list[TournamentOut]:
-        ids = [each.id for each in tournaments]
-        committed = store.commitments(session, ids) if ids else {}
-        finished = [each.id for each in tournaments if each.status == "finished"]
-        won = store.winners(session, finished) if finished else {}
-        return [
-            TournamentOut(
-                id=each.id,
-                name=each.name,
-                status=each.status,  # type: ignore[arg-type]
-                starts_at=each.starts_at,
-                ends_at=each.ends_at,
-                deals=each.deals,
-                guests=each.guests,
-                max_entrants=each.max_entrants,
-                entrants=each.entrants,
-                schedule_id=each.schedule_id,
-                created_at=each.created_at,
-                finished_at=each.finished_at,
-                commitments=committed.get(each.id, []),
-                reveal=self.reveal(each) if each.status in ("ending", "finished") else None,
-                winners=[Winner(place=p, name=n) for p, n in won.get(each.id, [])],
-                you=you,
-            )
-            for each in tournaments
-        ]
-
-    def reveal(self, tournament: TournamentRecord) -> list[DeckReveal]:
-        """Each deal's deck and salt (shown once the tournament has ended)."""
-        revealed = []
-        for number in range(1, tournament.deals + 1):
-            _, salt, deck = deal_of(self.secret, tournament.id, number)
-            revealed.append(DeckReveal(deck=deck, salt=salt))
-        return revealed
-
-    def _your_entry(
-        self, session: Executor, tournament: TournamentRecord, entrant: EntrantRecord
-    ) -> YourEntry:
-        played = store.games_of(session, tournament.id, entrant.number)
-        current = None
-        if played:
-            last = played[-1].game_id
-            if self.games.summaries(session, [last])[last].status == "in_progress":
-                current = last
-        open_ = tournament.status == "running" and now() < tournament.ends_at
-        following = len(played) + 1
-        next_deal = (
-            following
-            if open_
-            and current is None
-            and entrant.left_at is None
-            and following <= tournament.deals
-            else None
-        )
-        rank = store.count_ahead(session, tournament.id, store.key_of(entrant), strictly=True) + 1
-        finished = tournament.status == "finished"
-        base = entry_out(entrant, rank, [game.game_id for game in played] if finished else None)
-        return YourEntry(**base.model_dump(), next_deal=next_deal, current_game=current)
 
     # ------------------------------------------------------------ entering and leaving
 
@@ -412,7 +285,7 @@ class TournamentService:
         tournament = locked(session, tournament_id)
         if tournament.status not in ("announced", "running") or now() >= tournament.ends_at:
             raise TournamentNotOpen(
-                f"the tournament is {_state(tournament)}: entrants join it while it is "
+                f"the tournament is {state_of(tournament)}: entrants join it while it is "
                 "announced or running"
             )
         if key is None and not tournament.guests:
@@ -466,7 +339,7 @@ class TournamentService:
         def write(session: Session) -> None:
             # The game in progress ends first (its end takes the tournament's row last, as
             # every game's end does), then the tournament is locked.
-            entrant = _entrant_of(session, tournament_id, credential)
+            entrant = entrant_of(session, tournament_id, credential)
             tournament = existing(store.get_tournament(session, tournament_id), tournament_id)
             if entrant is None:
                 raise NotAnEntrant("this credential is no entrant's of the tournament")
@@ -475,7 +348,7 @@ class TournamentService:
                 if played:
                     self.games.end(session, [played[-1].game_id])
             tournament = locked(session, tournament_id)
-            entrant = _entrant_of(session, tournament_id, credential)
+            entrant = entrant_of(session, tournament_id, credential)
             assert entrant is not None  # entries go only under the row held now
             if tournament.status == "announced":
                 store.delete_entrant(session, tournament_id, entrant.number)
@@ -486,7 +359,7 @@ class TournamentService:
                 entrant = entrant._replace(left_at=now())
             else:
                 raise TournamentNotOpen(
-                    f"the tournament is {_state(tournament)}: entrants leave it while it is "
+                    f"the tournament is {state_of(tournament)}: entrants leave it while it is "
                     "announced or running"
                 )
             publish(session, tournament_id, "left", EntryEvent(entry=entry_out(entrant, None)))
@@ -505,14 +378,14 @@ class TournamentService:
 
         def write(session: Session) -> DealDealt:
             tournament = locked(session, tournament_id)
-            entrant = _entrant_of(session, tournament_id, credential)
+            entrant = entrant_of(session, tournament_id, credential)
             if entrant is None:
                 raise NotAnEntrant("this credential is no entrant's of the tournament: join it")
             if tournament.status != "running" or now() >= tournament.ends_at:
                 when = (
                     f"starts at {tournament.starts_at.isoformat()}"
                     if tournament.status == "announced"
-                    else f"is {_state(tournament)}"
+                    else f"is {state_of(tournament)}"
                 )
                 raise TournamentNotRunning(f"the tournament {when}: deals are played while it runs")
             if entrant.left_at is not None:
@@ -546,73 +419,6 @@ class TournamentService:
 
         return await self.database.write(write)
 
-    # ------------------------------------------------------------ standings
-
-    async def standings(
-        self, raw_id: str, cursor: str | None, limit: int, around: str | None
-    ) -> Standings:
-        tournament_id = parse_id(raw_id)
-        after = None
-        if cursor is not None:
-            fields = open_cursor(self.cursor_secret, cursor)
-            try:
-                assert fields is not None and fields[0] == f"standings:{tournament_id}"
-                score, cards, finished, number = fields[1:]
-                after = (
-                    int(score),
-                    int(cards),
-                    None if finished is None else datetime.fromisoformat(finished),
-                    int(number),
-                )
-            except (AssertionError, TypeError, ValueError):
-                raise InvalidCursor(
-                    "not a cursor of this tournament's standings; start again without one"
-                ) from None
-
-        def read(session: Executor) -> Standings:
-            tournament = existing(store.get_tournament(session, tournament_id), tournament_id)
-            offset = 0
-            if around is not None and after is None:
-                found = store.entrant_named(session, tournament_id, around)
-                if found is not None:
-                    before = store.count_ahead(
-                        session, tournament_id, store.key_of(found), strictly=False
-                    )
-                    offset = max(0, before - limit // 2)
-            rows = store.standings(
-                session, tournament_id, after=after, offset=offset, limit=limit + 1
-            )
-            following = None
-            if len(rows) > limit:
-                rows = rows[:limit]
-                score, cards, finished, number = store.key_of(rows[-1])
-                fields = [
-                    f"standings:{tournament_id}",
-                    score,
-                    cards,
-                    finished.isoformat() if finished else None,
-                    number,
-                ]
-                following = seal_cursor(self.cursor_secret, fields)
-            finished_ = tournament.status == "finished"
-            numbers = [row.number for row in rows]
-            games = _games_by_entrant(session, tournament_id, numbers) if finished_ else {}
-            ranks = ranks_of(session, tournament_id, rows)
-            entries = [
-                entry_out(row, rank, games.get(row.number, []) if finished_ else None)
-                for row, rank in zip(rows, ranks, strict=True)
-            ]
-            return Standings(
-                status="final" if finished_ else "provisional",
-                entries=entries,
-                next=following,
-                # The row's counter of its entrants, kept with each join and leave: a
-                # count of them cost a tenth of a page at 10,000 entrants.
-                total=tournament.entrants,
-            )
-
-        return await self.database.read(read)
-
     # ------------------------------------------------------------ the stream and the ticker
 
     async def stream(self, raw_id: str, position: str | None, address: str) -> AsyncIterator[bytes]:
@@ -623,88 +429,3 @@ class TournamentService:
     async def run(self) -> None:
         """The tournaments' ticker (:mod:`api.tournaments.ticker`), until cancelled."""
         await self.ticker.run()
-
-    # ------------------------------------------------------------ a player's
-
-    async def of_player(self, name: str, cursor: str | None, limit: int) -> PlayerTournaments:
-        """A player's finished tournaments, the latest end first (404 for no such player)."""
-
-        def read(session: Executor) -> PlayerTournaments:
-            player_id = find_player(session, name).id
-            after = None
-            if cursor is not None:
-                fields = open_cursor(self.cursor_secret, cursor)
-                try:
-                    assert fields is not None and fields[0] == f"player-tournaments:{player_id}"
-                    after = (datetime.fromisoformat(fields[1]), uuid.UUID(fields[2]))
-                except (AssertionError, TypeError, ValueError, IndexError):
-                    raise InvalidCursor(
-                        "not a cursor of this player's tournaments; start again without one"
-                    ) from None
-            rows = store.player_tournaments(session, player_id, after, limit + 1)
-            following = None
-            if len(rows) > limit:
-                rows = rows[:limit]
-                last = rows[-1]
-                fields = [
-                    f"player-tournaments:{player_id}",
-                    last["ends_at"].isoformat(),
-                    str(last["id"]),
-                ]
-                following = seal_cursor(self.cursor_secret, fields)
-            listed = [PlayerTournamentOut.model_validate(row) for row in rows]
-            return PlayerTournaments(tournaments=listed, next=following)
-
-        return await self.database.read(read)
-
-
-# ---------------------------------------------------------------- shared steps
-
-
-def parse_id(raw: str) -> uuid.UUID:
-    """A tournament id from a URL; anything that is not a UUID names no tournament."""
-    try:
-        return uuid.UUID(raw)
-    except (ValueError, AttributeError, TypeError):
-        raise TournamentNotFound(f"no tournament has the id {raw[:64]!r}") from None
-
-
-def existing(found: TournamentRecord | None, tournament_id: uuid.UUID) -> TournamentRecord:
-    if found is None:
-        raise TournamentNotFound(f"no tournament has the id {str(tournament_id)!r}")
-    return found
-
-
-def _announced(tournament: TournamentRecord, what: str) -> None:
-    if tournament.status != "announced":
-        raise TournamentStarted(
-            f"the tournament is {tournament.status}: it is {what} only before its start"
-        )
-
-
-def _state(tournament: TournamentRecord) -> str:
-    if tournament.status == "running" and now() >= tournament.ends_at:
-        return "over"
-    return tournament.status
-
-
-def _entrant_of(
-    session: Executor, tournament_id: uuid.UUID, credential: str
-) -> EntrantRecord | None:
-    """The entrant whose credential this is: an account's key (checked: ``401``/``403`` if
-    it is no current key), or a guest entrant's token."""
-    if player_key_id(credential) is not None:
-        account = authenticate(session, credential).id
-        return store.entrant_of_player(session, tournament_id, account)
-    return store.entrant_of_token(session, tournament_id, hash_token(credential))
-
-
-def _games_by_entrant(
-    session: Executor, tournament_id: uuid.UUID, numbers: list[int]
-) -> dict[int, list[uuid.UUID]]:
-    """The games of the entrants ``numbers`` (a page's): every entrant's made a page of the
-    final standings read 50,000 rows at 10,000 entrants (bench/tournament_load.py)."""
-    found: dict[int, list[uuid.UUID]] = {}
-    for game in store.games_of(session, tournament_id, of=numbers):
-        found.setdefault(game.entrant, []).append(game.game_id)
-    return found

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import datetime
 
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
@@ -112,7 +111,7 @@ def publish_standings(
     """``event: standings``: the first ten as they are now (``games``: once it is finished,
     each entrant's games)."""
     top = store.standings(session, tournament_id, limit=TOP)
-    ranks = ranks_of(session, tournament_id, top)
+    ranks = ranks_of(session, tournament_id, top, top=True)
     entries = [
         entry_out(row, rank, games.get(row.number, []) if games is not None else None)
         for row, rank in zip(top, ranks, strict=True)
@@ -120,14 +119,21 @@ def publish_standings(
     publish(session, tournament_id, "standings", StandingsEvent(top=entries))
 
 
-def ranks_of(session: Executor, tournament_id: uuid.UUID, rows: list[EntrantRecord]) -> list[int]:
+def ranks_of(
+    session: Executor, tournament_id: uuid.UUID, rows: list[EntrantRecord], *, top: bool = False
+) -> list[int]:
     """The ranks of consecutive entrants of the standings: the first's is one more than the
     entrants strictly ahead of it; each next one shares the previous one's if it ties with
-    it, else is one more than the entrants before it (two counts whatever the page)."""
+    it, else is one more than the entrants before it (two counts whatever the page, none for
+    the ``top`` of the standings, which nobody is ahead of; one statement counts both)."""
     if not rows:
         return []
-    strictly, before = store.counts_ahead(session, tournament_id, store.key_of(rows[0]))
-    ranks = [strictly + 1]
+    first = store.key_of(rows[0])
+    if top:
+        ranks, before = [1], 0
+    else:
+        strictly, before = store.counts_ahead(session, tournament_id, first)
+        ranks = [strictly + 1]
     for index in range(1, len(rows)):
         if _tied(rows[index], rows[index - 1]):
             ranks.append(ranks[-1])
@@ -157,10 +163,3 @@ def entry_out(
         place=entrant.place,
         games=games,
     )
-
-
-def finished_before(one: datetime | None, other: datetime | None) -> bool:
-    """Whether a finish is earlier than another (none is the latest)."""
-    if one is None:
-        return False
-    return other is None or one < other

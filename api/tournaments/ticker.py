@@ -26,7 +26,7 @@ from functools import partial
 from sqlalchemy.orm import Session
 
 from api.core.clock import now
-from api.core.database import Database
+from api.core.database import Database, Executor
 from api.games import GameFacts, GameHooks, GameService
 from api.tournaments import store
 from api.tournaments.schemas import (
@@ -37,7 +37,7 @@ from api.tournaments.schemas import (
     Winner,
 )
 from api.tournaments.settings import TournamentSettings
-from api.tournaments.store import EntrantRecord
+from api.tournaments.store import EntrantRecord, TournamentRecord
 from api.tournaments.stream import locked, publish, publish_standings
 
 log = logging.getLogger("foursquare.tournaments")
@@ -75,8 +75,18 @@ class TournamentTicker:
             if tournament.status == "announced":
                 await self.database.write(partial(self._start, tournament_id=tournament.id))
             elif tournament.status == "running":
+                # Each game in progress ends in a transaction of its own: its end takes its
+                # player's figures, then the tournament's row (the games' lock order); two
+                # ends in one transaction would take a player's figures with the row held.
+                unfinished = await self.database.read(
+                    partial(self._unfinished, tournament_id=tournament.id)
+                )
+                for game_id in unfinished:
+                    await self.database.write(partial(self._end_game, game_id=game_id))
                 await self.database.write(partial(self._end, tournament_id=tournament.id))
-            else:
+            elif await self.database.read(partial(self._reviewed, tournament=tournament)):
+                # Read first: an ending tournament waits for the review, often for minutes,
+                # and a write transaction each tick to find that out would be a waste.
                 await self.database.write(partial(self._finish, tournament_id=tournament.id))
 
     def _start(self, session: Session, tournament_id: uuid.UUID) -> None:
@@ -87,33 +97,47 @@ class TournamentTicker:
         times = TimesEvent(starts_at=tournament.starts_at, ends_at=tournament.ends_at)
         publish(session, tournament_id, "started", times)
 
-    def _end(self, session: Session, tournament_id: uuid.UUID) -> None:
-        # The games in progress end first: each end takes the tournament's row last, through
-        # the games' hooks (the lock order), and its deal counts as lost.
+    def _unfinished(self, session: Executor, tournament_id: uuid.UUID) -> list[uuid.UUID]:
         played = [game.game_id for game in store.games_of(session, tournament_id)]
         summaries = self.games.summaries(session, played)
-        unfinished = [each for each in played if summaries[each].status == "in_progress"]
-        if unfinished:
-            self.games.end(session, unfinished)
+        return [each for each in played if summaries[each].status == "in_progress"]
+
+    def _end_game(self, session: Session, game_id: uuid.UUID) -> None:
+        # Lost (abandoned): a deal not finished by the end scores 0; its end is counted in
+        # its entrant's standing by the hook, which takes the tournament's row last.
+        self.games.end(session, [game_id])
+
+    def _end(self, session: Session, tournament_id: uuid.UUID) -> None:
         tournament = locked(session, tournament_id)
         if tournament.status != "running" or tournament.ends_at > now():
             return
+        played = [game.game_id for game in store.games_of(session, tournament_id)]
+        summaries = self.games.summaries(session, played)
+        if any(summaries[each].status == "in_progress" for each in played):
+            return  # a game whose end was not stored (a failed write): the next tick ends it
         store.change_tournament(session, tournament_id, "running", status="ending")
         self.games.reveal(session, played)
         publish(session, tournament_id, "ended", EndedEvent())
 
+    def _reviewed(self, session: Executor, tournament: TournamentRecord) -> bool:
+        """Whether the review has had its word on every win of the tournament, or the wait
+        for it is over."""
+        if now() >= tournament.ends_at + self.review_wait:
+            return True
+        ids = [game.game_id for game in store.games_of(session, tournament.id)]
+        summaries = self.games.summaries(session, ids)
+        reviews = self.games.reviews(session, ids)
+        won = [each for each in ids if summaries[each].status == "won"]
+        return not any(reviews.get(each) == "pending" for each in won)
+
     def _finish(self, session: Session, tournament_id: uuid.UUID) -> None:
         tournament = locked(session, tournament_id)
-        if tournament.status != "ending":
-            return
+        if tournament.status != "ending" or not self._reviewed(session, tournament):
+            return  # finished by another, or the review has not had its word yet
         played = store.games_of(session, tournament_id)
         ids = [game.game_id for game in played]
         summaries = self.games.summaries(session, ids)
         reviews = self.games.reviews(session, ids)
-        waited = now() >= tournament.ends_at + self.review_wait
-        won = [each for each in ids if summaries[each].status == "won"]
-        if not waited and any(reviews.get(each) == "pending" for each in won):
-            return  # the review has not had its word on every win yet
         scores: dict[int, int] = {}
         for game in played:
             summary = summaries[game.game_id]

@@ -13,12 +13,12 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from api import events, fairplay, leaderboards, players, races
+from api import events, fairplay, leaderboards, players, races, tournaments
 from api.core.database import Database
 from api.games import HOOKS, GameFacts, GameHooks
 from api.games.hooks import STAGES, Listener
 
-FEATURES = (players, leaderboards, events, fairplay, races)  # api.app.subscribe_features's
+FEATURES = (players, leaderboards, events, fairplay, races, tournaments)  # subscribe_features's
 
 
 def backwards() -> GameHooks:

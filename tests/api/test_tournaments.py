@@ -513,3 +513,39 @@ def test_standings_order_ties_pages_and_around(
     foreign = client.get(f"{path}/standings?limit=2").json()["next"]
     other = create(client)["id"]
     refused(client.get(f"/tournaments/{other}/standings?cursor={foreign}"), 422, "invalid_cursor")
+
+
+def test_a_join_retried_with_its_idempotency_key_gets_the_same_entry_and_token(
+    client: TestClient, clock: FrozenClock
+) -> None:
+    tournament_id = create(client)["id"]
+    path = f"/tournaments/{tournament_id}/entrants"
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.post(path, json={"name": "ana"}, headers=key)
+    again = client.post(path, json={"name": "ana"}, headers=key)
+    assert first.status_code == again.status_code == 201, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json()["token"] == first.json()["token"] is not None
+    assert client.get(f"/tournaments/{tournament_id}").json()["entrants"] == 1
+    refused(client.post(path, json={"name": "bob"}, headers=key), 422, "idempotency_key_reused")
+
+
+def test_a_deal_in_progress_at_the_end_is_lost_and_counted(
+    client: TestClient, app: FastAPI, clock: FrozenClock
+) -> None:
+    tournament_id = create(client, deals=3, starts_at=T0.isoformat())["id"]
+    ana = guest(client, tournament_id, "ana")
+    game_id = deal(client, tournament_id, ana)["game_id"]
+    clock.set(T0 + timedelta(hours=1))
+    late = client.post(f"/games/{game_id}/placements", json={"row": 0, "col": 0}, headers=ana)
+    refused(late, 409, "time_up")
+    tick(client, app)
+    assert client.get(f"/tournaments/{tournament_id}").json()["status"] == "ending"
+    game = client.get(f"/games/{game_id}").json()  # public now
+    assert game["status"] == "lost" and game["end_reason"] == "abandoned"
+    tick(client, app)  # no win awaits the review
+    standings = client.get(f"/tournaments/{tournament_id}/standings").json()
+    assert standings["status"] == "final"
+    (entry,) = standings["entries"]
+    assert (entry["deals_played"], entry["score"], entry["place"]) == (1, 0, 1)
+    assert entry["games"] == [game_id]

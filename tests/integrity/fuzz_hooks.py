@@ -207,6 +207,9 @@ def deliberate(failure: Failure, case: Case[Any], response: Response) -> str | N
         "/leaderboard",
         "/players/{name}/games",
         "/games",
+        "/tournaments",
+        "/tournaments/{tournament_id}/standings",
+        "/players/{name}/tournaments",
     }:
         return "deliberate: opaque cursor"
     if code == "invalid_window" and _path_of(case) == "/leaderboard":

@@ -957,6 +957,213 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tournaments
+         * @description Tournaments: those announced and running by default; the archive (`status=finished`)
+         *     with each one's `winners`.
+         */
+        get: operations["list_tournaments"];
+        put?: never;
+        /**
+         * Create a tournament
+         * @description An operator's new tournament (`Authorization: Bearer` a key of
+         *     `FOURSQUARE_OPERATOR_KEYS`), `announced` with its deals committed (`commitments`); a
+         *     `starts_at` already past starts it at once (`running`).
+         */
+        post: operations["create_tournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{tournament_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tournament
+         * @description A tournament as anyone may see it, and `you` (your entry, your next deal and your game
+         *     in progress) for an entrant's credential.
+         */
+        get: operations["read_tournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a tournament
+         * @description Changes any of an announced tournament's fields (an operator's; `409
+         *     tournament_started` once it has started). New `deals` are committed anew.
+         */
+        patch: operations["edit_tournament"];
+        trace?: never;
+    };
+    "/tournaments/{tournament_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a tournament
+         * @description Cancels an announced tournament (an operator's; `409 tournament_started` once it has
+         *     started); its stream tells its entrants with `event: cancelled`.
+         */
+        post: operations["cancel_tournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{tournament_id}/entrants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a tournament
+         * @description Enters a tournament while it is announced or running: an account with its key, or a
+         *     guest with `{"name": ...}` where `guests` is true (`403 guests_not_allowed` otherwise).
+         *     A guest's `token` is shown only here and to a retry with the same `Idempotency-Key`.
+         */
+        post: operations["join_tournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{tournament_id}/entrants/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Leave a tournament
+         * @description Leaves a tournament: before its start the entry goes; while it runs it stays in the
+         *     standings with what it has, `left`, its game in progress ended (lost), and plays no
+         *     more.
+         */
+        delete: operations["leave_tournament"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{tournament_id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deal your next deal
+         * @description Deals the entrant its next deal, in order, each once: an ordinary game, played through
+         *     `POST /games/{game_id}/placements` with the same credential, sealed (its player's only)
+         *     until the tournament ends, its deadline the tournament's end.
+         */
+        post: operations["play_tournament_deal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{tournament_id}/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tournament's standings
+         * @description The standings: score (descending), cards placed, the earlier last finish, then the
+         *     joining order; `provisional` while it runs (every finished deal counts), `final` once
+         *     the fair-play review has had its word (a flagged win scores 0), with each entry's
+         *     `place` and `games`.
+         */
+        get: operations["tournament_standings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{tournament_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watch a tournament
+         * @description A tournament's events from its announcement: `joined`, `left`, `started`,
+         *     `deal_finished` (an entrant's standing, never a card), `standings` (the first ten) after
+         *     each change, `ended`, then `final` (the stream closes) or `cancelled`. With
+         *     `Last-Event-ID` only what came after it is sent.
+         */
+        get: operations["watch_tournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{name}/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a player's tournaments
+         * @description A registered player's finished tournaments, the latest end first, with their place
+         *     and score in each.
+         */
+        get: operations["list_player_tournaments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1255,6 +1462,110 @@ export interface components {
             /** @description The day's deck order and salt, once the day has closed; null before. */
             reveal: components["schemas"]["DeckReveal"] | null;
         };
+        /**
+         * DealDealt
+         * @description Your game of your next deal: play it through `POST /games/{game_id}/placements`.
+         * @example {
+         *       "deal": 1,
+         *       "game": {
+         *         "assisted": false,
+         *         "computer": false,
+         *         "created_at": "2026-11-29T16:20:00.000000Z",
+         *         "current_card": {
+         *           "code": "9H",
+         *           "rank": 9,
+         *           "suit": "hearts"
+         *         },
+         *         "deck_commitment": "5d41c2a1f0b7e3d9a8c6b4e2f1d0c9b8a7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2",
+         *         "face_down_count": 1,
+         *         "id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80",
+         *         "legal_placements": [
+         *           {
+         *             "col": 0,
+         *             "row": -1
+         *           },
+         *           {
+         *             "col": 1,
+         *             "row": -1
+         *           },
+         *           {
+         *             "col": -1,
+         *             "row": 0
+         *           },
+         *           {
+         *             "col": 0,
+         *             "row": 0
+         *           },
+         *           {
+         *             "col": 1,
+         *             "row": 0
+         *           },
+         *           {
+         *             "col": 2,
+         *             "row": 0
+         *           },
+         *           {
+         *             "col": 0,
+         *             "row": 1
+         *           },
+         *           {
+         *             "col": 1,
+         *             "row": 1
+         *           }
+         *         ],
+         *         "piles": [
+         *           {
+         *             "cards": [
+         *               {
+         *                 "code": "5C",
+         *                 "rank": 5,
+         *                 "suit": "clubs"
+         *               }
+         *             ],
+         *             "col": 0,
+         *             "face_up": false,
+         *             "row": 0
+         *           },
+         *           {
+         *             "cards": [
+         *               {
+         *                 "code": "8C",
+         *                 "rank": 8,
+         *                 "suit": "clubs"
+         *               }
+         *             ],
+         *             "col": 1,
+         *             "face_up": true,
+         *             "row": 0
+         *           }
+         *         ],
+         *         "placements_count": 2,
+         *         "player": "ana",
+         *         "status": "in_progress",
+         *         "stock_count": 37,
+         *         "token": "t",
+         *         "updated_at": "2026-11-29T16:20:09.000000Z",
+         *         "version": 3
+         *       },
+         *       "game_id": "0b7e6a0c-3f7c-4d4e-9f3e-2a1d5c6b7a80"
+         *     }
+         */
+        DealDealt: {
+            /** Deal */
+            deal: number;
+            /**
+             * Game Id
+             * Format: uuid
+             */
+            game_id: string;
+            /**
+             * Game
+             * @description The game as `POST /games` answers it; its `token` is the credential that plays it (a guest's tournament token, or the game's own for an account, whose key plays it too).
+             */
+            game: {
+                [key: string]: unknown;
+            };
+        };
         /** Decision */
         Decision: {
             /**
@@ -1306,6 +1617,88 @@ export interface components {
             deck: string[];
             /** Salt */
             salt: string;
+        };
+        /**
+         * EntrantIn
+         * @description Who joins: a guest's name (where the tournament takes guests); an account sends its
+         *     key and may omit the body.
+         * @example {
+         *       "name": "ana"
+         *     }
+         */
+        EntrantIn: {
+            /**
+             * Name
+             * @description A guest's name: 3 to 24 ASCII letters, digits, '_' or '-', at least one of them a letter (`422 invalid_player_name`); an account's name is its own (`409 name_taken` for a guest who takes one).
+             */
+            name?: string | null;
+        };
+        /**
+         * Entry
+         * @description An entrant's public progress: never a card, a game id (before the end) or a place
+         *     (before the final standings).
+         * @example {
+         *       "account": true,
+         *       "cards": 52,
+         *       "deals_played": 2,
+         *       "finished_at": "2026-12-05T20:12:31Z",
+         *       "left": false,
+         *       "name": "ana",
+         *       "number": 3,
+         *       "rank": 1,
+         *       "score": 14
+         *     }
+         */
+        Entry: {
+            /**
+             * Number
+             * @description The entrant's number, from 1 in joining order.
+             */
+            number: number;
+            /** Name */
+            name: string;
+            /**
+             * Account
+             * @description An account's entry (its player has a page).
+             */
+            account: boolean;
+            /**
+             * Rank
+             * @description Its rank in the standings: 1 + the entrants strictly ahead (equal score, cards and last finish share a rank).
+             */
+            rank: number | null;
+            /** Deals Played */
+            deals_played: number;
+            /**
+             * Score
+             * @description The sum of its finished deals' scores (a lost deal 0); in the final standings, a win the fair-play review flagged scores 0.
+             */
+            score: number;
+            /**
+             * Cards
+             * @description Cards placed in its finished deals: the first tie-break.
+             */
+            cards: number;
+            /**
+             * Finished At
+             * @description When its last finished deal ended: the second tie-break (the earlier).
+             */
+            finished_at: string | null;
+            /**
+             * Left
+             * @description It left the tournament while it ran: it plays no more.
+             */
+            left: boolean;
+            /**
+             * Place
+             * @description Its final place, once the tournament is finished (null for an entrant who played no deal).
+             */
+            place: number | null;
+            /**
+             * Games
+             * @description Its games, one per deal played, in deal order, once the tournament is finished (their replays); null before.
+             */
+            games: string[] | null;
         };
         /**
          * Evidence
@@ -1930,6 +2323,18 @@ export interface components {
             expected_score: number;
         };
         /**
+         * Joined
+         * @description An entry just made.
+         */
+        Joined: {
+            entry: components["schemas"]["YourEntry"];
+            /**
+             * Token
+             * @description A guest's credential for this tournament, its games and its next deal (`Authorization: Bearer <token>`); null for an account, which uses its key. Shown only here (and to a replay with the same `Idempotency-Key`).
+             */
+            token: string | null;
+        };
+        /**
          * KeyCreate
          * @description A new key's name.
          * @example {
@@ -2391,6 +2796,12 @@ export interface components {
          *         "races_played": 3,
          *         "races_won": 1,
          *         "win_rate": 0.6364
+         *       },
+         *       "tournaments": {
+         *         "first": 1,
+         *         "played": 5,
+         *         "second": 0,
+         *         "third": 2
          *       }
          *     }
          */
@@ -2409,6 +2820,8 @@ export interface components {
              * @default false
              */
             marked?: boolean;
+            /** @description Tournament places (1st to 3rd are trophies) and tournaments played. */
+            tournaments?: components["schemas"]["TrophiesOut"];
             /**
              * Key
              * @description Send as `Authorization: Bearer <key>` to start games as this player, to place cards and ask hints in them, and to rotate the key. Shown only once.
@@ -2554,6 +2967,12 @@ export interface components {
          *         "races_played": 3,
          *         "races_won": 1,
          *         "win_rate": 0.6364
+         *       },
+         *       "tournaments": {
+         *         "first": 1,
+         *         "played": 5,
+         *         "second": 0,
+         *         "third": 2
          *       }
          *     }
          */
@@ -2572,6 +2991,8 @@ export interface components {
              * @default false
              */
             marked?: boolean;
+            /** @description Tournament places (1st to 3rd are trophies) and tournaments played. */
+            tournaments?: components["schemas"]["TrophiesOut"];
         };
         /** PlayerRaceOut */
         PlayerRaceOut: {
@@ -2672,6 +3093,34 @@ export interface components {
              * @description Races finished first, against another racer at least (the ranking: `GET /races/{id}`).
              */
             races_won: number;
+        };
+        /** PlayerTournamentOut */
+        PlayerTournamentOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Ends At
+             * Format: date-time
+             */
+            ends_at: string;
+            /** Place */
+            place: number;
+            /** Entrants */
+            entrants: number;
+            /** Score */
+            score: number;
+        };
+        /** PlayerTournaments */
+        PlayerTournaments: {
+            /** Tournaments */
+            tournaments: components["schemas"]["PlayerTournamentOut"][];
+            /** Next */
+            next: string | null;
         };
         /**
          * PositionOut
@@ -3132,6 +3581,27 @@ export interface components {
             /** Decisions */
             decisions?: components["schemas"]["Decision"][];
         };
+        /** Standings */
+        Standings: {
+            /**
+             * Status
+             * @description `provisional` (every finished deal counts) until the final standings (only wins the fair-play review found clean count).
+             * @enum {string}
+             */
+            status: "provisional" | "final";
+            /** Entries */
+            entries: components["schemas"]["Entry"][];
+            /**
+             * Next
+             * @description The cursor of the next page (null: no more).
+             */
+            next: string | null;
+            /**
+             * Total
+             * @description Entrants in all.
+             */
+            total: number;
+        };
         /** Timing */
         Timing: {
             /** Placements */
@@ -3153,6 +3623,274 @@ export interface components {
              * @description Placements made less than a second after the last.
              */
             under_one_second: number;
+        };
+        /**
+         * TournamentCreate
+         * @description A new tournament (an operator's). A start in the past starts it at once.
+         * @example {
+         *       "deals": 5,
+         *       "ends_at": "2026-12-05T21:00:00Z",
+         *       "guests": true,
+         *       "max_entrants": 64,
+         *       "name": "Friday cup",
+         *       "starts_at": "2026-12-05T20:00:00Z"
+         *     }
+         */
+        TournamentCreate: {
+            /** Name */
+            name: string;
+            /**
+             * Starts At
+             * Format: date-time
+             * @description When its deals may be played (RFC 3339).
+             */
+            starts_at: string;
+            /**
+             * Ends At
+             * Format: date-time
+             * @description When it ends: after `starts_at` (`422 invalid_tournament` otherwise).
+             */
+            ends_at: string;
+            /**
+             * Deals
+             * @description How many deals each entrant plays, in order, each once.
+             */
+            deals: number;
+            /**
+             * Guests
+             * @description Guests may enter (by name).
+             * @default false
+             */
+            guests?: boolean;
+            /**
+             * Max Entrants
+             * @description A cap on entrants (null: none).
+             */
+            max_entrants?: number | null;
+        };
+        /**
+         * TournamentOut
+         * @description A tournament as anyone may see it; `you` for an entrant's credential.
+         * @example {
+         *       "commitments": [
+         *         "3f5a000000000000000000000000000000000000000000000000000000000000",
+         *         "9c1d000000000000000000000000000000000000000000000000000000000000"
+         *       ],
+         *       "created_at": "2026-12-05T19:00:00Z",
+         *       "deals": 2,
+         *       "ends_at": "2026-12-05T21:00:00Z",
+         *       "entrants": 12,
+         *       "guests": true,
+         *       "id": "5d0c2b1e-8a7f-4c3b-9e2d-1f0a6b5c4d3e",
+         *       "name": "Friday cup",
+         *       "starts_at": "2026-12-05T20:00:00Z",
+         *       "status": "running",
+         *       "winners": []
+         *     }
+         */
+        TournamentOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Status
+             * @description `announced` (until `starts_at`), `running` (until `ends_at`), `ending` (its wins await the fair-play review), `finished` (final standings) or `cancelled`.
+             * @enum {string}
+             */
+            status: "announced" | "running" | "ending" | "finished" | "cancelled";
+            /**
+             * Starts At
+             * Format: date-time
+             */
+            starts_at: string;
+            /**
+             * Ends At
+             * Format: date-time
+             */
+            ends_at: string;
+            /** Deals */
+            deals: number;
+            /** Guests */
+            guests: boolean;
+            /** Max Entrants */
+            max_entrants: number | null;
+            /** Entrants */
+            entrants: number;
+            /** Schedule Id */
+            schedule_id: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Finished At */
+            finished_at: string | null;
+            /**
+             * Commitments
+             * @description Each deal's `sha256(salt + ':' + deck)`, in deal order, as a game's `deck_commitment`: published from the announcement, checked against `reveal`.
+             */
+            commitments: string[];
+            /**
+             * Reveal
+             * @description Each deal's deck and salt, once the tournament has ended.
+             */
+            reveal: components["schemas"]["DeckReveal"][] | null;
+            /**
+             * Winners
+             * @description The first three, once it is finished.
+             */
+            winners: components["schemas"]["Winner"][];
+            /** @description Your entry, if the credential sent is one's. */
+            you: components["schemas"]["YourEntry"] | null;
+        };
+        /** TournamentPage */
+        TournamentPage: {
+            /** Tournaments */
+            tournaments: components["schemas"]["TournamentOut"][];
+            /**
+             * Next
+             * @description The cursor of the next page (null: no more).
+             */
+            next: string | null;
+        };
+        /**
+         * TournamentPatch
+         * @description Any of a new tournament's fields, while it is announced. Changing `deals` commits new
+         *     deals (the commitments change).
+         * @example {
+         *       "deals": 3
+         *     }
+         */
+        TournamentPatch: {
+            /** Name */
+            name?: string | null;
+            /** Starts At */
+            starts_at?: string | null;
+            /** Ends At */
+            ends_at?: string | null;
+            /** Deals */
+            deals?: number | null;
+            /** Guests */
+            guests?: boolean | null;
+            /**
+             * Max Entrants
+             * @description null: no cap.
+             */
+            max_entrants?: number | null;
+        };
+        /**
+         * TrophiesOut
+         * @description A player's tournament places: finished tournaments they played a deal of, and how
+         *     many they finished first, second and third (`GET /players/{name}/tournaments`).
+         */
+        TrophiesOut: {
+            /**
+             * First
+             * @default 0
+             */
+            first?: number;
+            /**
+             * Second
+             * @default 0
+             */
+            second?: number;
+            /**
+             * Third
+             * @default 0
+             */
+            third?: number;
+            /**
+             * Played
+             * @default 0
+             */
+            played?: number;
+        };
+        /** Winner */
+        Winner: {
+            /** Place */
+            place: number;
+            /** Name */
+            name: string;
+        };
+        /**
+         * YourEntry
+         * @description Your own entry: what you play next.
+         * @example {
+         *       "account": true,
+         *       "cards": 52,
+         *       "deals_played": 2,
+         *       "finished_at": "2026-12-05T20:12:31Z",
+         *       "left": false,
+         *       "name": "ana",
+         *       "number": 3,
+         *       "rank": 1,
+         *       "score": 14
+         *     }
+         */
+        YourEntry: {
+            /**
+             * Number
+             * @description The entrant's number, from 1 in joining order.
+             */
+            number: number;
+            /** Name */
+            name: string;
+            /**
+             * Account
+             * @description An account's entry (its player has a page).
+             */
+            account: boolean;
+            /**
+             * Rank
+             * @description Its rank in the standings: 1 + the entrants strictly ahead (equal score, cards and last finish share a rank).
+             */
+            rank: number | null;
+            /** Deals Played */
+            deals_played: number;
+            /**
+             * Score
+             * @description The sum of its finished deals' scores (a lost deal 0); in the final standings, a win the fair-play review flagged scores 0.
+             */
+            score: number;
+            /**
+             * Cards
+             * @description Cards placed in its finished deals: the first tie-break.
+             */
+            cards: number;
+            /**
+             * Finished At
+             * @description When its last finished deal ended: the second tie-break (the earlier).
+             */
+            finished_at: string | null;
+            /**
+             * Left
+             * @description It left the tournament while it ran: it plays no more.
+             */
+            left: boolean;
+            /**
+             * Place
+             * @description Its final place, once the tournament is finished (null for an entrant who played no deal).
+             */
+            place: number | null;
+            /**
+             * Games
+             * @description Its games, one per deal played, in deal order, once the tournament is finished (their replays); null before.
+             */
+            games: string[] | null;
+            /**
+             * Next Deal
+             * @description The deal `POST /tournaments/{id}/games` deals you next (null: all played, you left, or the tournament is not running).
+             */
+            next_deal: number | null;
+            /**
+             * Current Game
+             * @description Your game of the deal in progress (only you see it).
+             */
+            current_game: string | null;
         };
         /**
          * YourGame
@@ -3413,6 +4151,90 @@ export interface components {
              */
             next_race: string;
         };
+        /**
+         * CancelledEvent
+         * @description `event: cancelled`: an operator cancelled it before its start (the stream closes).
+         */
+        CancelledEvent: {
+            /**
+             * Cancelled At
+             * Format: date-time
+             */
+            cancelled_at: string;
+        };
+        /**
+         * DealFinishedEvent
+         * @description `event: deal_finished`: an entrant's deal is over; its standing now (never a card).
+         */
+        DealFinishedEvent: {
+            /**
+             * Number
+             * @description The entrant's number.
+             */
+            number: number;
+            /** Name */
+            name: string;
+            /** Deal */
+            deal: number;
+            /** Deals Played */
+            deals_played: number;
+            /** Score */
+            score: number;
+            /** Cards */
+            cards: number;
+        };
+        /**
+         * EndedEvent
+         * @description `event: ended`: time is up; the final standings await the fair-play review.
+         */
+        EndedEvent: {
+            /**
+             * Status
+             * @default ending
+             * @constant
+             */
+            status?: "ending";
+        };
+        /**
+         * EntryEvent
+         * @description `event: joined` or `left`: an entrant joined, or left.
+         */
+        EntryEvent: {
+            entry: components["schemas"]["Entry"];
+        };
+        /**
+         * FinalEvent
+         * @description `event: final`: the final standings are written (the stream closes after it).
+         */
+        FinalEvent: {
+            /** Winners */
+            winners: components["schemas"]["Winner"][];
+        };
+        /**
+         * StandingsEvent
+         * @description `event: standings`: the first ten, after any change.
+         */
+        StandingsEvent: {
+            /** Top */
+            top: components["schemas"]["Entry"][];
+        };
+        /**
+         * TimesEvent
+         * @description `event: announced` (it is announced: its times) or `started` (its deals may be
+         *     played).
+         */
+        TimesEvent: {
+            /**
+             * Starts At
+             * Format: date-time
+             */
+            starts_at: string;
+            /**
+             * Ends At
+             * Format: date-time
+             */
+            ends_at: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -3657,7 +4479,7 @@ export interface operations {
             /**
              * @description `challenge_game_private`: A daily challenge game whose day has not closed is its player's only until then: read it with its token or its player's key.
              *
-             *     `race_game_private`: A race's game is its racer's only until the race ends: no other racer may see the cards its player has drawn.
+             *     `race_game_private`: A race's or a tournament's game is its player's only until the race or the tournament ends: no other racer or entrant may see the cards its player has drawn.
              */
             403: {
                 headers: {
@@ -3745,7 +4567,7 @@ export interface operations {
             /**
              * @description `challenge_game_private`: A daily challenge game whose day has not closed is its player's only until then: read it with its token or its player's key.
              *
-             *     `race_game_private`: A race's game is its racer's only until the race ends: no other racer may see the cards its player has drawn.
+             *     `race_game_private`: A race's or a tournament's game is its player's only until the race or the tournament ends: no other racer or entrant may see the cards its player has drawn.
              */
             403: {
                 headers: {
@@ -4006,7 +4828,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `race_not_over`: A race's game is played without hints, and analysed only once its race has ended (the game is left unchanged).
+             * @description `race_not_over`: A race's or a tournament's game is played without hints, and analysed only once the race or the tournament has ended (the game is left unchanged).
              *
              *     `game_over`: The game has ended.
              *
@@ -4175,7 +4997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Around"];
                 };
             };
-            /** @description `race_game_private`: A race's game is its racer's only until the race ends: no other racer may see the cards its player has drawn. */
+            /** @description `race_game_private`: A race's or a tournament's game is its player's only until the race or the tournament ends: no other racer or entrant may see the cards its player has drawn. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5807,7 +6629,7 @@ export interface operations {
              *
              *     `challenge_day_open`: A daily-challenge game whose day has not closed: its analysis (the hindsight optimum above all) would hand the day's deal to players still to play it.
              *
-             *     `race_not_over`: A race's game is played without hints, and analysed only once its race has ended (the game is left unchanged).
+             *     `race_not_over`: A race's or a tournament's game is played without hints, and analysed only once the race or the tournament has ended (the game is left unchanged).
              */
             409: {
                 headers: {
@@ -5898,7 +6720,7 @@ export interface operations {
              *
              *     `challenge_day_open`: A daily-challenge game whose day has not closed: its analysis (the hindsight optimum above all) would hand the day's deal to players still to play it.
              *
-             *     `race_not_over`: A race's game is played without hints, and analysed only once its race has ended (the game is left unchanged).
+             *     `race_not_over`: A race's or a tournament's game is played without hints, and analysed only once the race or the tournament has ended (the game is left unchanged).
              */
             409: {
                 headers: {
@@ -6456,7 +7278,7 @@ export interface operations {
             /**
              * @description `challenge_game_private`: A daily challenge game whose day has not closed is its player's only until then: read it with its token or its player's key.
              *
-             *     `race_game_private`: A race's game is its racer's only until the race ends: no other racer may see the cards its player has drawn.
+             *     `race_game_private`: A race's or a tournament's game is its player's only until the race or the tournament ends: no other racer or entrant may see the cards its player has drawn.
              */
             403: {
                 headers: {
@@ -7264,6 +8086,998 @@ export interface operations {
             };
             /** @description `player_not_found`: No player of that name (in any case or width). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_tournaments: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated statuses (default `announced,running`, the soonest start first); `finished` alone is the archive, the latest end first. */
+                status?: string | null;
+                /** @description `next` of the previous page. */
+                cursor?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentPage"];
+                };
+            };
+            /**
+             * @description `invalid_cursor`: A cursor this service did not make for this listing: a cursor belongs to the listing it came from.
+             *
+             *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_tournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TournamentCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    /** @description /tournaments/{id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentOut"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `invalid_tournament`: The tournament's times do not make one: it must end after it starts (and not have ended already).
+             *
+             *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    read_tournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentOut"];
+                };
+            };
+            /** @description `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_not_found`: No tournament has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    edit_tournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TournamentPatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentOut"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_not_found`: No tournament has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_started`: An operator edits or cancels a tournament only while it is announced (before its start). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `invalid_tournament`: The tournament's times do not make one: it must end after it starts (and not have ended already).
+             *
+             *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancel_tournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentOut"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_a_moderator`: The key is no operator credential (`FOURSQUARE_OPERATOR_KEYS`): a player's key is not enough for the moderators' endpoints. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_not_found`: No tournament has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_started`: An operator edits or cancels a tournament only while it is announced (before its start). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    join_tournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A random UUID (version 4) naming this request; anything else is `422 invalid_request`. A retry with the same key and body returns the original response, its secret (token or key) included, with `Idempotent-Replayed: true`; the same key with another body is `422 idempotency_key_reused`; a retry while the first is still running is `409 request_in_progress`. Kept 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EntrantIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    /** @description /tournaments/{id} */
+                    Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Joined"];
+                };
+            };
+            /**
+             * @description `guests_not_allowed`: This tournament is for accounts only: join with a player's key.
+             *
+             *     `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_not_found`: No tournament has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `tournament_full`: The tournament has as many entrants as its cap allows.
+             *
+             *     `tournament_not_open`: The tournament takes no more entrants: it has ended, or was cancelled.
+             *
+             *     `already_entered`: This account (or a guest of a name that looks like this one) is an entrant already.
+             *
+             *     `name_taken`, `name_reserved`: The name is a registered player's, or one name with it: the same in another case, a look-alike (`aIice`, `a1ice` for `alice`), or the same but for `_` and `-` (`alice_`, `a-l-i-c-e`) (`name_taken`). Or it is, or is one name with, a name nobody may take (`name_reserved`): `computer`, the computer player's, as an account or a guest's name, and `anonymous`, the guests' default, as an account's.
+             *
+             *     `request_in_progress`: A request with the same `Idempotency-Key` is still running, or its process died holding the key: `Retry-After` is when the key can be taken over if it died (it answers a retry sooner if it finishes first).
+             */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `invalid_player_name`: Not 3 to 24 ASCII letters, digits, `_` or `-` with at least one letter, exactly as sent (an account's, a guest's or a racer's name alike; `detail` says the rule, and the ASCII spelling of a full-width name).
+             *
+             *     `player_name_mismatch`: A `player` other than the name of the key's account.
+             *
+             *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             *
+             *     `idempotency_key_reused`: This `Idempotency-Key` was already used with a different request.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    leave_tournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Left. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `not_an_entrant`: The credential sent is no entrant's of this tournament (an account's key, or a guest entrant's token).
+             *
+             *     `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_not_found`: No tournament has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_not_open`: The tournament takes no more entrants: it has ended, or was cancelled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    play_tournament_deal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DealDealt"];
+                };
+            };
+            /** @description `missing_token`: No `Authorization: Bearer <token>` header (the game's token, or the player's key). */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="foursquare"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `not_an_entrant`: The credential sent is no entrant's of this tournament (an account's key, or a guest entrant's token).
+             *
+             *     `invalid_token`: The bearer is neither the game's token nor the current key of the player concerned.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `tournament_not_found`: No tournament has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `tournament_not_running`: Deals are dealt while the tournament runs: not before its start, nor after its end.
+             *
+             *     `deal_in_progress`: The entrant's game of its current deal has not ended: finish it first.
+             *
+             *     `all_deals_played`: The entrant has played every deal of the tournament, each once.
+             *
+             *     `entrant_left`: The entrant left the tournament: it plays no more deals (its standing stays).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    tournament_standings: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page. */
+                cursor?: string | null;
+                limit?: number;
+                /** @description An entrant's name: the page with it in the middle. */
+                around?: string | null;
+            };
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Standings"];
+                };
+            };
+            /** @description `tournament_not_found`: No tournament has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `invalid_cursor`: A cursor this service did not make for this listing: a cursor belongs to the listing it came from.
+             *
+             *     `invalid_request`: Malformed input: `errors` names each field that is wrong, and why.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    watch_tournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received: the stream sends what came after. */
+                "Last-Event-ID"?: string | null;
+            };
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament's events. */
+            200: {
+                headers: {
+                    /** @description `no-cache`. */
+                    "Cache-Control"?: string;
+                    /** @description `no`: proxies that buffer (nginx) pass each event on at once. */
+                    "X-Accel-Buffering"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `tournament_not_found`: No tournament has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_last_event_id`: A `Last-Event-ID` that is no placement number (0 to 40). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `too_many_event_streams`: This client address holds `FOURSQUARE_EVENTS_MAX_STREAMS_PER_CLIENT` streams on this replica already: retry after `Retry-After` seconds.
+             *
+             *     `rate_limited`: A rate limit of this client address or credential is used up and nothing was done: retry after `Retry-After` seconds (`RateLimit` says which limit).
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The limits counted (draft-ietf-httpapi-ratelimit-headers): `"place-credential";q=120;w=60`, one item per limit. Sent on every answer of a limited route. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"place-credential";r=0;t=12` (requests left, seconds until one frees up). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `event_streams_full`: This replica holds as many event streams as it may (`FOURSQUARE_EVENTS_MAX_STREAMS`): another replica, or this one after `Retry-After` seconds, takes the watcher.
+             *
+             *     `database_busy`: The database is busy or unreachable: retry after `Retry-After` seconds.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/event-stream": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_player_tournaments: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page. */
+                cursor?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerTournaments"];
+                };
+            };
+            /** @description `player_not_found`: No player of that name (in any case or width). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_cursor`: A cursor this service did not make for this listing: a cursor belongs to the listing it came from. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

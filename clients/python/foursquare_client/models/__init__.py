@@ -15,16 +15,24 @@ from .around_period_type_0 import AroundPeriodType0
 from .best_event import BestEvent
 from .best_event_board import BestEventBoard
 from .board_ranks import BoardRanks
+from .cancelled_event import CancelledEvent
 from .card_out import CardOut
 from .card_out_suit import CardOutSuit
 from .challenge_event import ChallengeEvent
 from .countdown_event import CountdownEvent
 from .daily_challenge import DailyChallenge
+from .deal_dealt import DealDealt
+from .deal_dealt_game import DealDealtGame
+from .deal_finished_event import DealFinishedEvent
 from .decision import Decision
 from .decision_action import DecisionAction
 from .decision_in import DecisionIn
 from .decision_in_action import DecisionInAction
 from .deck_reveal import DeckReveal
+from .ended_event import EndedEvent
+from .entrant_in import EntrantIn
+from .entry import Entry
+from .entry_event import EntryEvent
 from .evidence import Evidence
 from .evidence_agreement import EvidenceAgreement
 from .evidence_matches import EvidenceMatches
@@ -33,6 +41,7 @@ from .evidence_verdict import EvidenceVerdict
 from .fair_play_out import FairPlayOut
 from .fair_play_out_status import FairPlayOutStatus
 from .field_error import FieldError
+from .final_event import FinalEvent
 from .flip_out import FlipOut
 from .game_create import GameCreate
 from .game_created import GameCreated
@@ -53,6 +62,7 @@ from .health import Health
 from .hindsight_optimum import HindsightOptimum
 from .hint import Hint
 from .hint_option import HintOption
+from .joined import Joined
 from .key_create import KeyCreate
 from .key_out import KeyOut
 from .leaderboard import Leaderboard
@@ -89,6 +99,8 @@ from .player_race_out import PlayerRaceOut
 from .player_race_out_status import PlayerRaceOutStatus
 from .player_races import PlayerRaces
 from .player_stats_out import PlayerStatsOut
+from .player_tournament_out import PlayerTournamentOut
+from .player_tournaments import PlayerTournaments
 from .position_out import PositionOut
 from .problem import Problem
 from .queue import Queue
@@ -114,8 +126,20 @@ from .review import Review
 from .review_decision_type_0 import ReviewDecisionType0
 from .review_state import ReviewState
 from .review_verdict_type_0 import ReviewVerdictType0
+from .standings import Standings
+from .standings_event import StandingsEvent
+from .standings_status import StandingsStatus
+from .times_event import TimesEvent
 from .timing import Timing
+from .tournament_create import TournamentCreate
+from .tournament_out import TournamentOut
+from .tournament_out_status import TournamentOutStatus
+from .tournament_page import TournamentPage
+from .tournament_patch import TournamentPatch
+from .trophies_out import TrophiesOut
 from .win_event import WinEvent
+from .winner import Winner
+from .your_entry import YourEntry
 from .your_game import YourGame
 
 __all__ = (
@@ -134,16 +158,24 @@ __all__ = (
     "BestEvent",
     "BestEventBoard",
     "BoardRanks",
+    "CancelledEvent",
     "CardOut",
     "CardOutSuit",
     "ChallengeEvent",
     "CountdownEvent",
     "DailyChallenge",
+    "DealDealt",
+    "DealDealtGame",
+    "DealFinishedEvent",
     "Decision",
     "DecisionAction",
     "DecisionIn",
     "DecisionInAction",
     "DeckReveal",
+    "EndedEvent",
+    "EntrantIn",
+    "Entry",
+    "EntryEvent",
     "Evidence",
     "EvidenceAgreement",
     "EvidenceMatches",
@@ -152,6 +184,7 @@ __all__ = (
     "FairPlayOut",
     "FairPlayOutStatus",
     "FieldError",
+    "FinalEvent",
     "FlipOut",
     "GameCreate",
     "GameCreated",
@@ -172,6 +205,7 @@ __all__ = (
     "HindsightOptimum",
     "Hint",
     "HintOption",
+    "Joined",
     "KeyCreate",
     "KeyOut",
     "Leaderboard",
@@ -208,6 +242,8 @@ __all__ = (
     "PlayerRaceOutStatus",
     "PlayerRaces",
     "PlayerStatsOut",
+    "PlayerTournamentOut",
+    "PlayerTournaments",
     "PositionOut",
     "Problem",
     "Queue",
@@ -233,7 +269,19 @@ __all__ = (
     "ReviewDecisionType0",
     "ReviewState",
     "ReviewVerdictType0",
+    "Standings",
+    "StandingsEvent",
+    "StandingsStatus",
+    "TimesEvent",
     "Timing",
+    "TournamentCreate",
+    "TournamentOut",
+    "TournamentOutStatus",
+    "TournamentPage",
+    "TournamentPatch",
+    "TrophiesOut",
     "WinEvent",
+    "Winner",
+    "YourEntry",
     "YourGame",
 )

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.player_stats_out import PlayerStatsOut
+    from ..models.trophies_out import TrophiesOut
 
 
 T = TypeVar("T", bound="PlayerOut")
@@ -27,12 +28,16 @@ class PlayerOut:
         marked (bool | Unset): Marked by the fair-play review (several of its wins followed the computer player's
             choices too closely): all its games are off the public boards until a moderator clears it (docs/fairplay.md).
             Default: False.
+        tournaments (TrophiesOut | Unset): A player's tournament places: finished tournaments they played a deal of, and
+            how
+            many they finished first, second and third (`GET /players/{name}/tournaments`).
     """
 
     name: str
     created_at: datetime.datetime
     stats: PlayerStatsOut
     marked: bool | Unset = False
+    tournaments: TrophiesOut | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,6 +48,10 @@ class PlayerOut:
         stats = self.stats.to_dict()
 
         marked = self.marked
+
+        tournaments: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tournaments, Unset):
+            tournaments = self.tournaments.to_dict()
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -55,12 +64,15 @@ class PlayerOut:
         )
         if marked is not UNSET:
             field_dict["marked"] = marked
+        if tournaments is not UNSET:
+            field_dict["tournaments"] = tournaments
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.player_stats_out import PlayerStatsOut  # noqa: PLC0415
+        from ..models.trophies_out import TrophiesOut  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -71,11 +83,19 @@ class PlayerOut:
 
         marked = d.pop("marked", UNSET)
 
+        _tournaments = d.pop("tournaments", UNSET)
+        tournaments: TrophiesOut | Unset
+        if isinstance(_tournaments, Unset):
+            tournaments = UNSET
+        else:
+            tournaments = TrophiesOut.from_dict(_tournaments)
+
         player_out = cls(
             name=name,
             created_at=created_at,
             stats=stats,
             marked=marked,
+            tournaments=tournaments,
         )
 
         player_out.additional_properties = d

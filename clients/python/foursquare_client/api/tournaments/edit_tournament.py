@@ -1,0 +1,232 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.tournament_out import TournamentOut
+from ...models.tournament_patch import TournamentPatch
+from ...types import Response
+
+
+def _get_kwargs(
+    tournament_id: str,
+    *,
+    body: TournamentPatch,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/tournaments/{tournament_id}".format(
+            tournament_id=quote(str(tournament_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | TournamentOut | None:
+    if response.status_code == 200:
+        response_200 = TournamentOut.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | TournamentOut]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    tournament_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: TournamentPatch,
+) -> Response[Problem | TournamentOut]:
+    """Edit a tournament
+
+     Changes any of an announced tournament's fields (an operator's; `409
+    tournament_started` once it has started). New `deals` are committed anew.
+
+    Args:
+        tournament_id (str):
+        body (TournamentPatch): Any of a new tournament's fields, while it is announced. Changing
+            `deals` commits new
+            deals (the commitments change).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | TournamentOut]
+    """
+
+    kwargs = _get_kwargs(
+        tournament_id=tournament_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    tournament_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: TournamentPatch,
+) -> Problem | TournamentOut | None:
+    """Edit a tournament
+
+     Changes any of an announced tournament's fields (an operator's; `409
+    tournament_started` once it has started). New `deals` are committed anew.
+
+    Args:
+        tournament_id (str):
+        body (TournamentPatch): Any of a new tournament's fields, while it is announced. Changing
+            `deals` commits new
+            deals (the commitments change).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | TournamentOut
+    """
+
+    return sync_detailed(
+        tournament_id=tournament_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    tournament_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: TournamentPatch,
+) -> Response[Problem | TournamentOut]:
+    """Edit a tournament
+
+     Changes any of an announced tournament's fields (an operator's; `409
+    tournament_started` once it has started). New `deals` are committed anew.
+
+    Args:
+        tournament_id (str):
+        body (TournamentPatch): Any of a new tournament's fields, while it is announced. Changing
+            `deals` commits new
+            deals (the commitments change).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | TournamentOut]
+    """
+
+    kwargs = _get_kwargs(
+        tournament_id=tournament_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    tournament_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: TournamentPatch,
+) -> Problem | TournamentOut | None:
+    """Edit a tournament
+
+     Changes any of an announced tournament's fields (an operator's; `409
+    tournament_started` once it has started). New `deals` are committed anew.
+
+    Args:
+        tournament_id (str):
+        body (TournamentPatch): Any of a new tournament's fields, while it is announced. Changing
+            `deals` commits new
+            deals (the commitments change).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | TournamentOut
+    """
+
+    return (
+        await asyncio_detailed(
+            tournament_id=tournament_id,
+            client=client,
+            body=body,
+        )
+    ).parsed
