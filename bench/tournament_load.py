@@ -699,6 +699,16 @@ class Live:
         state = await self.expect(200, "GET", f"/games/{game_id}", token=entrant.token)
         return Deal(len(entrant.deals) + 1, game_id), state
 
+    async def until_running(self) -> None:
+        """Until the tournament has started: a replica's ticker starts it at its
+        ``starts_at`` (within its tick), and deals are refused before."""
+        deadline = time.monotonic() + 60
+        path = f"/tournaments/{self.tournament}"
+        while (await self.expect(200, "GET", path))["status"] != "running":
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{path}: not running a minute after its start")
+            await asyncio.sleep(0.1)
+
     async def kill_one(self, after: float) -> None:
         await asyncio.sleep(after)
         victim = self.replicas[0]
@@ -929,11 +939,12 @@ def live_main(args: argparse.Namespace) -> int:
             prober = asyncio.create_task(live.probe(stop_probe))
             wait = max(0.0, starts_at.timestamp() - time.time())
             await asyncio.sleep(wait)
+            await live.until_running()
             before, pg_before = cpu_now(live, watcher.pid), postgres_cpu(database)
             killer = None
             if not args.no_kill:
                 killer = asyncio.create_task(live.kill_one(args.kill_after))
-            start = starts_at.timestamp()
+            start = time.time()
             await asyncio.gather(*(live.play(entrant, start) for entrant in live.entrants))
             after, pg_after = cpu_now(live, watcher.pid), postgres_cpu(database)
             if killer is not None:
