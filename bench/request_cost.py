@@ -207,7 +207,11 @@ async def run(
     """Start the app on a new database, send ``WARMUP + requests`` requests of ``kind``."""
     with throwaway_database(backend, admin_url) as url:
         settings = Settings(
-            database_url=url, migrate_on_start=False, analysis_worker=False, race_worker=False
+            database_url=url,
+            migrate_on_start=False,
+            analysis_worker=False,
+            race_worker=False,
+            tournament_worker=False,
         )
         if request_log:
             # As the deployed service logs: a JSON line per request, to stderr.

@@ -88,7 +88,7 @@ from api.tournaments.stream import (
     publish,
     publish_standings,
 )
-from api.tournaments.ticker import TournamentTicker
+from api.tournaments.ticker import TournamentTicker, start_due
 
 
 @dataclass(frozen=True)
@@ -377,7 +377,8 @@ class TournamentService(TournamentReads):
             raise MissingToken("send your key, or your tournament token, as a bearer credential")
 
         def write(session: Session) -> DealDealt:
-            tournament = locked(session, tournament_id)
+            # Its start is due: started here if the ticker has not got there yet.
+            tournament = start_due(session, locked(session, tournament_id))
             entrant = entrant_of(session, tournament_id, credential)
             if entrant is None:
                 raise NotAnEntrant("this credential is no entrant's of the tournament: join it")

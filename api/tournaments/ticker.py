@@ -90,12 +90,7 @@ class TournamentTicker:
                 await self.database.write(partial(self._finish, tournament_id=tournament.id))
 
     def _start(self, session: Session, tournament_id: uuid.UUID) -> None:
-        tournament = locked(session, tournament_id)
-        if tournament.status != "announced" or tournament.starts_at > now():
-            return  # started (or edited, or cancelled) by another
-        store.change_tournament(session, tournament_id, "announced", status="running")
-        times = TimesEvent(starts_at=tournament.starts_at, ends_at=tournament.ends_at)
-        publish(session, tournament_id, "started", times)
+        start_due(session, locked(session, tournament_id))
 
     def _unfinished(self, session: Executor, tournament_id: uuid.UUID) -> list[uuid.UUID]:
         played = [game.game_id for game in store.games_of(session, tournament_id)]
@@ -164,6 +159,18 @@ class TournamentTicker:
             for place, name in store.winners(session, [tournament_id])[tournament_id]
         ]
         publish(session, tournament_id, "final", FinalEvent(winners=winners))
+
+
+def start_due(session: Session, tournament: TournamentRecord) -> TournamentRecord:
+    """Start an announced tournament whose start has come (its row held: :func:`locked`),
+    whether the ticker or an entrant's first deal gets there first; the tournament as it is
+    now."""
+    if tournament.status != "announced" or tournament.starts_at > now():
+        return tournament  # started (or edited, or cancelled) by another, or not yet due
+    store.change_tournament(session, tournament.id, "announced", status="running")
+    times = TimesEvent(starts_at=tournament.starts_at, ends_at=tournament.ends_at)
+    publish(session, tournament.id, "started", times)
+    return tournament._replace(status="running")
 
 
 def _places(entrants: list[EntrantRecord]) -> list[tuple[EntrantRecord, int | None]]:

@@ -13,15 +13,17 @@ from tests.support.statements import counting
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    """The app without its analysis runner, fair-play reviews or races ticker. Each looks for
-    work as the app starts and then every few seconds, each time with a SELECT of its own on
-    the same engine; on a slow machine one of those landed inside a counted request."""
+    """The app without its analysis runner, fair-play reviews, races or tournaments tickers.
+    Each looks for work as the app starts and then every few seconds, each time with a SELECT
+    of its own on the same engine; on a slow machine one of those landed inside a counted
+    request."""
     return Settings(
         database_url=database_url,
         migrate_on_start=False,
         analysis_worker=False,
         fairplay_worker=False,
         race_worker=False,
+        tournament_worker=False,
     )
 
 

@@ -43,6 +43,7 @@ def settings(database_url: str) -> Settings:
         analysis_worker=False,
         fairplay_worker=False,
         race_worker=False,
+        tournament_worker=False,
     )
 
 

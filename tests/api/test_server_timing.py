@@ -69,6 +69,7 @@ def server(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
             # Nothing in the background that would take the one connection or turn.
             "FOURSQUARE_ANALYSIS_WORKER": "false",
             "FOURSQUARE_RACE_WORKER": "false",
+            "FOURSQUARE_TOURNAMENT_WORKER": "false",
             "FOURSQUARE_EXPIRE_EVERY_MINUTES": "0",
         },
     ) as running:

@@ -549,3 +549,18 @@ def test_a_deal_in_progress_at_the_end_is_lost_and_counted(
     (entry,) = standings["entries"]
     assert (entry["deals_played"], entry["score"], entry["place"]) == (1, 0, 1)
     assert entry["games"] == [game_id]
+
+
+def test_a_deal_asked_for_at_the_start_starts_the_tournament_if_the_ticker_has_not(
+    client: TestClient, clock: FrozenClock
+) -> None:
+    tournament_id = create(client)["id"]  # starts a minute after T0
+    ana = guest(client, tournament_id, "ana")
+    refused(
+        client.post(f"/tournaments/{tournament_id}/games", headers=ana),
+        409,
+        "tournament_not_running",
+    )
+    clock.advance(minutes=1)
+    assert deal(client, tournament_id, ana)["deal"] == 1
+    assert client.get(f"/tournaments/{tournament_id}").json()["status"] == "running"
