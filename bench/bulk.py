@@ -251,6 +251,7 @@ class BulkLoader:
         self.day_counts = _Encoder(leaderboard_days, DAY_COLUMNS, [], dialect)
         self.bests = _Encoder(leaderboard_bests, BEST_COLUMNS, [], dialect)
         self.boards = Boards()
+        self.game_ids: list[uuid.UUID] = []  # of the games loaded, in finish order
 
     def close(self) -> None:
         self.engine.dispose()
@@ -272,6 +273,7 @@ class BulkLoader:
             placements = max(16, model.placements + model.score - score)
             finished_at = EPOCH + timedelta(seconds=number, microseconds=rng.randrange(1_000_000))
             game_id = uuid.UUID(int=rng.getrandbits(128), version=4)
+            self.game_ids.append(game_id)
             player = f"bot{rng.randrange(10_000):04d}"
             game: dict[str, Any] = {
                 "id": game_id,

@@ -2,6 +2,7 @@
 that move and final standings that stay."""
 
 from api.tournaments import tables
+from api.tournaments.bulk import LoadedEntrant, bulk_entrants, bulk_finish
 from api.tournaments.routes import EVENT_MODELS, players_router, router
 from api.tournaments.schedule_routes import router as schedule_router
 from api.tournaments.schedule_schemas import ScheduleIn
@@ -15,6 +16,7 @@ from api.tournaments.ticker import subscribe
 
 __all__ = [
     "EVENT_MODELS",
+    "LoadedEntrant",
     "ScheduleIn",
     "ScheduleService",
     "ScheduleSettings",
@@ -22,6 +24,8 @@ __all__ = [
     "TournamentSettings",
     "TournamentSpec",
     "announce",
+    "bulk_entrants",
+    "bulk_finish",
     "players_router",
     "router",
     "schedule_router",

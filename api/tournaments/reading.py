@@ -211,7 +211,8 @@ class TournamentReads:
                 ]
                 following = seal_cursor(self.cursor_secret, fields)
             finished_ = tournament.status == "finished"
-            games = games_by_entrant(session, tournament_id) if finished_ else {}
+            page = [row.number for row in rows]
+            games = games_by_entrant(session, tournament_id, page) if finished_ and page else {}
             ranks = ranks_of(session, tournament_id, rows, top=after is None and offset == 0)
             entries = [
                 entry_out(row, rank, games.get(row.number, []) if finished_ else None)
@@ -221,7 +222,7 @@ class TournamentReads:
                 status="final" if finished_ else "provisional",
                 entries=entries,
                 next=following,
-                total=store.count_entrants(session, tournament_id),
+                total=tournament.entrants,  # its counter, kept with each join and leave
             )
 
         return await self.database.read(read)
@@ -301,8 +302,12 @@ def entrant_of(
     return store.entrant_of_token(session, tournament_id, hash_token(credential))
 
 
-def games_by_entrant(session: Executor, tournament_id: uuid.UUID) -> dict[int, list[uuid.UUID]]:
+def games_by_entrant(
+    session: Executor, tournament_id: uuid.UUID, page: list[int] | None = None
+) -> dict[int, list[uuid.UUID]]:
+    """Each entrant's games (only the ``page``'s: a final page read all 50,000 at 10,000
+    entrants, bench/tournament_load.py)."""
     found: dict[int, list[uuid.UUID]] = {}
-    for game in store.games_of(session, tournament_id):
+    for game in store.games_of(session, tournament_id, of=page or ()):
         found.setdefault(game.entrant, []).append(game.game_id)
     return found

@@ -361,17 +361,17 @@ def _ahead(key: StandingKey, *, strictly: bool) -> ColumnElement[bool]:
 def count_ahead(
     session: Executor, tournament_id: uuid.UUID, key: StandingKey, *, strictly: bool
 ) -> int:
-    statement = select(func.count()).where(
-        _entrants.c.tournament_id == tournament_id, _ahead(key, strictly=strictly)
-    )
-    found: int = session.execute(statement).scalar_one()
-    return found
+    return counts_ahead(session, tournament_id, key)[0 if strictly else 1]
 
 
-def count_entrants(session: Executor, tournament_id: uuid.UUID) -> int:
-    statement = select(func.count()).where(_entrants.c.tournament_id == tournament_id)
-    found: int = session.execute(statement).scalar_one()
-    return found
+def counts_ahead(session: Executor, tournament_id: uuid.UUID, key: StandingKey) -> tuple[int, int]:
+    """The entrants strictly ahead of ``key`` and those before it in the order, in one count;
+    ``score >= key's`` (implied by _ahead) said on its own is the index range to count."""
+    c = _entrants.c
+    strictly = func.count().filter(_ahead(key, strictly=True))
+    where = (c.tournament_id == tournament_id, c.score >= key[0], _ahead(key, strictly=False))
+    ahead, before = session.execute(select(strictly, func.count()).where(*where)).one()
+    return int(ahead), int(before)
 
 
 def standings(
@@ -383,9 +383,9 @@ def standings(
     limit: int,
 ) -> list[EntrantRecord]:
     """A page of the standings: after the key ``after``, or from ``offset``."""
-    statement = _ENTRANT.where(
-        _entrants.c.tournament_id == tournament_id, _after(after) if after else true()
-    )
+    # ``score <= after's`` (implied by _after) is the index range the page starts from.
+    bound = and_(_entrants.c.score <= after[0], _after(after)) if after else true()
+    statement = _ENTRANT.where(_entrants.c.tournament_id == tournament_id, bound)
     statement = statement.order_by(*_ORDER).offset(offset).limit(limit)
     return [EntrantRecord._make(row) for row in session.execute(statement)]
 
@@ -425,15 +425,15 @@ def game_entry(session: Executor, game_id: uuid.UUID) -> TournamentGame | None:
 
 
 def games_of(
-    session: Executor, tournament_id: uuid.UUID, entrant: int | None = None
+    session: Executor, tournament_id: uuid.UUID, entrant: int | None = None, of: Sequence[int] = ()
 ) -> list[TournamentGame]:
-    """The tournament's games (of one entrant), by entrant and deal."""
+    """The tournament's games (of one entrant, or of those ``of`` a page), by entrant, deal."""
     c = _games.c
     statement = select(c.tournament_id, c.entrant, c.deal, c.game_id).where(
         c.tournament_id == tournament_id
     )
-    if entrant is not None:
-        statement = statement.where(c.entrant == entrant)
+    if entrant is not None or of:
+        statement = statement.where(c.entrant.in_(of) if of else c.entrant == entrant)
     rows = session.execute(statement.order_by(c.entrant, c.deal))
     return [TournamentGame._make(row) for row in rows]
 

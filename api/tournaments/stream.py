@@ -125,15 +125,15 @@ def ranks_of(
     """The ranks of consecutive entrants of the standings: the first's is one more than the
     entrants strictly ahead of it; each next one shares the previous one's if it ties with
     it, else is one more than the entrants before it (two counts whatever the page, none for
-    the ``top`` of the standings, which nobody is ahead of)."""
+    the ``top`` of the standings, which nobody is ahead of; one statement counts both)."""
     if not rows:
         return []
     first = store.key_of(rows[0])
     if top:
         ranks, before = [1], 0
     else:
-        ranks = [store.count_ahead(session, tournament_id, first, strictly=True) + 1]
-        before = store.count_ahead(session, tournament_id, first, strictly=False)
+        strictly, before = store.counts_ahead(session, tournament_id, first)
+        ranks = [strictly + 1]
     for index in range(1, len(rows)):
         if _tied(rows[index], rows[index - 1]):
             ranks.append(ranks[-1])
