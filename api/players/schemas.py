@@ -98,6 +98,8 @@ class TrophiesOut(ResponseModel):
     second: int = 0
     third: int = 0
     played: int = 0
+
+
 class ChallengeStreakOut(ResponseModel):
     """A player's daily challenge streaks: runs of consecutive UTC days on which they
     finished the day's challenge (`played`), and won it (`won`). A current run ends on the
