@@ -16,14 +16,13 @@ class TournamentSettings(SettingsBase):
         description="This server process looks after the tournaments too (starts, ends, "
         "final standings); any process may, each step is claimed once.",
     )
-    tournament_review_wait_seconds: float = Field(
+    tournament_review_warn_seconds: float = Field(
         default=3600,
         ge=0,
         le=7 * 24 * 3600,
-        description="How long an ended tournament waits for the fair-play review's word on "
-        "its wins before its final standings: a win still unreviewed then counts (a slow "
-        "review costs no honest player a place; a moderator can still flag the game, and its "
-        "boards follow, but the standings stay as written).",
+        description="An ended tournament's final standings wait for the fair-play review's "
+        "word on every win (an unreviewed win never counts); one still waiting this long "
+        "after its end is logged as an error, once (is a fair-play worker running?).",
     )
     tournament_tick_seconds: float = Field(
         default=1.0,

@@ -8,11 +8,13 @@ replica does it:
 - the end, at ``ends_at``: the games still in progress end (lost: a deal not finished scores
   0), then ``running`` → ``ending``, the games are revealed (public from then on: the
   fair-play review queues their wins), the deals too, ``event: ended``;
-- the final standings, once every won game has the fair-play review's word, or
-  ``FOURSQUARE_TOURNAMENT_REVIEW_WAIT_SECONDS`` after the end (an unreviewed win then counts:
-  a slow review costs no honest player a place): each entrant's score again without its
-  flagged wins, its place (equal score, cards and last finish share one; an entrant who
-  played no deal gets none), ``finished``, ``event: final``.
+- the final standings, once every won game has the fair-play review's word, however long
+  that takes: a win counts only once the review found it clean, since counting it unreviewed
+  would let whoever delays the review (a burst of wins queued ahead) place unseen play;
+  ``FOURSQUARE_TOURNAMENT_REVIEW_WARN_SECONDS`` after the end, a tournament still waiting is
+  logged as an error, once, for the operator (is a fair-play worker running?). Then each
+  entrant's score again without its flagged wins, its place (equal score, cards and last
+  finish share one; an entrant who played no deal gets none), ``finished``, ``event: final``.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ log = logging.getLogger("foursquare.tournaments")
 
 # The review's words under which a win counts in the final standings: found clean, or
 # cleared by a moderator. ``flagged``, ``confirmed`` and ``held`` (its account is marked) do
-# not; ``pending`` waits (the review wait).
+# not; ``pending`` waits (the final standings wait for it). None: a game the review does not
+# take (not a win).
 COUNTED = ("clean", "cleared")
 
 
@@ -58,7 +61,8 @@ class TournamentTicker:
         self.games = games
         self.secret = secret
         self.tick = settings.tournament_tick_seconds
-        self.review_wait = timedelta(seconds=settings.tournament_review_wait_seconds)
+        self.review_warning = timedelta(seconds=settings.tournament_review_warn_seconds)
+        self._warned: set[uuid.UUID] = set()  # ending tournaments already logged as waiting
 
     async def run(self) -> None:
         while True:
@@ -115,15 +119,23 @@ class TournamentTicker:
         publish(session, tournament_id, "ended", EndedEvent())
 
     def _reviewed(self, session: Executor, tournament: TournamentRecord) -> bool:
-        """Whether the review has had its word on every win of the tournament, or the wait
-        for it is over."""
-        if now() >= tournament.ends_at + self.review_wait:
-            return True
+        """Whether the review has had its word on every win of the tournament."""
         ids = [game.game_id for game in store.games_of(session, tournament.id)]
         summaries = self.games.summaries(session, ids)
         reviews = self.games.reviews(session, ids)
         won = [each for each in ids if summaries[each].status == "won"]
-        return not any(reviews.get(each) == "pending" for each in won)
+        waiting = sum(reviews.get(each) == "pending" for each in won)
+        late = now() >= tournament.ends_at + self.review_warning
+        if waiting and late and tournament.id not in self._warned:
+            self._warned.add(tournament.id)
+            log.error(
+                "tournament %s ended at %s and still waits for the fair-play review of %d "
+                "win(s): its final standings wait for them (is a fair-play worker running?)",
+                tournament.id,
+                tournament.ends_at.isoformat(),
+                waiting,
+            )
+        return not waiting
 
     def _finish(self, session: Session, tournament_id: uuid.UUID) -> None:
         tournament = locked(session, tournament_id)
@@ -136,7 +148,7 @@ class TournamentTicker:
         scores: dict[int, int] = {}
         for game in played:
             summary = summaries[game.game_id]
-            counted = reviews.get(game.game_id) in (*COUNTED, None, "pending")
+            counted = reviews.get(game.game_id) in (*COUNTED, None)
             score = (summary.score or 0) if summary.status == "won" and counted else 0
             scores[game.entrant] = scores.get(game.entrant, 0) + score
         entrants = [

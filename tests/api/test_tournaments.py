@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import random
 import uuid
 from collections.abc import Iterator
@@ -33,7 +34,7 @@ from tests.api.test_hidden_information import card_codes
 from tests.support.fairplay import SUITE_OPERATOR as OPERATOR
 
 T0 = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
-REVIEW_WAIT = 600
+REVIEW_WARNING = 600
 
 
 @pytest.fixture
@@ -44,7 +45,7 @@ def app(database_url: str) -> FastAPI:
             migrate_on_start=False,
             tournament_worker=False,
             fairplay_worker=False,
-            tournament_review_wait_seconds=REVIEW_WAIT,
+            tournament_review_warn_seconds=REVIEW_WARNING,
         )
     )
 
@@ -407,8 +408,12 @@ def test_entrants_play_each_deal_once_sealed_to_final_standings_that_verify(
     refused(client.get(f"{path}/events", headers={"Last-Event-ID": "x"}), 422, "invalid_request")
 
 
-def test_a_flagged_win_scores_nothing_and_an_unreviewed_one_counts_after_the_wait(
-    client: TestClient, app: FastAPI, database: Database, clock: FrozenClock
+def test_a_flagged_win_scores_nothing_and_an_unreviewed_one_waits_for_its_review(
+    client: TestClient,
+    app: FastAPI,
+    database: Database,
+    clock: FrozenClock,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     for _ in range(5):  # a deal no line wins is rare: another tournament then
         tournament_id = create(client, deals=1, starts_at=T0.isoformat())["id"]
@@ -432,7 +437,15 @@ def test_a_flagged_win_scores_nothing_and_an_unreviewed_one_counts_after_the_wai
     set_review(database, game_a, "flagged")  # bo's stays pending
     tick(client, app)
     assert client.get(path).json()["status"] == "ending"  # waits for bo's word
-    clock.advance(seconds=REVIEW_WAIT)
+    # However long it takes: an unreviewed win never counts; the operator is told, once.
+    clock.advance(seconds=REVIEW_WARNING)
+    with caplog.at_level(logging.ERROR, logger="foursquare.tournaments"):
+        tick(client, app)
+        tick(client, app)
+    assert client.get(path).json()["status"] == "ending"
+    warnings = [r for r in caplog.records if "still waits for the fair-play review" in r.message]
+    assert len(warnings) == 1 and tournament_id in warnings[0].message
+    set_review(database, game_b, "clean")
     tick(client, app)
     standings = client.get(f"{path}/standings").json()
     assert standings["status"] == "final"
