@@ -48,7 +48,7 @@ from typing import Any
 
 import httpx
 import psutil
-from sqlalchemy import create_engine
+from sqlalchemy import Row, create_engine
 from sqlalchemy.orm import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -223,7 +223,7 @@ async def measured(run: LoadRun, name: str, background: Background) -> Window:
     return Window(name, result, (serving1 - serving0) * share, (background1 - background0) * share)
 
 
-def reviews_of(database_url: str, game_ids: list[str]) -> list[fairplay_store.ReviewRecord]:
+def reviews_of(database_url: str, game_ids: list[str]) -> list[Row[Any]]:
     engine = create_engine(database_url)
     try:
         with engine.connect() as connection:
@@ -233,7 +233,7 @@ def reviews_of(database_url: str, game_ids: list[str]) -> list[fairplay_store.Re
     return list(found.values())
 
 
-def in_queue_order(reviews: list[fairplay_store.ReviewRecord]) -> bool:
+def in_queue_order(reviews: list[Row[Any]]) -> bool:
     """Whether the reviews finished in the order they were queued (ties in requested_at,
     wins queued within one clock tick, may finish either way)."""
     done = sorted(reviews, key=lambda r: (r.reviewed_at or datetime.max, r.requested_at))
@@ -263,9 +263,7 @@ async def burst_and_load(
     }
 
 
-def wait_for_drain(
-    database_url: str, game_ids: list[str], timeout: float
-) -> list[fairplay_store.ReviewRecord]:
+def wait_for_drain(database_url: str, game_ids: list[str], timeout: float) -> list[Row[Any]]:
     deadline = time.monotonic() + timeout
     while True:
         reviews = reviews_of(database_url, game_ids)

@@ -50,7 +50,7 @@ from api.accounts.errors import (
     PasskeyRefused,
 )
 from api.accounts.identity import SignedIn, authenticate_key, find_player
-from api.accounts.store import ChallengeRecord, KeyRecord, PasskeyRecord, PlayerRecord
+from api.accounts.store import KeyRecord, PasskeyKey, PasskeyListed, PlayerRecord, TakenChallenge
 from api.core.clock import now
 from api.core.database import Executor
 from api.core.names import RESERVED_SKELETONS, account_name, name_key, name_skeleton
@@ -98,7 +98,7 @@ class Credentials:
     player: PlayerRecord
     keys: list[KeyRecord]
     this_key: uuid.UUID
-    passkeys: list[PasskeyRecord]
+    passkeys: list[PasskeyListed]
     recovery_codes_left: int
 
 
@@ -150,9 +150,9 @@ def open_account(session: Session, raw_name: str, key_name: str = FIRST_KEY_NAME
             f"the name {name!r} is one name with the registered name {owner!r} (it looks "
             "like it, or differs only by '_' and '-'): choose another"
         )
-    player = PlayerRecord(uuid.uuid4(), name, key_of_name, now())
+    player = PlayerRecord(uuid.uuid4(), name, now())
     try:
-        store.insert_player(session, player, skeleton)
+        store.insert_player(session, player, key_of_name, skeleton)
     except IntegrityError:  # registered by a concurrent request since the check
         raise NameTaken(f"the name {name!r} is taken") from None
     key = issue_key(session, player, key_name)
@@ -257,10 +257,8 @@ def _challenge(
     challenge = generate_challenge()
     challenge_id = uuid.uuid4()
     at = now()
-    record = ChallengeRecord(
-        bytes_to_base64url(challenge), purpose, player_id, at + CHALLENGE_LIFETIME
-    )
-    store.insert_challenge(session, challenge_id, record, at)
+    record = TakenChallenge(bytes_to_base64url(challenge), player_id, at + CHALLENGE_LIFETIME)
+    store.insert_challenge(session, challenge_id, purpose, record, at)
     return challenge_id, challenge
 
 
@@ -269,7 +267,7 @@ def passkey_options(session: Session, name: str, key: str | None, rp: Relying) -
     device needs no name)."""
     player = owner(session, name, key).player
     challenge_id, challenge = _challenge(session, "register", player.id)
-    existing = store.passkeys_of(session, player.id)
+    existing = store.credential_ids_of(session, player.id)
     options = generate_registration_options(
         rp_id=rp.rp_id,
         rp_name=RP_NAME,
@@ -281,15 +279,15 @@ def passkey_options(session: Session, name: str, key: str | None, rp: Relying) -
             user_verification=UserVerificationRequirement.PREFERRED,
         ),
         exclude_credentials=[
-            PublicKeyCredentialDescriptor(id=base64url_to_bytes(p.credential_id)) for p in existing
+            PublicKeyCredentialDescriptor(id=base64url_to_bytes(known)) for known in existing
         ],
     )
     return Ceremony(challenge_id, json.loads(options_to_json(options)))
 
 
-def _taken(session: Session, challenge_id: uuid.UUID, purpose: str) -> ChallengeRecord:
-    taken = store.take_challenge(session, challenge_id)
-    if taken is None or taken.purpose != purpose or taken.expires_at < now():
+def _taken(session: Session, challenge_id: uuid.UUID, purpose: str) -> TakenChallenge:
+    taken = store.take_challenge(session, challenge_id, purpose)
+    if taken is None or taken.expires_at < now():
         raise PasskeyRefused(
             "this passkey challenge is unknown, answered already or expired: start again"
         )
@@ -304,7 +302,7 @@ def register_passkey(
     credential: dict[str, Any],
     passkey_name: str,
     rp: Relying,
-) -> PasskeyRecord:
+) -> PasskeyListed:
     player = owner(session, name, key).player
     taken = _taken(session, challenge_id, "register")
     if taken.player_id != player.id:
@@ -319,19 +317,18 @@ def register_passkey(
     except (WebAuthnException, ValueError, TypeError, KeyError) as error:
         raise PasskeyRefused(f"this passkey could not be registered: {error}") from None
     at = now()
-    passkey = PasskeyRecord(
-        uuid.uuid4(),
+    passkey = PasskeyListed(uuid.uuid4(), passkey_name, at, None)
+    signing = PasskeyKey(
+        passkey.id,
         player.id,
-        bytes_to_base64url(verified.credential_id),
         bytes_to_base64url(verified.credential_public_key),
         verified.sign_count,
-        passkey_name,
-        at,
-        None,
     )
     try:
         with session.begin_nested():
-            store.insert_passkey(session, passkey)
+            store.insert_passkey(
+                session, passkey, signing, bytes_to_base64url(verified.credential_id)
+            )
     except IntegrityError:
         raise PasskeyRefused("this passkey is registered already") from None
     return passkey

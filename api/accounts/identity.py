@@ -166,7 +166,8 @@ def identify(session: Executor, key: str | None, requested: str | None) -> Ident
 def identify_account(player: PlayerRecord, requested: str | None) -> Identity:
     """The identity of a new game of an authenticated account (``422 player_name_mismatch``
     if the request named somebody else)."""
-    if requested is not None and name_key(requested) != player.name_key:
+    # The account's key is its registered name's (the registration stored it so).
+    if requested is not None and name_key(requested) != name_key(player.name):
         raise PlayerNameMismatch(
             f"the key belongs to {player.name!r}, not {echo(requested)!r}: omit 'player' or "
             "send the account's name"

@@ -9,7 +9,7 @@ from typing import Any
 
 from api.accounts import credentials as cases
 from api.accounts.credentials import Ceremony, Credentials, NewKey, Relying
-from api.accounts.store import PasskeyRecord
+from api.accounts.store import PasskeyListed
 from api.core.database import Database
 
 
@@ -71,7 +71,7 @@ class AccountService:
         credential: dict[str, Any],
         passkey_name: str,
         rp: Relying,
-    ) -> PasskeyRecord:
+    ) -> PasskeyListed:
         return await self.database.write(
             lambda session: cases.register_passkey(
                 session, name, key, challenge_id, credential, passkey_name, rp

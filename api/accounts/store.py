@@ -22,12 +22,11 @@ from api.core.database import Executor
 
 
 class PlayerRecord(NamedTuple):
-    """An account as a request sees it (its name's look-alike skeleton is the registration's
-    business: read only to refuse a name)."""
+    """An account as a request sees it (its name's caseless key and look-alike skeleton are
+    the registration's business: read only to find or refuse a name)."""
 
     id: uuid.UUID
     name: str
-    name_key: str
     created_at: datetime
 
 
@@ -40,24 +39,29 @@ class KeyRecord(NamedTuple):
     last_used_at: datetime | None
 
 
-class PasskeyRecord(NamedTuple):
-    """One of a player's passkeys: as listed, and what a sign-in checks an answer with."""
+class PasskeyListed(NamedTuple):
+    """One of a player's passkeys, as listed (its key is the sign-in's business)."""
 
     id: uuid.UUID
-    player_id: uuid.UUID
-    credential_id: str
-    public_key: str
-    sign_count: int
     name: str
     created_at: datetime
     last_used_at: datetime | None
 
 
-class ChallengeRecord(NamedTuple):
-    """What an answer to a passkey ceremony is checked against."""
+class PasskeyKey(NamedTuple):
+    """What a passkey sign-in checks an answer with, and whose account it opens."""
+
+    id: uuid.UUID
+    player_id: uuid.UUID
+    public_key: str
+    sign_count: int
+
+
+class TakenChallenge(NamedTuple):
+    """What an answer to a passkey ceremony is checked against (its purpose was the read's
+    condition)."""
 
     challenge: str
-    purpose: str
     player_id: uuid.UUID | None
     expires_at: datetime
 
@@ -71,10 +75,11 @@ class KeyRow(NamedTuple):
     last_used_at: datetime | None
 
 
-_PLAYER = (players.c.id, players.c.name, players.c.name_key, players.c.created_at)
+_PLAYER = (players.c.id, players.c.name, players.c.created_at)
 _KEY = (player_keys.c.id, player_keys.c.name, player_keys.c.created_at, player_keys.c.last_used_at)
-_PASSKEY = tuple(player_passkeys.c[name] for name in PasskeyRecord._fields)
-_CHALLENGE = tuple(passkey_challenges.c[name] for name in ChallengeRecord._fields)
+_LISTED = tuple(player_passkeys.c[name] for name in PasskeyListed._fields)
+_PASSKEY_KEY = tuple(player_passkeys.c[name] for name in PasskeyKey._fields)
+_TAKEN = tuple(passkey_challenges.c[name] for name in TakenChallenge._fields)
 
 # The key's row and its account in one statement, by the key row's primary key.
 _SIGNED_IN = (
@@ -107,9 +112,11 @@ def bearer_key_hashes(player_id: ColumnElement[Any]) -> tuple[ScalarSelect[Any],
 # ---------------------------------------------------------------- players
 
 
-def insert_player(session: Session, player: PlayerRecord, skeleton: str) -> None:
+def insert_player(session: Session, player: PlayerRecord, key: str, skeleton: str) -> None:
     """A new account (an IntegrityError if its name's key or skeleton is taken)."""
-    session.connection().execute(insert(players), {**player._asdict(), "name_skeleton": skeleton})
+    session.connection().execute(
+        insert(players), {**player._asdict(), "name_key": key, "name_skeleton": skeleton}
+    )
 
 
 def get_player(session: Executor, player_id: uuid.UUID) -> PlayerRecord | None:
@@ -289,24 +296,37 @@ def spend_recovery_code(session: Session, player_id: uuid.UUID, code_hash: str) 
 # ---------------------------------------------------------------- passkeys and ceremonies
 
 
-def insert_passkey(session: Session, passkey: PasskeyRecord) -> None:
-    session.connection().execute(insert(player_passkeys), passkey._asdict())
+def insert_passkey(
+    session: Session, passkey: PasskeyListed, key: PasskeyKey, credential_id: str
+) -> None:
+    session.connection().execute(
+        insert(player_passkeys),
+        {**passkey._asdict(), **key._asdict(), "credential_id": credential_id},
+    )
 
 
-def passkeys_of(session: Executor, player_id: uuid.UUID) -> list[PasskeyRecord]:
+def passkeys_of(session: Executor, player_id: uuid.UUID) -> list[PasskeyListed]:
     rows = session.execute(
-        select(*_PASSKEY)
+        select(*_LISTED)
         .where(player_passkeys.c.player_id == player_id)
         .order_by(player_passkeys.c.created_at, player_passkeys.c.id)
     )
-    return [PasskeyRecord(*row) for row in rows]
+    return [PasskeyListed(*row) for row in rows]
 
 
-def passkey_by_credential(session: Executor, credential_id: str) -> PasskeyRecord | None:
+def credential_ids_of(session: Executor, player_id: uuid.UUID) -> list[str]:
+    """The credential ids of a player's passkeys (a registration excludes them)."""
+    rows = session.execute(
+        select(player_passkeys.c.credential_id).where(player_passkeys.c.player_id == player_id)
+    )
+    return list(rows.scalars())
+
+
+def passkey_by_credential(session: Executor, credential_id: str) -> PasskeyKey | None:
     row = session.execute(
-        select(*_PASSKEY).where(player_passkeys.c.credential_id == credential_id)
+        select(*_PASSKEY_KEY).where(player_passkeys.c.credential_id == credential_id)
     ).first()
-    return None if row is None else PasskeyRecord(*row)
+    return None if row is None else PasskeyKey(*row)
 
 
 def passkey_used(session: Session, passkey_id: uuid.UUID, sign_count: int, at: datetime) -> None:
@@ -327,25 +347,30 @@ def delete_passkey(session: Session, player_id: uuid.UUID, passkey_id: uuid.UUID
 
 
 def insert_challenge(
-    session: Session, challenge_id: uuid.UUID, challenge: ChallengeRecord, at: datetime
+    session: Session, challenge_id: uuid.UUID, purpose: str, challenge: TakenChallenge, at: datetime
 ) -> None:
     """Store a ceremony's challenge, and forget those expired (so the table holds only the
     ceremonies of the last few minutes)."""
     connection = session.connection()
     connection.execute(delete(passkey_challenges).where(passkey_challenges.c.expires_at < at))
-    connection.execute(insert(passkey_challenges), {"id": challenge_id, **challenge._asdict()})
+    connection.execute(
+        insert(passkey_challenges), {"id": challenge_id, "purpose": purpose, **challenge._asdict()}
+    )
 
 
-def take_challenge(session: Session, challenge_id: uuid.UUID) -> ChallengeRecord | None:
-    """A challenge, deleted as it is read: each is answered once, whatever the outcome."""
+def take_challenge(
+    session: Session, challenge_id: uuid.UUID, purpose: str
+) -> TakenChallenge | None:
+    """A challenge of this purpose, deleted as it is read: each is answered once, whatever
+    the outcome (one of another purpose too, and then None)."""
     row = session.execute(
-        select(*_CHALLENGE).where(passkey_challenges.c.id == challenge_id)
+        select(*_TAKEN).where(
+            passkey_challenges.c.id == challenge_id, passkey_challenges.c.purpose == purpose
+        )
     ).first()
-    if row is None:
-        return None
     result = session.execute(
         delete(passkey_challenges).where(passkey_challenges.c.id == challenge_id)
     )
-    if int(result.rowcount) != 1:  # type: ignore[attr-defined]
-        return None  # taken by a concurrent answer
-    return ChallengeRecord(*row)
+    if row is None or int(result.rowcount) != 1:  # type: ignore[attr-defined]
+        return None  # unknown, of another purpose, or taken by a concurrent answer
+    return TakenChallenge(*row)

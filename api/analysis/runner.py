@@ -53,7 +53,6 @@ from sqlalchemy.orm import Session
 
 from api.analysis import result, store
 from api.analysis.settings import AnalysisSettings
-from api.analysis.store import AnalysisRecord
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.games import GameService
@@ -139,9 +138,10 @@ class AnalysisRunner:
             except Exception:
                 # Only the bookkeeping after a failure can get here (the database failed while
                 # recording it): the claim then goes stale and is taken over; the loop goes on.
-                logger.exception("recording the end of the analysis of %s failed", claimed.game_id)
+                logger.exception("recording the end of the analysis of %s failed", claimed)
 
-    async def _claim(self) -> AnalysisRecord | None:
+    async def _claim(self) -> uuid.UUID | None:
+        """The game whose analysis this process claimed, if any."""
         settings = self.settings
         stale_before = now() - timedelta(seconds=settings.analysis_stale_seconds)
         # A read first: most polls find nothing, and a write transaction would take SQLite's
@@ -151,7 +151,7 @@ class AnalysisRunner:
         ):
             return None
 
-        def claim(session: Session) -> AnalysisRecord | None:
+        def claim(session: Session) -> uuid.UUID | None:
             at = now()
             store.fail_abandoned_analyses(session, stale_before, settings.analysis_max_attempts, at)
             return store.claim_analysis(
@@ -177,8 +177,7 @@ class AnalysisRunner:
         if not held:
             raise _Lost
 
-    async def _compute(self, claimed: AnalysisRecord) -> None:
-        game_id = claimed.game_id
+    async def _compute(self, game_id: uuid.UUID) -> None:
         reviewed = [0]  # shared with the heartbeat
 
         async def heartbeat() -> None:

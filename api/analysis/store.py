@@ -16,7 +16,8 @@ from api.core.database import Executor
 
 
 class AnalysisRecord(NamedTuple):
-    """One row of ``analyses``: a finished game's analysis job and, once done, its result."""
+    """A finished game's analysis job as its reader sees it: its progress and, once done, its
+    result (who holds the claim and how often it was tried are the runner's business)."""
 
     game_id: uuid.UUID
     state: str  # queued, running, done, failed
@@ -24,9 +25,6 @@ class AnalysisRecord(NamedTuple):
     total: int
     result: str | None
     error: str | None
-    claimed_by: str | None
-    heartbeat_at: datetime | None
-    attempts: int
     requested_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
@@ -121,8 +119,8 @@ def fail_abandoned_analyses(
 
 def claim_analysis(
     session: Session, claimer: str, now: datetime, stale_before: datetime, max_attempts: int
-) -> AnalysisRecord | None:
-    """Claim the oldest claimable job for ``claimer``, or None if there is none.
+) -> uuid.UUID | None:
+    """Claim the oldest claimable job for ``claimer``: its game's id, or None if there is none.
 
     The job is chosen by ``SELECT ... FOR UPDATE SKIP LOCKED`` inside the UPDATE. On
     PostgreSQL claimers running at once each lock a different job (or none) and never wait for
@@ -139,7 +137,7 @@ def claim_analysis(
         .with_for_update(skip_locked=True)
         .scalar_subquery()
     )
-    row = session.execute(
+    claimed: uuid.UUID | None = session.execute(
         update(_analyses)
         .where(_analyses.c.game_id == chosen)
         .values(
@@ -150,9 +148,9 @@ def claim_analysis(
             reviewed=0,
             started_at=func.coalesce(_analyses.c.started_at, now),
         )
-        .returning(*_ANALYSIS_COLUMNS)
-    ).first()
-    return None if row is None else AnalysisRecord(*row)
+        .returning(_analyses.c.game_id)
+    ).scalar()
+    return claimed
 
 
 def _claimed_by(game_id: uuid.UUID, claimer: str) -> ColumnElement[bool]:

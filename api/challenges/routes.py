@@ -9,12 +9,13 @@ from fastapi import APIRouter, Path, Response
 from api.accounts import InvalidToken
 from api.challenges.schemas import DailyChallenge
 from api.challenges.service import ChallengeDay, ChallengeService
-from api.core.days import DAY_SCHEMA_PATTERN, closes_at, opens_at
-from api.core.errors import ChallengeNotOpen, Example, InvalidChallengeDate, ServiceUnavailable
+from api.core.days import closes_at, opens_at
+from api.core.errors import Example, ServiceUnavailable
 from api.core.openapi import problems
 from api.core.params import PlayerKeyDep, service
 from api.core.problems import json_response
 from api.core.schemas import DeckReveal
+from api.games import DAY_SCHEMA_PATTERN, ChallengeNotOpen, InvalidChallengeDate
 from api.ops.errors import RateLimited
 from api.ops.ratelimit import limited_by
 

@@ -21,11 +21,17 @@ from datetime import date, datetime
 from api.accounts import authenticate
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.days import DailyDeal, daily_deal, is_closed, parse_day
+from api.core.days import DailyDeal, daily_deal, is_closed
 from api.core.errors import (
     InvalidCursor,
 )
-from api.games import ChallengeBoardKey, GameService, challenge_board, challenge_counts
+from api.games import (
+    ChallengeBoardKey,
+    GameService,
+    challenge_board,
+    challenge_counts,
+    parse_day,
+)
 from api.leaderboards import BoardEntry, Page, RankedScore
 
 SECRET_NAME = "challenge"

@@ -3,9 +3,9 @@ it (status, code, title). :mod:`api.core.problems` turns these into RFC 9457 res
 
 Here are the base, :class:`ApiError`, and the errors the core raises for any route (a
 malformed request, a body too large, a busy database, a foreign cursor) or for the features
-it serves alike: a player's name (:mod:`api.core.names`) and a daily challenge's day
-(:mod:`api.core.days`). Each feature's own errors are in its ``errors`` module
-(``api/<feature>/errors.py``), on this base: a bearer credential's are the accounts'."""
+it serves alike: a player's name (:mod:`api.core.names`). Each feature's own errors are in
+its ``errors`` module (``api/<feature>/errors.py``), on this base: a bearer credential's are
+the accounts', a daily challenge's day the games'."""
 
 from __future__ import annotations
 
@@ -123,30 +123,3 @@ class ServiceUnavailable(ApiError):
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
-
-
-# A daily challenge's day, as core/days.py parses it: the challenges' board and the
-# leaderboard's (?challenge=, which leaderboards serve below the challenges feature) refuse
-# alike.
-
-
-class InvalidChallengeDate(ApiError):
-    """Not a `YYYY-MM-DD` date from 2026-01-01 on (nor `today`)."""
-
-    status, code, title = 422, "invalid_challenge_date", "Invalid challenge date"
-    example = Example(
-        "'2026-02-30' is not a day of the calendar: send 'today' or a date from 2026-01-01 on "
-        "as YYYY-MM-DD",
-        "/leaderboard",
-    )
-
-
-class ChallengeNotOpen(ApiError):
-    """The day has not begun (UTC): nobody has played its challenge, and its commitment is not
-    published yet."""
-
-    status, code, title = 404, "challenge_not_open", "Challenge not open yet"
-    example = Example(
-        "the challenge of 2026-12-05 opens at 2026-12-05T00:00:00+00:00; today's is 2026-12-01",
-        "/challenges/2026-12-05",
-    )

@@ -5,7 +5,7 @@ the decisions that clear or confirm it. An operator credential only (a player's 
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 
@@ -17,7 +17,6 @@ from api.core.problems import json_response
 from api.fairplay import schemas
 from api.fairplay.errors import NotAModerator, NotFlagged, NotMarked, NotReviewed
 from api.fairplay.service import FairPlayService
-from api.fairplay.store import AccountRecord, DecisionRecord, ReviewRecord
 from api.games import GameNotFound
 from api.ops.errors import RateLimited
 from api.ops.ratelimit import limited_by
@@ -38,39 +37,41 @@ def _operator(key: Annotated[str | None, Depends(operator_key)]) -> str:
 OperatorKey = Annotated[str, Depends(_operator)]
 FairPlay = Annotated[FairPlayService, service("fairplay")]
 
+if TYPE_CHECKING:
+    from sqlalchemy import Row  # the store's rows, read here by column name
+
 router = APIRouter(prefix="/moderation", tags=["moderation"])
 
 _REFUSALS = (MissingToken, NotAModerator, RateLimited, ServiceUnavailable)
 
 
-def review_out(
-    review: ReviewRecord, decisions: list[DecisionRecord] | None = None
-) -> schemas.Review:
+def review_out(review: Row[Any], decisions: list[Row[Any]] | None = None) -> schemas.Review:
+    """A review as stored (``Row``: its columns by name), in the model moderators read."""
     return schemas.Review.model_validate(
         {
-            **review._asdict(),
+            **review._mapping,
             "registered": review.player_id is not None,
             "placements_count": review.placements,
             "evidence": json.loads(review.evidence) if review.evidence else None,
-            "decisions": [d._asdict() for d in decisions or []],
+            "decisions": [d._mapping for d in decisions or []],
         }
     )
 
 
 def account_out(
     name: str,
-    account: AccountRecord | None,
-    reviews: list[ReviewRecord],
-    decisions: list[DecisionRecord],
+    account: Row[Any] | None,
+    reviews: list[Row[Any]],
+    decisions: list[Row[Any]],
 ) -> schemas.Account:
     return schemas.Account(
         player=name,
-        state=account.state if account else None,  # type: ignore[arg-type]
+        state=account.state if account else None,
         flagged=account.flagged if account else None,
         marked_at=account.marked_at if account else None,
         decided_at=account.decided_at if account else None,
         reviews=[review_out(review) for review in reviews],
-        decisions=[schemas.Decision.model_validate(d._asdict()) for d in decisions],
+        decisions=[schemas.Decision.model_validate(d._mapping) for d in decisions],
     )
 
 
@@ -92,7 +93,7 @@ async def read_moderation_queue(
     players = [
         schemas.Account(
             player=str(account.player_id),
-            state=account.state,  # type: ignore[arg-type]
+            state=account.state,
             flagged=account.flagged,
             marked_at=account.marked_at,
             decided_at=account.decided_at,

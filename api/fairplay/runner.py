@@ -38,7 +38,7 @@ from api.core.clock import now
 from api.core.database import Database, Executor
 from api.fairplay import service, store
 from api.fairplay.settings import FairPlaySettings
-from api.fairplay.store import ReviewRecord
+from api.fairplay.store import Job
 from api.games import GameService
 from api.ops.workers import WORKER_NICENESS, exit_with_parent
 from engine.fairplay import Evidence, review_game, timing_of
@@ -120,7 +120,7 @@ class FairPlayRunner:
     def _stale_before(self) -> datetime:
         return now() - timedelta(seconds=float(self.settings.fairplay_stale_seconds))
 
-    async def _claim(self) -> ReviewRecord | None:
+    async def _claim(self) -> Job | None:
         stale_before = self._stale_before()
         if not await self.database.read(lambda session: store.work_exists(session, stale_before)):
             return None
@@ -128,7 +128,7 @@ class FairPlayRunner:
             lambda session: store.claim(session, self.identity, now(), stale_before)
         )
 
-    async def _compute(self, job: ReviewRecord) -> None:
+    async def _compute(self, job: Job) -> None:
         game_id = job.game_id
 
         async def heartbeat() -> None:

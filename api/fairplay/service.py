@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any, Literal
 
+from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
 from api import events, leaderboards
@@ -40,7 +41,7 @@ from api.core.database import Database, Executor, after_commit
 from api.fairplay import store
 from api.fairplay.errors import NotAModerator, NotFlagged, NotMarked, NotReviewed
 from api.fairplay.settings import FairPlaySettings
-from api.fairplay.store import AccountRecord, DecisionRecord, ReviewRecord
+from api.fairplay.store import Job
 from api.games import GameFacts, GameHooks, GameService, WonGame, parse_game_id
 from engine.fairplay import Evidence
 
@@ -84,25 +85,16 @@ def _wake_local() -> None:
 def _queue(session: Session, game: GameFacts) -> None:
     after_commit(session, _wake_local)
     assert game.score is not None
-    store.queue(
-        session,
-        ReviewRecord(
-            game_id=game.game_id,
-            player=game.player,
-            player_id=game.player_id,
-            score=game.score,
-            placements=game.placements,
-            finished_at=game.at,
-            challenge_date=game.challenge_date,
-            state="queued",
-            verdict=None,
-            evidence=None,
-            decision=None,
-            attempts=0,
-            requested_at=now(),
-            reviewed_at=None,
-        ),
+    job = Job(
+        game_id=game.game_id,
+        player=game.player,
+        player_id=game.player_id,
+        score=game.score,
+        placements=game.placements,
+        finished_at=game.at,
+        challenge_date=game.challenge_date,
     )
+    store.queue(session, job, now())
 
 
 def evidence_dict(evidence: Evidence) -> dict[str, Any]:
@@ -119,7 +111,7 @@ def evidence_dict(evidence: Evidence) -> dict[str, Any]:
     }
 
 
-def _facts(job: ReviewRecord) -> GameFacts:
+def _facts(job: Job) -> GameFacts:
     return GameFacts(
         game_id=job.game_id,
         player=job.player,
@@ -147,13 +139,13 @@ def _won_facts(game: WonGame) -> GameFacts:
     )
 
 
-def _is_marked(account: AccountRecord | None) -> bool:
+def _is_marked(account: Row[Any] | None) -> bool:
     return account is not None and account.state in ("marked", "confirmed")
 
 
 def apply_verdict(
     session: Session,
-    job: ReviewRecord,
+    job: Job,
     verdict: str,
     evidence: str,
     claimer: str,
@@ -180,7 +172,7 @@ def apply_verdict(
     return True
 
 
-def _board(session: Session, job: ReviewRecord, word: str, only_from: tuple[str, ...]) -> None:
+def _board(session: Session, job: Job, word: str, only_from: tuple[str, ...]) -> None:
     if GameService.set_review(session, [job.game_id], word, only_from):
         facts = _facts(job)
         leaderboards.board_reviewed_win(session, facts)
@@ -199,13 +191,14 @@ def _mark(session: Session, player_id: uuid.UUID, flagged: int) -> None:
     leaderboards.take_off_boards(session, [(game.id, game.finished_at) for game in boarded])
 
 
-def _word_of(review: ReviewRecord | None) -> str | None:
+def _word_of(review: Row[Any] | None) -> str | None:
     """A game's own word, its account's mark aside."""
     if review is None:
         return None  # a win from before the review, or an assisted one
     if review.state != "done":
         return "pending"
-    return review.decision or review.verdict
+    word: str | None = review.decision or review.verdict
+    return word
 
 
 def _unmark(session: Session, player_id: uuid.UUID) -> None:
@@ -255,6 +248,10 @@ class Moderators:
         )
 
 
+# A game's review and the moderators' decisions on it, as moderators see them (store.get).
+Reviewed = tuple[Row[Any], list[Row[Any]]]
+
+
 class FairPlayService:
     """The moderators' queue and decisions; each method one unit of work."""
 
@@ -264,12 +261,12 @@ class FairPlayService:
 
     async def queue(
         self, key: str | None, limit: int
-    ) -> tuple[list[ReviewRecord], list[AccountRecord], list[ReviewRecord]]:
+    ) -> tuple[list[Row[Any]], list[Row[Any]], list[Row[Any]]]:
         self.moderators.who(key)
 
         def read(
             session: Executor,
-        ) -> tuple[list[ReviewRecord], list[AccountRecord], list[ReviewRecord]]:
+        ) -> tuple[list[Row[Any]], list[Row[Any]], list[Row[Any]]]:
             return (
                 store.flagged_games(session, limit),
                 store.marked_accounts(session, limit),
@@ -278,20 +275,18 @@ class FairPlayService:
 
         return await self.database.read(read)
 
-    async def game(
-        self, key: str | None, game_id: str
-    ) -> tuple[ReviewRecord, list[DecisionRecord]]:
+    async def game(self, key: str | None, game_id: str) -> Reviewed:
         self.moderators.who(key)
         game_uuid = parse_game_id(game_id)
         return await self.database.read(lambda session: _review_of(session, game_uuid))
 
     async def decide_game(
         self, key: str | None, game_id: str, action: Action, note: str | None
-    ) -> tuple[ReviewRecord, list[DecisionRecord]]:
+    ) -> Reviewed:
         moderator = self.moderators.who(key)
         game_uuid = parse_game_id(game_id)
 
-        def write(session: Session) -> tuple[ReviewRecord, list[DecisionRecord]]:
+        def write(session: Session) -> Reviewed:
             review, _ = _review_of(session, game_uuid)
             if review.verdict != "flagged":
                 raise NotFlagged(
@@ -306,7 +301,7 @@ class FairPlayService:
             store.record_decision(session, f"game:{game_uuid}", action, moderator, note, now())
             if not held and decision != was:
                 if decision == "cleared":
-                    _board(session, review, "cleared", ("flagged", "confirmed"))
+                    _board(session, store.job_of(review), "cleared", ("flagged", "confirmed"))
                 else:
                     GameService.set_review(
                         session, [game_uuid], "confirmed", ("flagged", "cleared")
@@ -365,7 +360,7 @@ class FairPlayService:
         return await self.database.write(write)
 
 
-def _review_of(session: Executor, game_id: uuid.UUID) -> tuple[ReviewRecord, list[DecisionRecord]]:
+def _review_of(session: Executor, game_id: uuid.UUID) -> Reviewed:
     review = store.get(session, game_id)
     if review is None:
         raise NotReviewed(
@@ -374,7 +369,8 @@ def _review_of(session: Executor, game_id: uuid.UUID) -> tuple[ReviewRecord, lis
     return review, store.decisions(session, f"game:{game_id}")
 
 
-AccountStanding = tuple[AccountRecord | None, list[ReviewRecord], list[DecisionRecord]]
+# An account's mark (if any), its latest reviews and the moderators' decisions on it.
+AccountStanding = tuple[Row[Any] | None, list[Row[Any]], list[Row[Any]]]
 
 
 def _account_of(session: Executor, player_id: uuid.UUID) -> AccountStanding:

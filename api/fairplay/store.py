@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, Table, func, insert, select, update
+from sqlalchemy import ColumnElement, Row, Table, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -19,8 +19,8 @@ from api.fairplay.tables import fairplay_decisions as _decisions
 from api.fairplay.tables import fairplay_reviews as _reviews
 
 
-class ReviewRecord(NamedTuple):
-    """One row of ``fairplay_reviews``."""
+class Job(NamedTuple):
+    """A won game as its review is queued and claimed: what the verdict acts on."""
 
     game_id: uuid.UUID
     player: str
@@ -29,38 +29,25 @@ class ReviewRecord(NamedTuple):
     placements: int
     finished_at: datetime
     challenge_date: date | None
-    state: str  # queued, running, done
-    verdict: str | None  # clean, flagged
-    evidence: str | None
-    decision: str | None  # cleared, confirmed
-    attempts: int
-    requested_at: datetime
-    reviewed_at: datetime | None
 
 
-_COLUMNS = tuple(_reviews.c[name] for name in ReviewRecord._fields)
+_JOB_COLUMNS = tuple(_reviews.c[name] for name in Job._fields)
+
+# What moderators are shown is (nearly) the whole row, so those reads return SQLAlchemy's
+# ``Row`` of these columns, by name, rather than a record that would repeat the tables'
+# declarations (the response models in schemas.py check each field's type). ``Row[Any]``: a
+# Core ``Table``'s columns carry no Python type.
+# A review, its claim aside (``claimed_by``, ``heartbeat_at``: the runners' business).
+_SHOWN = tuple(c for c in _reviews.c if c.name not in ("claimed_by", "heartbeat_at"))
+# A marked account: state (marked, confirmed, cleared), flagged, marked_at, decided_at.
+_ACCOUNT_COLUMNS = tuple(_accounts.c)
+# A moderator's decision, its serial id aside.
+_DECISION_COLUMNS = tuple(c for c in _decisions.c if c.name != "id")
 
 
-class AccountRecord(NamedTuple):
-    player_id: uuid.UUID
-    state: str  # marked, confirmed, cleared
-    flagged: int
-    marked_at: datetime
-    decided_at: datetime | None
-
-
-_ACCOUNT_COLUMNS = tuple(_accounts.c[name] for name in AccountRecord._fields)
-
-
-class DecisionRecord(NamedTuple):
-    subject: str
-    action: str
-    moderator: str
-    note: str | None
-    decided_at: datetime
-
-
-_DECISION_COLUMNS = tuple(_decisions.c[name] for name in DecisionRecord._fields)
+def job_of(review: Row[Any]) -> Job:
+    """The job of a review read whole."""
+    return Job._make(getattr(review, name) for name in Job._fields)
 
 
 def _insert(session: Session, table: Table) -> postgresql.Insert | sqlite.Insert:
@@ -68,25 +55,26 @@ def _insert(session: Session, table: Table) -> postgresql.Insert | sqlite.Insert
     return postgresql.insert(table) if dialect == "postgresql" else sqlite.insert(table)
 
 
-def queue(session: Session, review: ReviewRecord) -> None:
+def queue(session: Session, job: Job, at: datetime) -> None:
     """Queue a won game's review, once (``ON CONFLICT DO NOTHING``)."""
     session.execute(
         _insert(session, _reviews)
-        .values(**review._asdict())
+        .values(**job._asdict(), state="queued", attempts=0, requested_at=at)
         .on_conflict_do_nothing(index_elements=["game_id"])
     )
 
 
-def get(session: Executor, game_id: uuid.UUID) -> ReviewRecord | None:
-    row = session.execute(select(*_COLUMNS).where(_reviews.c.game_id == game_id)).first()
-    return None if row is None else ReviewRecord._make(row)
+def get(session: Executor, game_id: uuid.UUID) -> Row[Any] | None:
+    """A game's review, as moderators see it."""
+    return session.execute(select(*_SHOWN).where(_reviews.c.game_id == game_id)).first()
 
 
-def of_games(session: Executor, game_ids: list[uuid.UUID]) -> dict[uuid.UUID, ReviewRecord]:
+def of_games(session: Executor, game_ids: list[uuid.UUID]) -> dict[uuid.UUID, Row[Any]]:
+    """The reviews of these games (those that have one), as moderators see them."""
     if not game_ids:
         return {}
-    rows = session.execute(select(*_COLUMNS).where(_reviews.c.game_id.in_(game_ids)))
-    return {row.game_id: ReviewRecord._make(row) for row in rows}
+    rows = session.execute(select(*_SHOWN).where(_reviews.c.game_id.in_(game_ids)))
+    return {row.game_id: row for row in rows}
 
 
 # Claims a review gets: one that kills or fails its process every time is not taken for ever
@@ -110,9 +98,7 @@ def work_exists(session: Executor, stale_before: datetime) -> bool:
     return found is not None
 
 
-def claim(
-    session: Session, claimer: str, now: datetime, stale_before: datetime
-) -> ReviewRecord | None:
+def claim(session: Session, claimer: str, now: datetime, stale_before: datetime) -> Job | None:
     """Claim the oldest waiting job (wins are reviewed in the order they were queued), or
     None. See :func:`api.analysis.store.claim_analysis` for why this claims each job once."""
     chosen = (
@@ -132,9 +118,9 @@ def claim(
             heartbeat_at=now,
             attempts=_reviews.c.attempts + 1,
         )
-        .returning(*_COLUMNS)
+        .returning(*_JOB_COLUMNS)
     ).first()
-    return None if row is None else ReviewRecord._make(row)
+    return None if row is None else Job._make(row)
 
 
 def _claimed_by(game_id: uuid.UUID, claimer: str) -> ColumnElement[bool]:
@@ -199,46 +185,46 @@ def flagged_since(session: Executor, player_id: uuid.UUID, since: datetime | Non
     return int(session.execute(statement).scalar_one())
 
 
-def flagged_games(session: Executor, limit: int) -> list[ReviewRecord]:
+def flagged_games(session: Executor, limit: int) -> list[Row[Any]]:
     """Flagged wins no moderator has decided on, oldest first."""
     rows = session.execute(
-        select(*_COLUMNS)
+        select(*_SHOWN)
         .where(_reviews.c.verdict == "flagged", _reviews.c.decision.is_(None))
         .order_by(_reviews.c.reviewed_at, _reviews.c.game_id)
         .limit(limit)
     )
-    return [ReviewRecord._make(row) for row in rows]
+    return list(rows)
 
 
-def stuck_games(session: Executor, limit: int) -> list[ReviewRecord]:
+def stuck_games(session: Executor, limit: int) -> list[Row[Any]]:
     """Reviews that used up their attempts without a verdict."""
     rows = session.execute(
-        select(*_COLUMNS)
+        select(*_SHOWN)
         .where(_reviews.c.state != "done", _reviews.c.attempts >= MAX_ATTEMPTS)
         .order_by(_reviews.c.requested_at, _reviews.c.game_id)
         .limit(limit)
     )
-    return [ReviewRecord._make(row) for row in rows]
+    return list(rows)
 
 
-def reviews_of_player(session: Executor, player_id: uuid.UUID, limit: int) -> list[ReviewRecord]:
+def reviews_of_player(session: Executor, player_id: uuid.UUID, limit: int) -> list[Row[Any]]:
     rows = session.execute(
-        select(*_COLUMNS)
+        select(*_SHOWN)
         .where(_reviews.c.player_id == player_id)
         .order_by(_reviews.c.requested_at.desc(), _reviews.c.game_id)
         .limit(limit)
     )
-    return [ReviewRecord._make(row) for row in rows]
+    return list(rows)
 
 
 # ---------------------------------------------------------------- accounts
 
 
-def account(session: Executor, player_id: uuid.UUID) -> AccountRecord | None:
-    row = session.execute(
+def account(session: Executor, player_id: uuid.UUID) -> Row[Any] | None:
+    """An account's mark, if the review ever marked it."""
+    return session.execute(
         select(*_ACCOUNT_COLUMNS).where(_accounts.c.player_id == player_id)
     ).first()
-    return None if row is None else AccountRecord._make(row)
 
 
 def mark(session: Session, player_id: uuid.UUID, flagged: int, now: datetime) -> None:
@@ -261,7 +247,7 @@ def decide_account(session: Session, player_id: uuid.UUID, state: str, now: date
     )
 
 
-def marked_accounts(session: Executor, limit: int) -> list[AccountRecord]:
+def marked_accounts(session: Executor, limit: int) -> list[Row[Any]]:
     """Marked accounts no moderator has decided on, oldest first."""
     rows = session.execute(
         select(*_ACCOUNT_COLUMNS)
@@ -269,7 +255,7 @@ def marked_accounts(session: Executor, limit: int) -> list[AccountRecord]:
         .order_by(_accounts.c.marked_at, _accounts.c.player_id)
         .limit(limit)
     )
-    return [AccountRecord._make(row) for row in rows]
+    return list(rows)
 
 
 # ---------------------------------------------------------------- decisions
@@ -285,10 +271,10 @@ def record_decision(
     )
 
 
-def decisions(session: Executor, subject: str) -> list[DecisionRecord]:
+def decisions(session: Executor, subject: str) -> list[Row[Any]]:
     rows = session.execute(
         select(*_DECISION_COLUMNS)
         .where(_decisions.c.subject == subject)
         .order_by(_decisions.c.decided_at, _decisions.c.id)
     )
-    return [DecisionRecord._make(row) for row in rows]
+    return list(rows)

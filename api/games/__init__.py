@@ -19,10 +19,13 @@ and, for the boards' own statements, the join that says whether a won game is an
 account's (:func:`with_registered`).
 """
 
+from api.games.challenge_day import DAY_SCHEMA_PATTERN, parse_day
 from api.games.errors import (
     ChallengeGamePrivate,
+    ChallengeNotOpen,
     GameIsOver,
     GameNotFound,
+    InvalidChallengeDate,
     RaceGamePrivate,
     RaceNotOver,
     VersionConflict,
@@ -56,10 +59,12 @@ from api.games.settings import GameSettings
 from api.games.store import PlacementRecord, WonGame
 
 __all__ = [
+    "DAY_SCHEMA_PATTERN",
     "GAME_EXAMPLE",
     "HOOKS",
     "ChallengeBoardKey",
     "ChallengeGamePrivate",
+    "ChallengeNotOpen",
     "GameFacts",
     "GameFeed",
     "GameHooks",
@@ -70,6 +75,7 @@ __all__ = [
     "GameSettings",
     "GameState",
     "GameSummary",
+    "InvalidChallengeDate",
     "ListedGame",
     "LoadedGame",
     "PlacementOut",
@@ -91,6 +97,7 @@ __all__ = [
     "games_in_progress",
     "listed_game",
     "listed_since",
+    "parse_day",
     "parse_game_id",
     "placement_out",
     "player_games",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date, datetime
 
 from sqlalchemy.exc import IntegrityError
@@ -25,7 +26,7 @@ from api.games.errors import ChallengeAlreadyPlayed, PlayerKeyRequired
 from api.games.hooks import HOOKS
 from api.games.records import DealtGame, encode, facts_of, game_created
 from api.games.schemas import GameCreated
-from api.games.store import NewGameRow, StoredView
+from api.games.store import NewGame, StoredView
 from api.ops import metrics
 from engine import Card, Game
 
@@ -54,7 +55,7 @@ def deal(
     token = new_token()
     created = now()
     daily = shared if isinstance(shared, days.DailyDeal) else None
-    row = NewGameRow(
+    row = NewGame(
         id=uuid.uuid4(),
         player=player.name,
         token_hash=token_hash or hash_token(token),
@@ -62,15 +63,8 @@ def deal(
         salt=salt,
         deck_commitment=deck_commitment([card.code for card in game.deck], salt),
         state=encode(game),
-        version=1,
         status=game.status.value,
-        end_reason=None,
-        score=None,
-        placements_count=0,
-        assisted=False,
         created_at=created,
-        updated_at=created,
-        finished_at=None,
         snapshot=snapshot.dumps(snapshot.take(game, salt, sealed=False)),
         snapshot_format=snapshot.FORMAT,
         player_id=player.player_id,
@@ -154,5 +148,5 @@ def already_played(day: date, game_id: uuid.UUID | None) -> ChallengeAlreadyPlay
 def for_identity(dealt: DealtGame, who: Identity) -> DealtGame:
     """A game dealt before its player was known (a creation deals outside its write
     transaction, which then finds who it is for)."""
-    row = dealt.row._replace(player=who.name, player_id=who.player_id, computer=who.computer)
+    row = replace(dealt.row, player=who.name, player_id=who.player_id, computer=who.computer)
     return DealtGame(row, dealt.token)

@@ -77,6 +77,28 @@ class PlayerKeyRequired(ApiError):
         super().__init__(detail, headers={"WWW-Authenticate": 'Bearer realm="foursquare"'})
 
 
+class InvalidChallengeDate(ApiError):
+    """Not a `YYYY-MM-DD` date from 2026-01-01 on (nor `today`)."""
+
+    status, code, title = 422, "invalid_challenge_date", "Invalid challenge date"
+    example = Example(
+        "'2026-02-30' is not a day of the calendar: send 'today' or a date from 2026-01-01 on "
+        "as YYYY-MM-DD",
+        "/leaderboard",
+    )
+
+
+class ChallengeNotOpen(ApiError):
+    """The day has not begun (UTC): nobody has played its challenge, and its commitment is not
+    published yet."""
+
+    status, code, title = 404, "challenge_not_open", "Challenge not open yet"
+    example = Example(
+        "the challenge of 2026-12-05 opens at 2026-12-05T00:00:00+00:00; today's is 2026-12-01",
+        "/challenges/2026-12-05",
+    )
+
+
 class ChallengeAlreadyPlayed(ApiError):
     """The key's player has already started today's daily challenge (one attempt per player
     per UTC day; `game_id` names it)."""

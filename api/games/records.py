@@ -17,7 +17,7 @@ from api.games.hooks import GameFacts
 from api.games.ids import existing_game
 from api.games.schemas import GameCreated, GameOut, PlacementOut
 from api.games.snapshot import GameSnapshot
-from api.games.store import GameChange, GameRecord, NewGameRow, PlacementRecord, StoredView
+from api.games.store import GameChange, GameRecord, NewGame, PlacementRecord, StoredView
 from engine import Game
 from engine.cards import DECK_SIZE
 
@@ -66,7 +66,7 @@ class GameSummary(NamedTuple):
 class DealtGame:
     """A game dealt and not stored yet: its row but the player's, and its token."""
 
-    row: NewGameRow
+    row: NewGame
     token: str
 
 
@@ -191,7 +191,7 @@ def view_after(
 
 
 def facts_of(
-    row: GameRecord | NewGameRow, placements: int, status: str, score: int | None, at: datetime
+    row: GameRecord | NewGame, placements: int, status: str, score: int | None, at: datetime
 ) -> GameFacts:
     """What the subscribers of a game's moments learn of it (:mod:`api.games.hooks`)."""
     return GameFacts(

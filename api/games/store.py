@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import date, datetime
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from sqlalchemy import ColumnElement, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session
@@ -90,8 +90,10 @@ class StoredView(NamedTuple):
     review: str | None = None  # the fair-play review's word on a won game (api.fairplay)
 
 
-class NewGameRow(NamedTuple):
-    """Every column of a new game's row."""
+@dataclass(frozen=True)
+class NewGame:
+    """A game dealt and not stored yet: what differs between new games. The rest of its row
+    is the same for every new game (the class's constants, and :data:`_NEW_GAME`'s)."""
 
     id: uuid.UUID
     player: str
@@ -100,15 +102,8 @@ class NewGameRow(NamedTuple):
     salt: str
     deck_commitment: str
     state: str
-    version: int
     status: str
-    end_reason: str | None
-    score: int | None
-    placements_count: int
-    assisted: bool
     created_at: datetime
-    updated_at: datetime
-    finished_at: datetime | None
     snapshot: str
     snapshot_format: str
     player_id: uuid.UUID | None
@@ -116,6 +111,20 @@ class NewGameRow(NamedTuple):
     sealed: bool
     computer: bool = False
     deadline: datetime | None = None
+
+    # Not fields: what every new game starts as, read as a stored game's are.
+    version: ClassVar[int] = 1
+    assisted: ClassVar[bool] = False  # no hint asked yet
+    finished_at: ClassVar[None] = None
+
+    @property
+    def updated_at(self) -> datetime:
+        return self.created_at
+
+
+_NEW_GAME_FIELDS = tuple(field.name for field in fields(NewGame))
+# The columns of a new game's row that no game starts with a value in.
+_NEW_GAME = {"end_reason": None, "score": None, "placements_count": 0}
 
 
 @dataclass(frozen=True)
@@ -364,8 +373,15 @@ def unseal(session: Session, game_ids: list[uuid.UUID]) -> None:
     session.connection().execute(statement)
 
 
-def insert_game(session: Session, game: NewGameRow) -> None:
-    values = {_column(name): value for name, value in game._asdict().items()}
+def insert_game(session: Session, game: NewGame) -> None:
+    values = {_column(name): getattr(game, name) for name in _NEW_GAME_FIELDS}
+    values.update(
+        _NEW_GAME,
+        version=game.version,
+        assisted=game.assisted,
+        updated_at=game.updated_at,
+        finished_at=game.finished_at,
+    )
     session.connection().execute(_INSERT_GAME, values)
 
 

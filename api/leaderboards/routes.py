@@ -8,19 +8,17 @@ from typing import Annotated, Literal, Protocol
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from api.core.days import DAY_SCHEMA_PATTERN
-from api.core.errors import (
-    ChallengeNotOpen,
-    Example,
-    InvalidChallengeDate,
-    InvalidCursor,
-    InvalidRequest,
-    ServiceUnavailable,
-)
+from api.core.errors import Example, InvalidCursor, InvalidRequest, ServiceUnavailable
 from api.core.openapi import problems
 from api.core.params import DirectRoute, PageCursor, PageLimit, service
 from api.core.problems import json_response
-from api.games import GameNotFound, RaceGamePrivate
+from api.games import (
+    DAY_SCHEMA_PATTERN,
+    ChallengeNotOpen,
+    GameNotFound,
+    InvalidChallengeDate,
+    RaceGamePrivate,
+)
 from api.leaderboards.errors import InvalidWindow, NotOnBoard
 from api.leaderboards.schemas import Around, Leaderboard, PeriodName
 from api.leaderboards.service import LeaderboardService, Page, leaderboard_out, listing_of

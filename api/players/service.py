@@ -9,9 +9,10 @@ a unit of work per request.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -44,17 +45,15 @@ from api.games import (
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
 from api.players import store
 from api.players.schemas import ChallengeStreakOut, PlayerCreated, PlayerKey, PlayerStatsOut
-from api.players.store import PlayerStatsRecord
 from api.players.streaks import challenge_streak
 
 _CURSOR_KIND = "player_games"
-NO_STATS = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
 
 
 @dataclass(frozen=True)
 class Profile:
     player: PlayerRecord
-    stats: PlayerStatsRecord
+    stats: Mapping[Any, Any]  # the stored figures, by column name (a RowMapping)
     races: tuple[int, int]  # finished, won
     streak: ChallengeStreakOut
     marked: bool = False  # by the fair-play review: all its games are off the public boards
@@ -120,7 +119,7 @@ class PlayerService:
                 out = PlayerCreated(
                     name=player.name,
                     created_at=player.created_at,
-                    stats=stats_out(NO_STATS),
+                    stats=stats_out(store.NEW_FIGURES),
                     challenge_streak=challenge_streak([], today()),
                     key=registered.key,
                     recovery_codes=registered.recovery_codes,
@@ -234,23 +233,22 @@ def register(session: Session, raw_name: str, key_name: str = FIRST_KEY_NAME) ->
     return registered
 
 
-def stats_out(stats: PlayerStatsRecord, races: tuple[int, int] = (0, 0)) -> PlayerStatsOut:
-    """A player's figures as their page shows them."""
-    finished = stats.games_won + stats.games_lost
+def stats_out(stats: Mapping[Any, Any], races: tuple[int, int] = (0, 0)) -> PlayerStatsOut:
+    """A player's figures as their page shows them: the stored ones by name, and those
+    computed from them."""
+    played, won, lost = stats["games_played"], stats["games_won"], stats["games_lost"]
     return PlayerStatsOut(
-        games_played=stats.games_played,
-        games_won=stats.games_won,
-        games_lost=stats.games_lost,
-        games_in_progress=stats.games_played - finished,
-        win_rate=stats.games_won / finished if finished else None,
-        best_score=stats.best_score,
-        mean_winning_score=stats.won_score_total / stats.games_won if stats.games_won else None,
-        current_streak=stats.current_streak,
-        longest_streak=stats.longest_streak,
-        last_played_at=stats.last_played_at,
+        **{name: stats[name] for name in _SHOWN_AS_STORED},
+        games_in_progress=played - won - lost,
+        win_rate=won / (won + lost) if won + lost else None,
+        mean_winning_score=stats["won_score_total"] / won if won else None,
         races_played=races[0],
         races_won=races[1],
     )
+
+
+# The figures the page shows as the row stores them (the model's fields with a column's name).
+_SHOWN_AS_STORED = tuple(name for name in PlayerStatsOut.model_fields if name in store.NEW_FIGURES)
 
 
 def _encode_cursor(

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from datetime import datetime
-from typing import NamedTuple
 
 from sqlalchemy import (
+    RowMapping,
     bindparam,
     case,
     insert,
@@ -20,33 +21,26 @@ from sqlalchemy.sql.elements import BindParameter, Case
 from api.core.database import Executor
 from api.players.tables import player_stats as _stats
 
-
-class PlayerStatsRecord(NamedTuple):
-    """A player's figures, as their page shows them."""
-
-    games_played: int
-    games_won: int
-    games_lost: int
-    won_score_total: int
-    best_score: int | None
-    current_streak: int
-    longest_streak: int
-    last_played_at: datetime | None
+# A player's page shows every figure the row holds, so the row is read as it is (its
+# columns by name), not copied into a record that repeats the table: a new figure is a column
+# and the line of the page that shows it.
+_FIGURES = tuple(column for column in _stats.c if column.name != "player_id")
+# A new account's figures: nothing played yet.
+NEW_FIGURES: Mapping[str, object] = {
+    column.name: None if column.nullable else 0 for column in _FIGURES
+}
 
 
 def insert_stats(session: Session, player_id: uuid.UUID) -> None:
     """A new account's zeroed figures."""
-    zero = PlayerStatsRecord(0, 0, 0, 0, None, 0, 0, None)
-    session.connection().execute(insert(_stats), {"player_id": player_id, **zero._asdict()})
+    session.connection().execute(insert(_stats), {"player_id": player_id, **NEW_FIGURES})
 
 
-def get_player_stats(session: Executor, player_id: uuid.UUID) -> PlayerStatsRecord | None:
-    row = session.execute(
-        select(*(_stats.c[name] for name in PlayerStatsRecord._fields)).where(
-            _stats.c.player_id == player_id
-        )
-    ).first()
-    return None if row is None else PlayerStatsRecord(*row)
+def get_player_stats(session: Executor, player_id: uuid.UUID) -> RowMapping | None:
+    """A player's figures, by column name."""
+    return (
+        session.execute(select(*_FIGURES).where(_stats.c.player_id == player_id)).mappings().first()
+    )
 
 
 def _latest(at: BindParameter[datetime]) -> Case[datetime]:

@@ -14,10 +14,11 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Engine, Row, create_engine, select
 from sqlalchemy.orm import Session
 
 from api.analysis import store as analysis_store
+from api.analysis.tables import analyses
 from api.core.clock import now
 from testkit.games import start_game
 from testkit.server import Server, running_server
@@ -48,9 +49,12 @@ def engine(database_url: str) -> Iterator[Engine]:
     engine.dispose()
 
 
-def analysis_row(engine: Engine, game_id: str) -> analysis_store.AnalysisRecord | None:
+def analysis_row(engine: Engine, game_id: str) -> Row[Any] | None:
+    """The job's whole row (its claim and attempts included: the runner's, not a reader's)."""
     with engine.connect() as connection:
-        return analysis_store.get_analysis(connection, uuid.UUID(game_id))
+        return connection.execute(
+            select(analyses).where(analyses.c.game_id == uuid.UUID(game_id))
+        ).first()
 
 
 def finished_game(base_url: str) -> str:
@@ -70,7 +74,7 @@ def finished_game(base_url: str) -> str:
         return str(created["id"])
 
 
-def wait_for(engine: Engine, game_id: str, states: set[str]) -> analysis_store.AnalysisRecord:
+def wait_for(engine: Engine, game_id: str, states: set[str]) -> Row[Any]:
     deadline = time.monotonic() + DEADLINE
     while time.monotonic() < deadline:
         record = analysis_row(engine, game_id)
@@ -143,7 +147,7 @@ def test_two_claimers_at_once_never_get_the_same_job(engine: Engine, database_ur
         first = analysis_store.claim_analysis(one, "one", now(), stale_before, 3)
         second = analysis_store.claim_analysis(two, "two", now(), stale_before, 3)  # not blocked
         assert first is not None and second is not None
-        assert (first.game_id, second.game_id) == (games[0], games[1])
+        assert (first, second) == (games[0], games[1])
         one.commit()
         two.commit()
     with engine.connect() as connection, Session(bind=connection) as third:

@@ -21,8 +21,9 @@ from pydantic import SecretStr
 
 from api.app import create_app
 from api.core.database import Database
-from api.core.days import DAY_PATTERN, FIRST_DAY, daily_deal
+from api.core.days import daily_deal
 from api.games import expiry
+from api.games.challenge_day import DAY_PATTERN, FIRST_DAY
 from api.settings import Settings
 from engine import Game, replay
 from engine.player.advice import Budget, Policy, advise

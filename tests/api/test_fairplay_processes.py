@@ -8,10 +8,11 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Engine, Row, create_engine
 from sqlalchemy.orm import Session
 
 from api.fairplay import store as fairplay_store
@@ -36,7 +37,7 @@ def engine(database_url: str) -> Iterator[Engine]:
     engine.dispose()
 
 
-def reviews(engine: Engine, game_ids: list[str]) -> dict[str, fairplay_store.ReviewRecord]:
+def reviews(engine: Engine, game_ids: list[str]) -> dict[str, Row[Any]]:
     with engine.connect() as connection:
         found = fairplay_store.of_games(connection, [uuid.UUID(g) for g in game_ids])
     return {str(game_id): review for game_id, review in found.items()}
