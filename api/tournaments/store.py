@@ -379,15 +379,39 @@ def standings(
     tournament_id: uuid.UUID,
     *,
     after: StandingKey | None = None,
-    offset: int = 0,
     limit: int,
 ) -> list[EntrantRecord]:
-    """A page of the standings: after the key ``after``, or from ``offset``."""
+    """A page of the standings: from the top, or after the key ``after``."""
     # ``score <= after's`` (implied by _after) is the index range the page starts from.
     bound = and_(_entrants.c.score <= after[0], _after(after)) if after else true()
     statement = _ENTRANT.where(_entrants.c.tournament_id == tournament_id, bound)
-    statement = statement.order_by(*_ORDER).offset(offset).limit(limit)
+    statement = statement.order_by(*_ORDER).limit(limit)
     return [EntrantRecord._make(row) for row in session.execute(statement)]
+
+
+def standings_from(
+    session: Executor, tournament_id: uuid.UUID, key: StandingKey, *, limit: int
+) -> list[EntrantRecord]:
+    """A page of the standings from the entrant of ``key`` (it included): the entrants after
+    the key one before it in its tie (numbers are whole, so ``number - 1`` is just before)."""
+    score, cards, finished, number = key
+    return standings(
+        session, tournament_id, after=(score, cards, finished, number - 1), limit=limit
+    )
+
+
+def standings_before(
+    session: Executor, tournament_id: uuid.UUID, key: StandingKey, *, limit: int
+) -> list[EntrantRecord]:
+    """The ``limit`` entrants just before ``key`` in the standings, in the standings' order:
+    the index read backwards from the key, as a page is read forwards (no OFFSET)."""
+    c = _entrants.c
+    backwards = (c.score.asc(), c.cards.asc(), c.finished_at.desc().nulls_first(), c.number.desc())
+    statement = _ENTRANT.where(
+        c.tournament_id == tournament_id, c.score >= key[0], _ahead(key, strictly=False)
+    )
+    rows = session.execute(statement.order_by(*backwards).limit(limit))
+    return [EntrantRecord._make(row) for row in rows][::-1]
 
 
 def winners(session: Executor, tournament_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[Any]]:
