@@ -127,11 +127,15 @@ def delete_deals(session: Session, tournament_id: uuid.UUID) -> None:
 
 
 def get_tournament(
-    session: Executor, tournament_id: uuid.UUID, *, lock: bool = False
+    session: Executor, tournament_id: uuid.UUID, *, lock: bool = False, share: bool = False
 ) -> TournamentRecord | None:
-    """The tournament, or None; with ``lock``, its row held until the transaction ends."""
+    """The tournament, or None; with ``lock``, its row held until the transaction ends; with
+    ``share``, held from changes (``FOR SHARE``: others sharing it are not kept waiting, a
+    writer of the row waits for them all). SQLite has neither: it runs one writer at a time."""
     statement = _TOURNAMENT.where(_tournaments.c.id == tournament_id)
-    row = session.execute(statement.with_for_update() if lock else statement).first()
+    if lock or share:
+        statement = statement.with_for_update(read=not lock)
+    row = session.execute(statement).first()
     return None if row is None else TournamentRecord._make(row)
 
 
@@ -434,9 +438,16 @@ def winners(session: Executor, tournament_ids: list[uuid.UUID]) -> dict[uuid.UUI
 
 def insert_game(
     session: Session, tournament_id: uuid.UUID, entrant: int, deal: int, game_id: uuid.UUID
-) -> None:
+) -> bool:
+    """Store the game of an entrant's deal; False if that deal has one already (two deals
+    of one entrant at once: the primary key keeps the first, the other waits for it)."""
     values = {"tournament_id": tournament_id, "entrant": entrant, "deal": deal, "game_id": game_id}
-    session.connection().execute(insert(_games), values)
+    statement = (
+        _insert(session, _games)
+        .values(**values)
+        .on_conflict_do_nothing(index_elements=["tournament_id", "entrant", "deal"])
+    )
+    return session.connection().execute(statement).rowcount == 1
 
 
 def game_entry(session: Executor, game_id: uuid.UUID) -> TournamentGame | None:
