@@ -4,7 +4,7 @@ their state is read through :class:`api.games.GameService`, never from the games
 
 The standings' order (score descending, cards descending, the earlier last finish, none last,
 then the entrant's number) is :func:`_ORDER`; a page of them is a range of the index
-``ix_tournament_entrants_standing`` from a key (:func:`_after`), and a rank is one more than
+``ix_tournament_entrants_standing`` from a key (:func:`_page_after`), and a rank is one more than
 how many are strictly ahead (:func:`_ahead`), equal score, cards and finish sharing one.
 """
 
@@ -17,14 +17,15 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import (
     ColumnElement,
+    Integer,
     and_,
+    bindparam,
     delete,
     false,
     func,
     insert,
     or_,
     select,
-    true,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -324,26 +325,34 @@ def key_of(entrant: EntrantRecord) -> StandingKey:
     return entrant.score, entrant.cards, entrant.finished_at, entrant.number
 
 
-def _after(key: StandingKey) -> ColumnElement[bool]:
-    """The entrants after ``key`` in the standings' order."""
-    score, cards, finished, number = key
+def _page_after(finished: bool) -> Any:
+    """The statement of a page after a key (bound: ``tournament``, ``score``, ``cards``,
+    ``finished``, ``number``, ``limit``), built once rather than per request: one for keys
+    with a finish and one for keys without (none finished sorts last). ``score <= the
+    key's`` (implied by the rest) said on its own is the index range the page starts from."""
     c = _entrants.c
-    if finished is None:
-        later: ColumnElement[bool] = false()
-        same: ColumnElement[bool] = c.finished_at.is_(None)
+    score = bindparam("score", type_=c.score.type)
+    cards = bindparam("cards", type_=c.cards.type)
+    number = bindparam("number", type_=c.number.type)
+    if finished:
+        at = bindparam("finished", type_=c.finished_at.type)
+        later: ColumnElement[bool] = or_(c.finished_at > at, c.finished_at.is_(None))
+        same: ColumnElement[bool] = c.finished_at == at
     else:
-        later = or_(c.finished_at > finished, c.finished_at.is_(None))
-        same = c.finished_at == finished
-    return or_(
+        later, same = false(), c.finished_at.is_(None)
+    after = or_(
         c.score < score,
         and_(
             c.score == score,
-            or_(
-                c.cards < cards,
-                and_(c.cards == cards, or_(later, and_(same, c.number > number))),
-            ),
+            or_(c.cards < cards, and_(c.cards == cards, or_(later, and_(same, c.number > number)))),
         ),
     )
+    tournament = bindparam("tournament", type_=c.tournament_id.type)
+    statement = _ENTRANT.where(c.tournament_id == tournament, c.score <= score, after)
+    return statement.order_by(*_ORDER).limit(bindparam("limit", type_=Integer()))
+
+
+_PAGE_AFTER = {finished: _page_after(finished) for finished in (True, False)}
 
 
 def _ahead(key: StandingKey, *, strictly: bool) -> ColumnElement[bool]:
@@ -386,11 +395,21 @@ def standings(
     limit: int,
 ) -> list[EntrantRecord]:
     """A page of the standings: from the top, or after the key ``after``."""
-    # ``score <= after's`` (implied by _after) is the index range the page starts from.
-    bound = and_(_entrants.c.score <= after[0], _after(after)) if after else true()
-    statement = _ENTRANT.where(_entrants.c.tournament_id == tournament_id, bound)
-    statement = statement.order_by(*_ORDER).limit(limit)
-    return [EntrantRecord._make(row) for row in session.execute(statement)]
+    if after is None:
+        statement = _ENTRANT.where(_entrants.c.tournament_id == tournament_id)
+        rows = session.execute(statement.order_by(*_ORDER).limit(limit))
+    else:
+        score, cards, finished, number = after
+        values = {
+            "tournament": tournament_id,
+            "score": score,
+            "cards": cards,
+            "finished": finished,
+            "number": number,
+            "limit": limit,
+        }
+        rows = session.execute(_PAGE_AFTER[finished is not None], values)
+    return [EntrantRecord._make(row) for row in rows]
 
 
 def standings_from(
