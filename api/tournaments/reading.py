@@ -168,18 +168,22 @@ class TournamentReads:
         self, raw_id: str, cursor: str | None, limit: int, around: str | None
     ) -> Standings:
         tournament_id = parse_id(raw_id)
-        after = None
+        after: store.StandingKey | None = None
+        # The rank of the previous page's last entry and how many are before it: what the
+        # next page's ranks need, so that no page after the first counts the entries ahead.
+        last: tuple[int, int] | None = None
         if cursor is not None:
             fields = open_cursor(self.cursor_secret, cursor)
             try:
                 assert fields is not None and fields[0] == f"standings:{tournament_id}"
-                score, cards, finished, number = fields[1:]
+                score, cards, finished, number, rank, before = fields[1:]
                 after = (
                     int(score),
                     int(cards),
                     None if finished is None else datetime.fromisoformat(finished),
                     int(number),
                 )
+                last = (int(rank), int(before))
             except (AssertionError, TypeError, ValueError):
                 raise InvalidCursor(
                     "not a cursor of this tournament's standings; start again without one"
@@ -187,20 +191,37 @@ class TournamentReads:
 
         def read(session: Executor) -> Standings:
             tournament = existing(store.get_tournament(session, tournament_id), tournament_id)
-            offset = 0
+            found = None
             if around is not None and after is None:
                 found = store.entrant_named(session, tournament_id, around)
-                if found is not None:
-                    before = store.count_ahead(
-                        session, tournament_id, store.key_of(found), strictly=False
-                    )
-                    offset = max(0, before - limit // 2)
-            rows = store.standings(
-                session, tournament_id, after=after, offset=offset, limit=limit + 1
-            )
+            # The page's first entry's rank and how many are before it, when known.
+            first: tuple[int, int] | None = None
+            if found is not None:
+                # Half a page before the entrant, read backwards from it, and the rest from
+                # it on; its first rank is counted (the one count of an `around` page).
+                key = store.key_of(found)
+                rows = store.standings_before(session, tournament_id, key, limit=limit // 2)
+                rows += store.standings_from(
+                    session, tournament_id, key, limit=limit - len(rows) + 1
+                )
+            else:
+                rows = store.standings(session, tournament_id, after=after, limit=limit + 1)
+                if after is None:
+                    first = (1, 0)  # the top: nobody is ahead of it
+                elif last is not None and rows:
+                    # Tied with the previous page's last entry: its rank; else one more than
+                    # the entries before it, which are the last one's and the last one.
+                    before = last[1] + 1
+                    same = store.key_of(rows[0])[:3] == after[:3]
+                    first = (last[0] if same else before + 1, before)
+            more = len(rows) > limit
+            rows = rows[:limit]
+            if rows and first is None:
+                strictly, before = store.counts_ahead(session, tournament_id, store.key_of(rows[0]))
+                first = (strictly + 1, before)
+            ranks = ranks_of(session, tournament_id, rows, first=first)
             following = None
-            if len(rows) > limit:
-                rows = rows[:limit]
+            if more and first is not None:
                 score, cards, finished, number = store.key_of(rows[-1])
                 fields = [
                     f"standings:{tournament_id}",
@@ -208,12 +229,13 @@ class TournamentReads:
                     cards,
                     finished.isoformat() if finished else None,
                     number,
+                    ranks[-1],
+                    first[1] + len(rows) - 1,
                 ]
                 following = seal_cursor(self.cursor_secret, fields)
             finished_ = tournament.status == "finished"
             page = [row.number for row in rows]
             games = games_by_entrant(session, tournament_id, page) if finished_ and page else {}
-            ranks = ranks_of(session, tournament_id, rows, top=after is None and offset == 0)
             entries = [
                 entry_out(row, rank, games.get(row.number, []) if finished_ else None)
                 for row, rank in zip(rows, ranks, strict=True)

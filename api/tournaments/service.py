@@ -377,8 +377,16 @@ class TournamentService(TournamentReads):
             raise MissingToken("send your key, or your tournament token, as a bearer credential")
 
         def write(session: Session) -> DealDealt:
-            # Its start is due: started here if the ticker has not got there yet.
-            tournament = start_due(session, locked(session, tournament_id))
+            # Deals of many entrants at once share the tournament's row (FOR SHARE): none
+            # waits for another, and its end (FOR UPDATE) waits for the deals under way. Its
+            # start, if due and not made yet, takes the row itself: started here.
+            tournament = existing(store.get_tournament(session, tournament_id), tournament_id)
+            if tournament.status == "announced":
+                tournament = start_due(session, locked(session, tournament_id))
+            else:
+                tournament = existing(
+                    store.get_tournament(session, tournament_id, share=True), tournament_id
+                )
             entrant = entrant_of(session, tournament_id, credential)
             if entrant is None:
                 raise NotAnEntrant("this credential is no entrant's of the tournament: join it")
@@ -411,7 +419,8 @@ class TournamentService(TournamentReads):
                 deadline=tournament.ends_at,
                 token_hash=entrant.token_hash,
             )
-            store.insert_game(session, tournament_id, entrant.number, number, game.id)
+            if not store.insert_game(session, tournament_id, entrant.number, number, game.id):
+                raise DealInProgress(f"deal {number} was dealt to you just now: play its game")
             shown = game.model_dump(mode="json")
             if entrant.token_hash is not None:
                 # The guest's tournament token plays it (the game has no token of its own).

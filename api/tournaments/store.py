@@ -4,7 +4,7 @@ their state is read through :class:`api.games.GameService`, never from the games
 
 The standings' order (score descending, cards descending, the earlier last finish, none last,
 then the entrant's number) is :func:`_ORDER`; a page of them is a range of the index
-``ix_tournament_entrants_standing`` from a key (:func:`_after`), and a rank is one more than
+``ix_tournament_entrants_standing`` from a key (:func:`_page_after`), and a rank is one more than
 how many are strictly ahead (:func:`_ahead`), equal score, cards and finish sharing one.
 """
 
@@ -17,14 +17,15 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import (
     ColumnElement,
+    Integer,
     and_,
+    bindparam,
     delete,
     false,
     func,
     insert,
     or_,
     select,
-    true,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -127,11 +128,15 @@ def delete_deals(session: Session, tournament_id: uuid.UUID) -> None:
 
 
 def get_tournament(
-    session: Executor, tournament_id: uuid.UUID, *, lock: bool = False
+    session: Executor, tournament_id: uuid.UUID, *, lock: bool = False, share: bool = False
 ) -> TournamentRecord | None:
-    """The tournament, or None; with ``lock``, its row held until the transaction ends."""
+    """The tournament, or None; with ``lock``, its row held until the transaction ends; with
+    ``share``, held from changes (``FOR SHARE``: others sharing it are not kept waiting, a
+    writer of the row waits for them all). SQLite has neither: it runs one writer at a time."""
     statement = _TOURNAMENT.where(_tournaments.c.id == tournament_id)
-    row = session.execute(statement.with_for_update() if lock else statement).first()
+    if lock or share:
+        statement = statement.with_for_update(read=not lock)
+    row = session.execute(statement).first()
     return None if row is None else TournamentRecord._make(row)
 
 
@@ -320,26 +325,34 @@ def key_of(entrant: EntrantRecord) -> StandingKey:
     return entrant.score, entrant.cards, entrant.finished_at, entrant.number
 
 
-def _after(key: StandingKey) -> ColumnElement[bool]:
-    """The entrants after ``key`` in the standings' order."""
-    score, cards, finished, number = key
+def _page_after(finished: bool) -> Any:
+    """The statement of a page after a key (bound: ``tournament``, ``score``, ``cards``,
+    ``finished``, ``number``, ``limit``), built once rather than per request: one for keys
+    with a finish and one for keys without (none finished sorts last). ``score <= the
+    key's`` (implied by the rest) said on its own is the index range the page starts from."""
     c = _entrants.c
-    if finished is None:
-        later: ColumnElement[bool] = false()
-        same: ColumnElement[bool] = c.finished_at.is_(None)
+    score = bindparam("score", type_=c.score.type)
+    cards = bindparam("cards", type_=c.cards.type)
+    number = bindparam("number", type_=c.number.type)
+    if finished:
+        at = bindparam("finished", type_=c.finished_at.type)
+        later: ColumnElement[bool] = or_(c.finished_at > at, c.finished_at.is_(None))
+        same: ColumnElement[bool] = c.finished_at == at
     else:
-        later = or_(c.finished_at > finished, c.finished_at.is_(None))
-        same = c.finished_at == finished
-    return or_(
+        later, same = false(), c.finished_at.is_(None)
+    after = or_(
         c.score < score,
         and_(
             c.score == score,
-            or_(
-                c.cards < cards,
-                and_(c.cards == cards, or_(later, and_(same, c.number > number))),
-            ),
+            or_(c.cards < cards, and_(c.cards == cards, or_(later, and_(same, c.number > number)))),
         ),
     )
+    tournament = bindparam("tournament", type_=c.tournament_id.type)
+    statement = _ENTRANT.where(c.tournament_id == tournament, c.score <= score, after)
+    return statement.order_by(*_ORDER).limit(bindparam("limit", type_=Integer()))
+
+
+_PAGE_AFTER = {finished: _page_after(finished) for finished in (True, False)}
 
 
 def _ahead(key: StandingKey, *, strictly: bool) -> ColumnElement[bool]:
@@ -379,15 +392,49 @@ def standings(
     tournament_id: uuid.UUID,
     *,
     after: StandingKey | None = None,
-    offset: int = 0,
     limit: int,
 ) -> list[EntrantRecord]:
-    """A page of the standings: after the key ``after``, or from ``offset``."""
-    # ``score <= after's`` (implied by _after) is the index range the page starts from.
-    bound = and_(_entrants.c.score <= after[0], _after(after)) if after else true()
-    statement = _ENTRANT.where(_entrants.c.tournament_id == tournament_id, bound)
-    statement = statement.order_by(*_ORDER).offset(offset).limit(limit)
-    return [EntrantRecord._make(row) for row in session.execute(statement)]
+    """A page of the standings: from the top, or after the key ``after``."""
+    if after is None:
+        statement = _ENTRANT.where(_entrants.c.tournament_id == tournament_id)
+        rows = session.execute(statement.order_by(*_ORDER).limit(limit))
+    else:
+        score, cards, finished, number = after
+        values = {
+            "tournament": tournament_id,
+            "score": score,
+            "cards": cards,
+            "finished": finished,
+            "number": number,
+            "limit": limit,
+        }
+        rows = session.execute(_PAGE_AFTER[finished is not None], values)
+    return [EntrantRecord._make(row) for row in rows]
+
+
+def standings_from(
+    session: Executor, tournament_id: uuid.UUID, key: StandingKey, *, limit: int
+) -> list[EntrantRecord]:
+    """A page of the standings from the entrant of ``key`` (it included): the entrants after
+    the key one before it in its tie (numbers are whole, so ``number - 1`` is just before)."""
+    score, cards, finished, number = key
+    return standings(
+        session, tournament_id, after=(score, cards, finished, number - 1), limit=limit
+    )
+
+
+def standings_before(
+    session: Executor, tournament_id: uuid.UUID, key: StandingKey, *, limit: int
+) -> list[EntrantRecord]:
+    """The ``limit`` entrants just before ``key`` in the standings, in the standings' order:
+    the index read backwards from the key, as a page is read forwards (no OFFSET)."""
+    c = _entrants.c
+    backwards = (c.score.asc(), c.cards.asc(), c.finished_at.desc().nulls_first(), c.number.desc())
+    statement = _ENTRANT.where(
+        c.tournament_id == tournament_id, c.score >= key[0], _ahead(key, strictly=False)
+    )
+    rows = session.execute(statement.order_by(*backwards).limit(limit))
+    return [EntrantRecord._make(row) for row in rows][::-1]
 
 
 def winners(session: Executor, tournament_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[Any]]:
@@ -410,9 +457,16 @@ def winners(session: Executor, tournament_ids: list[uuid.UUID]) -> dict[uuid.UUI
 
 def insert_game(
     session: Session, tournament_id: uuid.UUID, entrant: int, deal: int, game_id: uuid.UUID
-) -> None:
+) -> bool:
+    """Store the game of an entrant's deal; False if that deal has one already (two deals
+    of one entrant at once: the primary key keeps the first, the other waits for it)."""
     values = {"tournament_id": tournament_id, "entrant": entrant, "deal": deal, "game_id": game_id}
-    session.connection().execute(insert(_games), values)
+    statement = (
+        _insert(session, _games)
+        .values(**values)
+        .on_conflict_do_nothing(index_elements=["tournament_id", "entrant", "deal"])
+    )
+    return session.connection().execute(statement).rowcount == 1
 
 
 def game_entry(session: Executor, game_id: uuid.UUID) -> TournamentGame | None:

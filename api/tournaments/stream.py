@@ -120,20 +120,27 @@ def publish_standings(
 
 
 def ranks_of(
-    session: Executor, tournament_id: uuid.UUID, rows: list[EntrantRecord], *, top: bool = False
+    session: Executor,
+    tournament_id: uuid.UUID,
+    rows: list[EntrantRecord],
+    *,
+    top: bool = False,
+    first: tuple[int, int] | None = None,
 ) -> list[int]:
     """The ranks of consecutive entrants of the standings: the first's is one more than the
     entrants strictly ahead of it; each next one shares the previous one's if it ties with
-    it, else is one more than the entrants before it (two counts whatever the page, none for
-    the ``top`` of the standings, which nobody is ahead of; one statement counts both)."""
+    it, else is one more than the entrants before it. The first's rank and how many are
+    before it are counted (one statement), unless they are known: ``top`` of the standings
+    (nobody ahead), or ``first`` (rank, before), which a page's cursor carries from the page
+    before it."""
     if not rows:
         return []
-    first = store.key_of(rows[0])
     if top:
-        ranks, before = [1], 0
-    else:
-        strictly, before = store.counts_ahead(session, tournament_id, first)
-        ranks = [strictly + 1]
+        first = (1, 0)
+    elif first is None:
+        strictly, before = store.counts_ahead(session, tournament_id, store.key_of(rows[0]))
+        first = (strictly + 1, before)
+    ranks, before = [first[0]], first[1]
     for index in range(1, len(rows)):
         if _tied(rows[index], rows[index - 1]):
             ranks.append(ranks[-1])

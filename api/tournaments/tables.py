@@ -23,6 +23,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     Uuid,
+    func,
 )
 
 from api.core.models import UTCDateTime, metadata
@@ -125,6 +126,13 @@ Index(
     tournament_entrants.c.cards.desc(),
     tournament_entrants.c.finished_at,
     tournament_entrants.c.number,
+)
+# An entrant by its name in any case (the standings `around` a name): names are stored as
+# their players typed them, so the index is of lower(name).
+Index(
+    "ix_tournament_entrants_name",
+    tournament_entrants.c.tournament_id,
+    func.lower(tournament_entrants.c.name),
 )
 
 # The game an entrant plays of a deal: the primary key is why a deal is played once.

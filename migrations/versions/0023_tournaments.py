@@ -121,6 +121,11 @@ def upgrade() -> None:
             ],
             unique=False,
         )
+        batch_op.create_index(
+            "ix_tournament_entrants_name",
+            ["tournament_id", sa.literal_column("lower(name)")],
+            unique=False,
+        )
 
     op.create_table(
         "tournament_events",
@@ -165,6 +170,7 @@ def downgrade() -> None:
     op.drop_table("tournament_games")
     op.drop_table("tournament_events")
     with op.batch_alter_table("tournament_entrants", schema=None) as batch_op:
+        batch_op.drop_index("ix_tournament_entrants_name")
         batch_op.drop_index("ix_tournament_entrants_standing")
         batch_op.drop_index("ix_tournament_entrants_player_id")
 

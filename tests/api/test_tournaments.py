@@ -522,6 +522,25 @@ def test_standings_order_ties_pages_and_around(
     assert [e["rank"] for e in around] == [4, 4, 6]
     top = client.get(f"{path}/standings?limit=3&around=cat").json()["entries"]
     assert [e["name"] for e in top] == ["cat", "dan", "ben"]
+    # Half a page before the entrant and the rest from it, the ranks right across the tie,
+    # and the page's cursor goes on from there without counting again.
+    middle = client.get(f"{path}/standings?limit=4&around=Ann").json()
+    assert [(e["name"], e["rank"]) for e in middle["entries"]] == [
+        ("dan", 2),
+        ("ben", 3),
+        ("ann", 4),
+        ("eve", 4),
+    ]
+    rest = client.get(f"{path}/standings?limit=4&cursor={middle['next']}").json()
+    assert [(e["name"], e["rank"]) for e in rest["entries"]] == [("gus", 6), ("fay", 7)]
+    assert rest["next"] is None
+    bottom = client.get(f"{path}/standings?limit=4&around=fay").json()
+    assert [(e["name"], e["rank"]) for e in bottom["entries"]] == [
+        ("eve", 4),
+        ("gus", 6),
+        ("fay", 7),
+    ]
+    assert bottom["next"] is None
     refused(client.get(f"{path}/standings?cursor=nonsense"), 422, "invalid_cursor")
     foreign = client.get(f"{path}/standings?limit=2").json()["next"]
     other = create(client)["id"]
