@@ -65,6 +65,23 @@ LIMITED_ROUTES = {
     ("/sign-in/recovery-code", "post"),
     ("/sign-in/passkey/options", "post"),
     ("/sign-in/passkey", "post"),
+    ("/races/open", "get"),
+    ("/races/open/events", "get"),
+    ("/tournaments", "post"),
+    ("/tournaments", "get"),
+    ("/tournaments/{tournament_id}", "get"),
+    ("/tournaments/{tournament_id}", "patch"),
+    ("/tournaments/{tournament_id}/cancel", "post"),
+    ("/tournaments/{tournament_id}/entrants", "post"),
+    ("/tournaments/{tournament_id}/entrants/me", "delete"),
+    ("/tournaments/{tournament_id}/games", "post"),
+    ("/tournaments/{tournament_id}/standings", "get"),
+    ("/tournaments/{tournament_id}/events", "get"),
+    ("/players/{name}/tournaments", "get"),
+    ("/tournament-schedules", "get"),
+    ("/tournament-schedules", "post"),
+    ("/tournament-schedules/{schedule_id}", "get"),
+    ("/tournament-schedules/{schedule_id}", "delete"),
 }
 
 
