@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Row, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -17,53 +17,89 @@ from api.tournaments.tables import tournament_schedules as _schedules
 from api.tournaments.tables import tournaments as _tournaments
 
 
-class ScheduleRecord(NamedTuple):
-    """A schedule's row (``duration`` and ``announce_ahead`` in seconds)."""
+class DueSchedule(NamedTuple):
+    """An active schedule as the announcer finds its due starts (seconds)."""
 
     id: uuid.UUID
     name: str
     cron: str
     duration: int
+    announce_ahead: int
+
+
+class Announced(NamedTuple):
+    """What an active schedule's tournament is made of, read as it is announced."""
+
+    name: str
+    duration: int
     deals: int
     guests: bool
     max_entrants: int | None
-    announce_ahead: int
-    created_at: datetime
-    cancelled_at: datetime | None
 
 
-_COLUMNS = [_schedules.c[name] for name in ScheduleRecord._fields]
 _SET_AGAIN = ("name", "cron", "duration", "deals", "guests", "max_entrants", "announce_ahead")
 
 
-def insert(session: Session, schedule: ScheduleRecord) -> None:
-    session.execute(_schedules.insert().values(**schedule._asdict()))
+def insert(session: Session, schedule: dict[str, Any]) -> None:
+    """Store a new schedule: its every column's value by name (``duration`` and
+    ``announce_ahead`` in seconds)."""
+    session.execute(_schedules.insert().values(**schedule))
 
 
-def put(session: Session, schedule: ScheduleRecord) -> None:
+def put(session: Session, schedule: dict[str, Any]) -> None:
     """Insert the schedule, or set an existing one of its id to it (active again, its
     ``created_at`` kept): the settings' schedules, which every server sets as it starts."""
     dialect = session.connection().dialect.name
     statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(_schedules)
     session.execute(
-        statement.values(**schedule._asdict()).on_conflict_do_update(
+        statement.values(**schedule).on_conflict_do_update(
             index_elements=["id"],
             set_={name: statement.excluded[name] for name in _SET_AGAIN} | {"cancelled_at": None},
         )
     )
 
 
-def get(session: Executor, schedule_id: uuid.UUID) -> ScheduleRecord | None:
-    row = session.execute(select(*_COLUMNS).where(_schedules.c.id == schedule_id)).first()
-    return None if row is None else ScheduleRecord._make(row)
+def get(session: Executor, schedule_id: uuid.UUID) -> Row[Any] | None:
+    """The schedule as its page shows it: its whole row."""
+    return session.execute(select(_schedules).where(_schedules.c.id == schedule_id)).first()
 
 
-def every(session: Executor, *, active: bool = False) -> list[ScheduleRecord]:
-    """The schedules (those not cancelled only, if ``active``), oldest first."""
-    statement = select(*_COLUMNS).order_by(_schedules.c.created_at, _schedules.c.id)
-    if active:
-        statement = statement.where(_schedules.c.cancelled_at.is_(None))
-    return [ScheduleRecord._make(row) for row in session.execute(statement)]
+def exists(session: Executor, schedule_id: uuid.UUID) -> bool:
+    statement = select(_schedules.c.id).where(_schedules.c.id == schedule_id)
+    return session.execute(statement).first() is not None
+
+
+def every(session: Executor) -> list[Row[Any]]:
+    """The schedules as their list shows them (whole rows), oldest first."""
+    statement = select(_schedules).order_by(_schedules.c.created_at, _schedules.c.id)
+    return list(session.execute(statement))
+
+
+def active_ids(session: Executor) -> list[uuid.UUID]:
+    """The ids of the schedules not cancelled."""
+    statement = select(_schedules.c.id).where(_schedules.c.cancelled_at.is_(None))
+    return list(session.execute(statement).scalars())
+
+
+def due(session: Executor) -> list[DueSchedule]:
+    """The schedules not cancelled, oldest first, as the announcer reads them."""
+    c = _schedules.c
+    statement = (
+        select(c.id, c.name, c.cron, c.duration, c.announce_ahead)
+        .where(c.cancelled_at.is_(None))
+        .order_by(c.created_at, c.id)
+    )
+    return [DueSchedule._make(row) for row in session.execute(statement)]
+
+
+def to_announce(session: Executor, schedule_id: uuid.UUID) -> Announced | None:
+    """What the schedule's tournament is made of, unless it is cancelled (or gone)."""
+    c = _schedules.c
+    statement = select(c.name, c.duration, c.deals, c.guests, c.max_entrants).where(
+        c.id == schedule_id, c.cancelled_at.is_(None)
+    )
+    row = session.execute(statement).first()
+    return None if row is None else Announced._make(row)
 
 
 def cancel(session: Session, schedule_id: uuid.UUID, at: datetime) -> None:

@@ -20,10 +20,13 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from functools import partial
 from itertools import islice
+from typing import Any
 
+from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
 from api.core.clock import now
@@ -35,7 +38,7 @@ from api.tournaments import schedule_store as store
 from api.tournaments.errors import ScheduleNotFound
 from api.tournaments.schedule_schemas import ScheduleIn, ScheduleList, ScheduleOut
 from api.tournaments.schedule_settings import ScheduleSettings
-from api.tournaments.schedule_store import ScheduleRecord
+from api.tournaments.schedule_store import DueSchedule
 from api.tournaments.service import TournamentSpec, announce
 
 log = logging.getLogger("foursquare.tournaments")
@@ -80,7 +83,7 @@ class ScheduleService:
         self.moderators.who(key)
         schedule = _record(uuid.uuid4(), body, now())
         await self.database.write(lambda session: store.insert(session, schedule))
-        log.info("tournament schedule %s (%r, %r) created", schedule.id, body.name, body.cron)
+        log.info("tournament schedule %s (%r, %r) created", schedule["id"], body.name, body.cron)
         self.wake()  # its first tournament may be due for its announcement already
         return schedule_out(schedule, now())
 
@@ -88,13 +91,15 @@ class ScheduleService:
         self.moderators.who(key)
         schedules = await self.database.read(store.every)
         at = now()
-        return ScheduleList(schedules=[schedule_out(schedule, at) for schedule in schedules])
+        return ScheduleList(
+            schedules=[schedule_out(schedule._mapping, at) for schedule in schedules]
+        )
 
     async def read(self, key: str | None, schedule_id: str) -> ScheduleOut:
         self.moderators.who(key)
         found = _parse_id(schedule_id)
         schedule = await self.database.read(lambda session: _existing(session, found))
-        return schedule_out(schedule, now())
+        return schedule_out(schedule._mapping, now())
 
     async def delete(self, key: str | None, schedule_id: str) -> None:
         """Announce no more of its tournaments (those announced stay); deleting it again
@@ -103,7 +108,8 @@ class ScheduleService:
         found = _parse_id(schedule_id)
 
         def write(session: Session) -> None:
-            _existing(session, found)
+            if not store.exists(session, found):
+                raise _not_found(found)
             store.cancel(session, found, now())
 
         await self.database.write(write)
@@ -118,10 +124,10 @@ class ScheduleService:
         def write(session: Session) -> None:
             for record in records:
                 store.put(session, record)
-            kept = {record.id for record in records}
-            for old in store.every(session, active=True):
-                if from_settings(old.id) and old.id not in kept:
-                    store.cancel(session, old.id, at)
+            kept = {record["id"] for record in records}
+            for old in store.active_ids(session):
+                if from_settings(old) and old not in kept:
+                    store.cancel(session, old, at)
 
         await self.database.write(write)
 
@@ -151,7 +157,7 @@ class ScheduleService:
         and that no process has announced yet; the ids of those this pass made."""
         at = now()
         made: list[uuid.UUID] = []
-        for schedule in await self.database.read(partial(store.every, active=True)):
+        for schedule in await self.database.read(store.due):
             for start in await self.database.read(partial(self._due, schedule=schedule, at=at)):
                 announced = await self.database.write(
                     partial(self._announce, schedule=schedule, start=start)
@@ -167,7 +173,7 @@ class ScheduleService:
                     made.append(announced)
         return made
 
-    def _due(self, session: Executor, schedule: ScheduleRecord, at: datetime) -> list[datetime]:
+    def _due(self, session: Executor, schedule: DueSchedule, at: datetime) -> list[datetime]:
         """The starts of ``schedule`` to announce at ``at``: announced from ``announce_ahead``
         before them, and no later than one pass after them (nor once they are over): a start
         missed while no server ran is not made late. Those after the latest made already, at
@@ -181,12 +187,12 @@ class ScheduleService:
         return list(islice(starts, PER_PASS))
 
     def _announce(
-        self, session: Session, schedule: ScheduleRecord, start: datetime
+        self, session: Session, schedule: DueSchedule, start: datetime
     ) -> uuid.UUID | None:
         """The tournament of ``schedule`` at ``start``, unless it is made already (by another
         replica, even one committing right now) or the schedule was deleted meanwhile."""
-        current = store.get(session, schedule.id)
-        if current is None or current.cancelled_at is not None:
+        current = store.to_announce(session, schedule.id)
+        if current is None:
             return None
         spec = TournamentSpec(
             name=current.name,
@@ -201,39 +207,42 @@ class ScheduleService:
         return announce(session, self.secret, spec, schedule.id)
 
 
-def _record(schedule_id: uuid.UUID, body: ScheduleIn, at: datetime) -> ScheduleRecord:
-    return ScheduleRecord(
-        id=schedule_id,
-        name=body.name,
-        cron=body.cron,
-        duration=body.duration_minutes * 60,
-        deals=body.deals,
-        guests=body.guests,
-        max_entrants=body.max_entrants,
-        announce_ahead=body.announce_ahead_minutes * 60,
-        created_at=at,
-        cancelled_at=None,
-    )
+def _record(schedule_id: uuid.UUID, body: ScheduleIn, at: datetime) -> dict[str, Any]:
+    """A new schedule's row, by column (what :func:`schedule_out` shows of it as well)."""
+    return {
+        "id": schedule_id,
+        "name": body.name,
+        "cron": body.cron,
+        "duration": body.duration_minutes * 60,
+        "deals": body.deals,
+        "guests": body.guests,
+        "max_entrants": body.max_entrants,
+        "announce_ahead": body.announce_ahead_minutes * 60,
+        "created_at": at,
+        "cancelled_at": None,
+    }
 
 
-def schedule_out(schedule: ScheduleRecord, at: datetime) -> ScheduleOut:
+def schedule_out(schedule: Mapping[Any, Any], at: datetime) -> ScheduleOut:
+    """A schedule's page from its row by column: one read, or the row just written. The
+    model checks each value's type (a ``Row``'s are ``Any``)."""
     following = (
         None
-        if schedule.cancelled_at is not None
-        else next(cron.starts_between(schedule.cron, at, at + timedelta(days=3660)), None)
+        if schedule["cancelled_at"] is not None
+        else next(cron.starts_between(schedule["cron"], at, at + timedelta(days=3660)), None)
     )
     return ScheduleOut(
-        id=schedule.id,
-        name=schedule.name,
-        cron=schedule.cron,
-        duration_minutes=schedule.duration // 60,
-        deals=schedule.deals,
-        guests=schedule.guests,
-        max_entrants=schedule.max_entrants,
-        announce_ahead_minutes=schedule.announce_ahead // 60,
-        created_at=schedule.created_at,
-        cancelled_at=schedule.cancelled_at,
-        from_settings=from_settings(schedule.id),
+        id=schedule["id"],
+        name=schedule["name"],
+        cron=schedule["cron"],
+        duration_minutes=schedule["duration"] // 60,
+        deals=schedule["deals"],
+        guests=schedule["guests"],
+        max_entrants=schedule["max_entrants"],
+        announce_ahead_minutes=schedule["announce_ahead"] // 60,
+        created_at=schedule["created_at"],
+        cancelled_at=schedule["cancelled_at"],
+        from_settings=from_settings(schedule["id"]),
         next_start=following,
     )
 
@@ -247,8 +256,12 @@ def _parse_id(raw: str) -> uuid.UUID:
         raise ScheduleNotFound(f"no tournament schedule has the id {echo(raw)!r}") from None
 
 
-def _existing(session: Executor, schedule_id: uuid.UUID) -> ScheduleRecord:
+def _existing(session: Executor, schedule_id: uuid.UUID) -> Row[Any]:
     schedule = store.get(session, schedule_id)
     if schedule is None:
-        raise ScheduleNotFound(f"no tournament schedule has the id {str(schedule_id)!r}")
+        raise _not_found(schedule_id)
     return schedule
+
+
+def _not_found(schedule_id: uuid.UUID) -> ScheduleNotFound:
+    return ScheduleNotFound(f"no tournament schedule has the id {str(schedule_id)!r}")

@@ -76,10 +76,17 @@ class TournamentEvent(NamedTuple):
     data: str
 
 
-class TournamentGame(NamedTuple):
-    """Which entrant's game of which deal a game is."""
+class GameEntry(NamedTuple):
+    """Whose a game is, as the end of a game counts it: its tournament, entrant and deal."""
 
     tournament_id: uuid.UUID
+    entrant: int
+    deal: int
+
+
+class EntrantGame(NamedTuple):
+    """A game of a tournament's, as its entrants' games are listed: whose, which deal."""
+
     entrant: int
     deal: int
     game_id: uuid.UUID
@@ -469,27 +476,25 @@ def insert_game(
     return session.connection().execute(statement).rowcount == 1
 
 
-def game_entry(session: Executor, game_id: uuid.UUID) -> TournamentGame | None:
+def game_entry(session: Executor, game_id: uuid.UUID) -> GameEntry | None:
     """The tournament, entrant and deal of a game, if it is a tournament's (by the unique
     index on ``game_id``)."""
     c = _games.c
-    statement = select(c.tournament_id, c.entrant, c.deal, c.game_id).where(c.game_id == game_id)
+    statement = select(c.tournament_id, c.entrant, c.deal).where(c.game_id == game_id)
     row = session.execute(statement).first()
-    return None if row is None else TournamentGame._make(row)
+    return None if row is None else GameEntry._make(row)
 
 
 def games_of(
     session: Executor, tournament_id: uuid.UUID, entrant: int | None = None, of: Sequence[int] = ()
-) -> list[TournamentGame]:
+) -> list[EntrantGame]:
     """The tournament's games (of one entrant, or of those ``of`` a page), by entrant, deal."""
     c = _games.c
-    statement = select(c.tournament_id, c.entrant, c.deal, c.game_id).where(
-        c.tournament_id == tournament_id
-    )
+    statement = select(c.entrant, c.deal, c.game_id).where(c.tournament_id == tournament_id)
     if entrant is not None or of:
         statement = statement.where(c.entrant.in_(of) if of else c.entrant == entrant)
     rows = session.execute(statement.order_by(c.entrant, c.deal))
-    return [TournamentGame._make(row) for row in rows]
+    return [EntrantGame._make(row) for row in rows]
 
 
 # ---------------------------------------------------------------- events

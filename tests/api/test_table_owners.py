@@ -237,8 +237,6 @@ MIRROR_SHARE = 0.8
 NOT_YET = {
     ("api/tournaments/store.py", "TournamentRecord"),
     ("api/tournaments/store.py", "EntrantRecord"),
-    ("api/tournaments/store.py", "TournamentGame"),
-    ("api/tournaments/schedule_store.py", "ScheduleRecord"),
 }
 # A placement is the one row the code builds whole and writes (its record is the answer to
 # the placement and the feed's event) and that every use reads whole (a replay, the feed, an
