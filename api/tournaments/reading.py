@@ -28,7 +28,7 @@ from api.tournaments.schemas import (
     Winner,
     YourEntry,
 )
-from api.tournaments.store import EntrantRecord, TournamentRecord
+from api.tournaments.store import Standing, TournamentRecord
 from api.tournaments.stream import entry_out, ranks_of
 
 
@@ -139,7 +139,7 @@ class TournamentReads:
         return revealed
 
     def _your_entry(
-        self, session: Executor, tournament: TournamentRecord, entrant: EntrantRecord
+        self, session: Executor, tournament: TournamentRecord, entrant: Standing
     ) -> YourEntry:
         played = store.games_of(session, tournament.id, entrant.number)
         current = None
@@ -313,9 +313,7 @@ def state_of(tournament: TournamentRecord) -> str:
     return tournament.status
 
 
-def entrant_of(
-    session: Executor, tournament_id: uuid.UUID, credential: str
-) -> EntrantRecord | None:
+def entrant_of(session: Executor, tournament_id: uuid.UUID, credential: str) -> Standing | None:
     """The entrant whose credential this is: an account's key (checked: ``401``/``403`` if
     it is no current key), or a guest entrant's token."""
     if player_key_id(credential) is not None:

@@ -79,7 +79,7 @@ from api.tournaments.schemas import (
     TournamentPatch,
 )
 from api.tournaments.settings import TournamentSettings
-from api.tournaments.store import EntrantRecord, TournamentRecord
+from api.tournaments.store import Standing, TournamentRecord
 from api.tournaments.stream import (
     TournamentTopic,
     entry_out,
@@ -307,12 +307,10 @@ class TournamentService(TournamentReads):
         if tournament.max_entrants is not None and tournament.entrants >= tournament.max_entrants:
             raise TournamentFull(f"the tournament has its {tournament.max_entrants} entrants")
         token = None if who.player_id is not None else new_token()
-        entrant = EntrantRecord(
+        entrant = Standing(
             number=store.last_number(session, tournament_id) + 1,
             name=who.name,
             player_id=who.player_id,
-            token_hash=hash_token(token) if token else None,
-            joined_at=now(),
             left_at=None,
             deals_played=0,
             score=0,
@@ -320,7 +318,9 @@ class TournamentService(TournamentReads):
             finished_at=None,
             place=None,
         )
-        store.insert_entrant(session, tournament_id, entrant)
+        token_hash = hash_token(token) if token else None
+        new = entrant._asdict() | {"token_hash": token_hash, "joined_at": now()}
+        store.insert_entrant(session, tournament_id, new)
         rank = store.count_ahead(session, tournament_id, store.key_of(entrant), strictly=True) + 1
         publish(session, tournament_id, "joined", EntryEvent(entry=entry_out(entrant, rank)))
         publish_standings(session, tournament_id)
@@ -390,6 +390,10 @@ class TournamentService(TournamentReads):
             entrant = entrant_of(session, tournament_id, credential)
             if entrant is None:
                 raise NotAnEntrant("this credential is no entrant's of the tournament: join it")
+            # A guest's token plays its games (found by its hash: that hash is the row's);
+            # an account's entrant has no token (join gives one to guests only).
+            guest = player_key_id(credential) is None
+            token_hash = hash_token(credential) if guest else None
             if tournament.status != "running" or now() >= tournament.ends_at:
                 when = (
                     f"starts at {tournament.starts_at.isoformat()}"
@@ -417,12 +421,12 @@ class TournamentService(TournamentReads):
                 Identity(entrant.name, entrant.player_id),
                 shared=shared,
                 deadline=tournament.ends_at,
-                token_hash=entrant.token_hash,
+                token_hash=token_hash,
             )
             if not store.insert_game(session, tournament_id, entrant.number, number, game.id):
                 raise DealInProgress(f"deal {number} was dealt to you just now: play its game")
             shown = game.model_dump(mode="json")
-            if entrant.token_hash is not None:
+            if token_hash is not None:
                 # The guest's tournament token plays it (the game has no token of its own).
                 shown["token"] = credential
             return DealDealt(deal=number, game_id=game.id, game=shown)

@@ -56,18 +56,31 @@ class TournamentRecord(NamedTuple):
     cancelled_at: datetime | None = None
 
 
-class EntrantRecord(NamedTuple):
+class Standing(NamedTuple):
+    """An entrant as the standings show it (a page, the feed's top ten, the entrant's own
+    entry): its number, name, whose, and its standing; also what a writer checks of the
+    entrant a credential is (whether it left, its number)."""
+
     number: int
     name: str
     player_id: uuid.UUID | None
-    token_hash: str | None
-    joined_at: datetime
     left_at: datetime | None
     deals_played: int
     score: int
     cards: int
     finished_at: datetime | None
     place: int | None
+
+
+class Finishing(NamedTuple):
+    """An entrant as the final standings place it (its score counted again from its games
+    as the review left them)."""
+
+    number: int
+    deals_played: int
+    score: int
+    cards: int
+    finished_at: datetime | None
 
 
 class TournamentEvent(NamedTuple):
@@ -96,7 +109,7 @@ class EntrantGame(NamedTuple):
 StandingKey = tuple[int, int, datetime | None, int]
 
 _TOURNAMENT = select(*(_tournaments.c[name] for name in TournamentRecord._fields))
-_ENTRANT = select(*(_entrants.c[name] for name in EntrantRecord._fields))
+_ENTRANT = select(*(_entrants.c[name] for name in Standing._fields))
 _ORDER = (
     _entrants.c.score.desc(),
     _entrants.c.cards.desc(),
@@ -212,10 +225,9 @@ def tournaments_due(session: Executor, at: datetime) -> list[TournamentRecord]:
 # ---------------------------------------------------------------- entrants
 
 
-def insert_entrant(session: Session, tournament_id: uuid.UUID, entrant: EntrantRecord) -> None:
-    session.connection().execute(
-        insert(_entrants), {"tournament_id": tournament_id, **entrant._asdict()}
-    )
+def insert_entrant(session: Session, tournament_id: uuid.UUID, entrant: dict[str, Any]) -> None:
+    """Store a new entrant: its columns' values by name (the rest their defaults)."""
+    session.connection().execute(insert(_entrants), {"tournament_id": tournament_id, **entrant})
     _count_entrants(session, tournament_id, 1)
 
 
@@ -274,34 +286,34 @@ def last_number(session: Executor, tournament_id: uuid.UUID) -> int:
     return found or 0
 
 
-def get_entrant(session: Executor, tournament_id: uuid.UUID, number: int) -> EntrantRecord | None:
+def get_entrant(session: Executor, tournament_id: uuid.UUID, number: int) -> Standing | None:
     statement = _ENTRANT.where(
         _entrants.c.tournament_id == tournament_id, _entrants.c.number == number
     )
     row = session.execute(statement).first()
-    return None if row is None else EntrantRecord._make(row)
+    return None if row is None else Standing._make(row)
 
 
 def entrant_of_player(
     session: Executor, tournament_id: uuid.UUID, player_id: uuid.UUID
-) -> EntrantRecord | None:
+) -> Standing | None:
     statement = _ENTRANT.where(
         _entrants.c.tournament_id == tournament_id, _entrants.c.player_id == player_id
     )
     row = session.execute(statement).first()
-    return None if row is None else EntrantRecord._make(row)
+    return None if row is None else Standing._make(row)
 
 
 def entrant_of_token(
     session: Executor, tournament_id: uuid.UUID, token_hash: str
-) -> EntrantRecord | None:
+) -> Standing | None:
     """The guest entrant whose token hashes to ``token_hash`` (a random token's SHA-256: an
     equality on it tells a guesser nothing a comparison in constant time would not)."""
     statement = _ENTRANT.where(
         _entrants.c.tournament_id == tournament_id, _entrants.c.token_hash == token_hash
     )
     row = session.execute(statement).first()
-    return None if row is None else EntrantRecord._make(row)
+    return None if row is None else Standing._make(row)
 
 
 def entrant_names(session: Executor, tournament_id: uuid.UUID) -> list[str]:
@@ -309,26 +321,28 @@ def entrant_names(session: Executor, tournament_id: uuid.UUID) -> list[str]:
     return list(session.execute(statement).scalars())
 
 
-def entrant_named(session: Executor, tournament_id: uuid.UUID, name: str) -> EntrantRecord | None:
+def entrant_named(session: Executor, tournament_id: uuid.UUID, name: str) -> Standing | None:
     """The entrant called ``name``, in any case."""
     statement = _ENTRANT.where(
         _entrants.c.tournament_id == tournament_id,
         func.lower(_entrants.c.name) == name.lower(),
     )
     row = session.execute(statement.order_by(_entrants.c.number)).first()
-    return None if row is None else EntrantRecord._make(row)
+    return None if row is None else Standing._make(row)
 
 
-def all_entrants(session: Executor, tournament_id: uuid.UUID) -> list[EntrantRecord]:
-    """Every entrant, in the standings' order."""
-    statement = _ENTRANT.where(_entrants.c.tournament_id == tournament_id).order_by(*_ORDER)
-    return [EntrantRecord._make(row) for row in session.execute(statement)]
+def all_entrants(session: Executor, tournament_id: uuid.UUID) -> list[Finishing]:
+    """Every entrant, in the standings' order, as the final standings place it."""
+    c = _entrants.c
+    statement = select(*(c[name] for name in Finishing._fields))
+    statement = statement.where(c.tournament_id == tournament_id).order_by(*_ORDER)
+    return [Finishing._make(row) for row in session.execute(statement)]
 
 
 # ---------------------------------------------------------------- standings
 
 
-def key_of(entrant: EntrantRecord) -> StandingKey:
+def key_of(entrant: Standing) -> StandingKey:
     return entrant.score, entrant.cards, entrant.finished_at, entrant.number
 
 
@@ -400,7 +414,7 @@ def standings(
     *,
     after: StandingKey | None = None,
     limit: int,
-) -> list[EntrantRecord]:
+) -> list[Standing]:
     """A page of the standings: from the top, or after the key ``after``."""
     if after is None:
         statement = _ENTRANT.where(_entrants.c.tournament_id == tournament_id)
@@ -416,12 +430,12 @@ def standings(
             "limit": limit,
         }
         rows = session.execute(_PAGE_AFTER[finished is not None], values)
-    return [EntrantRecord._make(row) for row in rows]
+    return [Standing._make(row) for row in rows]
 
 
 def standings_from(
     session: Executor, tournament_id: uuid.UUID, key: StandingKey, *, limit: int
-) -> list[EntrantRecord]:
+) -> list[Standing]:
     """A page of the standings from the entrant of ``key`` (it included): the entrants after
     the key one before it in its tie (numbers are whole, so ``number - 1`` is just before)."""
     score, cards, finished, number = key
@@ -432,7 +446,7 @@ def standings_from(
 
 def standings_before(
     session: Executor, tournament_id: uuid.UUID, key: StandingKey, *, limit: int
-) -> list[EntrantRecord]:
+) -> list[Standing]:
     """The ``limit`` entrants just before ``key`` in the standings, in the standings' order:
     the index read backwards from the key, as a page is read forwards (no OFFSET)."""
     c = _entrants.c
@@ -441,7 +455,7 @@ def standings_before(
         c.tournament_id == tournament_id, c.score >= key[0], _ahead(key, strictly=False)
     )
     rows = session.execute(statement.order_by(*backwards).limit(limit))
-    return [EntrantRecord._make(row) for row in rows][::-1]
+    return [Standing._make(row) for row in rows][::-1]
 
 
 def winners(session: Executor, tournament_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[Any]]:

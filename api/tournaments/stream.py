@@ -22,7 +22,7 @@ from api.events import InvalidLastEventId, Reading, topic_changed
 from api.tournaments import store
 from api.tournaments.errors import TournamentNotFound
 from api.tournaments.schemas import Entry, StandingsEvent
-from api.tournaments.store import EntrantRecord, TournamentEvent, TournamentRecord
+from api.tournaments.store import Standing, TournamentEvent, TournamentRecord
 
 POSITION = re.compile(r"[0-9]{1,9}", re.ASCII)
 _LAST = ("final", "cancelled")  # the stream closes after these
@@ -122,7 +122,7 @@ def publish_standings(
 def ranks_of(
     session: Executor,
     tournament_id: uuid.UUID,
-    rows: list[EntrantRecord],
+    rows: list[Standing],
     *,
     top: bool = False,
     first: tuple[int, int] | None = None,
@@ -149,13 +149,11 @@ def ranks_of(
     return ranks
 
 
-def _tied(one: EntrantRecord, other: EntrantRecord) -> bool:
+def _tied(one: Standing, other: Standing) -> bool:
     return (one.score, one.cards, one.finished_at) == (other.score, other.cards, other.finished_at)
 
 
-def entry_out(
-    entrant: EntrantRecord, rank: int | None, games: list[uuid.UUID] | None = None
-) -> Entry:
+def entry_out(entrant: Standing, rank: int | None, games: list[uuid.UUID] | None = None) -> Entry:
     """An entrant as anyone may see it; ``games`` only once the tournament is finished."""
     return Entry(
         number=entrant.number,

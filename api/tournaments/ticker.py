@@ -39,7 +39,7 @@ from api.tournaments.schemas import (
     Winner,
 )
 from api.tournaments.settings import TournamentSettings
-from api.tournaments.store import EntrantRecord, TournamentRecord
+from api.tournaments.store import Finishing, TournamentRecord
 from api.tournaments.stream import locked, publish, publish_standings
 
 log = logging.getLogger("foursquare.tournaments")
@@ -185,17 +185,17 @@ def start_due(session: Session, tournament: TournamentRecord) -> TournamentRecor
     return tournament._replace(status="running")
 
 
-def _places(entrants: list[EntrantRecord]) -> list[tuple[EntrantRecord, int | None]]:
+def _places(entrants: list[Finishing]) -> list[tuple[Finishing, int | None]]:
     """The final order (score, cards, the earlier last finish, the number) and each place:
     one more than the entrants strictly ahead; none for an entrant who played no deal."""
     far = now() + timedelta(days=365 * 100)
 
-    def key(entrant: EntrantRecord) -> tuple[int, int, float, int]:
+    def key(entrant: Finishing) -> tuple[int, int, float, int]:
         finished = (entrant.finished_at or far).timestamp()
         return -entrant.score, -entrant.cards, finished, entrant.number
 
     ordered = sorted(entrants, key=key)
-    placed: list[tuple[EntrantRecord, int | None]] = []
+    placed: list[tuple[Finishing, int | None]] = []
     place = 0
     for index, entrant in enumerate(ordered):
         if entrant.deals_played == 0:

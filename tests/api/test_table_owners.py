@@ -236,7 +236,6 @@ MIRROR_SHARE = 0.8
 # must still be a mirror, so an entry goes when its record does.
 NOT_YET = {
     ("api/tournaments/store.py", "TournamentRecord"),
-    ("api/tournaments/store.py", "EntrantRecord"),
 }
 # A placement is the one row the code builds whole and writes (its record is the answer to
 # the placement and the feed's event) and that every use reads whole (a replay, the feed, an
