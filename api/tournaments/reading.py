@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Row
 
 from api.accounts import authenticate, find_player
 from api.core.clock import now
@@ -28,8 +31,11 @@ from api.tournaments.schemas import (
     Winner,
     YourEntry,
 )
-from api.tournaments.store import Standing, TournamentRecord
+from api.tournaments.store import Standing, Terms
 from api.tournaments.stream import entry_out, ranks_of
+
+# A tournament as one use reads it: its page's row, or what a writer checks (Terms).
+Found = TypeVar("Found", Terms, Row[Any])
 
 
 def deal_of(secret: bytes, tournament_id: uuid.UUID, number: int) -> tuple[str, str, list[str]]:
@@ -90,7 +96,7 @@ class TournamentReads:
     def _out(
         self, session: Executor, tournament_id: uuid.UUID, credential: str | None
     ) -> TournamentOut:
-        tournament = existing(store.get_tournament(session, tournament_id), tournament_id)
+        tournament = existing(store.shown_tournament(session, tournament_id), tournament_id)
         you = None
         if credential is not None:
             entrant = entrant_of(session, tournament_id, credential)
@@ -101,7 +107,7 @@ class TournamentReads:
     def _outs(
         self,
         session: Executor,
-        tournaments: list[TournamentRecord],
+        tournaments: list[Row[Any]],
         you: YourEntry | None = None,
     ) -> list[TournamentOut]:
         ids = [each.id for each in tournaments]
@@ -112,7 +118,7 @@ class TournamentReads:
             TournamentOut(
                 id=each.id,
                 name=each.name,
-                status=each.status,  # type: ignore[arg-type]
+                status=each.status,
                 starts_at=each.starts_at,
                 ends_at=each.ends_at,
                 deals=each.deals,
@@ -130,7 +136,7 @@ class TournamentReads:
             for each in tournaments
         ]
 
-    def reveal(self, tournament: TournamentRecord) -> list[DeckReveal]:
+    def reveal(self, tournament: Row[Any]) -> list[DeckReveal]:
         """Each deal's deck and salt (shown once the tournament has ended)."""
         revealed = []
         for number in range(1, tournament.deals + 1):
@@ -139,7 +145,7 @@ class TournamentReads:
         return revealed
 
     def _your_entry(
-        self, session: Executor, tournament: TournamentRecord, entrant: Standing
+        self, session: Executor, tournament: Terms | Row[Any], entrant: Standing
     ) -> YourEntry:
         played = store.games_of(session, tournament.id, entrant.number)
         current = None
@@ -294,20 +300,20 @@ def parse_id(raw: str) -> uuid.UUID:
         raise TournamentNotFound(f"no tournament has the id {raw[:64]!r}") from None
 
 
-def existing(found: TournamentRecord | None, tournament_id: uuid.UUID) -> TournamentRecord:
+def existing(found: Found | None, tournament_id: uuid.UUID) -> Found:
     if found is None:
         raise TournamentNotFound(f"no tournament has the id {str(tournament_id)!r}")
     return found
 
 
-def require_announced(tournament: TournamentRecord, what: str) -> None:
+def require_announced(tournament: Terms, what: str) -> None:
     if tournament.status != "announced":
         raise TournamentStarted(
             f"the tournament is {tournament.status}: it is {what} only before its start"
         )
 
 
-def state_of(tournament: TournamentRecord) -> str:
+def state_of(tournament: Terms) -> str:
     if tournament.status == "running" and now() >= tournament.ends_at:
         return "over"
     return tournament.status

@@ -79,7 +79,7 @@ from api.tournaments.schemas import (
     TournamentPatch,
 )
 from api.tournaments.settings import TournamentSettings
-from api.tournaments.store import Standing, TournamentRecord
+from api.tournaments.store import Standing
 from api.tournaments.stream import (
     TournamentTopic,
     entry_out,
@@ -125,20 +125,20 @@ def announce(
     at = now()
     tournament_id = uuid.uuid4()
     started = spec.starts_at <= at
-    record = TournamentRecord(
-        id=tournament_id,
-        name=spec.name,
-        status="running" if started else "announced",
-        starts_at=spec.starts_at,
-        ends_at=spec.ends_at,
-        deals=spec.deals,
-        guests=spec.guests,
-        max_entrants=spec.max_entrants,
-        entrants=0,
-        events=0,
-        schedule_id=schedule_id,
-        created_at=at,
-    )
+    record = {
+        "id": tournament_id,
+        "name": spec.name,
+        "status": "running" if started else "announced",
+        "starts_at": spec.starts_at,
+        "ends_at": spec.ends_at,
+        "deals": spec.deals,
+        "guests": spec.guests,
+        "max_entrants": spec.max_entrants,
+        "entrants": 0,
+        "events": 0,
+        "schedule_id": schedule_id,
+        "created_at": at,
+    }
     if not store.insert_tournament(session, record):
         return None
     store.insert_deals(session, tournament_id, _commitments(secret, tournament_id, spec.deals))

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import (
     ColumnElement,
     Integer,
+    Row,
     and_,
     bindparam,
     delete,
@@ -39,7 +40,10 @@ from api.tournaments.tables import tournament_games as _games
 from api.tournaments.tables import tournaments as _tournaments
 
 
-class TournamentRecord(NamedTuple):
+class Terms(NamedTuple):
+    """A tournament as its writers check it (mostly under its row's lock: :func:`get_tournament`):
+    its status, times, deals, whom it takes and how many it has."""
+
     id: uuid.UUID
     name: str
     status: str
@@ -49,11 +53,14 @@ class TournamentRecord(NamedTuple):
     guests: bool
     max_entrants: int | None
     entrants: int
-    events: int
-    schedule_id: uuid.UUID | None
-    created_at: datetime
-    finished_at: datetime | None = None
-    cancelled_at: datetime | None = None
+
+
+class DueTournament(NamedTuple):
+    """A tournament with work due, as the ticker sorts it."""
+
+    id: uuid.UUID
+    status: str
+    ends_at: datetime
 
 
 class Standing(NamedTuple):
@@ -108,7 +115,20 @@ class EntrantGame(NamedTuple):
 # A standing's key: score, cards, the last finish (None: no deal finished) and the number.
 StandingKey = tuple[int, int, datetime | None, int]
 
-_TOURNAMENT = select(*(_tournaments.c[name] for name in TournamentRecord._fields))
+_TERMS = select(*(_tournaments.c[name] for name in Terms._fields))
+# What a tournament's page and the listing show of it (not its events' count nor its time of
+# cancelling): read as SQLAlchemy ``Row``s, checked by name by the page's model.
+_SHOWN = select(
+    *(
+        _tournaments.c[name]
+        for name in (
+            *Terms._fields,
+            "schedule_id",
+            "created_at",
+            "finished_at",
+        )
+    )
+)
 _ENTRANT = select(*(_entrants.c[name] for name in Standing._fields))
 _ORDER = (
     _entrants.c.score.desc(),
@@ -126,11 +146,12 @@ def _insert(session: Session, table: Any) -> postgresql.Insert | sqlite.Insert:
 # ---------------------------------------------------------------- tournaments
 
 
-def insert_tournament(session: Session, tournament: TournamentRecord) -> bool:
-    """Store a tournament; False if its schedule's occurrence at its start exists already
-    (the unique (schedule, start): of replicas announcing it at once, one inserts it)."""
-    statement = _insert(session, _tournaments).values(**tournament._asdict())
-    if tournament.schedule_id is not None:
+def insert_tournament(session: Session, tournament: dict[str, Any]) -> bool:
+    """Store a tournament (its columns' values by name); False if its schedule's occurrence
+    at its start exists already (the unique (schedule, start): of replicas announcing it at
+    once, one inserts it)."""
+    statement = _insert(session, _tournaments).values(**tournament)
+    if tournament.get("schedule_id") is not None:
         statement = statement.on_conflict_do_nothing(index_elements=["schedule_id", "starts_at"])
     return session.connection().execute(statement).rowcount == 1
 
@@ -149,15 +170,21 @@ def delete_deals(session: Session, tournament_id: uuid.UUID) -> None:
 
 def get_tournament(
     session: Executor, tournament_id: uuid.UUID, *, lock: bool = False, share: bool = False
-) -> TournamentRecord | None:
-    """The tournament, or None; with ``lock``, its row held until the transaction ends; with
-    ``share``, held from changes (``FOR SHARE``: others sharing it are not kept waiting, a
-    writer of the row waits for them all). SQLite has neither: it runs one writer at a time."""
-    statement = _TOURNAMENT.where(_tournaments.c.id == tournament_id)
+) -> Terms | None:
+    """The tournament as a writer checks it, or None; with ``lock``, its row held until the
+    transaction ends; with ``share``, held from changes (``FOR SHARE``: others sharing it are
+    not kept waiting, a writer of the row waits for them all). SQLite has neither: it runs one
+    writer at a time."""
+    statement = _TERMS.where(_tournaments.c.id == tournament_id)
     if lock or share:
         statement = statement.with_for_update(read=not lock)
     row = session.execute(statement).first()
-    return None if row is None else TournamentRecord._make(row)
+    return None if row is None else Terms._make(row)
+
+
+def shown_tournament(session: Executor, tournament_id: uuid.UUID) -> Row[Any] | None:
+    """The tournament as its page shows it, or None."""
+    return session.execute(_SHOWN.where(_tournaments.c.id == tournament_id)).first()
 
 
 def commitments(session: Executor, tournament_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[str]]:
@@ -179,11 +206,12 @@ def list_tournaments(
     archive: bool,
     after: tuple[datetime, uuid.UUID] | None,
     limit: int,
-) -> list[TournamentRecord]:
-    """Tournaments of ``statuses``: the soonest start first, or with ``archive`` the latest
-    end first; from after the key ``after`` (the last one's time and id)."""
+) -> list[Row[Any]]:
+    """Tournaments of ``statuses`` as the listing shows them: the soonest start first, or
+    with ``archive`` the latest end first; from after the key ``after`` (the last one's time
+    and id)."""
     c = _tournaments.c
-    statement = _TOURNAMENT.where(c.status.in_(list(statuses)))
+    statement = _SHOWN.where(c.status.in_(list(statuses)))
     if archive:
         if after is not None:
             statement = statement.where(
@@ -196,7 +224,7 @@ def list_tournaments(
                 or_(c.starts_at > after[0], and_(c.starts_at == after[0], c.id > after[1]))
             )
         statement = statement.order_by(c.starts_at, c.id)
-    return [TournamentRecord._make(row) for row in session.execute(statement.limit(limit))]
+    return list(session.execute(statement.limit(limit)))
 
 
 def change_tournament(session: Session, tournament_id: uuid.UUID, was: str, **values: Any) -> bool:
@@ -210,7 +238,7 @@ def change_tournament(session: Session, tournament_id: uuid.UUID, was: str, **va
     return session.connection().execute(statement).rowcount == 1
 
 
-def tournaments_due(session: Executor, at: datetime) -> list[TournamentRecord]:
+def tournaments_due(session: Executor, at: datetime) -> list[DueTournament]:
     """The tournaments with work due at ``at``: a start, an end, or final standings to write
     (by ``ix_tournaments_status_starts_at``)."""
     c = _tournaments.c
@@ -219,7 +247,8 @@ def tournaments_due(session: Executor, at: datetime) -> list[TournamentRecord]:
         and_(c.status == "running", c.ends_at <= at),
         c.status == "ending",
     )
-    return [TournamentRecord._make(row) for row in session.execute(_TOURNAMENT.where(due))]
+    statement = select(c.id, c.status, c.ends_at).where(due)
+    return [DueTournament._make(row) for row in session.execute(statement)]
 
 
 # ---------------------------------------------------------------- entrants

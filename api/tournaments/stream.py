@@ -22,7 +22,7 @@ from api.events import InvalidLastEventId, Reading, topic_changed
 from api.tournaments import store
 from api.tournaments.errors import TournamentNotFound
 from api.tournaments.schemas import Entry, StandingsEvent
-from api.tournaments.store import Standing, TournamentEvent, TournamentRecord
+from api.tournaments.store import Standing, Terms, TournamentEvent
 
 POSITION = re.compile(r"[0-9]{1,9}", re.ASCII)
 _LAST = ("final", "cancelled")  # the stream closes after these
@@ -89,7 +89,7 @@ def parse_position(position: str | None) -> int:
     return int(position.strip())
 
 
-def locked(session: Session, tournament_id: uuid.UUID) -> TournamentRecord:
+def locked(session: Session, tournament_id: uuid.UUID) -> Terms:
     """The tournament, its row held until the transaction ends (404 if none): how a writer
     of its rare events takes its turn."""
     found = store.get_tournament(session, tournament_id, lock=True)

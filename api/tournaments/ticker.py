@@ -39,7 +39,7 @@ from api.tournaments.schemas import (
     Winner,
 )
 from api.tournaments.settings import TournamentSettings
-from api.tournaments.store import Finishing, TournamentRecord
+from api.tournaments.store import DueTournament, Finishing, Terms
 from api.tournaments.stream import locked, publish, publish_standings
 
 log = logging.getLogger("foursquare.tournaments")
@@ -118,7 +118,7 @@ class TournamentTicker:
         self.games.reveal(session, played)
         publish(session, tournament_id, "ended", EndedEvent())
 
-    def _reviewed(self, session: Executor, tournament: TournamentRecord) -> bool:
+    def _reviewed(self, session: Executor, tournament: Terms | DueTournament) -> bool:
         """Whether the review has had its word on every win of the tournament."""
         ids = [game.game_id for game in store.games_of(session, tournament.id)]
         summaries = self.games.summaries(session, ids)
@@ -173,7 +173,7 @@ class TournamentTicker:
         publish(session, tournament_id, "final", FinalEvent(winners=winners))
 
 
-def start_due(session: Session, tournament: TournamentRecord) -> TournamentRecord:
+def start_due(session: Session, tournament: Terms) -> Terms:
     """Start an announced tournament whose start has come (its row held: :func:`locked`),
     whether the ticker or an entrant's first deal gets there first; the tournament as it is
     now."""

@@ -234,9 +234,7 @@ MIRROR_SHARE = 0.8
 # The tournaments' records were written while this rule was (issue 52, point 3), and still
 # mirror their tables: the next work on the tournaments reads them into shapes per use. Each
 # must still be a mirror, so an entry goes when its record does.
-NOT_YET = {
-    ("api/tournaments/store.py", "TournamentRecord"),
-}
+NOT_YET: set[tuple[str, str]] = set()
 # A placement is the one row the code builds whole and writes (its record is the answer to
 # the placement and the feed's event) and that every use reads whole (a replay, the feed, an
 # analysis): its record is the placement, not a copy of a read.
