@@ -231,10 +231,6 @@ def test_the_checker_leaves_an_owner_its_own_tables_and_docstrings_alone() -> No
 # A shape that holds this share of a table's columns (by name) is a copy of the table's
 # declaration, not what one use needs: a new column would then be added twice.
 MIRROR_SHARE = 0.8
-# The tournaments' records were written while this rule was (issue 52, point 3), and still
-# mirror their tables: the next work on the tournaments reads them into shapes per use. Each
-# must still be a mirror, so an entry goes when its record does.
-NOT_YET: set[tuple[str, str]] = set()
 # A placement is the one row the code builds whole and writes (its record is the answer to
 # the placement and the feed's event) and that every use reads whole (a replay, the feed, an
 # analysis): its record is the placement, not a copy of a read.
@@ -283,11 +279,7 @@ def test_no_shape_repeats_a_tables_columns() -> None:
         for path, source in sources().items()
         for what in mirrors(source, tables)
     }
-    assert (
-        sorted(f"{path}: {found[path, shape]}" for path, shape in found.keys() - NOT_YET - WHOLE)
-        == []
-    )
-    assert sorted(NOT_YET - found.keys()) == []  # rewritten: take it off the list
+    assert sorted(f"{path}: {found[path, shape]}" for path, shape in found.keys() - WHOLE) == []
     assert sorted(WHOLE - found.keys()) == []
 
 
