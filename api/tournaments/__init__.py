@@ -11,7 +11,7 @@ from api.tournaments.schedules import ScheduleService
 from api.tournaments.schedules import settings_id as schedule_settings_id
 from api.tournaments.service import TournamentService, TournamentSpec, announce
 from api.tournaments.settings import TournamentSettings
-from api.tournaments.store import tournament_places
+from api.tournaments.standings_store import tournament_places
 from api.tournaments.ticker import subscribe
 
 __all__ = [

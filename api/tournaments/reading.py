@@ -19,7 +19,7 @@ from api.core.errors import InvalidCursor
 from api.core.schemas import DeckReveal
 from api.core.secrets import hash_token, player_key_id
 from api.games import GameService
-from api.tournaments import store
+from api.tournaments import standings_store, store
 from api.tournaments.errors import TournamentNotFound, TournamentStarted
 from api.tournaments.schemas import (
     STATUSES,
@@ -113,7 +113,7 @@ class TournamentReads:
         ids = [each.id for each in tournaments]
         committed = store.commitments(session, ids) if ids else {}
         finished = [each.id for each in tournaments if each.status == "finished"]
-        won = store.winners(session, finished) if finished else {}
+        won = standings_store.winners(session, finished) if finished else {}
         return [
             TournamentOut(
                 id=each.id,
@@ -163,7 +163,12 @@ class TournamentReads:
             and following <= tournament.deals
             else None
         )
-        rank = store.count_ahead(session, tournament.id, store.key_of(entrant), strictly=True) + 1
+        rank = (
+            standings_store.count_ahead(
+                session, tournament.id, standings_store.key_of(entrant), strictly=True
+            )
+            + 1
+        )
         finished = tournament.status == "finished"
         base = entry_out(entrant, rank, [game.game_id for game in played] if finished else None)
         return YourEntry(**base.model_dump(), next_deal=next_deal, current_game=current)
@@ -205,30 +210,36 @@ class TournamentReads:
             if found is not None:
                 # Half a page before the entrant, read backwards from it, and the rest from
                 # it on; its first rank is counted (the one count of an `around` page).
-                key = store.key_of(found)
-                rows = store.standings_before(session, tournament_id, key, limit=limit // 2)
-                rows += store.standings_from(
+                key = standings_store.key_of(found)
+                rows = standings_store.standings_before(
+                    session, tournament_id, key, limit=limit // 2
+                )
+                rows += standings_store.standings_from(
                     session, tournament_id, key, limit=limit - len(rows) + 1
                 )
             else:
-                rows = store.standings(session, tournament_id, after=after, limit=limit + 1)
+                rows = standings_store.standings(
+                    session, tournament_id, after=after, limit=limit + 1
+                )
                 if after is None:
                     first = (1, 0)  # the top: nobody is ahead of it
                 elif last is not None and rows:
                     # Tied with the previous page's last entry: its rank; else one more than
                     # the entries before it, which are the last one's and the last one.
                     before = last[1] + 1
-                    same = store.key_of(rows[0])[:3] == after[:3]
+                    same = standings_store.key_of(rows[0])[:3] == after[:3]
                     first = (last[0] if same else before + 1, before)
             more = len(rows) > limit
             rows = rows[:limit]
             if rows and first is None:
-                strictly, before = store.counts_ahead(session, tournament_id, store.key_of(rows[0]))
+                strictly, before = standings_store.counts_ahead(
+                    session, tournament_id, standings_store.key_of(rows[0])
+                )
                 first = (strictly + 1, before)
             ranks = ranks_of(session, tournament_id, rows, first=first)
             following = None
             if more and first is not None:
-                score, cards, finished, number = store.key_of(rows[-1])
+                score, cards, finished, number = standings_store.key_of(rows[-1])
                 fields = [
                     f"standings:{tournament_id}",
                     score,
@@ -272,7 +283,7 @@ class TournamentReads:
                     raise InvalidCursor(
                         "not a cursor of this player's tournaments; start again without one"
                     ) from None
-            rows = store.player_tournaments(session, player_id, after, limit + 1)
+            rows = standings_store.player_tournaments(session, player_id, after, limit + 1)
             following = None
             if len(rows) > limit:
                 rows = rows[:limit]

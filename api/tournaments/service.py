@@ -46,7 +46,7 @@ from api.events import EventService
 from api.fairplay import Moderators
 from api.games import GameService
 from api.idempotency import Answer, IdempotentRequests, credential_digest, fingerprint
-from api.tournaments import store
+from api.tournaments import standings_store, store
 from api.tournaments.errors import (
     AllDealsPlayed,
     AlreadyEntered,
@@ -321,7 +321,12 @@ class TournamentService(TournamentReads):
         token_hash = hash_token(token) if token else None
         new = entrant._asdict() | {"token_hash": token_hash, "joined_at": now()}
         store.insert_entrant(session, tournament_id, new)
-        rank = store.count_ahead(session, tournament_id, store.key_of(entrant), strictly=True) + 1
+        rank = (
+            standings_store.count_ahead(
+                session, tournament_id, standings_store.key_of(entrant), strictly=True
+            )
+            + 1
+        )
         publish(session, tournament_id, "joined", EntryEvent(entry=entry_out(entrant, rank)))
         publish_standings(session, tournament_id)
         refreshed = existing(store.get_tournament(session, tournament_id), tournament_id)

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from api.core.database import Database, Executor
 from api.core.errors import echo
 from api.events import InvalidLastEventId, Reading, topic_changed
-from api.tournaments import store
+from api.tournaments import standings_store, store
 from api.tournaments.errors import TournamentNotFound
 from api.tournaments.schemas import Entry, StandingsEvent
 from api.tournaments.store import Standing, Terms, TournamentEvent
@@ -110,7 +110,7 @@ def publish_standings(
 ) -> None:
     """``event: standings``: the first ten as they are now (``games``: once it is finished,
     each entrant's games)."""
-    top = store.standings(session, tournament_id, limit=TOP)
+    top = standings_store.standings(session, tournament_id, limit=TOP)
     ranks = ranks_of(session, tournament_id, top, top=True)
     entries = [
         entry_out(row, rank, games.get(row.number, []) if games is not None else None)
@@ -138,7 +138,9 @@ def ranks_of(
     if top:
         first = (1, 0)
     elif first is None:
-        strictly, before = store.counts_ahead(session, tournament_id, store.key_of(rows[0]))
+        strictly, before = standings_store.counts_ahead(
+            session, tournament_id, standings_store.key_of(rows[0])
+        )
         first = (strictly + 1, before)
     ranks, before = [first[0]], first[1]
     for index in range(1, len(rows)):

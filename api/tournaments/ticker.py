@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.games import GameFacts, GameHooks, GameService
-from api.tournaments import store
+from api.tournaments import standings_store, store
 from api.tournaments.schemas import (
     DealFinishedEvent,
     EndedEvent,
@@ -168,7 +168,7 @@ class TournamentTicker:
         publish_standings(session, tournament_id, games)
         winners = [
             Winner(place=place, name=name)
-            for place, name in store.winners(session, [tournament_id])[tournament_id]
+            for place, name in standings_store.winners(session, [tournament_id])[tournament_id]
         ]
         publish(session, tournament_id, "final", FinalEvent(winners=winners))
 

@@ -34,6 +34,9 @@ PACKAGES = ("api", "engine", "bench", "testkit", "tests")
 
 # collections.namedtuple / typing.NamedTuple's public API: underscored to avoid field names.
 NAMED_TUPLE_API = frozenset({"_asdict", "_field_defaults", "_fields", "_make", "_replace"})
+# SQLAlchemy's Row is a named tuple too, and documents its mapping view the same way
+# (``row._mapping``: the columns by name, underscored so as not to clash with one).
+ROW_API = frozenset({"_mapping", "_tuple", "_t"})
 # Underscored names that the standard library documents as public: os._exit ends a process
 # without running its clean-up (a worker whose server died, api/hints/pool.py).
 DOCUMENTED_STDLIB = frozenset({"_exit"})
@@ -141,7 +144,7 @@ def violations(source: str, path: str) -> list[Violation]:
     found: list[Violation] = []
 
     def check(obj: ast.expr, name: str, line: int, how: str) -> None:
-        if not is_private(name) or name in NAMED_TUPLE_API | DOCUMENTED_STDLIB:
+        if not is_private(name) or name in NAMED_TUPLE_API | ROW_API | DOCUMENTED_STDLIB:
             return
         if isinstance(obj, ast.Name):
             if obj.id in modules:

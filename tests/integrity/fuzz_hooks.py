@@ -185,6 +185,9 @@ def deliberate(failure: Failure, case: Case[Any], response: Response) -> str | N
       (no ``date`` after it) and on the other parameters together (no ``date`` with
       ``period=all``, no window with ``challenge``), which a schema of each parameter on its
       own cannot say.
+    * ``invalid_request`` on ``POST /tournament-schedules`` naming the ``cron`` or the whole
+      body: whether a cron expression is one croniter reads, and whether its tournaments
+      would overlap (its shortest gap against the duration), are not a JSON schema's to say.
     * ``ignored_auth`` on a 2xx whose token schemathesis counts as generated: in the stateful
       phase the token comes from the creation response through the document's links, and a
       token the service accepted cannot have been generated (256 random bits). Its probes
@@ -212,6 +215,16 @@ def deliberate(failure: Failure, case: Case[Any], response: Response) -> str | N
         "/players/{name}/tournaments",
     }:
         return "deliberate: opaque cursor"
+    if (
+        code == "invalid_request"
+        and _path_of(case) == "/tournament-schedules"
+        and problem.get("errors")
+        and all(
+            list(error.get("loc", []))[:2] in (["body", "cron"], ["body"])
+            for error in problem["errors"]
+        )
+    ):
+        return "deliberate: a cron expression and its overlap are croniter's to judge"
     if code == "invalid_window" and _path_of(case) == "/leaderboard":
         return "deliberate: a window depends on today and on the parameters together"
     return None
