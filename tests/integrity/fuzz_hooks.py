@@ -210,6 +210,7 @@ def deliberate(failure: Failure, case: Case[Any], response: Response) -> str | N
         "/leaderboard",
         "/players/{name}/games",
         "/games",
+        "/races/open",
         "/tournaments",
         "/tournaments/{tournament_id}/standings",
         "/players/{name}/tournaments",
