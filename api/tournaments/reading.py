@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import Row
 
@@ -20,7 +20,8 @@ from api.core.schemas import DeckReveal
 from api.core.secrets import hash_token, player_key_id
 from api.games import GameService
 from api.tournaments import standings_store, store
-from api.tournaments.errors import TournamentNotFound, TournamentStarted
+from api.tournaments.errors import TournamentStarted
+from api.tournaments.ids import existing_tournament, parse_tournament_id
 from api.tournaments.schemas import (
     STATUSES,
     PlayerTournamentOut,
@@ -33,9 +34,6 @@ from api.tournaments.schemas import (
 )
 from api.tournaments.store import Standing, Terms
 from api.tournaments.stream import entry_out, ranks_of
-
-# A tournament as one use reads it: its page's row, or what a writer checks (Terms).
-Found = TypeVar("Found", Terms, Row[Any])
 
 
 def deal_of(secret: bytes, tournament_id: uuid.UUID, number: int) -> tuple[str, str, list[str]]:
@@ -58,7 +56,7 @@ class TournamentReads:
     # ------------------------------------------------------------ reading
 
     async def read(self, raw_id: str, credential: str | None) -> TournamentOut:
-        tournament_id = parse_id(raw_id)
+        tournament_id = parse_tournament_id(raw_id)
         return await self.database.read(lambda s: self._out(s, tournament_id, credential))
 
     async def listing(
@@ -96,7 +94,9 @@ class TournamentReads:
     def _out(
         self, session: Executor, tournament_id: uuid.UUID, credential: str | None
     ) -> TournamentOut:
-        tournament = existing(store.shown_tournament(session, tournament_id), tournament_id)
+        tournament = existing_tournament(
+            store.shown_tournament(session, tournament_id), tournament_id
+        )
         you = None
         if credential is not None:
             entrant = entrant_of(session, tournament_id, credential)
@@ -178,7 +178,7 @@ class TournamentReads:
     async def standings(
         self, raw_id: str, cursor: str | None, limit: int, around: str | None
     ) -> Standings:
-        tournament_id = parse_id(raw_id)
+        tournament_id = parse_tournament_id(raw_id)
         after: store.StandingKey | None = None
         # The rank of the previous page's last entry and how many are before it: what the
         # next page's ranks need, so that no page after the first counts the entries ahead.
@@ -201,7 +201,9 @@ class TournamentReads:
                 ) from None
 
         def read(session: Executor) -> Standings:
-            tournament = existing(store.get_tournament(session, tournament_id), tournament_id)
+            tournament = existing_tournament(
+                store.get_tournament(session, tournament_id), tournament_id
+            )
             found = None
             if around is not None and after is None:
                 found = store.entrant_named(session, tournament_id, around)
@@ -301,20 +303,6 @@ class TournamentReads:
 
 
 # ---------------------------------------------------------------- shared steps
-
-
-def parse_id(raw: str) -> uuid.UUID:
-    """A tournament id from a URL; anything that is not a UUID names no tournament."""
-    try:
-        return uuid.UUID(raw)
-    except (ValueError, AttributeError, TypeError):
-        raise TournamentNotFound(f"no tournament has the id {raw[:64]!r}") from None
-
-
-def existing(found: Found | None, tournament_id: uuid.UUID) -> Found:
-    if found is None:
-        raise TournamentNotFound(f"no tournament has the id {str(tournament_id)!r}")
-    return found
 
 
 def require_announced(tournament: Terms, what: str) -> None:

@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from api.core.clock import now
 from api.core.database import Database, Executor
-from api.core.errors import echo
+from api.core.ids import existing, parse_id
 from api.fairplay import Moderators
 from api.tournaments import cron
 from api.tournaments import schedule_store as store
@@ -109,7 +109,7 @@ class ScheduleService:
 
         def write(session: Session) -> None:
             if not store.exists(session, found):
-                raise _not_found(found)
+                raise _not_found(str(found))
             store.cancel(session, found, now())
 
         await self.database.write(write)
@@ -247,21 +247,15 @@ def schedule_out(schedule: Mapping[Any, Any], at: datetime) -> ScheduleOut:
     )
 
 
+def _not_found(schedule_id: str) -> ScheduleNotFound:
+    return ScheduleNotFound(f"no tournament schedule has the id {schedule_id!r}")
+
+
 def _parse_id(raw: str) -> uuid.UUID:
     """A schedule id from a URL; anything that is not a UUID is a schedule that does not
     exist."""
-    try:
-        return uuid.UUID(raw)
-    except ValueError:
-        raise ScheduleNotFound(f"no tournament schedule has the id {echo(raw)!r}") from None
+    return parse_id(raw, _not_found)
 
 
 def _existing(session: Executor, schedule_id: uuid.UUID) -> Row[Any]:
-    schedule = store.get(session, schedule_id)
-    if schedule is None:
-        raise _not_found(schedule_id)
-    return schedule
-
-
-def _not_found(schedule_id: uuid.UUID) -> ScheduleNotFound:
-    return ScheduleNotFound(f"no tournament schedule has the id {str(schedule_id)!r}")
+    return existing(store.get(session, schedule_id), schedule_id, _not_found)

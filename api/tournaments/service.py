@@ -59,11 +59,10 @@ from api.tournaments.errors import (
     TournamentNotOpen,
     TournamentNotRunning,
 )
+from api.tournaments.ids import existing_tournament, parse_tournament_id
 from api.tournaments.reading import (
     TournamentReads,
     entrant_of,
-    existing,
-    parse_id,
     require_announced,
     state_of,
 )
@@ -193,7 +192,7 @@ class TournamentService(TournamentReads):
         """Change an announced tournament (``409 tournament_started`` once it has started);
         new ``deals`` are committed anew."""
         self.moderators.who(key)
-        tournament_id = parse_id(raw_id)
+        tournament_id = parse_tournament_id(raw_id)
         given = patch.model_fields_set
 
         def write(session: Session) -> TournamentOut:
@@ -228,7 +227,7 @@ class TournamentService(TournamentReads):
         """Cancel an announced tournament (``409 tournament_started`` once it has started);
         its entrants are told on its stream."""
         self.moderators.who(key)
-        tournament_id = parse_id(raw_id)
+        tournament_id = parse_tournament_id(raw_id)
 
         def write(session: Session) -> TournamentOut:
             tournament = locked(session, tournament_id)
@@ -254,7 +253,7 @@ class TournamentService(TournamentReads):
         """Enter a tournament while it is announced or running: an account with its key, or
         a guest by name where it takes guests. The answer (``201``, with a guest's token),
         and whether it is a replay of the same request under the same ``Idempotency-Key``."""
-        tournament_id = parse_id(raw_id)
+        tournament_id = parse_tournament_id(raw_id)
 
         async def prepare(_: PlayerRecord | None) -> Callable[[Session], Answer]:
             def write(session: Session) -> Answer:
@@ -329,7 +328,7 @@ class TournamentService(TournamentReads):
         )
         publish(session, tournament_id, "joined", EntryEvent(entry=entry_out(entrant, rank)))
         publish_standings(session, tournament_id)
-        refreshed = existing(store.get_tournament(session, tournament_id), tournament_id)
+        refreshed = existing_tournament(store.get_tournament(session, tournament_id), tournament_id)
         joined = Joined(entry=self._your_entry(session, refreshed, entrant), token=token)
         headers = {"Location": f"/tournaments/{tournament_id}"}
         return Answer(201, joined.model_dump_json().encode(), headers, secret=True)
@@ -337,7 +336,7 @@ class TournamentService(TournamentReads):
     async def leave(self, raw_id: str, credential: str | None) -> None:
         """Leave: before the start the entry goes; while it runs it stays in the standings
         with what it has, ``left``, its game in progress ended (lost) and no more deals."""
-        tournament_id = parse_id(raw_id)
+        tournament_id = parse_tournament_id(raw_id)
         if credential is None:
             raise MissingToken("send your key, or your tournament token, as a bearer credential")
 
@@ -345,7 +344,9 @@ class TournamentService(TournamentReads):
             # The game in progress ends first (its end takes the tournament's row last, as
             # every game's end does), then the tournament is locked.
             entrant = entrant_of(session, tournament_id, credential)
-            tournament = existing(store.get_tournament(session, tournament_id), tournament_id)
+            tournament = existing_tournament(
+                store.get_tournament(session, tournament_id), tournament_id
+            )
             if entrant is None:
                 raise NotAnEntrant("this credential is no entrant's of the tournament")
             if tournament.status == "running" and entrant.left_at is None:
@@ -377,7 +378,7 @@ class TournamentService(TournamentReads):
     async def play(self, raw_id: str, credential: str | None) -> DealDealt:
         """Deal the entrant its next deal: an ordinary game, sealed until the tournament
         ends, its deadline the tournament's end."""
-        tournament_id = parse_id(raw_id)
+        tournament_id = parse_tournament_id(raw_id)
         if credential is None:
             raise MissingToken("send your key, or your tournament token, as a bearer credential")
 
@@ -385,11 +386,13 @@ class TournamentService(TournamentReads):
             # Deals of many entrants at once share the tournament's row (FOR SHARE): none
             # waits for another, and its end (FOR UPDATE) waits for the deals under way. Its
             # start, if due and not made yet, takes the row itself: started here.
-            tournament = existing(store.get_tournament(session, tournament_id), tournament_id)
+            tournament = existing_tournament(
+                store.get_tournament(session, tournament_id), tournament_id
+            )
             if tournament.status == "announced":
                 tournament = start_due(session, locked(session, tournament_id))
             else:
-                tournament = existing(
+                tournament = existing_tournament(
                     store.get_tournament(session, tournament_id, share=True), tournament_id
                 )
             entrant = entrant_of(session, tournament_id, credential)
@@ -441,7 +444,7 @@ class TournamentService(TournamentReads):
     # ------------------------------------------------------------ the stream and the ticker
 
     async def stream(self, raw_id: str, position: str | None, address: str) -> AsyncIterator[bytes]:
-        tournament_id = parse_id(raw_id)
+        tournament_id = parse_tournament_id(raw_id)
         parse_position(position)
         return await self.events.topic_stream(tournament_id, self.topic, position, address)
 

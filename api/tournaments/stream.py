@@ -20,7 +20,7 @@ from api.core.database import Database, Executor
 from api.core.errors import echo
 from api.events import InvalidLastEventId, Reading, topic_changed
 from api.tournaments import standings_store, store
-from api.tournaments.errors import TournamentNotFound
+from api.tournaments.ids import existing_tournament
 from api.tournaments.schemas import Entry, StandingsEvent
 from api.tournaments.store import Standing, Terms, TournamentEvent
 
@@ -69,8 +69,7 @@ class TournamentTopic:
             return TournamentReading(previous.events + newer) if newer else previous
 
         def read(session: Executor) -> TournamentReading:
-            if store.get_tournament(session, key) is None:
-                raise TournamentNotFound(f"no tournament has the id {str(key)!r}")
+            existing_tournament(store.get_tournament(session, key), key)
             return TournamentReading(store.get_events(session, key))
 
         return await self.database.read(read)
@@ -92,10 +91,9 @@ def parse_position(position: str | None) -> int:
 def locked(session: Session, tournament_id: uuid.UUID) -> Terms:
     """The tournament, its row held until the transaction ends (404 if none): how a writer
     of its rare events takes its turn."""
-    found = store.get_tournament(session, tournament_id, lock=True)
-    if found is None:
-        raise TournamentNotFound(f"no tournament has the id {str(tournament_id)!r}")
-    return found
+    return existing_tournament(
+        store.get_tournament(session, tournament_id, lock=True), tournament_id
+    )
 
 
 def publish(session: Session, tournament_id: uuid.UUID, kind: str, data: BaseModel) -> None:
