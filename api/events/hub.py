@@ -261,9 +261,14 @@ class EventHub:
         if notice.kind in ("game", "topic") and notice.game_id is not None:
             feed = self.feeds.get(notice.game_id)
             if feed is not None:
-                if feed.last is None and feed.topic is None:
-                    feed.last = max(0, notice.number - 1)
-                feed.changed = None
+                if feed.topic is None:
+                    if feed.last is None:
+                        feed.last = max(0, notice.number - 1)
+                elif feed.changed is not None:
+                    # The topic itself changed: its key among what changed, and its read
+                    # decides what to read again (a tournament's, only its events after
+                    # the last one read; a race's, all of it).
+                    feed.changed.add(notice.game_id)
                 self._refresh(feed)
             for topic in list(self.listening.get(notice.game_id, ())):
                 if topic.changed is not None:

@@ -34,8 +34,9 @@ class Topic(Protocol):
     async def read(
         self, key: uuid.UUID, previous: Reading | None, changed: frozenset[uuid.UUID]
     ) -> Reading:
-        """The stream as it is now: read whole (``previous`` None), or ``previous`` with the
-        games of ``changed`` read again (none: ``previous`` is current)."""
+        """The stream as it is now: read whole (``previous`` None), or from ``previous`` and
+        ``changed``, the games moved since it was read, with ``key`` among them if the topic
+        itself changed (none: ``previous`` is current)."""
         ...
 
 

@@ -99,8 +99,7 @@ class OpenListTopic:
         self, key: uuid.UUID, previous: Reading | None, changed: frozenset[uuid.UUID]
     ) -> OpenListReading:
         if isinstance(previous, OpenListReading) and not changed:
-            # ``previous`` is given only when nothing but games moved, and none changes it.
-            return previous
+            return previous  # nothing changed since (a change of the list names its key)
         races = await self.database.read(lambda session: store.open_races(session, None, WINDOW))
         return OpenListReading(races)
 

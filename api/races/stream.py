@@ -113,8 +113,9 @@ class RaceTopic:
         self, key: uuid.UUID, previous: Reading | None, changed: frozenset[uuid.UUID]
     ) -> RaceReading:
         """The race as it is (``404 race_not_found`` for no such race); after a racer's
-        placement only its game's counts are read again (a placement changes nothing else)."""
-        if isinstance(previous, RaceReading):
+        placement only its game's counts are read again (a placement changes nothing else),
+        and after a change of the race itself all of it."""
+        if isinstance(previous, RaceReading) and key not in changed:
             if not changed:
                 return previous
             moved = list(changed & previous.listens)

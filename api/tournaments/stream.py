@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from bisect import bisect_right
 
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
@@ -43,13 +44,18 @@ class TournamentReading:
 
     def after(self, position: str | None) -> tuple[list[tuple[str, str, bytes]], str, bool]:
         number = parse_position(position)
+        # Each of a process's watchers asks at each new event: from the first one it lacks
+        # (the events are in number order), not over a tournament's thousands each time.
+        first = bisect_right(self.events, number, key=_number)
         sent = [
-            (event.kind, str(event.number), event.data.encode())
-            for event in self.events
-            if event.number > number
+            (event.kind, str(event.number), event.data.encode()) for event in self.events[first:]
         ]
         done = bool(self.events) and self.events[-1].kind in _LAST
         return sent, str(max(number, self.last)), done
+
+
+def _number(event: TournamentEvent) -> int:
+    return event.number
 
 
 class TournamentTopic:
@@ -61,8 +67,10 @@ class TournamentTopic:
     async def read(
         self, key: uuid.UUID, previous: Reading | None, changed: frozenset[uuid.UUID]
     ) -> TournamentReading:
-        """The events: all of them the first time, then those after the last one read (``404
-        tournament_not_found`` for no such tournament)."""
+        """The events: all of them the first time, then, at each of the tournament's notices,
+        those after the last one read (``404 tournament_not_found`` for no such tournament).
+        Its events are only ever added, numbered under its row's lock, so none committed
+        after a read has a number below that read's last."""
         if isinstance(previous, TournamentReading):
             after = previous.last
             newer = await self.database.read(lambda s: store.get_events(s, key, after))
