@@ -45,6 +45,7 @@ from api.races.schemas import (
     OpenRaceOut,
     OpenRaces,
     PlayerRaces,
+    RaceClosedEvent,
     RaceCreate,
     RaceCreated,
     RaceOut,
@@ -312,12 +313,16 @@ RACE_EVENTS = [
     event_kind("finished", RacerEvent, True, "A racer's game is over.", _ID),
     event_kind("result", RaceResultEvent, True, "The race is over: its ranking.", _ID),
     event_kind("rematch", RematchEvent, True, "The next race; the stream closes after it.", _ID),
+    event_kind(
+        "closed", RaceClosedEvent, True, "The idle lobby closed; the stream closes after it.", _ID
+    ),
 ]
 EVENT_MODELS = (
     RacerEvent,
     CountdownEvent,
     RaceResultEvent,
     RematchEvent,
+    RaceClosedEvent,
     OpenRaceOut,
     OpenRaceClosed,
 )
@@ -340,7 +345,8 @@ async def watch_race(
     """A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
     `started` when the games are dealt, a racer's `progress` as it places and `finished`
     when its game is over (counts only, never a card), `result` when the race is over, and
-    `rematch` when a racer opens the next race; the stream closes after it. Each event's
+    `rematch` when a racer opens the next race; the stream closes after it (or after `closed`,
+    when a lobby nobody joined or left for a while is closed). Each event's
     `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
     (each racer's counts as they are now), then the stream goes on live. Anyone may watch."""
     stream = await races.stream(race_id, last_event_id, client_of(request))

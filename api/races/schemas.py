@@ -12,7 +12,7 @@ from pydantic import ConfigDict, Field
 from api.core.names import NAME_RULE, PlayerName
 from api.core.schemas import DeckReveal, RequestModel, ResponseModel, WholeNumber
 
-# A race whose lobby every person left is ``closed``.
+# A race whose lobby every person left, or nobody joined or left for a while, is ``closed``.
 RaceStatus = Literal["lobby", "countdown", "running", "finished", "closed"]
 # The computer racer's levels (api.races.service.LEVELS: what each plays like).
 Level = Literal["beginner", "good", "best"]
@@ -146,6 +146,14 @@ class RematchEvent(ResponseModel):
     next_race: uuid.UUID
 
 
+class RaceClosedEvent(ResponseModel):
+    """`event: closed`: the race's lobby had no join or leave for
+    `FOURSQUARE_RACE_LOBBY_MINUTES` (30 by default) and the service closed it: nobody starts
+    it or joins it any more. The stream closes after it."""
+
+    reason: Literal["idle"] = Field(description="Why: `idle`, nobody came or went for a while.")
+
+
 class RaceOut(ResponseModel):
     """A race as anyone may see it (counts only), and the asker's own racer and game."""
 
@@ -243,6 +251,7 @@ class OpenRaces(ResponseModel):
 
 class OpenRaceClosed(ResponseModel):
     """`event: closed` on `GET /races/open/events`: the race left the list (it started, is
-    full, or every person left its lobby), or fell out of the stream's newest ones."""
+    full, every person left its lobby or it was closed idle), or fell out of the stream's
+    newest ones."""
 
     id: uuid.UUID

@@ -1,5 +1,5 @@
-"""The races' settings: the countdown, the computer racer's pace, and which processes look
-after the races."""
+"""The races' settings: the countdown, the computer racer's pace, how long an idle lobby
+stays open, and which processes look after the races."""
 
 from __future__ import annotations
 
@@ -21,4 +21,10 @@ class RaceSettings(SettingsBase):
     )
     race_computer_seconds: float = Field(
         default=1.5, gt=0, le=60, description="The computer racer's pace: one placement this often."
+    )
+    race_lobby_minutes: int = Field(
+        default=30,
+        ge=1,
+        description="A lobby with no join or leave for this long is closed by the races' "
+        "ticker (it leaves the open races); nobody is left waiting in a race nobody starts.",
     )

@@ -33,7 +33,8 @@ class RaceState(NamedTuple):
 
 
 class DueRace(NamedTuple):
-    """A race with work due for the ticker: a deal, an end, or the computer's placement."""
+    """A race with work due for the ticker: a deal, an end, the computer's placement, or the
+    closing of its idle lobby."""
 
     id: uuid.UUID
     status: str
@@ -131,12 +132,16 @@ def get_events(session: Executor, race_id: uuid.UUID) -> list[RaceEvent]:
 _DUE = select(*(_races.c[name] for name in DueRace._fields))
 
 
-def races_due(session: Executor, at: datetime) -> list[DueRace]:
+def races_due(session: Executor, at: datetime, idle_since: datetime) -> list[DueRace]:
     """The races with work due at ``at``: a countdown over (the deal), a running race out of
-    time, a computer's placement (the ticker's, by ``ix_races_status``)."""
+    time, a computer's placement, a lobby with no rare event since ``idle_since`` (its
+    closing). The ticker's, by ``ix_races_status``: each branch names one status, so each is a
+    range of that index; ``lobby`` is the few races open now (never the finished ones, nearly
+    every row), whose ``active_at`` is checked on the rows the range finds."""
     due = or_(
         and_(_races.c.status == "countdown", _races.c.starts_at <= at),
         and_(_races.c.status == "running", or_(_races.c.ends_at <= at, _races.c.computer_at <= at)),
+        and_(_races.c.status == "lobby", _races.c.active_at <= idle_since),
     )
     return [DueRace._make(row) for row in session.execute(_DUE.where(due))]
 
@@ -233,6 +238,7 @@ def insert_race(
         "deck_commitment": deck_commitment,
         "events": 0,
         "created_at": created_at,
+        "active_at": created_at,
         "computer_level": computer_level,
         "public": public,
     }
@@ -248,14 +254,15 @@ def delete_racer(session: Session, race_id: uuid.UUID, number: int) -> None:
     session.connection().execute(statement)
 
 
-def insert_event(session: Session, race_id: uuid.UUID, kind: str, data: str) -> int:
-    """Store the race's next rare event; its number. The ``UPDATE`` that takes the number
-    holds the race's row until the transaction ends: the writers of a race's rare events
-    (joins, leaves, its start and its end) take turns, so they are numbered without a gap."""
+def insert_event(session: Session, race_id: uuid.UUID, kind: str, data: str, at: datetime) -> int:
+    """Store the race's next rare event, written ``at``; its number. The ``UPDATE`` that takes
+    the number holds the race's row until the transaction ends: the writers of a race's rare
+    events (joins, leaves, its start and its end) take turns, so they are numbered without a
+    gap. It stamps ``active_at`` too: a join or a leave keeps a lobby open."""
     statement = (
         update(_races)
         .where(_races.c.id == race_id)
-        .values(events=_races.c.events + 1)
+        .values(events=_races.c.events + 1, active_at=at)
         .returning(_races.c.events)
     )
     connection = session.connection()
@@ -269,6 +276,14 @@ def change_race(session: Session, race_id: uuid.UUID, was: str, **values: Any) -
     """Write ``values`` if the race is still in status ``was``; whether it was (of two processes
     starting or ending a race at once, one does it)."""
     return _change(session, race_id, _races.c.status == was, values)
+
+
+def close_idle(session: Session, race_id: uuid.UUID, idle_since: datetime) -> bool:
+    """Close the race if it is still a lobby with no rare event since ``idle_since``; whether
+    it was. Of the processes that saw it due, one closes it; a join or a leave committed
+    first (a later ``active_at``) keeps it open, and one waiting on this row finds it closed."""
+    guard = and_(_races.c.status == "lobby", _races.c.active_at <= idle_since)
+    return _change(session, race_id, guard, {"status": "closed", "computer_at": None})
 
 
 def claim_computer(

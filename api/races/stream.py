@@ -10,7 +10,8 @@ once the games are dealt, a mark per racer (in racer order) made of its game's p
 rare events after that number, then a ``progress`` (or ``finished``) for each racer whose
 mark has moved since: its counts as they are now, not each step it missed. Rare events of the
 lobby and the deal come first, the racers' progress next, the ``result`` and the ``rematch``
-last. The stream ends after the ``rematch``, or the ``left`` that closed an empty lobby.
+last. The stream ends after the ``rematch``, the ``left`` that closed an empty lobby, or the
+``closed`` of a lobby left idle (:mod:`api.races.ticker`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from functools import cached_property
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
+from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.days import SharedDeal, shared_deal
 from api.core.errors import echo
@@ -148,7 +150,7 @@ def locked(session: Session, race_id: uuid.UUID) -> tuple[RaceState, list[Racer]
 def publish(session: Session, race_id: uuid.UUID, kind: str, data: BaseModel) -> None:
     """Store one of the race's rare events (its row is held: :func:`locked`), and tell its
     stream's watchers in every process once it commits."""
-    store.insert_event(session, race_id, kind, data.model_dump_json())
+    store.insert_event(session, race_id, kind, data.model_dump_json(), now())
     topic_changed(session, race_id)
 
 

@@ -21,9 +21,12 @@ from api.core.models import UTCDateTime, metadata
 
 # A race: one shared deal for 2 to 8 racers. ``status`` is ``lobby``, ``countdown`` (until
 # ``starts_at``, when the racers' games are dealt), ``running`` (until every game has ended or
-# ``ends_at``) or ``finished``. ``events`` numbers its events (``race_events``): the ``UPDATE``
-# that takes the next number also orders the race's writers. ``computer_at`` is when the
-# computer racer's next placement is due (NULL: none).
+# ``ends_at``) or ``finished``; ``closed``, a lobby every person left or left idle. ``events``
+# numbers its events (``race_events``): the ``UPDATE`` that takes the next number also orders
+# the race's writers, and stamps ``active_at``: the time of its last rare event (its opening's
+# join, a join, a leave), from which the ticker closes a lobby left idle
+# (``FOURSQUARE_RACE_LOBBY_MINUTES``). ``computer_at`` is when the computer racer's next
+# placement is due (NULL: none).
 races = Table(
     "races",
     metadata,
@@ -44,6 +47,8 @@ races = Table(
     # Listed among the open races while in its lobby with a free seat (migration 0024); a
     # private race is joined by its link only.
     Column("public", Boolean, nullable=False, server_default=false()),
+    # The time of its last rare event (migration 0025; its opening until the first).
+    Column("active_at", UTCDateTime, nullable=False),
     Index("ix_races_status", "status"),
     # The open races' list, newest first: one range of the public lobbies.
     Index("ix_races_open", "public", "status", "created_at"),

@@ -8,7 +8,9 @@ guarded ``UPDATE``), so each thing is done once whichever replica does it:
   ticker: the placement took no lock of the race) or its time is up (the games still in
   progress end, lost): the ranking (:func:`_ranking`), the games revealed (public from
   then on, and on the boards), the ``result``;
-- the computer's placements, at its level, through the games' own placement path.
+- the computer's placements, at its level, through the games' own placement path;
+- the closing of a lobby with no join or leave for ``FOURSQUARE_RACE_LOBBY_MINUTES`` (a
+  guarded ``UPDATE`` from ``lobby``): its stream's ``closed``, and off the open races.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from api.core.secrets import hash_token
 from api.games import GameFacts, GameHooks, GameService, GameSummary, etag
 from api.hints import AdvicePool
 from api.races import store
-from api.races.schemas import CountdownEvent, RaceResultEvent
+from api.races.open_list import open_list_changed
+from api.races.schemas import CountdownEvent, RaceClosedEvent, RaceResultEvent
 from api.races.settings import RaceSettings
 from api.races.store import DueRace, Racer
 from api.races.stream import deal_of, game_of, locked, publish, racer_out
@@ -66,6 +69,7 @@ class RaceTicker:
         self.pool = pool  # the hints' workers: the computer's choice is a hint's
         self.secret = secret
         self.pace = timedelta(seconds=settings.race_computer_seconds)
+        self.idle = timedelta(minutes=settings.race_lobby_minutes)
         # Often enough that a placement or a deal is late by a fraction of the pace at most.
         self.tick = min(0.5, settings.race_computer_seconds / 2)
         self.budget = budget  # a hint's effort (the hints' settings): the computer's choice is one
@@ -75,7 +79,7 @@ class RaceTicker:
     async def run(self) -> None:
         """Until cancelled: deal the races whose countdown is over, end those whose games are
         all over (at once, when woken by a last end here) or whose time is up, play the
-        computer's placements that are due."""
+        computer's placements that are due, close the lobbies left idle."""
         self._woken = asyncio.Event()
         loop = asyncio.get_running_loop()
         waker = partial_waker(loop, self._wake)
@@ -108,8 +112,14 @@ class RaceTicker:
         for race_id in ended:
             await self.database.write(partial(self._finish, race_id=race_id))
         at = now()
-        for race in await self.database.read(partial(store.races_due, at=at)):
-            if race.status == "countdown":
+        idle_since = at - self.idle
+        due = partial(store.races_due, at=at, idle_since=idle_since)
+        for race in await self.database.read(due):
+            if race.status == "lobby":
+                await self.database.write(
+                    partial(self._close, race_id=race.id, idle_since=idle_since)
+                )
+            elif race.status == "countdown":
                 await self.database.write(partial(self._deal, race_id=race.id))
             elif race.ends_at is not None and race.ends_at <= at:
                 await self.database.write(partial(self._finish, race_id=race.id))
@@ -139,6 +149,20 @@ class RaceTicker:
         assert race.starts_at is not None and race.ends_at is not None  # set by the start
         started = CountdownEvent(starts_at=race.starts_at, ends_at=race.ends_at)
         publish(session, race.id, "started", started)
+
+    def _close(self, session: Session, race_id: uuid.UUID, idle_since: datetime) -> bool:
+        """Close the lobby if nobody joined or left it since ``idle_since``, as its last
+        person leaving would (its stream ends, it leaves the open races); whether this call
+        did. The guarded ``UPDATE`` is the claim: another replica's, or a join first, finds
+        nothing to do."""
+        if not store.close_idle(session, race_id, idle_since):
+            return False
+        race = store.get_race(session, race_id)
+        assert race is not None  # its row is held since the UPDATE
+        publish(session, race_id, "closed", RaceClosedEvent(reason="idle"))
+        if race.public:
+            open_list_changed(session)  # closed: off the list
+        return True
 
     def _finish(self, session: Session, race_id: uuid.UUID) -> None:
         """End the race if every game of it is over, or its time is up (its games still in

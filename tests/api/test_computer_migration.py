@@ -63,6 +63,7 @@ def test_the_computers_wins_leave_every_board_as_a_recount_would(database_url: s
                     deck_commitment="0" * 64,
                     events=0,
                     created_at=T0,
+                    active_at=T0,
                 )
             )
             connection.execute(

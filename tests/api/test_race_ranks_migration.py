@@ -105,12 +105,14 @@ def old_race(database: Database, racers: list[Racer], opened: datetime) -> uuid.
             insert(RACES),
             race
             | {"id": race_id, "status": "finished", "events": len(events)}
-            | {"created_at": opened, "starts_at": starts, "ends_at": ends}
+            | {"created_at": opened, "active_at": ends, "starts_at": starts, "ends_at": ends}
             | {"finished_at": ends, "next_race_id": rematch},
         )
         connection.execute(
             insert(RACES),
-            race | {"id": rematch, "status": "lobby", "events": 0, "created_at": ends},
+            race
+            | {"id": rematch, "status": "lobby", "events": 0, "created_at": ends}
+            | {"active_at": ends},
         )
         connection.execute(
             insert(RACERS),

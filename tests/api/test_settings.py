@@ -105,6 +105,7 @@ def test_each_classes_validators_run_in_the_whole(monkeypatch: pytest.MonkeyPatc
         ("FOURSQUARE_DB_POOL_SIZE", "0"),
         ("FOURSQUARE_EVENTS_QUEUE", "0"),
         ("FOURSQUARE_RACE_COUNTDOWN_SECONDS", "61"),
+        ("FOURSQUARE_RACE_LOBBY_MINUTES", "0"),
     ],
 )
 def test_a_bad_value_is_refused_naming_its_variable(

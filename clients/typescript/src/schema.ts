@@ -968,7 +968,8 @@ export interface paths {
          * @description A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
          *     `started` when the games are dealt, a racer's `progress` as it places and `finished`
          *     when its game is over (counts only, never a card), `result` when the race is over, and
-         *     `rematch` when a racer opens the next race; the stream closes after it. Each event's
+         *     `rematch` when a racer opens the next race; the stream closes after it (or after `closed`,
+         *     when a lobby nobody joined or left for a while is closed). Each event's
          *     `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
          *     (each racer's counts as they are now), then the stream goes on live. Anyone may watch.
          */
@@ -4463,7 +4464,8 @@ export interface components {
         /**
          * OpenRaceClosed
          * @description `event: closed` on `GET /races/open/events`: the race left the list (it started, is
-         *     full, or every person left its lobby), or fell out of the stream's newest ones.
+         *     full, every person left its lobby or it was closed idle), or fell out of the stream's
+         *     newest ones.
          */
         OpenRaceClosed: {
             /**
@@ -4471,6 +4473,20 @@ export interface components {
              * Format: uuid
              */
             id: string;
+        };
+        /**
+         * RaceClosedEvent
+         * @description `event: closed`: the race's lobby had no join or leave for
+         *     `FOURSQUARE_RACE_LOBBY_MINUTES` (30 by default) and the service closed it: nobody starts
+         *     it or joins it any more. The stream closes after it.
+         */
+        RaceClosedEvent: {
+            /**
+             * Reason
+             * @description Why: `idle`, nobody came or went for a while.
+             * @constant
+             */
+            reason: "idle";
         };
         /**
          * RaceResultEvent

@@ -24,7 +24,8 @@
  * @typedef {{joined: Schemas["RacerEvent"], left: Schemas["RacerEvent"],
  *   countdown: Schemas["CountdownEvent"], started: Schemas["CountdownEvent"],
  *   progress: Schemas["RacerEvent"], finished: Schemas["RacerEvent"],
- *   result: Schemas["RaceResultEvent"], rematch: Schemas["RematchEvent"]}} RaceEvents
+ *   result: Schemas["RaceResultEvent"], rematch: Schemas["RematchEvent"],
+ *   closed: Schemas["RaceClosedEvent"]}} RaceEvents
  * @typedef {{announced: Schemas["TimesEvent"], joined: Schemas["EntryEvent"],
  *   left: Schemas["EntryEvent"], started: Schemas["TimesEvent"],
  *   deal_finished: Schemas["DealFinishedEvent"], standings: Schemas["StandingsEvent"],

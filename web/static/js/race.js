@@ -9,12 +9,13 @@
 // the ranking, with a rematch for the same racers.
 //
 // Everything that moves comes from the race's stream (`/races/{id}/events`, events.js):
-// `joined`, `left`, `countdown`, `started`, `progress`, `finished`, `result`, `rematch`. The
-// stream replays a race from its first event, so a reload draws it as it is; it stays open
-// after the `result` until a racer opens the rematch, and the server ends it after `rematch`
-// (or after the `left` that closed an empty lobby): the page closes it then, or the browser
-// would open it again. The racer's credential is a guest's `racer_token` (kept per race in
-// localStorage: a reload, and the rematch, find the racer again) or the account's key.
+// `joined`, `left`, `countdown`, `started`, `progress`, `finished`, `result`, `rematch`,
+// `closed`. The stream replays a race from its first event, so a reload draws it as it is; it
+// stays open after the `result` until a racer opens the rematch, and the server ends it after
+// `rematch` (or after the `left` that closed an empty lobby, or the `closed` of an idle one):
+// the page closes it then, or the browser would open it again. The racer's credential is a
+// guest's `racer_token` (kept per race in localStorage: a reload, and the rematch, find the
+// racer again) or the account's key.
 
 import * as api from "./api.js";
 import { enableArrowKeys, redrawGrid, showFaceDown, showLastMove } from "./board.js";
@@ -392,7 +393,12 @@ function renderState() {
     setState(`Racing: ${done} of ${plural(count, "racer", "racers")} finished.${watching}`);
   }
   if (race.status === "finished") setState("The race is over.");
-  if (race.status === "closed") setState("This race is closed: everybody left its lobby.");
+  // Closed with people still in it: the service closed a lobby nobody started for a while.
+  if (race.status === "closed") {
+    const idle = race.racers.some((racer) => !racer.computer);
+    const why = idle ? "nobody started it for a while" : "everybody left its lobby";
+    setState(`This race is closed: ${why}.`);
+  }
 }
 
 /** @type {Partial<Record<RaceStatus, string>>} */
@@ -695,6 +701,13 @@ function follow(id, gen) {
         endStream();
         renderResult();
         $("race-live").textContent = "";
+      },
+      closed() {
+        // The lobby went idle and the service closed it; the server ends the stream after it.
+        if (id !== raceId) return;
+        theRace().status = "closed";
+        endStream();
+        render();
       },
     },
     {

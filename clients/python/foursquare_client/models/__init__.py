@@ -109,6 +109,7 @@ from .player_tournaments import PlayerTournaments
 from .position_out import PositionOut
 from .problem import Problem
 from .queue import Queue
+from .race_closed_event import RaceClosedEvent
 from .race_create import RaceCreate
 from .race_create_level import RaceCreateLevel
 from .race_created import RaceCreated
@@ -260,6 +261,7 @@ __all__ = (
     "PositionOut",
     "Problem",
     "Queue",
+    "RaceClosedEvent",
     "RaceCreate",
     "RaceCreated",
     "RaceCreatedLevelType0",

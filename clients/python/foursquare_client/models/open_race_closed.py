@@ -13,7 +13,8 @@ T = TypeVar("T", bound="OpenRaceClosed")
 @_attrs_define
 class OpenRaceClosed:
     """`event: closed` on `GET /races/open/events`: the race left the list (it started, is
-    full, or every person left its lobby), or fell out of the stream's newest ones.
+    full, every person left its lobby or it was closed idle), or fell out of the stream's
+    newest ones.
 
         Attributes:
             id (UUID):

@@ -81,7 +81,8 @@ def sync_detailed(
      A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
     `started` when the games are dealt, a racer's `progress` as it places and `finished`
     when its game is over (counts only, never a card), `result` when the race is over, and
-    `rematch` when a racer opens the next race; the stream closes after it. Each event's
+    `rematch` when a racer opens the next race; the stream closes after it (or after `closed`,
+    when a lobby nobody joined or left for a while is closed). Each event's
     `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
     (each racer's counts as they are now), then the stream goes on live. Anyone may watch.
 
@@ -121,7 +122,8 @@ def sync(
      A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
     `started` when the games are dealt, a racer's `progress` as it places and `finished`
     when its game is over (counts only, never a card), `result` when the race is over, and
-    `rematch` when a racer opens the next race; the stream closes after it. Each event's
+    `rematch` when a racer opens the next race; the stream closes after it (or after `closed`,
+    when a lobby nobody joined or left for a while is closed). Each event's
     `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
     (each racer's counts as they are now), then the stream goes on live. Anyone may watch.
 
@@ -156,7 +158,8 @@ async def asyncio_detailed(
      A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
     `started` when the games are dealt, a racer's `progress` as it places and `finished`
     when its game is over (counts only, never a card), `result` when the race is over, and
-    `rematch` when a racer opens the next race; the stream closes after it. Each event's
+    `rematch` when a racer opens the next race; the stream closes after it (or after `closed`,
+    when a lobby nobody joined or left for a while is closed). Each event's
     `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
     (each racer's counts as they are now), then the stream goes on live. Anyone may watch.
 
@@ -194,7 +197,8 @@ async def asyncio(
      A race's events, from its opening: `joined` and `left` in its lobby, `countdown`,
     `started` when the games are dealt, a racer's `progress` as it places and `finished`
     when its game is over (counts only, never a card), `result` when the race is over, and
-    `rematch` when a racer opens the next race; the stream closes after it. Each event's
+    `rematch` when a racer opens the next race; the stream closes after it (or after `closed`,
+    when a lobby nobody joined or left for a while is closed). Each event's
     `id` says where the stream stands: with `Last-Event-ID` only what came after it is sent
     (each racer's counts as they are now), then the stream goes on live. Anyone may watch.
 
