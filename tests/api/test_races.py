@@ -475,19 +475,24 @@ def test_nothing_public_names_a_race_game_until_the_race_ends(
 def test_a_placement_after_the_races_end_is_refused_whether_or_not_the_ticker_ran(
     database_url: str,
 ) -> None:
-    """No ticker at all: the placement's own statement refuses it once the time is up."""
+    """No ticker at all: the placement's own statement refuses it once the time is up. The
+    app's ticker is off (setting its tick long once it ran raced its last short wait, which
+    could end the race first); its deal is the ticker's work run once, by hand."""
     settings = Settings(
         database_url=database_url,
         migrate_on_start=False,
         race_countdown_seconds=0.2,
         race_computer_seconds=0.02,
+        race_worker=False,
     )
-    with fake_clock.frozen(datetime.now(UTC)) as frozen, TestClient(create_app(settings)) as client:
-        race_id, ana, _ = two_racers(client, seats=2, time_limit=30)
+    app = create_app(settings)
+    with fake_clock.frozen(datetime.now(UTC)) as frozen, TestClient(app) as client:
+        race_id, ana, _ = two_racers(client, seats=2, time_limit=30)  # full: it counts down
         frozen.advance(seconds=1)
+        assert client.portal is not None
+        client.portal.call(app.state.races.ticker.look_after)
         game = running(client, race_id, ana)["your_game"]
         place(client, game, random.Random(2))
-        client.app.state.races.ticker.tick = 3600.0  # type: ignore[attr-defined]
         frozen.advance(seconds=31)
         state = client.get(f"/games/{game['id']}", headers=bearer(game["token"])).json()
         late = client.post(
