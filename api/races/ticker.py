@@ -117,7 +117,7 @@ class RaceTicker:
         for race in await self.database.read(due):
             if race.status == "lobby":
                 await self.database.write(
-                    partial(self._close, race_id=race.id, idle_since=idle_since)
+                    partial(self.close_idle, race_id=race.id, idle_since=idle_since)
                 )
             elif race.status == "countdown":
                 await self.database.write(partial(self._deal, race_id=race.id))
@@ -150,7 +150,7 @@ class RaceTicker:
         started = CountdownEvent(starts_at=race.starts_at, ends_at=race.ends_at)
         publish(session, race.id, "started", started)
 
-    def _close(self, session: Session, race_id: uuid.UUID, idle_since: datetime) -> bool:
+    def close_idle(self, session: Session, race_id: uuid.UUID, idle_since: datetime) -> bool:
         """Close the lobby if nobody joined or left it since ``idle_since``, as its last
         person leaving would (its stream ends, it leaves the open races); whether this call
         did. The guarded ``UPDATE`` is the claim: another replica's, or a join first, finds

@@ -147,7 +147,7 @@ def test_two_tickers_close_a_lobby_once_and_a_join_first_keeps_it(
     assert joined.status_code == 201
     claims = [
         portal.call(
-            ticker.database.write, partial(ticker._close, race_id=row.id, idle_since=idle_since)
+            ticker.database.write, partial(ticker.close_idle, race_id=row.id, idle_since=idle_since)
         )
         for ticker in (mine, other)
         for row in sorted(seen[0], key=lambda row: row.id != _id(race))
