@@ -23,7 +23,7 @@ from api.events.routes import (
 )
 from api.events.service import EventService
 from api.events.settings import EventSettings
-from api.events.watchers import Reading, Topic
+from api.events.watchers import Reading, Topic, topic_position
 
 __all__ = [
     "FRAMES",
@@ -44,5 +44,6 @@ __all__ = [
     "streamed",
     "subscribe",
     "topic_changed",
+    "topic_position",
     "win_boarded",
 ]

@@ -4,11 +4,14 @@ reading of the feature's stream it follows (:class:`Topic`)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from api.core.errors import echo
+from api.events.errors import InvalidLastEventId
 from api.ops import metrics
 
 if TYPE_CHECKING:
@@ -24,6 +27,25 @@ class Reading(Protocol):
         """The events (kind, id and JSON data) a watcher at ``position`` was not sent, its
         position after them, and whether its stream is done."""
         ...
+
+
+def topic_position(
+    raw: str | None, pattern: re.Pattern[str], stream: str, *, longest: int | None = None
+) -> str | None:
+    """A topic's ``Last-Event-ID`` as sent, trimmed, for the topic to take apart: None for
+    none (a stream from its start), ``422 invalid_last_event_id`` for anything its ``pattern``
+    does not match whole, or longer than ``longest`` (checked first: a pattern of repeated
+    groups is matched in time that grows with the text). ``stream`` names it for the problem
+    ("a race")."""
+    if raw is None or not raw.strip():
+        return None
+    text = raw.strip()
+    if (longest is not None and len(text) > longest) or pattern.fullmatch(text) is None:
+        raise InvalidLastEventId(
+            f"Last-Event-ID {echo(raw)!r} is no event of {stream}: send the id of the last "
+            "event received"
+        )
+    return text
 
 
 class Topic(Protocol):

@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session
 
 from api.core.cursors import open_cursor, seal_cursor
 from api.core.database import Database, Executor
-from api.core.errors import InvalidCursor, echo
-from api.events import InvalidLastEventId, Reading, topic_changed
+from api.core.errors import InvalidCursor
+from api.events import Reading, topic_changed, topic_position
 from api.races import store
 from api.races.schemas import OpenRaceClosed, OpenRaceOut
 from api.races.store import OpenKey, OpenRace
@@ -107,14 +107,9 @@ class OpenListTopic:
 def parse_position(position: str | None) -> dict[str, int]:
     """The races a watcher at ``position`` was sent, each with its count of rare events
     (``422 invalid_last_event_id`` for anything but an event's id)."""
-    if position is None or not position.strip() or position.strip() == EMPTY:
+    text = topic_position(position, POSITION, "the open races", longest=POSITION_MAX)
+    if text is None or text == EMPTY:
         return {}
-    text = position.strip()
-    if len(text) > POSITION_MAX or POSITION.fullmatch(text) is None:
-        raise InvalidLastEventId(
-            f"Last-Event-ID {echo(position)!r} is no event of the open races: send the id of "
-            "the last event received"
-        )
     return {entry[:32]: int(entry[32:]) for entry in text.split(".")}
 
 

@@ -27,8 +27,7 @@ from sqlalchemy.orm import Session
 from api.core.clock import now
 from api.core.database import Database, Executor
 from api.core.days import SharedDeal, shared_deal
-from api.core.errors import echo
-from api.events import InvalidLastEventId, Reading, topic_changed
+from api.events import Reading, topic_changed, topic_position
 from api.games import GameService, GameSummary
 from api.races import store
 from api.races.ids import existing_race
@@ -166,14 +165,10 @@ def game_of(games: Mapping[uuid.UUID, GameSummary], racer: Racer) -> GameSummary
 def parse_position(position: str | None) -> tuple[int, list[str]]:
     """A stream position (an event's id): its rare event number and its racers' marks
     (``422 invalid_last_event_id`` for anything else)."""
-    if position is None or not position.strip():
+    text = topic_position(position, POSITION, "a race")
+    if text is None:
         return 0, []
-    if POSITION.fullmatch(position.strip()) is None:
-        raise InvalidLastEventId(
-            f"Last-Event-ID {echo(position)!r} is no event of a race: send the id of the last "
-            "event received"
-        )
-    number, *marks = position.strip().split(".")
+    number, *marks = text.split(".")
     return int(number), marks
 
 

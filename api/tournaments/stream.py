@@ -18,8 +18,7 @@ from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from api.core.database import Database, Executor
-from api.core.errors import echo
-from api.events import InvalidLastEventId, Reading, topic_changed
+from api.events import Reading, topic_changed, topic_position
 from api.tournaments import standings_store, store
 from api.tournaments.ids import existing_tournament
 from api.tournaments.schemas import Entry, StandingsEvent
@@ -86,14 +85,8 @@ class TournamentTopic:
 def parse_position(position: str | None) -> int:
     """A stream position (an event's id: its number), ``422 invalid_last_event_id`` for
     anything else."""
-    if position is None or not position.strip():
-        return 0
-    if POSITION.fullmatch(position.strip()) is None:
-        raise InvalidLastEventId(
-            f"Last-Event-ID {echo(position)!r} is no event of a tournament: send the id of the "
-            "last event received"
-        )
-    return int(position.strip())
+    text = topic_position(position, POSITION, "a tournament")
+    return 0 if text is None else int(text)
 
 
 def locked(session: Session, tournament_id: uuid.UUID) -> Terms:

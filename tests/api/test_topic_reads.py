@@ -21,13 +21,17 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from api.events import InvalidLastEventId
 from api.events.announce import Notice
 from api.events.hub import EventHub
 from api.events.render import FRAMES
 from api.events.watchers import Item
+from api.races.open_list import parse_position as open_position
 from api.races.stream import RaceTopic
+from api.races.stream import parse_position as race_position
 from api.settings import Settings
 from api.tournaments.stream import TournamentTopic
+from api.tournaments.stream import parse_position as tournament_position
 from testkit import clock as fake_clock
 from testkit.clock import FrozenClock
 from tests.api.test_tournaments import T0, create, guest
@@ -130,3 +134,28 @@ def test_a_races_notice_reads_it_whole(client: TestClient, app: FastAPI) -> None
     assert topic.asked == [(False, frozenset()), (True, frozenset({key}))]
     assert [racer.name for racer in first.racers] == ["ana"]
     assert [racer.name for racer in reading.racers] == ["ana", "bob"]
+
+
+@pytest.mark.parametrize(
+    ("parse", "good", "read", "stream"),
+    [
+        (tournament_position, " 12 ", 12, "a tournament"),
+        (race_position, "3.5.7f", (3, ["5", "7f"]), "a race"),
+        (open_position, f"{'a' * 32}4", {"a" * 32: 4}, "the open races"),
+    ],
+)
+def test_a_topics_last_event_id_is_its_own_or_refused(
+    parse: Any, good: str, read: Any, stream: str
+) -> None:
+    """Each topic takes apart the ids its stream sends, reads none as its start, and refuses
+    anything else with ``422 invalid_last_event_id`` naming its stream."""
+    assert parse(good) == read
+    assert parse(None) == parse("  ") == parse_blank(parse)
+    for bad in ("x", "1 2", "-1", good.strip() + "/", "9" * 200):
+        with pytest.raises(InvalidLastEventId, match=f"is no event of {stream}"):
+            parse(bad)
+
+
+def parse_blank(parse: Any) -> Any:
+    """What a stream from its start reads as a position, whatever the topic."""
+    return {tournament_position: 0, race_position: (0, []), open_position: {}}[parse]
