@@ -15,6 +15,8 @@ import binascii
 import hashlib
 import hmac
 import json
+import uuid
+from datetime import datetime
 from typing import Any
 
 SECRET_NAME = "cursor"  # the service secret that signs cursors (migration 0006)
@@ -51,3 +53,23 @@ def open_cursor(secret: bytes, cursor: str) -> list[Any] | None:
     except (ValueError, TypeError, binascii.Error):
         return None
     return fields if isinstance(fields, list) else None
+
+
+def seal_time_cursor(secret: bytes, kind: str, at: datetime, row_id: uuid.UUID) -> str:
+    """A cursor of a listing ordered by a time and an id (the games in progress, the open
+    races): ``[kind, at, id]``."""
+    return seal_cursor(secret, [kind, at.isoformat(), row_id.hex])
+
+
+def open_time_cursor(secret: bytes, cursor: str, kind: str) -> tuple[datetime, uuid.UUID] | None:
+    """The time and id of a cursor :func:`seal_time_cursor` made for ``kind``; None for any
+    other (another listing's, one this service did not make, a time without its zone)."""
+    fields = open_cursor(secret, cursor)
+    if fields is None or len(fields) != 3 or fields[0] != kind:
+        return None
+    try:
+        at = datetime.fromisoformat(fields[1])
+        row_id = uuid.UUID(hex=fields[2])
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return None if at.tzinfo is None else (at, row_id)

@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 
 from api.core import days
 from api.core.clock import now, today
-from api.core.cursors import open_cursor, seal_cursor
+from api.core.cursors import open_time_cursor, seal_time_cursor
 from api.core.database import Database
 from api.core.errors import InvalidCursor
 from api.events.hub import EventHub
@@ -207,8 +207,8 @@ class EventService:
         next_cursor = None
         if len(rows) > limit:
             last = rows[limit - 1]
-            next_cursor = seal_cursor(
-                self.cursor_secret, [_CURSOR_KIND, last.updated_at.isoformat(), last.id.hex]
+            next_cursor = seal_time_cursor(
+                self.cursor_secret, _CURSOR_KIND, last.updated_at, last.id
             )
         return InProgressPage(rows[:limit], next_cursor)
 
@@ -219,18 +219,10 @@ def _sent(frame: bytes, kind: str) -> bytes:
 
 
 def _decode_cursor(secret: bytes, cursor: str) -> tuple[datetime, uuid.UUID]:
-    invalid = InvalidCursor("not a cursor of the games in progress; start again without one")
-    fields = open_cursor(secret, cursor)
-    if fields is None or len(fields) != 3 or fields[0] != _CURSOR_KIND:
-        raise invalid
-    try:
-        at = datetime.fromisoformat(fields[1])
-        game_id = uuid.UUID(hex=fields[2])
-    except (ValueError, TypeError, AttributeError):
-        raise invalid from None
-    if at.tzinfo is None or not _EARLIEST <= at <= _LATEST:
-        raise invalid
-    return at, game_id
+    key = open_time_cursor(secret, cursor, _CURSOR_KIND)
+    if key is None or not _EARLIEST <= key[0] <= _LATEST:
+        raise InvalidCursor("not a cursor of the games in progress; start again without one")
+    return key
 
 
 __all__ = ["EventService", "InProgressPage"]

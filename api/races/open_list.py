@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from api.core.cursors import open_cursor, seal_cursor
+from api.core.cursors import open_time_cursor, seal_time_cursor
 from api.core.database import Database, Executor
 from api.core.errors import InvalidCursor
 from api.events import Reading, topic_changed, topic_position
@@ -127,21 +126,12 @@ def page(
     next_cursor = None
     if len(rows) > limit:
         last = rows[limit - 1]
-        fields = [_CURSOR_KIND, last.created_at.isoformat(), last.id.hex]
-        next_cursor = seal_cursor(secret, fields)
+        next_cursor = seal_time_cursor(secret, _CURSOR_KIND, last.created_at, last.id)
     return rows[:limit], next_cursor
 
 
 def _decode_cursor(secret: bytes, cursor: str) -> OpenKey:
-    invalid = InvalidCursor("not a cursor of the open races; start again without one")
-    fields = open_cursor(secret, cursor)
-    if fields is None or len(fields) != 3 or fields[0] != _CURSOR_KIND:
-        raise invalid
-    try:
-        at = datetime.fromisoformat(fields[1])
-        race_id = uuid.UUID(hex=fields[2])
-    except (ValueError, TypeError, AttributeError):
-        raise invalid from None
-    if at.tzinfo is None:
-        raise invalid
-    return at, race_id
+    key = open_time_cursor(secret, cursor, _CURSOR_KIND)
+    if key is None:
+        raise InvalidCursor("not a cursor of the open races; start again without one")
+    return key
